@@ -1,0 +1,47 @@
+# Two commands: `make run` and `make test`. Each creates .venv and installs what it
+# needs when that is missing or pyproject.toml changed; nothing else to do by hand.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+RUN_STAMP := $(VENV)/.installed-run
+DEV_STAMP := $(VENV)/.installed-dev
+export MEMOIR_HOME ?= $(CURDIR)/.memoir-home
+
+.PHONY: run test lint typecheck unit bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(RUN_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@ $(RUN_STAMP)
+
+## run: create a home ($(MEMOIR_HOME)), ingest the example conversation, print status
+run: $(RUN_STAMP)
+	$(BIN)/memoir init
+	$(BIN)/memoir ingest examples/conversation.jsonl
+	$(BIN)/memoir status
+
+## test: lint, type-check and run the test suite
+test: lint typecheck unit
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+typecheck: $(DEV_STAMP)
+	$(BIN)/mypy
+
+unit: $(DEV_STAMP)
+	$(BIN)/pytest
+
+## bench: the benchmarks (minutes); results go to the terminal
+bench: $(RUN_STAMP)
+	$(BIN)/python bench/ingest.py
+
+clean:
+	rm -rf $(VENV) .memoir-home .pytest_cache .mypy_cache .ruff_cache .hypothesis

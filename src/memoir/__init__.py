@@ -1,0 +1,55 @@
+"""memoir: local-first long-term memory for LLM agents.
+
+The public API is what this module exports; everything else is private and may
+change. Start with `Memoir.open()`.
+"""
+
+from memoir.config import MultiAgentMode, Settings, load_settings
+from memoir.engine import EventPage, Memoir, Status
+from memoir.errors import (
+    ConfigError,
+    EventNotFound,
+    HomeError,
+    InvalidEvent,
+    InvalidInput,
+    InvalidQuery,
+    MemoirError,
+    NotFound,
+    RuntimeFailure,
+    StoreError,
+    UserError,
+    WorkerError,
+)
+from memoir.model import Event, EventKey, EventRole, EventType, OutboxAction, OutboxEntry
+from memoir.workers import Job
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ConfigError",
+    "Event",
+    "EventKey",
+    "EventNotFound",
+    "EventPage",
+    "EventRole",
+    "EventType",
+    "HomeError",
+    "InvalidEvent",
+    "InvalidInput",
+    "InvalidQuery",
+    "Job",
+    "Memoir",
+    "MemoirError",
+    "MultiAgentMode",
+    "NotFound",
+    "OutboxAction",
+    "OutboxEntry",
+    "RuntimeFailure",
+    "Settings",
+    "Status",
+    "StoreError",
+    "UserError",
+    "WorkerError",
+    "__version__",
+    "load_settings",
+]

@@ -1,0 +1,3 @@
+from memoir.cli import main
+
+main()

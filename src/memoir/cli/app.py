@@ -1,0 +1,281 @@
+"""The `memoir` command: a thin adapter over `memoir.Memoir` (no logic of its own).
+
+Exit codes: 0 success; 1 a runtime failure (store, disk); 2 bad input (an invalid
+argument, event or configuration, or lines rejected by `ingest`); 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+
+from memoir import __version__
+from memoir.cli import render
+from memoir.config import load_settings
+from memoir.engine import Memoir
+from memoir.errors import InvalidInput, MemoirError, UserError
+
+app = typer.Typer(
+    name="memoir",
+    help="Local-first long-term memory for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+config_app = typer.Typer(help="Inspect configuration.", no_args_is_help=True)
+app.add_typer(config_app, name="config")
+
+# soft_wrap: long lines stay whole (`line N: reason` must be one line to grep).
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+EXIT_FAILURE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
+
+
+class _Options:
+    def __init__(self, home: Path | None, config: Path | None) -> None:
+        self.home = home
+        self.config = config
+
+
+def _fail(message: str, code: int) -> NoReturn:
+    err.print(f"[red]error:[/red] {render.escape(message)}")
+    raise typer.Exit(code)
+
+
+def _open(ctx: typer.Context, *, create: bool = False, worker: bool = False) -> Memoir:
+    options: _Options = ctx.obj
+    return Memoir.open(options.home, config_file=options.config, create=create, worker_enabled=worker)
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"memoir {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_options(
+    ctx: typer.Context,
+    home: Annotated[
+        Path | None, typer.Option("--home", help="memoir home folder (default: $MEMOIR_HOME or ~/.memoir)")
+    ] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="a TOML config file")] = None,
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    ctx.obj = _Options(home, config)
+    settings = load_settings({"home": home}, config_file=config)
+    logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+
+
+@app.command()
+def init(ctx: typer.Context) -> None:
+    """Create a memoir home (folder and database); harmless when it exists."""
+    with _open(ctx, create=True) as memoir:
+        out.print(f"memoir home ready at {memoir.home} (database {memoir.store.location})")
+
+
+@app.command()
+def ingest(
+    ctx: typer.Context,
+    source: Annotated[str, typer.Argument(help="a JSON Lines file of events, or - for standard input")],
+    batch_size: Annotated[int, typer.Option(min=1, max=10_000, help="events per transaction")] = 1000,
+    wait: Annotated[bool, typer.Option(help="wait for background jobs to finish before exiting")] = True,
+) -> None:
+    """Append events from JSON Lines (one event object per line).
+
+    Good lines are kept even when others are rejected; each rejected line is reported
+    as `line N: reason` on stderr, and the exit code is then 2.
+    """
+    with _open(ctx) as memoir:
+        accepted, rejected = 0, 0
+        batch: list[Any] = []
+        for number, line, progress in _read_lines(source):
+            try:
+                batch.extend(memoir.prepare(_parse_line(line)))
+            except InvalidInput as exc:
+                rejected += 1
+                progress(f"line {number}: {exc}")
+                continue
+            if len(batch) >= batch_size:
+                accepted += len(memoir.ingest(batch))
+                batch.clear()
+        if batch:
+            accepted += len(memoir.ingest(batch))
+        if wait:
+            memoir.flush()
+    out.print(f"ingested {accepted}, rejected {rejected}")
+    if rejected:
+        raise typer.Exit(EXIT_BAD_INPUT)
+
+
+def _parse_line(line: str) -> Any:
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InvalidInput("json", f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+    if not isinstance(data, dict):
+        raise InvalidInput("json", f"each line must be one JSON object with event fields, got {type(data).__name__}")
+    return data
+
+
+def _read_lines(source: str) -> Iterator[tuple[int, str, Any]]:
+    """(line number, text, report) for each non-blank line, with a progress bar for files."""
+    if source == "-":
+        for number, line in enumerate(sys.stdin, start=1):
+            if line.strip():
+                yield number, line, lambda message: err.print(render.escape(message))
+        return
+    path = Path(source)
+    if not path.is_file():
+        _fail(f"{source}: no such file (give a JSON Lines file, or - for standard input)", EXIT_BAD_INPUT)
+    with render.byte_progress(err, path) as (advance, report), path.open("rb") as handle:
+        for number, raw in enumerate(handle, start=1):
+            advance(len(raw))
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                line = "\x00"  # json.loads rejects it: reported as malformed JSON
+            if line.strip():
+                yield number, line, report
+
+
+@app.command()
+def events(
+    ctx: typer.Context,
+    since: Annotated[str | None, typer.Option(help="from this time (ISO 8601 or epoch ms), inclusive")] = None,
+    until: Annotated[str | None, typer.Option(help="up to this time, exclusive")] = None,
+    session: Annotated[str | None, typer.Option(help="only this session")] = None,
+    conversation: Annotated[str | None, typer.Option(help="only this conversation")] = None,
+    agent: Annotated[str | None, typer.Option(help="only this agent")] = None,
+    limit: Annotated[int, typer.Option(help="events per page")] = 100,
+    cursor: Annotated[str | None, typer.Option(help="continue after a previous page")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, the format `ingest` reads")] = False,
+) -> None:
+    """List events in time order."""
+    with _open(ctx) as memoir:
+        page = memoir.events(
+            since=since,
+            until=until,
+            session_id=session,
+            conversation_id=conversation,
+            agent_id=agent,
+            limit=limit,
+            cursor=cursor,
+        )
+    if as_json:
+        for event in page:
+            out.print(json.dumps(event.to_dict(), ensure_ascii=False), markup=False, soft_wrap=True)
+    else:
+        out.print(render.events_table(page))
+    if page.next_cursor:
+        err.print(f"more: add --cursor {page.next_cursor}")
+
+
+@app.command()
+def show(ctx: typer.Context, event_id: Annotated[str, typer.Argument(help="the event's id")]) -> None:
+    """Print one event as JSON."""
+    with _open(ctx) as memoir:
+        event = memoir.get_event(event_id)
+    out.print(json.dumps(event.to_dict(), ensure_ascii=False, indent=2), markup=False)
+
+
+@app.command()
+def status(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable")] = False,
+) -> None:
+    """Counts, outbox backlog, database path and size."""
+    with _open(ctx) as memoir:
+        current = memoir.status()
+    if as_json:
+        out.print(json.dumps(current.to_dict(), indent=2, default=str), markup=False)
+    else:
+        out.print(render.status_table(current))
+
+
+@config_app.command("show")
+def config_show(
+    ctx: typer.Context,
+    as_json: Annotated[bool, typer.Option("--json", help="machine-readable")] = False,
+) -> None:
+    """Every effective setting and where its value came from."""
+    options: _Options = ctx.obj
+    settings = load_settings({"home": options.home}, config_file=options.config)
+    if as_json:
+        rows = render.settings_rows(settings)
+        out.print(json.dumps({k: {"value": v, "source": s} for k, v, s in rows}, indent=2), markup=False)
+    else:
+        out.print(render.settings_table(settings))
+
+
+@app.command()
+def worker(
+    ctx: typer.Context,
+    once: Annotated[bool, typer.Option("--once", help="drain the outbox, then exit")] = False,
+    retry_failed: Annotated[bool, typer.Option("--retry-failed", help="first re-queue entries set aside")] = False,
+) -> None:
+    """Run the outbox runner in the foreground until interrupted (Ctrl-C)."""
+    with _open(ctx) as memoir:
+        if retry_failed:
+            err.print(f"re-queued {memoir.store.retry_failed()} failed entries")
+        lease = memoir.store.try_runner_lease()
+        while lease is None:
+            if once:
+                _fail("another runner is working on this home; it will drain the outbox", EXIT_FAILURE)
+            err.print("standby: another runner works on this home; taking over when it stops")
+            time.sleep(memoir.settings.worker_poll_interval)
+            lease = memoir.store.try_runner_lease()
+        try:
+            _run_worker(memoir, once)
+        finally:
+            lease.release()
+
+
+def _run_worker(memoir: Memoir, once: bool) -> None:
+    runner, total = memoir.runner, 0
+    err.print(f"worker running on {memoir.home} (jobs: {', '.join(memoir.jobs.names)})")
+    while True:
+        done = runner.run_once()
+        total += done
+        if done:
+            err.print(f"processed {done} outbox entries ({total} in all)")
+            continue
+        if once and runner.pending() == 0:
+            out.print(f"outbox drained: {total} entries processed")
+            return
+        time.sleep(0.05 if once else memoir.settings.worker_poll_interval)
+
+
+def main() -> None:
+    """Entry point: run the app, turning every error into a message and an exit code."""
+    try:
+        app()  # standalone: typer reports usage errors itself (exit 2) and turns Exit into SystemExit
+    except UserError as exc:
+        err.print(f"[red]error:[/red] {render.escape(str(exc))}")
+        raise SystemExit(EXIT_BAD_INPUT) from None
+    except MemoirError as exc:
+        err.print(f"[red]error:[/red] {render.escape(str(exc))}")
+        raise SystemExit(EXIT_FAILURE) from None
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        raise SystemExit(EXIT_INTERRUPTED) from None
+    except OSError as exc:
+        err.print(f"[red]error:[/red] {render.escape(str(exc))}")
+        raise SystemExit(EXIT_FAILURE) from None
+    except Exception as exc:
+        if os.environ.get("MEMOIR_DEBUG"):
+            raise
+        err.print(f"[red]internal error:[/red] {render.escape(repr(exc))} (set MEMOIR_DEBUG=1 for a traceback)")
+        raise SystemExit(EXIT_FAILURE) from None

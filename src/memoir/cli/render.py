@@ -1,0 +1,124 @@
+"""How the CLI shows things: tables, progress, escaping. No memoir logic here."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape as _escape
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from memoir.config import OPTIONS, Settings
+from memoir.engine import Status
+from memoir.model import Event
+from memoir.model.event import format_timestamp
+
+__all__ = ["byte_progress", "escape", "events_table", "settings_rows", "settings_table", "status_table"]
+
+
+def escape(text: str) -> str:
+    return _escape(text)
+
+
+def snippet(text: str, width: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def human_bytes(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KiB", "MiB", "GiB"):
+        if value < 1024 or unit == "GiB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{size} B"
+
+
+def events_table(events: Iterable[Event]) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("time (UTC)", "type", "session", "conversation", "text", "id"):
+        table.add_column(column, overflow="fold" if column == "text" else "ellipsis")
+    for event in events:
+        table.add_row(
+            format_timestamp(event.timestamp)[:19].replace("T", " "),
+            event.event_type.value,
+            escape(event.session_id),
+            escape(event.conversation_id),
+            escape(snippet(event.text)),
+            event.event_id,
+        )
+    return table
+
+
+def status_table(status: Status) -> Table:
+    table = Table(show_header=False, box=None, pad_edge=False)
+    table.add_column(style="bold")
+    table.add_column()
+    pending = ", ".join(f"{k} {v}" for k, v in sorted(status.outbox_pending.items())) or "empty"
+    failed = ", ".join(f"{k} {v}" for k, v in sorted(status.outbox_failed.items())) or "none"
+    rows = [
+        ("home", status.home),
+        ("database", f"{status.database} ({status.backend}, {human_bytes(status.size_bytes)})"),
+        ("events", f"{status.events:,}"),
+        ("sessions", f"{status.sessions:,}"),
+        ("conversations", f"{status.conversations:,}"),
+        ("outbox backlog", f"{status.backlog:,} ({pending})"),
+        ("outbox failed", failed),
+        ("worker", status.worker),
+        ("multi-agent mode", status.multi_agent_mode),
+        ("schema", ", ".join(status.schema)),
+    ]
+    for checkpoint in status.checkpoints:
+        rows.append((f"job {checkpoint.job}", f"{checkpoint.processed:,} processed, {checkpoint.failed} failed"))
+    for name, value in rows:
+        table.add_row(name, escape(value))
+    return table
+
+
+def settings_rows(settings: Settings) -> list[tuple[str, Any, str]]:
+    rows = []
+    for option in OPTIONS:
+        value = settings.value(option.key)
+        if option.key == "db_path" and value is None:
+            value = settings.database
+        rows.append((option.key, json.loads(json.dumps(value, default=str)), settings.source(option.key)))
+    return rows
+
+
+def settings_table(settings: Settings) -> Table:
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("setting", "value", "from", "variable"):
+        table.add_column(column)
+    variables = {o.key: o.env for o in OPTIONS}
+    for key, value, source in settings_rows(settings):
+        shown = "(not set)" if value is None else str(value)
+        table.add_row(key, escape(shown), escape(source), variables[key])
+    return table
+
+
+@contextmanager
+def byte_progress(console: Console, path: Path) -> Iterator[tuple[Callable[[int], None], Callable[[str], None]]]:
+    """A progress bar over a file's bytes; yields (advance, report) where report prints above the bar."""
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(f"ingesting {path.name}", total=path.stat().st_size)
+
+        def advance(size: int) -> None:
+            progress.advance(task, size)
+
+        def report(message: str) -> None:
+            progress.console.print(escape(message))
+
+        yield advance, report

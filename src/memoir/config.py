@@ -1,0 +1,249 @@
+"""Configuration: typed settings with one precedence order, and where each value came from.
+
+Precedence, highest first (ARCHITECTURE.md):
+  1. call arguments / CLI flags
+  2. `MEMOIR_*` environment variables (`worker.batch_size` -> `MEMOIR_WORKER_BATCH_SIZE`)
+  3. a config file given with `--config` (or `MEMOIR_CONFIG`)
+  4. the user's file, `$XDG_CONFIG_HOME/memoir/config.toml` (`~/.config/memoir/config.toml`)
+  5. built-in defaults (seed 002's configuration model where it has one)
+
+`MEMOIR_HOME` relocates all state. Files are TOML; dotted keys are tables:
+
+    home = "~/.memoir"
+    multi_agent_mode = "unified"
+    [worker]
+    batch_size = 500
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from memoir.errors import ConfigError
+
+__all__ = ["OPTIONS", "MultiAgentMode", "Option", "Settings", "default_config_file", "load_settings"]
+
+
+class MultiAgentMode(StrEnum):
+    SEPARATE = "separate"  # one store per project; agent_id is informational
+    UNIFIED = "unified"  # one store shared by agents; every event is tagged with agent_id
+
+
+def _parse_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{value!r} is not true/false")
+
+
+def _parse_number(kind: type[int] | type[float], minimum: float) -> Callable[[Any], Any]:
+    def parse(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(f"{value!r} is not a number")
+        try:
+            number = kind(value)
+        except (TypeError, ValueError):
+            noun = "a whole number" if kind is int else "a number"
+            raise ValueError(f"{value!r} is not {noun}") from None
+        if number < minimum:
+            raise ValueError(f"{number} is below the minimum {minimum:g}")
+        return number
+
+    return parse
+
+
+def _parse_choice(*choices: str) -> Callable[[Any], str]:
+    def parse(value: Any) -> str:
+        text = str(value).strip().lower()
+        if text not in choices:
+            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
+        return text
+
+    return parse
+
+
+def _parse_path(value: Any) -> Path:
+    if not str(value).strip():
+        raise ValueError("an empty path")
+    return Path(os.path.expanduser(str(value)))
+
+
+def _parse_optional_text(value: Any) -> str | None:
+    text = str(value).strip()
+    return text or None
+
+
+@dataclass(frozen=True)
+class Option:
+    key: str  # dotted, as in the TOML file
+    parse: Callable[[Any], Any]
+    default: Any
+    help: str
+
+    @property
+    def attr(self) -> str:
+        return self.key.replace(".", "_")
+
+    @property
+    def env(self) -> str:
+        return "MEMOIR_" + self.attr.upper()
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option("home", _parse_path, Path("~/.memoir").expanduser(), "folder holding all of memoir's state"),
+    Option("db_path", _parse_path, None, "SQLite database file (default: <home>/memoir.db)"),
+    Option(
+        "multi_agent_mode",
+        lambda v: MultiAgentMode(_parse_choice("separate", "unified")(v)),
+        MultiAgentMode.SEPARATE,
+        "separate: one store per project; unified: one store, events tagged with agent_id",
+    ),
+    Option("agent_id", _parse_optional_text, None, "agent id given to events that carry none (unified mode)"),
+    Option("log_level", _parse_choice("debug", "info", "warning", "error"), "info", "log verbosity"),
+    Option("max_clock_skew", _parse_number(float, 0), 300.0, "seconds an event's timestamp may lie in the future"),
+    Option("store.synchronous", _parse_choice("full", "normal"), "full", "full: fsync every commit (durable)"),
+    Option("store.busy_timeout", _parse_number(float, 0), 30.0, "seconds a writer waits for the database lock"),
+    Option("worker.enabled", _parse_bool, True, "run the outbox runner in a background thread of Memoir"),
+    Option("worker.batch_size", _parse_number(int, 1), 500, "outbox entries a runner takes at a time"),
+    Option("worker.poll_interval", _parse_number(float, 0.01), 0.5, "seconds between looks at an empty outbox"),
+    Option("worker.max_attempts", _parse_number(int, 1), 5, "tries before an outbox entry is set aside as failed"),
+)
+_BY_KEY = {o.key: o for o in OPTIONS}
+_BY_ATTR = {o.attr: o for o in OPTIONS}
+
+
+@dataclass(frozen=True)
+class Settings:
+    home: Path
+    db_path: Path | None
+    multi_agent_mode: MultiAgentMode
+    agent_id: str | None
+    log_level: str
+    max_clock_skew: float
+    store_synchronous: str
+    store_busy_timeout: float
+    worker_enabled: bool
+    worker_batch_size: int
+    worker_poll_interval: float
+    worker_max_attempts: int
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def database(self) -> Path:
+        return self.db_path if self.db_path is not None else self.home / "memoir.db"
+
+    def value(self, key: str) -> Any:
+        return getattr(self, _BY_KEY[key].attr)
+
+    def source(self, key: str) -> str:
+        return self.sources.get(key, "default")
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with some values given as call arguments (parsed and checked like any other)."""
+        return load_settings(overrides=changes, base=self)
+
+
+def default_config_file(env: Mapping[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    root = env.get("XDG_CONFIG_HOME") or os.path.join(env.get("HOME") or os.path.expanduser("~"), ".config")
+    return Path(root) / "memoir" / "config.toml"
+
+
+def _read_file(path: Path, *, required: bool) -> dict[str, Any]:
+    if not path.exists():
+        if required:
+            raise ConfigError(f"config file {path} does not exist")
+        return {}
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {exc}") from None
+    except OSError as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc.strerror}") from None
+    return _flatten(data, path)
+
+
+def _flatten(data: Mapping[str, Any], path: Path, prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for name, value in data.items():
+        key = f"{prefix}{name}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, path, key + "."))
+        elif key in _BY_KEY:
+            flat[key] = value
+        else:
+            known = ", ".join(sorted(_BY_KEY))
+            raise ConfigError(f"{path}: unknown setting {key!r}; known settings are {known}")
+    return flat
+
+
+def _parse(option: Option, raw: Any, where: str) -> Any:
+    if raw is None:
+        return None
+    try:
+        return option.parse(raw)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+
+
+def load_settings(
+    overrides: Mapping[str, Any] | None = None,
+    *,
+    config_file: Path | str | None = None,
+    env: Mapping[str, str] | None = None,
+    base: Settings | None = None,
+) -> Settings:
+    """Settings from every source, with `sources` saying where each value came from.
+
+    `overrides` are call arguments, keyed by attribute name (`worker_batch_size`) or
+    dotted key (`worker.batch_size`); `None` values mean "not given".
+    """
+    env = os.environ if env is None else env
+    values: dict[str, Any] = {}
+    sources: dict[str, str] = {}
+    if base is not None:
+        values = {o.key: base.value(o.key) for o in OPTIONS}
+        sources = dict(base.sources)
+    else:
+        _collect_defaults_files_env(values, sources, config_file, env)
+    for name, raw in (overrides or {}).items():
+        option = _BY_ATTR.get(name) or _BY_KEY.get(name)
+        if option is None:
+            raise ConfigError(f"unknown setting {name!r}; known settings are {', '.join(sorted(_BY_ATTR))}")
+        if raw is not None:
+            values[option.key] = _parse(option, raw, f"argument {option.attr}")
+            sources[option.key] = "argument"
+    kwargs = {o.attr: values[o.key] for o in OPTIONS}
+    return Settings(**kwargs, sources=sources)
+
+
+def _collect_defaults_files_env(
+    values: dict[str, Any], sources: dict[str, str], config_file: Path | str | None, env: Mapping[str, str]
+) -> None:
+    for option in OPTIONS:
+        values[option.key] = option.default
+        sources[option.key] = "default"
+    user_file = default_config_file(env)
+    explicit = config_file if config_file is not None else env.get("MEMOIR_CONFIG") or None
+    layers = [(user_file, False)]
+    if explicit is not None:
+        layers.append((Path(os.path.expanduser(str(explicit))), True))
+    for path, required in layers:
+        for key, raw in _read_file(path, required=required).items():
+            values[key] = _parse(_BY_KEY[key], raw, f"{path}: {key}")
+            sources[key] = f"file {path}"
+    for option in OPTIONS:
+        if option.env in env and env[option.env] != "":
+            values[option.key] = _parse(option, env[option.env], option.env)
+            sources[option.key] = f"env {option.env}"

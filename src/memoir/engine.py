@@ -1,0 +1,304 @@
+"""`Memoir`, the one façade every interface (CLI, HTTP, gRPC, MCP, hooks) calls.
+
+It owns a Store, the job registry and, by default, a background outbox runner.
+Everything it does is a short composition of those parts; the rules live in
+`memoir.model` (validation), `memoir.store` (durability) and `memoir.workers`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import time
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from memoir.config import MultiAgentMode, Settings, load_settings
+from memoir.errors import EventNotFound, HomeError, InvalidEvent, InvalidInput, InvalidQuery
+from memoir.model import Event, EventKey, is_ulid, parse_timestamp
+from memoir.model.event import to_ms
+from memoir.store import Checkpoint, EventQuery, SQLiteStore, Store
+from memoir.workers import BackgroundWorker, Job, JobRegistry, OutboxRunner, default_registry
+
+__all__ = ["EventPage", "Memoir", "Status"]
+
+MAX_PAGE = 10_000
+TimeLike = datetime | str | int
+
+
+class EventPage(list[Event]):
+    """A page of events in time order; `next_cursor` fetches the next page (None at the end)."""
+
+    def __init__(self, events: Iterable[Event], next_cursor: str | None) -> None:
+        super().__init__(events)
+        self.next_cursor = next_cursor
+
+
+@dataclass(frozen=True)
+class Status:
+    home: str
+    database: str
+    backend: str
+    size_bytes: int
+    schema: list[str]
+    events: int
+    sessions: int
+    conversations: int
+    outbox_pending: dict[str, int]
+    outbox_failed: dict[str, int]
+    checkpoints: list[Checkpoint]
+    worker: str
+    multi_agent_mode: str
+
+    @property
+    def backlog(self) -> int:
+        return sum(self.outbox_pending.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["outbox_backlog"] = self.backlog
+        return data
+
+
+def _prepare_home(home: Path, create: bool) -> None:
+    if home.exists() and not home.is_dir():
+        raise HomeError(f"the memoir home {home} exists but is not a folder")
+    if not home.exists():
+        if not create:
+            raise HomeError(f"no memoir home at {home}: run `memoir init`, or set MEMOIR_HOME to an existing home")
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HomeError(f"cannot create the memoir home {home}: {exc.strerror}") from None
+    if not os.access(home, os.W_OK | os.X_OK):
+        raise HomeError(f"the memoir home {home} is not writable by this user")
+
+
+class Memoir:
+    """Long-term memory for agents: the event log now; search, memories and the timeline build on it."""
+
+    def __init__(self, settings: Settings, store: Store, registry: JobRegistry) -> None:
+        self.settings = settings
+        self.store = store
+        self.jobs = registry
+        self.runner = OutboxRunner(
+            store, registry, batch_size=settings.worker_batch_size, max_attempts=settings.worker_max_attempts
+        )
+        self._worker: BackgroundWorker | None = None
+
+    @classmethod
+    def open(
+        cls,
+        home: Path | str | None = None,
+        *,
+        config_file: Path | str | None = None,
+        settings: Settings | None = None,
+        create: bool = True,
+        **options: Any,
+    ) -> Memoir:
+        """Open (and by default create) a memoir home.
+
+        `options` are settings given as call arguments, e.g. `worker_enabled=False`;
+        they win over environment variables and files.
+        """
+        overrides = {"home": home, **options}
+        if settings is None:
+            settings = load_settings(overrides, config_file=config_file)
+        else:
+            settings = settings.replace(**overrides)
+        _prepare_home(settings.home, create)
+        store = SQLiteStore(
+            settings.database, synchronous=settings.store_synchronous, busy_timeout_s=settings.store_busy_timeout
+        )
+        memoir = cls(settings, store, default_registry())
+        if settings.worker_enabled:
+            memoir.start_worker()
+        return memoir
+
+    @property
+    def home(self) -> Path:
+        return self.settings.home
+
+    def start_worker(self) -> None:
+        """Run the outbox runner on a background thread (the default for `open`)."""
+        if self._worker is None:
+            self._worker = BackgroundWorker(self.runner, poll_interval=self.settings.worker_poll_interval)
+            self._worker.start()
+
+    def register_job(self, job: Job) -> Job:
+        """Add a job; events ingested from now on get outbox entries for it."""
+        return self.jobs.register(job)
+
+    def close(self) -> None:
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
+        self.store.close()
+
+    def __enter__(self) -> Memoir:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+
+    # -- write path ---------------------------------------------------------------------
+
+    def ingest(self, event_or_events: Event | Mapping[str, Any] | Iterable[Event | Mapping[str, Any]]) -> list[str]:
+        """Append events durably; returns their ids in input order.
+
+        Accepts `Event` objects or plain mappings with the same field names, one or
+        many. All are validated before anything is written: one bad event rejects the
+        call (`InvalidEvent` says which and why). An id that is already stored is not
+        written again; its stored event stands.
+        """
+        events = self.prepare(event_or_events)
+        stored = self.store.append(events, self.jobs.actions_for)
+        if self._worker is not None:
+            self._worker.wake()
+        return [e.event_id for e in stored]
+
+    def prepare(self, event_or_events: Event | Mapping[str, Any] | Iterable[Event | Mapping[str, Any]]) -> list[Event]:
+        """Validate without writing: the events `ingest` would store."""
+        raw: object = event_or_events  # checked at run time whatever the annotation says
+        items: Iterable[Any]
+        single = isinstance(raw, Event | Mapping)
+        if single:
+            items = [raw]
+        elif isinstance(raw, str | bytes) or not isinstance(raw, Iterable):
+            raise InvalidEvent("event", f"expected an Event, a mapping or a list of them, got {raw!r:.80}")
+        else:
+            items = raw
+        now = int(time.time() * 1000)
+        skew = int(self.settings.max_clock_skew * 1000)
+        prepared = []
+        for index, item in enumerate(items):
+            try:
+                prepared.append(self._prepare_one(item, now, skew))
+            except InvalidInput as exc:
+                if single:
+                    raise
+                raise exc.at(index) from None
+        return prepared
+
+    def _prepare_one(self, item: Any, now: int, skew: int) -> Event:
+        event = item if isinstance(item, Event) else Event.from_dict(item)
+        event.check_not_future(now, skew)
+        if event.agent_id is None and self.settings.agent_id is not None:
+            event = dataclasses.replace(event, agent_id=self.settings.agent_id)
+        if event.agent_id is None and self.settings.multi_agent_mode is MultiAgentMode.UNIFIED:
+            raise InvalidEvent("agent_id", "required in unified mode: set it on the event, or configure agent_id")
+        return event
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Wait until the outbox is drained; False if `timeout` seconds passed first.
+
+        With no runner in this process, the calling thread drains the outbox itself,
+        unless another process's runner holds the lease, in which case it waits for it.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        if self._worker is None:
+            lease = self.store.try_runner_lease()
+            if lease is not None:
+                try:
+                    return self.runner.drain(timeout)
+                finally:
+                    lease.release()
+        else:
+            self._worker.wake()
+        while self.runner.pending():
+            if deadline is not None and time.monotonic() > deadline:
+                return False
+            time.sleep(0.01)
+        return True
+
+    # -- read path ----------------------------------------------------------------------
+
+    def events(
+        self,
+        since: TimeLike | None = None,
+        until: TimeLike | None = None,
+        session_id: str | None = None,
+        conversation_id: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        agent_id: str | None = None,
+    ) -> EventPage:
+        """Events in time order (`since` inclusive, `until` exclusive), a page at a time."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
+            raise InvalidQuery("limit", f"must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
+        query = EventQuery(
+            since_ms=_time_bound("since", since),
+            until_ms=_time_bound("until", until),
+            session_id=session_id,
+            conversation_id=conversation_id,
+            agent_id=agent_id,
+            after=_parse_cursor(cursor),
+            limit=limit,
+        )
+        found = self.store.scan(query)
+        next_cursor = str(found[-1].key) if len(found) == limit else None
+        return EventPage(found, next_cursor)
+
+    def get_event(self, event_id: str) -> Event:
+        """The event with this id; `EventNotFound` if there is none."""
+        normalised = event_id.strip().upper() if isinstance(event_id, str) else event_id
+        if not is_ulid(normalised):
+            raise InvalidQuery("event_id", f"{event_id!r} is not a 26-character ULID")
+        event = self.store.get(normalised)
+        if event is None:
+            raise EventNotFound(normalised)
+        return event
+
+    def status(self) -> Status:
+        stats = self.store.stats()
+        return Status(
+            home=str(self.home),
+            database=stats.location,
+            backend=stats.backend,
+            size_bytes=stats.size_bytes,
+            schema=stats.schema,
+            events=stats.events,
+            sessions=stats.sessions,
+            conversations=stats.conversations,
+            outbox_pending=stats.outbox_pending,
+            outbox_failed=stats.outbox_failed,
+            checkpoints=self.store.checkpoints(),
+            worker=self._worker_state(),
+            multi_agent_mode=self.settings.multi_agent_mode.value,
+        )
+
+    def _worker_state(self) -> str:
+        if self._worker is not None and self._worker.alive and self._worker.holds_lease:
+            if self._worker.last_error:
+                return f"running in this process, retrying after an error: {self._worker.last_error}"
+            return "running in this process"
+        lease = self.store.try_runner_lease()
+        if lease is None:
+            return "running in another process"
+        lease.release()
+        return "not running (background jobs wait for `memoir worker` or the next Memoir.open)"
+
+
+def _time_bound(name: str, value: TimeLike | None) -> int | None:
+    if value is None:
+        return None
+    try:
+        return to_ms(parse_timestamp(value, name))
+    except InvalidInput as exc:
+        raise InvalidQuery(exc.field, exc.reason) from None
+
+
+def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:
+    if cursor is None:
+        return None
+    try:
+        key = EventKey.parse(cursor)
+    except InvalidInput:
+        raise InvalidQuery("cursor", f"{cursor!r} is not a cursor returned by events()") from None
+    return key.timestamp_ms, key.ulid

@@ -1,0 +1,102 @@
+"""The one exception tree of memoir.
+
+    MemoirError
+    ├── UserError                  the caller asked for something invalid; fix the call
+    │   ├── InvalidInput           a value breaks a rule (names the field and the reason)
+    │   │   ├── InvalidEvent       an event breaks a rule of the domain model
+    │   │   └── InvalidQuery       a query (filters, limits, cursors) is malformed
+    │   ├── ConfigError            a configuration value or file is wrong (names the key)
+    │   └── NotFound
+    │       └── EventNotFound
+    └── RuntimeFailure             memoir or its environment failed; retrying may help
+        ├── StoreError             the database could not be opened, read or written
+        │   └── HomeError          the home folder is missing, not a folder, or not writable
+        └── WorkerError            a background job failed in a way the caller must know about
+
+Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
+module that calls them, so callers only ever catch `MemoirError`. Every message
+says what went wrong and, where there is one, what to do about it.
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "ConfigError",
+    "EventNotFound",
+    "HomeError",
+    "InvalidEvent",
+    "InvalidInput",
+    "InvalidQuery",
+    "MemoirError",
+    "NotFound",
+    "RuntimeFailure",
+    "StoreError",
+    "UserError",
+    "WorkerError",
+]
+
+
+class MemoirError(Exception):
+    """Base class of every error memoir raises on purpose."""
+
+
+class UserError(MemoirError):
+    """The caller misused the API or gave bad input."""
+
+
+class RuntimeFailure(MemoirError):
+    """Something outside the caller's control failed."""
+
+
+class InvalidInput(UserError, ValueError):
+    """A value breaks a validation rule.
+
+    `field` names the offending field, `reason` says what is wrong with it; the
+    message reads `field: reason`. In a batch, `index` is the position of the
+    offending item and the message starts with `event #N:`.
+    """
+
+    def __init__(self, field: str, reason: str, *, index: int | None = None) -> None:
+        self.field = field
+        self.reason = reason
+        self.index = index
+        prefix = "" if index is None else f"event #{index}: "
+        super().__init__(f"{prefix}{field}: {reason}")
+
+    def at(self, index: int) -> InvalidInput:
+        """The same error, placed at position `index` of a batch."""
+        return type(self)(self.field, self.reason, index=index)
+
+
+class InvalidEvent(InvalidInput):
+    """An event breaks a rule of the domain model (seed 002)."""
+
+
+class InvalidQuery(InvalidInput):
+    """A query is malformed: an empty query, a limit out of range, a bad cursor or filter."""
+
+
+class ConfigError(UserError):
+    """A configuration value, variable or file is invalid."""
+
+
+class NotFound(UserError, LookupError):
+    """Something asked for by id does not exist."""
+
+
+class EventNotFound(NotFound):
+    def __init__(self, event_id: str) -> None:
+        self.event_id = event_id
+        super().__init__(f"no event with id {event_id!r}")
+
+
+class StoreError(RuntimeFailure):
+    """The store could not be opened, read or written."""
+
+
+class HomeError(StoreError):
+    """The memoir home is unusable (missing, not a directory, not writable)."""
+
+
+class WorkerError(RuntimeFailure):
+    """The outbox runner could not do its work."""

@@ -1,0 +1,19 @@
+"""Domain types and their validation rules. No I/O lives here."""
+
+from memoir.model.event import DEFAULT_CONVERSATION, Event, EventRole, EventType, parse_timestamp
+from memoir.model.ids import EventKey, is_ulid, new_ulid, ulid_timestamp_ms
+from memoir.model.outbox import OutboxAction, OutboxEntry
+
+__all__ = [
+    "DEFAULT_CONVERSATION",
+    "Event",
+    "EventKey",
+    "EventRole",
+    "EventType",
+    "OutboxAction",
+    "OutboxEntry",
+    "is_ulid",
+    "new_ulid",
+    "parse_timestamp",
+    "ulid_timestamp_ms",
+]

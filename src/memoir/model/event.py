@@ -1,0 +1,391 @@
+"""Events: the immutable, append-only record of what happened (seed 002).
+
+Validation happens once, when an `Event` is built. Rules:
+
+- `event_id` is a 26-character ULID; one is generated from the timestamp when absent.
+- `timestamp` is timezone-aware UTC with millisecond precision (storage keeps ms);
+  naive datetimes are taken as UTC. At ingestion it may not lie in the future by
+  more than the configured clock-skew allowance (`Event.check_not_future`).
+- `session_id` and `conversation_id` are non-empty; `conversation_id` is the memory
+  scope and defaults to "default"; `agent_id` tags events in unified mode.
+- `text` may be empty only for boundary events (session and subagent start/stop,
+  assistant stop); messages and tool results must say something.
+- `metadata` is a map of strings to strings.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Any
+
+from memoir.errors import InvalidEvent
+from memoir.model.ids import EventKey, is_ulid, new_ulid
+
+__all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "parse_timestamp"]
+
+DEFAULT_CONVERSATION = "default"
+MAX_ID_LENGTH = 256
+MAX_TEXT_LENGTH = 8_000_000
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ONE_MS = timedelta(milliseconds=1)
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
+
+
+def _normalise_enum_name(value: str, proto_prefix: str) -> str:
+    """'UserMessage', 'USER_MESSAGE', 'EVENT_TYPE_USER_MESSAGE' -> 'user_message'."""
+    text = value.strip()
+    if text.upper().startswith(proto_prefix):
+        text = text[len(proto_prefix) :]
+    if not text.isupper() and "_" not in text:
+        text = _CAMEL.sub("_", text)
+    return text.lower()
+
+
+class EventType(StrEnum):
+    SESSION_START = "session_start"
+    USER_MESSAGE = "user_message"
+    ASSISTANT_MESSAGE = "assistant_message"
+    TOOL_RESULT = "tool_result"
+    ASSISTANT_STOP = "assistant_stop"
+    SUBAGENT_START = "subagent_start"
+    SUBAGENT_STOP = "subagent_stop"
+    SESSION_END = "session_end"
+
+    @classmethod
+    def parse(cls, value: object) -> EventType:
+        if isinstance(value, EventType):
+            return value
+        known = _TYPE_BY_VALUE.get(value) if type(value) is str else None
+        if known is not None:
+            return known
+        if isinstance(value, str):
+            try:
+                return cls(_normalise_enum_name(value, "EVENT_TYPE_"))
+            except ValueError:
+                pass
+        allowed = ", ".join(t.value for t in cls)
+        raise InvalidEvent("event_type", f"unknown type {value!r}; expected one of {allowed}")
+
+    @property
+    def is_boundary(self) -> bool:
+        """Boundary events mark structure and may carry no text."""
+        return self not in _TEXT_REQUIRED
+
+    @property
+    def typical_role(self) -> EventRole:
+        return _TYPICAL_ROLE[self]
+
+
+class EventRole(StrEnum):
+    USER = "user"
+    ASSISTANT = "assistant"
+    SYSTEM = "system"
+    TOOL = "tool"
+
+    @classmethod
+    def parse(cls, value: object) -> EventRole:
+        if isinstance(value, EventRole):
+            return value
+        known = _ROLE_BY_VALUE.get(value) if type(value) is str else None
+        if known is not None:
+            return known
+        if isinstance(value, str):
+            try:
+                return cls(_normalise_enum_name(value, "EVENT_ROLE_"))
+            except ValueError:
+                pass
+        allowed = ", ".join(r.value for r in cls)
+        raise InvalidEvent("role", f"unknown role {value!r}; expected one of {allowed}")
+
+
+_TYPE_BY_VALUE: dict[object, EventType] = {t.value: t for t in EventType}
+_ROLE_BY_VALUE: dict[object, EventRole] = {r.value: r for r in EventRole}
+_TEXT_REQUIRED = frozenset({EventType.USER_MESSAGE, EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT})
+_TYPICAL_ROLE = {
+    EventType.SESSION_START: EventRole.SYSTEM,
+    EventType.USER_MESSAGE: EventRole.USER,
+    EventType.ASSISTANT_MESSAGE: EventRole.ASSISTANT,
+    EventType.TOOL_RESULT: EventRole.TOOL,
+    EventType.ASSISTANT_STOP: EventRole.ASSISTANT,
+    EventType.SUBAGENT_START: EventRole.SYSTEM,
+    EventType.SUBAGENT_STOP: EventRole.SYSTEM,
+    EventType.SESSION_END: EventRole.SYSTEM,
+}
+
+
+def parse_timestamp(value: object, field_name: str = "timestamp") -> datetime:
+    """A UTC datetime truncated to milliseconds from a datetime, ISO 8601 text or epoch ms."""
+    if type(value) is int:
+        return _from_ms(value, field_name)  # already UTC with millisecond precision
+    if isinstance(value, datetime):
+        dt = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+    elif isinstance(value, str) and value.strip().isdigit():
+        dt = _from_ms(int(value), field_name)
+    elif isinstance(value, str):
+        try:
+            dt = datetime.fromisoformat(value.strip())
+        except ValueError:
+            raise InvalidEvent(
+                field_name, f"{value!r} is not ISO 8601 (like 2024-01-15T10:00:00Z) or epoch milliseconds"
+            ) from None
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=UTC)
+    else:
+        raise InvalidEvent(field_name, f"expected a datetime, ISO 8601 text or epoch milliseconds, got {value!r}")
+    dt = dt.astimezone(UTC)
+    if dt < EPOCH:
+        raise InvalidEvent(field_name, f"{dt.isoformat()} is before 1970")
+    return dt.replace(microsecond=dt.microsecond // 1000 * 1000)
+
+
+def _from_ms(ms: int, field_name: str) -> datetime:
+    if not 0 <= ms < 10**13:
+        raise InvalidEvent(field_name, f"{ms} is not a plausible epoch millisecond timestamp")
+    return EPOCH + timedelta(milliseconds=ms)
+
+
+def _is_normalised(value: object) -> bool:
+    return type(value) is datetime and value.tzinfo is UTC and value.microsecond % 1000 == 0
+
+
+def to_ms(dt: datetime) -> int:
+    return (dt - EPOCH) // _ONE_MS
+
+
+def format_timestamp(dt: datetime) -> str:
+    """ISO 8601 in UTC with milliseconds and a Z, the form memoir writes."""
+    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+
+
+def _check_id(field_name: str, value: object, *, optional: bool = False) -> None:
+    if value is None and optional:
+        return
+    if type(value) is not str:
+        raise InvalidEvent(field_name, f"expected text, got {type(value).__name__}")
+    if not value or value.isspace():
+        raise InvalidEvent(field_name, "must not be empty")
+    if len(value) > MAX_ID_LENGTH:
+        raise InvalidEvent(field_name, f"longer than {MAX_ID_LENGTH} characters")
+    if not value.isprintable() and _CONTROL.search(value):  # isprintable: a fast pass for the usual case
+        raise InvalidEvent(field_name, "contains control characters")
+
+
+_EMPTY: Mapping[str, str] = MappingProxyType({})
+
+
+def _check_metadata(value: object) -> Mapping[str, str]:
+    if value is None:
+        return _EMPTY
+    if not isinstance(value, Mapping):
+        raise InvalidEvent("metadata", f"expected a map of strings, got {type(value).__name__}")
+    if not value:
+        return _EMPTY
+    for key, item in value.items():
+        if type(key) is not str or not key:
+            raise InvalidEvent("metadata", f"keys are non-empty text, got {key!r}")
+        if type(item) is not str:
+            raise InvalidEvent(f"metadata.{key}", f"values are text, got {type(item).__name__}")
+    return MappingProxyType(dict(value))
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One immutable record: a message, a tool result or a session boundary."""
+
+    event_id: str
+    session_id: str
+    timestamp: datetime
+    event_type: EventType
+    role: EventRole
+    text: str = ""
+    metadata: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
+    conversation_id: str = DEFAULT_CONVERSATION
+    agent_id: str | None = None
+    _ms: int = field(init=False, repr=False, compare=False)  # timestamp_ms, computed once
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if not is_ulid(self.event_id):
+            raise InvalidEvent("event_id", f"{self.event_id!r} is not a 26-character ULID")
+        _check_id("session_id", self.session_id)
+        _check_id("conversation_id", self.conversation_id)
+        _check_id("agent_id", self.agent_id, optional=True)
+        if not _is_normalised(self.timestamp):
+            set_(self, "timestamp", parse_timestamp(self.timestamp))
+        if type(self.event_type) is not EventType:
+            set_(self, "event_type", EventType.parse(self.event_type))
+        if type(self.role) is not EventRole:
+            set_(self, "role", EventRole.parse(self.role))
+        set_(self, "metadata", _check_metadata(self.metadata))
+        set_(self, "_ms", to_ms(self.timestamp))
+        if type(self.text) is not str:
+            raise InvalidEvent("text", f"expected text, got {type(self.text).__name__}")
+        if (not self.text or self.text.isspace()) and self.event_type in _TEXT_REQUIRED:
+            raise InvalidEvent("text", f"must not be empty for a {self.event_type.value} event")
+        if len(self.text) > MAX_TEXT_LENGTH:
+            raise InvalidEvent("text", f"longer than {MAX_TEXT_LENGTH} characters")
+
+    # -- construction -------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        *,
+        session_id: str,
+        event_type: EventType | str,
+        text: str = "",
+        role: EventRole | str | None = None,
+        timestamp: datetime | str | int | None = None,
+        event_id: str | None = None,
+        metadata: Mapping[str, str] | None = None,
+        conversation_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> Event:
+        """Build an event, filling what may be left out: id, time (now), role (typical for the type)."""
+        return cls._build(session_id, event_type, text, role, timestamp, event_id, metadata, conversation_id, agent_id)
+
+    @classmethod
+    def _build(
+        cls,
+        session_id: Any,
+        event_type: Any,
+        text: Any,
+        role: Any,
+        timestamp: Any,
+        event_id: Any,
+        metadata: Any,
+        conversation_id: Any,
+        agent_id: Any,
+    ) -> Event:
+        # Positional on purpose: this is the ingest hot path (see bench/ingest.py).
+        kind = EventType.parse(event_type)
+        when = parse_timestamp(timestamp) if timestamp is not None else _now_ms()
+        if event_id is None:
+            event_id = new_ulid(to_ms(when))
+        elif isinstance(event_id, str):
+            event_id = event_id.strip().upper()
+        return cls(
+            event_id,
+            session_id,
+            when,
+            kind,
+            kind.typical_role if role is None else EventRole.parse(role),
+            text,
+            metadata if metadata is not None else _EMPTY,
+            DEFAULT_CONVERSATION if conversation_id is None else conversation_id,
+            agent_id,
+        )
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Event:
+        """An event from a plain mapping with the same field names (JSON, API payloads)."""
+        if not isinstance(data, Mapping):
+            raise InvalidEvent("event", f"expected an object with event fields, got {type(data).__name__}")
+        if not _FIELDS.issuperset(data):
+            unknown = sorted(set(data) - _FIELDS, key=str)[0]
+            raise InvalidEvent(str(unknown), f"unknown field; known fields are {', '.join(sorted(_FIELDS))}")
+        get = data.get
+        for name in ("session_id", "event_type"):
+            if get(name) is None:
+                raise InvalidEvent(name, "is required")
+        return cls._build(
+            data["session_id"],
+            data["event_type"],
+            get("text") or "",
+            get("role"),
+            get("timestamp"),
+            get("event_id"),
+            get("metadata"),
+            get("conversation_id"),
+            get("agent_id"),
+        )
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> Event:
+        try:
+            payload = json.loads(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InvalidEvent("event", f"not valid JSON: {exc}") from None
+        return cls.from_dict(payload)
+
+    # -- views --------------------------------------------------------------------
+
+    @property
+    def timestamp_ms(self) -> int:
+        return self._ms
+
+    @property
+    def key(self) -> EventKey:
+        return EventKey(self.timestamp_ms, self.event_id)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "event_id": self.event_id,
+            "session_id": self.session_id,
+            "timestamp": format_timestamp(self.timestamp),
+            "event_type": self.event_type.value,
+            "role": self.role.value,
+            "text": self.text,
+            "metadata": dict(self.metadata),
+            "conversation_id": self.conversation_id,
+            "agent_id": self.agent_id,
+        }
+
+    def to_bytes(self) -> bytes:
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
+
+    def with_metadata(self, metadata: Mapping[str, str]) -> Event:
+        """A copy with `metadata` merged in (events themselves never change)."""
+        merged = {**self.metadata, **metadata}
+        return Event(**{**self._fields(), "metadata": merged})
+
+    def _fields(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _FIELDS}
+
+    def check_not_future(self, now_ms: int, allowance_ms: int) -> None:
+        """Seed 002: the timestamp must not be in the future at ingestion (beyond clock skew)."""
+        if self._ms > now_ms + allowance_ms:
+            raise InvalidEvent(
+                "timestamp",
+                f"{format_timestamp(self.timestamp)} is {(self._ms - now_ms) / 1000:.0f} s in the future "
+                f"(allowed clock skew: {allowance_ms / 1000:.0f} s)",
+            )
+
+    @classmethod
+    def _trusted(cls, values: tuple[Any, ...]) -> Event:
+        """An event from values this package validated before (its own database rows).
+
+        Skips validation: reading back the log is on the hot path of every job.
+        `values` are in field order, with the timestamp as epoch ms.
+        """
+        event = object.__new__(cls)
+        set_ = object.__setattr__
+        event_id, ms, session_id, conversation_id, agent_id, event_type, role, text, metadata = values
+        set_(event, "event_id", event_id)
+        set_(event, "session_id", session_id)
+        set_(event, "timestamp", EPOCH + timedelta(milliseconds=ms))
+        set_(event, "event_type", _TYPE_BY_VALUE[event_type])
+        set_(event, "role", _ROLE_BY_VALUE[role])
+        set_(event, "text", text)
+        set_(event, "metadata", MappingProxyType(metadata) if metadata else _EMPTY)
+        set_(event, "conversation_id", conversation_id)
+        set_(event, "agent_id", agent_id)
+        set_(event, "_ms", ms)
+        return event
+
+
+_FIELDS = frozenset(
+    ("event_id", "session_id", "timestamp", "event_type", "role", "text", "metadata", "conversation_id", "agent_id")
+)
+
+
+def _now_ms() -> datetime:
+    now = datetime.now(UTC)
+    return now.replace(microsecond=now.microsecond // 1000 * 1000)

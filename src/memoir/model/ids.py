@@ -1,0 +1,160 @@
+"""Identifiers and storage keys: ULIDs and time-ordered event keys.
+
+A ULID is 48 bits of milliseconds since the epoch followed by 80 random bits,
+written as 26 Crockford base-32 characters, so string order is time order.
+memoir derives a generated event id from the event's own timestamp (not the
+ingestion clock): ids, keys and timestamps then all sort the same way.
+
+The generator is monotonic within one millisecond, as the ULID spec suggests:
+two ids made for the same millisecond by one process sort in the order they
+were made, so a batch of events with equal timestamps keeps its order.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from dataclasses import dataclass
+
+from memoir.errors import InvalidEvent
+
+__all__ = ["EventKey", "is_ulid", "new_ulid", "ulid_timestamp_ms"]
+
+CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+_DECODE = {c: i for i, c in enumerate(CROCKFORD)}
+_RANDOM_BITS = 80
+_RANDOM_MAX = (1 << _RANDOM_BITS) - 1
+MAX_TIMESTAMP_MS = (1 << 48) - 1
+ULID_LENGTH = 26
+
+
+_PAIRS = [CROCKFORD[i >> 5] + CROCKFORD[i & 31] for i in range(1024)]
+_SHIFTS = tuple(range(120, -1, -10))
+_ULID_RE = re.compile(r"[0-7][0-9A-HJKMNP-TV-Z]{25}")
+
+
+def _encode128(value: int) -> str:
+    """26 Crockford characters for a 128-bit number, two characters (10 bits) per lookup."""
+    return "".join([_PAIRS[(value >> shift) & 1023] for shift in _SHIFTS])
+
+
+class _MonotonicUlids:
+    """Makes ULIDs; within one millisecond the random part counts up."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last_ms = -1
+        self._last_random = 0
+        self._entropy = b""
+        # A forked child must not reuse its parent's entropy or counter: it would repeat ids.
+        os.register_at_fork(after_in_child=self._reset)
+
+    def _reset(self) -> None:
+        self._lock = threading.Lock()
+        self._last_ms = -1
+        self._entropy = b""
+
+    def _random80(self) -> int:
+        # One urandom call per 400 ids instead of a system call per id.
+        if not self._entropy:
+            self._entropy = os.urandom(4000)
+        chunk, self._entropy = self._entropy[:10], self._entropy[10:]
+        return int.from_bytes(chunk, "big")
+
+    def new(self, timestamp_ms: int) -> str:
+        if not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
+            raise InvalidEvent("timestamp", f"{timestamp_ms} ms is outside the ULID range")
+        with self._lock:
+            if timestamp_ms == self._last_ms and self._last_random < _RANDOM_MAX:
+                self._last_random += 1
+            else:
+                self._last_ms = timestamp_ms
+                # Leave headroom so counting up within a millisecond never overflows.
+                self._last_random = self._random80() >> 1
+            random_part = self._last_random
+        return _encode128((timestamp_ms << _RANDOM_BITS) | random_part)
+
+
+_GENERATOR = _MonotonicUlids()
+
+
+def new_ulid(timestamp_ms: int) -> str:
+    """A new ULID whose time part is `timestamp_ms`."""
+    return _GENERATOR.new(timestamp_ms)
+
+
+def is_ulid(value: object) -> bool:
+    """True when `value` is a canonical (upper-case) 26-character ULID."""
+    # The first character holds only the top 3 bits of the timestamp, hence [0-7].
+    return isinstance(value, str) and _ULID_RE.fullmatch(value) is not None
+
+
+def ulid_timestamp_ms(ulid: str) -> int:
+    """The millisecond timestamp embedded in a ULID."""
+    if not is_ulid(ulid):
+        raise InvalidEvent("event_id", f"{ulid!r} is not a 26-character ULID")
+    value = 0
+    for c in ulid[:10]:
+        value = (value << 5) | _DECODE[c]
+    return value
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class EventKey:
+    """The storage key of an event: `evt:{timestamp_ms:013}:{ulid}`.
+
+    The zero-padded timestamp first makes byte order equal time order, so a time
+    range is a contiguous key range; the ULID breaks ties and makes keys unique.
+    """
+
+    timestamp_ms: int
+    ulid: str
+
+    PREFIX = "evt"
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.timestamp_ms < 10**13:
+            raise InvalidEvent("timestamp", f"{self.timestamp_ms} ms does not fit 13 digits")
+        if not is_ulid(self.ulid):
+            raise InvalidEvent("event_id", f"{self.ulid!r} is not a 26-character ULID")
+
+    def __str__(self) -> str:
+        return f"{self.PREFIX}:{self.timestamp_ms:013d}:{self.ulid}"
+
+    @property
+    def event_id(self) -> str:
+        return self.ulid
+
+    def to_bytes(self) -> bytes:
+        return str(self).encode("ascii")
+
+    @classmethod
+    def parse(cls, text: str) -> EventKey:
+        parts = text.split(":")
+        if len(parts) != 3 or parts[0] != cls.PREFIX or len(parts[1]) != 13 or not parts[1].isdigit():
+            raise InvalidEvent("key", f"{text!r} is not an event key like evt:1706540400000:<ulid>")
+        return cls(int(parts[1]), parts[2])
+
+    @classmethod
+    def from_bytes(cls, data: bytes) -> EventKey:
+        try:
+            text = data.decode("ascii")
+        except UnicodeDecodeError:
+            raise InvalidEvent("key", "an event key is ASCII") from None
+        return cls.parse(text)
+
+    @classmethod
+    def from_event_id(cls, event_id: str) -> EventKey:
+        """The key an event would have if its timestamp were its ULID's time."""
+        return cls(ulid_timestamp_ms(event_id), event_id)
+
+    @staticmethod
+    def prefix_start(start_ms: int) -> bytes:
+        """Smallest key at or after `start_ms` (inclusive bound)."""
+        return f"evt:{start_ms:013d}:".encode("ascii")
+
+    @staticmethod
+    def prefix_end(end_ms: int) -> bytes:
+        """A bound above every key of `end_ms` and below the next millisecond's."""
+        return f"evt:{end_ms:013d};".encode("ascii")  # ';' sorts right after ':'

@@ -1,0 +1,125 @@
+"""The Store protocol: what memoir needs from a database, whatever the engine.
+
+Today's implementation is SQLite (`memoir.store.sqlite`); PostgreSQL will sit
+beside it with the same protocol. Everything above this layer talks to `Store`,
+never to a driver.
+
+Contract, for every implementation:
+- `append` writes new events and their outbox entries in one transaction and
+  returns only after that transaction is durable; an event whose id is already
+  stored is not written again (the stored one is returned instead).
+- Events are never updated or deleted, and the database itself refuses to.
+- `atomic()` groups writes; a job's writes and the removal of its outbox entries
+  happen in one `atomic()` block, which is what makes store-side jobs run exactly once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from memoir.model import Event, OutboxEntry
+
+__all__ = ["Checkpoint", "EventQuery", "RunnerLease", "SessionInfo", "Store", "StoreStats"]
+
+
+@dataclass(frozen=True, slots=True)
+class EventQuery:
+    """A time-ordered scan. `since` is inclusive, `until` exclusive, both epoch ms."""
+
+    since_ms: int | None = None
+    until_ms: int | None = None
+    session_id: str | None = None
+    conversation_id: str | None = None
+    agent_id: str | None = None
+    after: tuple[int, str] | None = None  # (timestamp_ms, event_id) of the last row already seen
+    limit: int = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Checkpoint:
+    job: str
+    last_seq: int
+    processed: int
+    failed: int
+    updated_at_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    conversation_id: str
+    session_id: str
+    agent_id: str | None
+    first_ms: int
+    last_ms: int
+    event_count: int
+    started: bool
+    ended: bool
+
+
+@dataclass(frozen=True, slots=True)
+class StoreStats:
+    backend: str
+    location: str
+    size_bytes: int
+    schema: list[str]
+    events: int
+    sessions: int
+    conversations: int
+    outbox_pending: dict[str, int] = field(default_factory=dict)
+    outbox_failed: dict[str, int] = field(default_factory=dict)
+
+
+class RunnerLease(Protocol):
+    """Held by the one outbox runner allowed to work on a store; released on exit or process death."""
+
+    def release(self) -> None: ...
+
+
+class Store(Protocol):
+    backend: str
+    location: str
+
+    def append(self, events: Sequence[Event], actions_for: Callable[[Event], Iterable[str]]) -> list[Event]: ...
+
+    def get(self, event_id: str) -> Event | None: ...
+
+    def scan(self, query: EventQuery) -> list[Event]: ...
+
+    def count_events(self, query: EventQuery | None = None) -> int: ...
+
+    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]: ...
+
+    def atomic(self) -> AbstractContextManager[None]: ...
+
+    def replayable_writes(self) -> None: ...
+
+    # -- outbox ----------------------------------------------------------------------
+
+    def next_outbox(self, actions: Sequence[str], limit: int, now_ms: int) -> list[OutboxEntry]: ...
+
+    def complete_outbox(self, action: str, entries: Sequence[OutboxEntry], now_ms: int) -> None: ...
+
+    def fail_outbox(self, entry: OutboxEntry, error: str, retry_at_ms: int, give_up: bool, now_ms: int) -> None: ...
+
+    def retry_failed(self, action: str | None = None) -> int: ...
+
+    def outbox_pending(self, actions: Sequence[str] | None = None, now_ms: int | None = None) -> int: ...
+
+    def outbox_entries(self, event_id: str | None = None) -> list[OutboxEntry]: ...
+
+    def checkpoints(self) -> list[Checkpoint]: ...
+
+    def try_runner_lease(self) -> RunnerLease | None: ...
+
+    # -- derived tables --------------------------------------------------------------
+
+    def track_sessions(self, events: Sequence[Event]) -> None: ...
+
+    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]: ...
+
+    def stats(self) -> StoreStats: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,139 @@
+"""Schema migrations for the SQLite store: named steps, applied in order, recorded.
+
+Each step is a function taking a connection inside the migration transaction;
+its name is stored in `_migrations` once applied. Never edit a released step:
+add a new one. Several processes may open a home at once, so steps run under
+`BEGIN IMMEDIATE` and the list of applied steps is re-read inside it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+
+__all__ = ["MIGRATIONS", "applied_migrations", "apply_migrations"]
+
+Migration = Callable[[sqlite3.Connection], None]
+
+
+def _run_script(conn: sqlite3.Connection, script: str) -> None:
+    """Run statements one by one: `executescript` would commit the migration transaction."""
+    statement = ""
+    for line in script.splitlines(keepends=True):
+        statement += line
+        if sqlite3.complete_statement(statement):
+            conn.execute(statement)
+            statement = ""
+    if statement.strip():
+        raise ValueError(f"incomplete SQL statement in migration: {statement!r}")
+
+
+def m001_events(conn: sqlite3.Connection) -> None:
+    # rowid `seq` is arrival order; (timestamp_ms, event_id) is seed 002's key order.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE events (
+            seq INTEGER PRIMARY KEY,
+            event_id TEXT NOT NULL UNIQUE,
+            timestamp_ms INTEGER NOT NULL,
+            session_id TEXT NOT NULL,
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT,
+            event_type TEXT NOT NULL,
+            role TEXT NOT NULL,
+            text TEXT NOT NULL,
+            metadata TEXT NOT NULL,
+            ingested_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX events_by_time ON events (timestamp_ms, event_id);
+        CREATE INDEX events_by_conversation ON events (conversation_id, timestamp_ms, event_id);
+        CREATE INDEX events_by_session ON events (session_id, timestamp_ms, event_id);
+        -- The log is append-only: the database refuses to change or remove an event.
+        CREATE TRIGGER events_are_immutable BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are immutable: the event log is append-only'); END;
+        CREATE TRIGGER events_are_never_deleted BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are immutable: the event log is append-only'); END;
+        """,
+    )
+
+
+def m002_outbox(conn: sqlite3.Connection) -> None:
+    # `seq` is a plain rowid: a new entry always sorts after every entry still waiting, which is
+    # all FIFO needs (AUTOINCREMENT would also forbid reuse after a full drain, at a cost per row).
+    _run_script(
+        conn,
+        """
+        CREATE TABLE outbox (
+            seq INTEGER PRIMARY KEY,
+            event_id TEXT NOT NULL,
+            timestamp_ms INTEGER NOT NULL,
+            action TEXT NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            not_before_ms INTEGER NOT NULL DEFAULT 0,
+            failed_at_ms INTEGER
+        ) STRICT;
+        CREATE INDEX outbox_by_action ON outbox (action, seq);
+        CREATE TABLE checkpoints (
+            job TEXT PRIMARY KEY,
+            last_seq INTEGER NOT NULL,
+            processed INTEGER NOT NULL,
+            failed INTEGER NOT NULL,
+            updated_at_ms INTEGER NOT NULL
+        ) STRICT;
+        """,
+    )
+
+
+def m003_sessions(conn: sqlite3.Connection) -> None:
+    # Derived by the track_session job; agent '' stands for "no agent" so it can be in the key.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE sessions (
+            conversation_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            first_ms INTEGER NOT NULL,
+            last_ms INTEGER NOT NULL,
+            event_count INTEGER NOT NULL,
+            started INTEGER NOT NULL,
+            ended INTEGER NOT NULL,
+            PRIMARY KEY (conversation_id, session_id, agent_id)
+        ) STRICT;
+        """,
+    )
+
+
+MIGRATIONS: list[tuple[str, Migration]] = [
+    ("001_events", m001_events),
+    ("002_outbox", m002_outbox),
+    ("003_sessions", m003_sessions),
+]
+
+
+def applied_migrations(conn: sqlite3.Connection) -> list[str]:
+    conn.execute("CREATE TABLE IF NOT EXISTS _migrations (name TEXT PRIMARY KEY, applied_at_ms INTEGER NOT NULL)")
+    return [row[0] for row in conn.execute("SELECT name FROM _migrations ORDER BY name")]
+
+
+def apply_migrations(conn: sqlite3.Connection, migrations: list[tuple[str, Migration]] | None = None) -> list[str]:
+    """Apply the steps not yet recorded; returns the names applied now."""
+    steps = MIGRATIONS if migrations is None else migrations
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        done = set(applied_migrations(conn))
+        applied = []
+        for name, step in steps:
+            if name in done:
+                continue
+            step(conn)
+            conn.execute("INSERT INTO _migrations VALUES (?, ?)", (name, int(time.time() * 1000)))
+            applied.append(name)
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    return applied

@@ -1,0 +1,464 @@
+"""The embedded store: one SQLite file in WAL mode (stdlib `sqlite3`).
+
+Why these settings:
+- WAL lets readers run beside the one writer, across threads and processes.
+- `synchronous=FULL` (the default here) fsyncs the WAL at every commit, so an
+  acknowledged `append` survives a power cut, not just a crash of the process.
+- Every write transaction starts with `BEGIN IMMEDIATE`: it takes the write lock
+  up front, so concurrent writers wait on `busy_timeout` instead of failing
+  with SQLITE_BUSY when a read transaction tries to upgrade.
+- One connection per thread (sqlite3 connections are not shared across threads);
+  `atomic()` blocks nest and share the outermost transaction of their thread.
+- Only one outbox runner works on a home at a time: it holds an `flock` on a file
+  beside the database, which the kernel releases if the process dies, so a
+  restarted runner takes over at once with no lease to expire.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from memoir.errors import HomeError, StoreError
+from memoir.model import Event, OutboxEntry
+from memoir.store.base import Checkpoint, EventQuery, SessionInfo, StoreStats
+from memoir.store.migrations import applied_migrations, apply_migrations
+
+__all__ = ["SQLiteStore"]
+
+_EVENT_COLUMNS = "event_id, timestamp_ms, session_id, conversation_id, agent_id, event_type, role, text, metadata"
+# An id that is already stored is skipped (idempotent ingest); other constraint errors still fail.
+_INSERT_EVENT = (
+    f"INSERT INTO events ({_EVENT_COLUMNS}, ingested_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (event_id) DO NOTHING"
+)
+_INSERT_OUTBOX = "INSERT INTO outbox (event_id, timestamp_ms, action) VALUES (?, ?, ?)"
+_CHUNK = 500  # ids per IN (...) lookup, well under SQLite's variable limit
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _row_to_event(row: Sequence[Any]) -> Event:
+    # Rows were validated on the way in and the database refuses to change them.
+    *head, metadata = row
+    return Event._trusted((*head, json.loads(metadata) if metadata != "{}" else None))
+
+
+_quote = json.encoder.encode_basestring  # C-accelerated JSON string quoting
+
+
+def _metadata_json(metadata: Mapping[str, str]) -> str:
+    # Metadata is a validated str -> str map, so quoting each string is the whole of JSON
+    # encoding; json.dumps costs several times more for these small maps.
+    if not metadata:
+        return "{}"
+    return "{" + ",".join([_quote(k) + ":" + _quote(v) for k, v in metadata.items()]) + "}"
+
+
+def _event_row(event: Event, now_ms: int) -> tuple[Any, ...]:
+    # Enum members are str subclasses and bind as their value; `.value` would be slower.
+    return (
+        event.event_id,
+        event.timestamp_ms,
+        event.session_id,
+        event.conversation_id,
+        event.agent_id,
+        event.event_type,
+        event.role,
+        event.text,
+        _metadata_json(event.metadata),
+        now_ms,
+    )
+
+
+def _first_occurrences(events: Sequence[Event], inserted: set[str]) -> list[Event]:
+    """The events stored by this batch: the first occurrence of each inserted id, in order."""
+    fresh: list[Event] = []
+    for event in events:
+        if event.event_id in inserted:
+            inserted.discard(event.event_id)
+            fresh.append(event)
+    return fresh
+
+
+def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
+    """sqlite3 errors become StoreErrors whose message says what to do."""
+    text = str(exc)
+    if "readonly" in text or "read-only" in text:
+        return HomeError(f"the database {path} is read-only: make it (and its folder) writable by this user")
+    if "locked" in text or "busy" in text:
+        return StoreError(f"the database {path} stayed locked by another process: retry, or raise store.busy_timeout")
+    if "disk is full" in text or "full" in text:
+        return StoreError(f"no space left for {path}: free disk space and retry")
+    if "unable to open" in text:
+        return HomeError(f"cannot open the database {path}: check that its folder exists and is writable")
+    if "malformed" in text or "not a database" in text:
+        return StoreError(f"{path} is damaged or not a memoir database ({text}); restore it from a backup")
+    return StoreError(f"database error on {path}: {text}")
+
+
+class _FileLease:
+    def __init__(self, fd: int) -> None:
+        self._fd: int | None = fd
+
+    def release(self) -> None:
+        if self._fd is not None:
+            fcntl.flock(self._fd, fcntl.LOCK_UN)
+            os.close(self._fd)
+            self._fd = None
+
+
+class SQLiteStore:
+    backend = "sqlite"
+
+    def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:
+        self.path = Path(path)
+        self.location = str(self.path)
+        self._synchronous = synchronous.upper()
+        self._busy_timeout_s = busy_timeout_s
+        self._local = threading.local()
+        self._connections: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+        # Threads of this process queue here for the write lock rather than in SQLite's
+        # busy handler, which sleeps in steps of milliseconds between tries.
+        self._write_lock = threading.Lock()
+        self._closed = False
+        self._check_folder()
+        with self._translated():
+            conn = self._conn()
+            conn.execute("PRAGMA journal_mode=WAL")
+            apply_migrations(conn)
+
+    @classmethod
+    def open(cls, path: Path | str, **options: Any) -> SQLiteStore:
+        return cls(Path(path), **options)
+
+    # -- connections and transactions -------------------------------------------------
+
+    def _check_folder(self) -> None:
+        folder = self.path.parent
+        if not folder.exists():
+            raise HomeError(f"the folder {folder} does not exist: create it, or run `memoir init`")
+        if not folder.is_dir():
+            raise HomeError(f"{folder} is not a folder")
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise HomeError(f"the folder {folder} is not writable by this user")
+
+    def _conn(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            if self._closed:
+                raise StoreError(f"the store {self.path} is closed")
+            # check_same_thread=False only so close() may close every thread's connection;
+            # each connection is still used by the one thread that made it.
+            conn = sqlite3.connect(
+                self.path, timeout=self._busy_timeout_s, isolation_level=None, check_same_thread=False
+            )
+            conn.execute(f"PRAGMA synchronous={self._synchronous}")
+            conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_s * 1000)}")
+            self._local.conn = conn
+            self._local.depth = 0
+            with self._lock:
+                self._connections.append(conn)
+        return conn
+
+    def replayable_writes(self) -> None:
+        """Declare this thread's writes replayable: commit them without waiting for the disk.
+
+        For the outbox runner: a job's writes commit together with the removal of its
+        outbox entries, so if a power cut loses that commit the entries come back and
+        the work is redone. WAL with synchronous=NORMAL never corrupts the file; it
+        may only lose the newest commits, which is exactly what replay covers.
+        """
+        with self._translated():
+            self._conn().execute("PRAGMA synchronous=NORMAL")
+
+    def connection(self) -> sqlite3.Connection:
+        """This thread's connection, for jobs that keep their own tables in the store."""
+        return self._conn()
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise _translate(exc, self.path) from exc
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """A write transaction; nested blocks join the outermost one of this thread."""
+        conn = self._conn()
+        if self._local.depth:
+            self._local.depth += 1
+            try:
+                yield
+            finally:
+                self._local.depth -= 1
+            return
+        with self._write_lock:
+            with self._translated():
+                conn.execute("BEGIN IMMEDIATE")
+            self._local.depth = 1
+            try:
+                yield
+            except BaseException:
+                self._local.depth = 0
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise
+            self._local.depth = 0
+            try:
+                conn.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if conn.in_transaction:
+                    conn.execute("ROLLBACK")
+                raise _translate(exc, self.path) from exc
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        with self._translated():
+            return self._conn().execute(sql, params).fetchall()
+
+    # -- events -------------------------------------------------------------------------
+
+    def append(self, events: Sequence[Event], actions_for: Callable[[Event], Iterable[str]]) -> list[Event]:
+        """Store new events with their outbox entries in one durable transaction."""
+        if not events:
+            return []
+        now = _now_ms()
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            last_seq = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
+            before = conn.total_changes
+            conn.executemany(_INSERT_EVENT, [_event_row(e, now) for e in events])
+            if conn.total_changes - before == len(events):
+                fresh = list(events)  # the usual case: every id was new, no lookup needed
+            else:
+                inserted = {row[0] for row in conn.execute("SELECT event_id FROM events WHERE seq > ?", (last_seq,))}
+                fresh = _first_occurrences(events, inserted)
+            conn.executemany(
+                _INSERT_OUTBOX, [(e.event_id, e.timestamp_ms, action) for e in fresh for action in actions_for(e)]
+            )
+            if len(fresh) == len(events):
+                return list(events)
+            # Some ids were stored before (or repeated in this batch): the stored event stands.
+            stored = self.get_many([e.event_id for e in events])
+        return [stored[e.event_id] for e in events]
+
+    def get(self, event_id: str) -> Event | None:
+        return self.get_many([event_id]).get(event_id)
+
+    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]:
+        found: dict[str, Event] = {}
+        unique = list(dict.fromkeys(event_ids))
+        for start in range(0, len(unique), _CHUNK):
+            chunk = unique[start : start + _CHUNK]
+            marks = ",".join("?" * len(chunk))
+            rows = self._read(f"SELECT {_EVENT_COLUMNS} FROM events WHERE event_id IN ({marks})", chunk)
+            found.update((row[0], _row_to_event(row)) for row in rows)
+        return found
+
+    def scan(self, query: EventQuery) -> list[Event]:
+        where, params = self._where(query)
+        sql = f"SELECT {_EVENT_COLUMNS} FROM events{where} ORDER BY timestamp_ms, event_id LIMIT ?"
+        return [_row_to_event(row) for row in self._read(sql, [*params, query.limit])]
+
+    def count_events(self, query: EventQuery | None = None) -> int:
+        where, params = self._where(query or EventQuery())
+        return int(self._read(f"SELECT count(*) FROM events{where}", params)[0][0])
+
+    @staticmethod
+    def _where(query: EventQuery) -> tuple[str, list[Any]]:
+        clauses: list[str] = []
+        params: list[Any] = []
+        for column in ("conversation_id", "session_id", "agent_id"):
+            value = getattr(query, column)
+            if value is not None:
+                clauses.append(f"{column} = ?")
+                params.append(value)
+        if query.since_ms is not None:
+            clauses.append("timestamp_ms >= ?")
+            params.append(query.since_ms)
+        if query.until_ms is not None:
+            clauses.append("timestamp_ms < ?")
+            params.append(query.until_ms)
+        if query.after is not None:
+            clauses.append("(timestamp_ms, event_id) > (?, ?)")
+            params.extend(query.after)
+        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+    # -- outbox -------------------------------------------------------------------------
+
+    def next_outbox(self, actions: Sequence[str], limit: int, now_ms: int) -> list[OutboxEntry]:
+        """The oldest due entries of these actions, in FIFO order."""
+        if not actions:
+            return []
+        marks = ",".join("?" * len(actions))
+        rows = self._read(
+            "SELECT seq, event_id, timestamp_ms, action, attempts, last_error FROM outbox"
+            f" WHERE action IN ({marks}) AND failed_at_ms IS NULL AND not_before_ms <= ?"
+            " ORDER BY seq LIMIT ?",
+            [*actions, now_ms, limit],
+        )
+        return [OutboxEntry(*row) for row in rows]
+
+    def complete_outbox(self, action: str, entries: Sequence[OutboxEntry], now_ms: int) -> None:
+        """Remove finished entries and move the job's checkpoint, in the caller's transaction."""
+        if not entries:
+            return
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            conn.executemany("DELETE FROM outbox WHERE seq = ?", [(e.seq,) for e in entries])
+            conn.execute(
+                "INSERT INTO checkpoints VALUES (?, ?, ?, 0, ?) ON CONFLICT (job) DO UPDATE SET"
+                " last_seq = excluded.last_seq, processed = processed + excluded.processed,"
+                " updated_at_ms = excluded.updated_at_ms",
+                (action, max(e.seq for e in entries), len(entries), now_ms),
+            )
+
+    def fail_outbox(self, entry: OutboxEntry, error: str, retry_at_ms: int, give_up: bool, now_ms: int) -> None:
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            conn.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ?, not_before_ms = ?, failed_at_ms = ?"
+                " WHERE seq = ?",
+                (error[:2000], retry_at_ms, now_ms if give_up else None, entry.seq),
+            )
+            if give_up:
+                conn.execute(
+                    "INSERT INTO checkpoints VALUES (?, 0, 0, 1, ?) ON CONFLICT (job) DO UPDATE SET"
+                    " failed = failed + 1, updated_at_ms = excluded.updated_at_ms",
+                    (entry.action, now_ms),
+                )
+
+    def retry_failed(self, action: str | None = None) -> int:
+        """Put entries that were given up on back in the queue; returns how many."""
+        sql = "UPDATE outbox SET failed_at_ms = NULL, attempts = 0, not_before_ms = 0 WHERE failed_at_ms IS NOT NULL"
+        params: list[Any] = []
+        if action is not None:
+            sql += " AND action = ?"
+            params.append(action)
+        with self._translated(), self.atomic():
+            return self._conn().execute(sql, params).rowcount
+
+    def outbox_pending(self, actions: Sequence[str] | None = None, now_ms: int | None = None) -> int:
+        """Entries still to run (not given up on); with `now_ms`, only those due by then."""
+        sql = "SELECT count(*) FROM outbox WHERE failed_at_ms IS NULL"
+        params: list[Any] = []
+        if actions is not None:
+            if not actions:
+                return 0
+            sql += f" AND action IN ({','.join('?' * len(actions))})"
+            params.extend(actions)
+        if now_ms is not None:
+            sql += " AND not_before_ms <= ?"
+            params.append(now_ms)
+        return int(self._read(sql, params)[0][0])
+
+    def outbox_entries(self, event_id: str | None = None) -> list[OutboxEntry]:
+        sql = "SELECT seq, event_id, timestamp_ms, action, attempts, last_error FROM outbox"
+        params = [] if event_id is None else [event_id]
+        sql += "" if event_id is None else " WHERE event_id = ?"
+        return [OutboxEntry(*row) for row in self._read(sql + " ORDER BY seq", params)]
+
+    def checkpoints(self) -> list[Checkpoint]:
+        rows = self._read("SELECT job, last_seq, processed, failed, updated_at_ms FROM checkpoints ORDER BY job")
+        return [Checkpoint(*row) for row in rows]
+
+    def try_runner_lease(self) -> _FileLease | None:
+        """The runner lock, if no other runner (in any process) holds it."""
+        fd = os.open(f"{self.path}.runner.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
+                return None
+            raise StoreError(f"cannot lock {self.path}.runner.lock: {exc}") from exc
+        return _FileLease(fd)
+
+    # -- session catalogue (derived) ----------------------------------------------------
+
+    def track_sessions(self, events: Sequence[Event]) -> None:
+        rows = [
+            (
+                e.conversation_id,
+                e.session_id,
+                e.agent_id or "",
+                e.timestamp_ms,
+                e.timestamp_ms,
+                int(e.event_type == "session_start"),
+                int(e.event_type == "session_end"),
+            )
+            for e in events
+        ]
+        with self._translated(), self.atomic():
+            self._conn().executemany(
+                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, 1, ?, ?)"
+                " ON CONFLICT (conversation_id, session_id, agent_id) DO UPDATE SET"
+                " first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms),"
+                " event_count = event_count + 1, started = max(started, excluded.started),"
+                " ended = max(ended, excluded.ended)",
+                rows,
+            )
+
+    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]:
+        sql = "SELECT * FROM sessions"
+        params = [] if conversation_id is None else [conversation_id]
+        sql += "" if conversation_id is None else " WHERE conversation_id = ?"
+        for row in self._read(sql + " ORDER BY first_ms", params):
+            conv, session, agent, first, last, count, started, ended = row
+            yield SessionInfo(conv, session, agent or None, first, last, count, bool(started), bool(ended))
+
+    # -- status -------------------------------------------------------------------------
+
+    def stats(self) -> StoreStats:
+        def by_action(failed: bool) -> dict[str, int]:
+            condition = "IS NOT NULL" if failed else "IS NULL"
+            rows = self._read(f"SELECT action, count(*) FROM outbox WHERE failed_at_ms {condition} GROUP BY action")
+            return dict(rows)
+
+        with self._translated():
+            schema = applied_migrations(self._conn())
+        return StoreStats(
+            backend=self.backend,
+            location=self.location,
+            size_bytes=self._size_bytes(),
+            schema=schema,
+            events=self.count_events(),
+            sessions=int(self._read("SELECT count(*) FROM sessions")[0][0]),
+            conversations=int(self._read("SELECT count(DISTINCT conversation_id) FROM events")[0][0]),
+            outbox_pending=by_action(False),
+            outbox_failed=by_action(True),
+        )
+
+    def _size_bytes(self) -> int:
+        total = 0
+        for suffix in ("", "-wal", "-shm"):
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(f"{self.path}{suffix}")
+        return total
+
+    def integrity_check(self) -> list[str]:
+        """SQLite's own check; ['ok'] when the file is sound."""
+        return [row[0] for row in self._read("PRAGMA integrity_check")]
+
+    def close(self) -> None:
+        self._closed = True
+        with self._lock:
+            connections, self._connections = self._connections, []
+        for conn in connections:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        self._local = threading.local()

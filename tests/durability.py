@@ -1,0 +1,101 @@
+"""Helpers for the crash and concurrency tests: a child that ingests forever, and checks.
+
+Run as a script, it opens a home with the background runner on, ingests batches of
+1-50 events in a loop and prints each acknowledged id, one per line, as soon as
+`ingest` returns. Every event carries a digest of its own content, so a reader can
+tell an intact event from a torn one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memoir import Event, Memoir
+from memoir.store import SQLiteStore, Store
+
+
+class RecordJob:
+    """Writes each event id it processes to its own table, in the runner's transaction."""
+
+    name = "record"
+
+    def wants(self, event: Event) -> bool:
+        return True
+
+    def run(self, events: Sequence[Event], store: Store) -> None:
+        assert isinstance(store, SQLiteStore)
+        conn = store.connection()
+        conn.execute("CREATE TABLE IF NOT EXISTS recorded (event_id TEXT NOT NULL)")
+        conn.executemany("INSERT INTO recorded VALUES (?)", [(e.event_id,) for e in events])
+
+
+def digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def make_event(tag: str, n: int, **fields: Any) -> dict[str, Any]:
+    text = f"{tag} event {n}: " + "lorem ipsum " * (n % 40)
+    return {
+        "session_id": f"{tag}-session-{n // 100}",
+        "conversation_id": f"{tag}-conv",
+        "event_type": "user_message",
+        "text": text,
+        "metadata": {"n": str(n), "digest": digest(text)},
+        **fields,
+    }
+
+
+def open_home(home: Path, *, worker: bool) -> Memoir:
+    memoir = Memoir.open(home, worker_enabled=False, worker_poll_interval=0.05)
+    memoir.register_job(RecordJob())
+    if worker:
+        memoir.start_worker()
+    return memoir
+
+
+def all_events(memoir: Memoir) -> list[Event]:
+    """Every event of the home, page by page."""
+    found: list[Event] = []
+    cursor = None
+    while True:
+        page = memoir.events(limit=5_000, cursor=cursor)
+        found.extend(page)
+        cursor = page.next_cursor
+        if cursor is None:
+            return found
+
+
+def intact(event: Event) -> bool:
+    return event.metadata.get("digest") == digest(event.text)
+
+
+def recorded_counts(memoir: Memoir) -> dict[str, int]:
+    assert isinstance(memoir.store, SQLiteStore)
+    try:
+        rows = memoir.store.connection().execute("SELECT event_id, count(*) FROM recorded GROUP BY event_id")
+    except sqlite3.OperationalError:  # the job never committed anything yet
+        return {}
+    return dict(rows.fetchall())
+
+
+def ingest_forever(home: Path, tag: str, seed: int) -> None:
+    rng = random.Random(seed)
+    n = 0
+    with open_home(home, worker=True) as memoir:
+        while True:
+            size = rng.choice([1, 1, 1, 5, 20, 50])
+            batch = [make_event(tag, n + i) for i in range(size)]
+            n += size
+            for event_id in memoir.ingest(batch):
+                sys.stdout.write(event_id + "\n")
+            sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    ingest_forever(Path(sys.argv[1]), sys.argv[2], int(sys.argv[3]))

@@ -1,0 +1,58 @@
+"""Layers import downwards only: model <- store <- workers <- engine <- interfaces.
+
+Parsed from the source, so a wrong-way import fails here before it becomes a tangle.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src" / "memoir"
+
+# What each layer may import from memoir (besides itself). `errors` is importable by all.
+ALLOWED = {
+    "errors": set(),
+    "model": {"errors"},
+    "config": {"errors"},
+    "store": {"errors", "model"},
+    "workers": {"errors", "model", "store"},
+    "engine": {"errors", "model", "store", "workers", "config"},
+    "cli": {"errors", "model", "store", "workers", "config", "engine", "__init__"},
+    "__init__": {"errors", "model", "store", "workers", "config", "engine"},
+    "__main__": {"cli"},
+}
+
+
+def layer_of(path: Path) -> str:
+    relative = path.relative_to(SRC)
+    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
+
+
+def memoir_imports(path: Path) -> set[str]:
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "memoir":
+            parts = node.module.split(".")
+            found.add(parts[1] if len(parts) > 1 else "__init__")
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                if parts[0] == "memoir":
+                    found.add(parts[1] if len(parts) > 1 else "__init__")
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(SRC.rglob("*.py")), ids=lambda p: str(p.relative_to(SRC)))
+def test_modules_import_only_from_lower_layers(path: Path) -> None:
+    layer = layer_of(path)
+    assert layer in ALLOWED, f"{layer} is a new layer: add it to ALLOWED with the layers it may use"
+    wrong = memoir_imports(path) - ALLOWED[layer] - {layer}
+    assert not wrong, f"{path.relative_to(SRC)} ({layer}) imports {sorted(wrong)}"
+
+
+def test_no_module_grows_past_600_lines() -> None:
+    long = {str(p.relative_to(SRC)): n for p in SRC.rglob("*.py") if (n := len(p.read_text().splitlines())) > 600}
+    assert not long, f"split these modules: {long}"

@@ -1,0 +1,208 @@
+"""Events: seed 002's validation rules and the bytes round trip."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from memoir import Event, EventRole, EventType, InvalidEvent, OutboxAction, OutboxEntry
+from memoir.model.event import format_timestamp
+
+ID = "01HN4QXKN6YWXVKZ3JMHP4BCDE"
+
+
+def make(**fields: object) -> Event:
+    data: dict[str, object] = {"session_id": "s1", "event_type": "user_message", "text": "hi", **fields}
+    return Event.from_dict(data)
+
+
+def test_an_event_gets_an_id_a_time_and_the_typical_role_when_they_are_left_out() -> None:
+    event = Event.create(session_id="s1", event_type=EventType.TOOL_RESULT, text="42")
+    assert len(event.event_id) == 26
+    assert abs(event.timestamp - datetime.now(UTC)) < timedelta(seconds=5)
+    assert event.role is EventRole.TOOL
+    assert event.conversation_id == "default"
+    assert event.agent_id is None
+
+
+def test_the_eight_event_types_and_four_roles() -> None:
+    assert [t.value for t in EventType] == [
+        "session_start",
+        "user_message",
+        "assistant_message",
+        "tool_result",
+        "assistant_stop",
+        "subagent_start",
+        "subagent_stop",
+        "session_end",
+    ]
+    assert [r.value for r in EventRole] == ["user", "assistant", "system", "tool"]
+
+
+@pytest.mark.parametrize("spelling", ["user_message", "UserMessage", "USER_MESSAGE", "EVENT_TYPE_USER_MESSAGE"])
+def test_event_types_are_accepted_in_seed_and_proto_spellings(spelling: str) -> None:
+    assert make(event_type=spelling).event_type is EventType.USER_MESSAGE
+
+
+@pytest.mark.parametrize(
+    ("fields", "field", "reason"),
+    [
+        ({"event_id": "not-a-ulid"}, "event_id", "ULID"),
+        ({"event_id": "01HN4QXKN6YWXVKZ3JMHP4BCD"}, "event_id", "ULID"),
+        ({"session_id": ""}, "session_id", "empty"),
+        ({"session_id": "   "}, "session_id", "empty"),
+        ({"session_id": 7}, "session_id", "text"),
+        ({"conversation_id": ""}, "conversation_id", "empty"),
+        ({"session_id": "a\x00b"}, "session_id", "control"),
+        ({"event_type": "user_said"}, "event_type", "unknown type"),
+        ({"role": "robot"}, "role", "unknown role"),
+        ({"text": ""}, "text", "empty"),
+        ({"text": 5}, "text", "text"),
+        ({"metadata": {"n": 1}}, "metadata.n", "text"),
+        ({"metadata": ["a"]}, "metadata", "map"),
+        ({"timestamp": "last tuesday"}, "timestamp", "ISO 8601"),
+        ({"timestamp": -5}, "timestamp", "plausible"),
+        ({"timestamp": "1960-01-01T00:00:00Z"}, "timestamp", "1970"),
+        ({"sesion_id": "typo"}, "sesion_id", "unknown field"),
+    ],
+)
+def test_invalid_fields_are_named_with_the_reason(fields: dict[str, object], field: str, reason: str) -> None:
+    with pytest.raises(InvalidEvent) as caught:
+        make(**fields)
+    assert caught.value.field == field
+    assert reason in caught.value.reason
+    assert str(caught.value).startswith(f"{field}: ")
+
+
+@pytest.mark.parametrize("missing", ["session_id", "event_type"])
+def test_session_and_type_are_required(missing: str) -> None:
+    data = {"session_id": "s1", "event_type": "user_message", "text": "hi"}
+    del data[missing]
+    with pytest.raises(InvalidEvent, match=f"{missing}: is required"):
+        Event.from_dict(data)
+
+
+@pytest.mark.parametrize("kind", ["session_start", "session_end", "assistant_stop", "subagent_start", "subagent_stop"])
+def test_boundary_events_may_have_empty_text(kind: str) -> None:
+    assert make(event_type=kind, text="").text == ""
+
+
+@pytest.mark.parametrize("kind", ["user_message", "assistant_message", "tool_result"])
+def test_messages_and_tool_results_must_have_text(kind: str) -> None:
+    with pytest.raises(InvalidEvent, match="text: must not be empty"):
+        make(event_type=kind, text=" \n")
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        datetime(2024, 1, 15, 10, 0, 0, 123456, tzinfo=UTC),
+        datetime(2024, 1, 15, 10, 0, 0, 123456),  # naive: taken as UTC
+        datetime(2024, 1, 15, 11, 0, 0, 123456, tzinfo=timezone(timedelta(hours=1))),
+        "2024-01-15T10:00:00.123Z",
+        "2024-01-15T11:00:00.123+01:00",
+        1705312800123,
+        "1705312800123",
+    ],
+)
+def test_timestamps_as_datetime_iso_8601_or_epoch_ms_mean_the_same_instant(value: object) -> None:
+    event = make(timestamp=value)
+    assert event.timestamp == datetime(2024, 1, 15, 10, 0, 0, 123000, tzinfo=UTC)
+    assert event.timestamp_ms == 1705312800123
+
+
+def test_a_timestamp_in_the_future_beyond_the_allowance_is_refused() -> None:
+    now_ms = 1_705_312_800_000
+    make(timestamp=now_ms + 299_000).check_not_future(now_ms, 300_000)
+    with pytest.raises(InvalidEvent, match=r"timestamp: .* in the future"):
+        make(timestamp=now_ms + 301_000).check_not_future(now_ms, 300_000)
+
+
+def test_events_are_immutable() -> None:
+    event = make()
+    with pytest.raises(AttributeError):
+        event.text = "changed"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        event.metadata["k"] = "v"  # type: ignore[index]
+
+
+def test_metadata_is_copied_so_later_changes_to_the_input_do_not_leak_in() -> None:
+    source = {"k": "v"}
+    event = make(metadata=source)
+    source["k"] = "changed"
+    assert event.metadata == {"k": "v"}
+
+
+def test_to_dict_uses_the_field_names_and_iso_timestamps() -> None:
+    event = make(event_id=ID, timestamp=1705312800123, metadata={"tool": "grep"}, agent_id="a1")
+    assert event.to_dict() == {
+        "event_id": ID,
+        "session_id": "s1",
+        "timestamp": "2024-01-15T10:00:00.123Z",
+        "event_type": "user_message",
+        "role": "user",
+        "text": "hi",
+        "metadata": {"tool": "grep"},
+        "conversation_id": "default",
+        "agent_id": "a1",
+    }
+
+
+def test_lower_case_ids_are_normalised() -> None:
+    assert make(event_id=ID.lower()).event_id == ID
+
+
+def test_from_bytes_reports_malformed_json() -> None:
+    with pytest.raises(InvalidEvent, match="not valid JSON"):
+        Event.from_bytes(b"{nope")
+
+
+def test_with_metadata_returns_a_new_event() -> None:
+    event = make(metadata={"a": "1"})
+    richer = event.with_metadata({"b": "2"})
+    assert richer.metadata == {"a": "1", "b": "2"}
+    assert event.metadata == {"a": "1"}
+    assert richer.event_id == event.event_id
+
+
+ids_text = st.text(min_size=1, max_size=40).filter(lambda s: s.strip() and s.isprintable())
+events = st.builds(
+    Event.create,
+    session_id=ids_text,
+    event_type=st.sampled_from([t for t in EventType if t.is_boundary]),
+    text=st.text(max_size=200),
+    role=st.sampled_from(list(EventRole)),
+    timestamp=st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2100, 1, 1), timezones=st.just(UTC)),
+    metadata=st.dictionaries(st.text(min_size=1, max_size=10), st.text(max_size=30), max_size=5),
+    conversation_id=ids_text,
+    agent_id=st.none() | ids_text,
+) | st.builds(
+    Event.create,
+    session_id=ids_text,
+    event_type=st.sampled_from([EventType.USER_MESSAGE, EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT]),
+    text=st.text(min_size=1, max_size=300).filter(lambda s: not s.isspace()),
+)
+
+
+@given(events)
+def test_every_valid_event_round_trips_through_bytes(event: Event) -> None:
+    again = Event.from_bytes(event.to_bytes())
+    assert again == event
+    assert again.timestamp_ms == event.timestamp_ms
+    assert again.to_bytes() == event.to_bytes()
+
+
+@given(events)
+def test_the_iso_timestamp_written_reads_back_to_the_same_millisecond(event: Event) -> None:
+    assert make(timestamp=format_timestamp(event.timestamp)).timestamp_ms == event.timestamp_ms
+
+
+def test_outbox_entries_have_the_seed_key_and_round_trip() -> None:
+    entry = OutboxEntry.for_index(12345, ID, 1705312800123)
+    assert entry.key == "outbox:00000000000000012345"
+    assert entry.action == OutboxAction.INDEX_EVENT
+    assert OutboxEntry.from_bytes(entry.to_bytes()) == entry
+    assert OutboxEntry.for_toc(1, ID, 0).action == "update_toc"

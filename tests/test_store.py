@@ -1,0 +1,185 @@
+"""The SQLite store: atomic event + outbox writes, immutability, idempotency, scans, migrations."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from memoir import Event, HomeError, StoreError
+from memoir.store import EventQuery, SQLiteStore
+from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
+
+
+def ev(text: str = "hi", **fields: object) -> Event:
+    data: dict[str, object] = {"session_id": "s1", "event_type": "user_message", "text": text, **fields}
+    return Event.from_dict(data)
+
+
+def both_jobs(event: Event) -> list[str]:
+    return ["track_session", "index_event"]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> SQLiteStore:
+    opened = SQLiteStore.open(tmp_path / "memoir.db")
+    yield opened
+    opened.close()
+
+
+def test_the_database_is_in_wal_mode_with_full_sync(store: SQLiteStore) -> None:
+    conn = store.connection()
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+
+
+def test_append_writes_each_event_with_one_outbox_entry_per_action(store: SQLiteStore) -> None:
+    events = [ev("one"), ev("two")]
+    assert store.append(events, both_jobs) == events
+    assert store.count_events() == 2
+    entries = store.outbox_entries()
+    assert [(e.event_id, e.action) for e in entries] == [
+        (events[0].event_id, "track_session"),
+        (events[0].event_id, "index_event"),
+        (events[1].event_id, "track_session"),
+        (events[1].event_id, "index_event"),
+    ]
+    assert entries[0].timestamp_ms == events[0].timestamp_ms
+
+
+def test_event_and_outbox_rows_are_written_together_or_not_at_all(store: SQLiteStore) -> None:
+    def broken(event: Event) -> list[str]:
+        raise RuntimeError("fails after the events were inserted, inside the transaction")
+
+    with pytest.raises(RuntimeError):
+        store.append([ev("lost")], broken)
+    assert store.count_events() == 0
+    assert store.outbox_entries() == []
+
+
+def test_the_database_refuses_to_update_or_delete_events(store: SQLiteStore) -> None:
+    store.append([ev()], both_jobs)
+    conn = store.connection()
+    with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+        conn.execute("UPDATE events SET text = 'rewritten'")
+    with pytest.raises(sqlite3.IntegrityError, match="immutable"):
+        conn.execute("DELETE FROM events")
+    assert store.count_events() == 1
+
+
+def test_appending_a_known_id_returns_the_stored_event_and_writes_nothing(store: SQLiteStore) -> None:
+    original = ev("original")
+    store.append([original], both_jobs)
+    retry = ev("a different text", event_id=original.event_id)
+    assert store.append([retry], both_jobs) == [original]
+    assert store.count_events() == 1
+    assert len(store.outbox_entries()) == 2
+
+
+def test_a_batch_mixing_new_known_and_repeated_ids_stores_each_id_once(store: SQLiteStore) -> None:
+    known = ev("known")
+    store.append([known], both_jobs)
+    fresh = ev("fresh")
+    echo = ev("echo of fresh", event_id=fresh.event_id)
+    result = store.append([fresh, known, echo], both_jobs)
+    assert [e.text for e in result] == ["fresh", "known", "fresh"]
+    assert store.count_events() == 2
+    assert [e.event_id for e in store.outbox_entries()].count(fresh.event_id) == 2
+
+
+def test_get_returns_an_equal_event_or_none(store: SQLiteStore) -> None:
+    event = ev("stored", metadata={"tool": "grep", "quote": 'say "hi"\n'}, agent_id="a1", conversation_id="c9")
+    store.append([event], both_jobs)
+    assert store.get(event.event_id) == event
+    assert store.get("01HN4QXKN6YWXVKZ3JMHP4BCDE") is None
+
+
+def test_scans_are_in_time_order_whatever_the_arrival_order(store: SQLiteStore) -> None:
+    late, early, middle = ev("late", timestamp=3000), ev("early", timestamp=1000), ev("middle", timestamp=2000)
+    store.append([late, early, middle], both_jobs)
+    assert [e.text for e in store.scan(EventQuery())] == ["early", "middle", "late"]
+
+
+def test_scans_filter_by_time_session_conversation_and_agent(store: SQLiteStore) -> None:
+    store.append(
+        [
+            ev("a", timestamp=1000, session_id="s1", conversation_id="c1"),
+            ev("b", timestamp=2000, session_id="s2", conversation_id="c1", agent_id="x"),
+            ev("c", timestamp=3000, session_id="s2", conversation_id="c2", agent_id="x"),
+            ev("d", timestamp=4000, session_id="s3", conversation_id="c2"),
+        ],
+        both_jobs,
+    )
+
+    def texts(**query: object) -> list[str]:
+        return [e.text for e in store.scan(EventQuery(**query))]  # type: ignore[arg-type]
+
+    assert texts(since_ms=2000, until_ms=4000) == ["b", "c"]  # since inclusive, until exclusive
+    assert texts(session_id="s2") == ["b", "c"]
+    assert texts(conversation_id="c2") == ["c", "d"]
+    assert texts(agent_id="x", conversation_id="c1") == ["b"]
+    assert texts(after=(2000, store.scan(EventQuery(session_id="s2"))[0].event_id)) == ["c", "d"]
+    assert texts(limit=2) == ["a", "b"]
+    assert store.count_events(EventQuery(conversation_id="c1")) == 2
+
+
+def test_migrations_are_recorded_by_name_and_applied_once(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    assert apply_migrations(conn) == [name for name, _ in MIGRATIONS]
+    assert apply_migrations(conn) == []
+    assert applied_migrations(conn) == [name for name, _ in MIGRATIONS]
+
+
+def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
+    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+
+    def half_done(c: sqlite3.Connection) -> None:
+        c.execute("CREATE TABLE half (x)")
+        raise sqlite3.OperationalError("boom")
+
+    with pytest.raises(sqlite3.OperationalError):
+        apply_migrations(conn, [*MIGRATIONS, ("999_broken", half_done)])
+    assert applied_migrations(conn) == []
+    assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name IN ('half', 'events')").fetchone()[0] == 0
+
+
+def test_data_survives_closing_and_reopening(tmp_path: Path) -> None:
+    first = SQLiteStore.open(tmp_path / "memoir.db")
+    event = ev("kept")
+    first.append([event], both_jobs)
+    first.close()
+    again = SQLiteStore.open(tmp_path / "memoir.db")
+    assert again.get(event.event_id) == event
+    again.close()
+
+
+def test_a_missing_folder_is_a_clear_home_error(tmp_path: Path) -> None:
+    with pytest.raises(HomeError, match="does not exist"):
+        SQLiteStore.open(tmp_path / "missing" / "memoir.db")
+
+
+def test_a_file_that_is_not_a_database_is_a_clear_store_error(tmp_path: Path) -> None:
+    path = tmp_path / "memoir.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError, match="damaged or not a memoir database"):
+        SQLiteStore.open(path)
+
+
+def test_the_runner_lease_is_exclusive_until_released(store: SQLiteStore) -> None:
+    lease = store.try_runner_lease()
+    assert lease is not None
+    assert store.try_runner_lease() is None
+    lease.release()
+    again = store.try_runner_lease()
+    assert again is not None
+    again.release()
+
+
+def test_stats_count_events_sessions_conversations_and_backlog(store: SQLiteStore) -> None:
+    store.append([ev("a", conversation_id="c1"), ev("b", conversation_id="c2")], both_jobs)
+    stats = store.stats()
+    assert (stats.events, stats.conversations) == (2, 2)
+    assert stats.outbox_pending == {"track_session": 2, "index_event": 2}
+    assert stats.size_bytes > 0
+    assert stats.schema == [name for name, _ in MIGRATIONS]
