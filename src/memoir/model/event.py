@@ -195,6 +195,58 @@ def _check_metadata(value: object) -> Mapping[str, str]:
     return MappingProxyType(dict(value))
 
 
+def _fill(
+    event: Event,
+    event_id: Any,
+    session_id: Any,
+    timestamp: Any,
+    event_type: Any,
+    role: Any,
+    text: Any,
+    metadata: Any,
+    conversation_id: Any,
+    agent_id: Any,
+) -> None:
+    """The one place the rules are checked: validate, fill defaults, normalise, set every field.
+
+    Works on a bare instance (from `create`/`from_dict`, which skip the frozen dataclass
+    `__init__` because this is the ingest hot path) as well as from `__post_init__`.
+    """
+    kind = _TYPE_BY_VALUE.get(event_type) if type(event_type) is str else None
+    if kind is None:
+        kind = EventType.parse(event_type)
+    when = _now_ms() if timestamp is None else timestamp if _is_normalised(timestamp) else parse_timestamp(timestamp)
+    ms = to_ms(when)
+    if event_id is None:
+        event_id = new_ulid(ms)
+    elif type(event_id) is str and not is_ulid(event_id):
+        event_id = event_id.strip().upper()
+    if not is_ulid(event_id):
+        raise InvalidEvent("event_id", f"{event_id!r} is not a 26-character ULID")
+    if conversation_id is None:
+        conversation_id = DEFAULT_CONVERSATION
+    _check_id("session_id", session_id)
+    _check_id("conversation_id", conversation_id)
+    _check_id("agent_id", agent_id, optional=True)
+    if type(text) is not str:
+        raise InvalidEvent("text", f"expected text, got {type(text).__name__}")
+    if (not text or text.isspace()) and kind in _TEXT_REQUIRED:
+        raise InvalidEvent("text", f"must not be empty for a {kind.value} event")
+    if len(text) > MAX_TEXT_LENGTH:
+        raise InvalidEvent("text", f"longer than {MAX_TEXT_LENGTH} characters")
+    set_ = object.__setattr__
+    set_(event, "event_id", event_id)
+    set_(event, "session_id", session_id)
+    set_(event, "timestamp", when)
+    set_(event, "event_type", kind)
+    set_(event, "role", _TYPICAL_ROLE[kind] if role is None else EventRole.parse(role))
+    set_(event, "text", text)
+    set_(event, "metadata", _EMPTY if not metadata else _check_metadata(metadata))
+    set_(event, "conversation_id", conversation_id)
+    set_(event, "agent_id", agent_id)
+    set_(event, "_ms", ms)
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One immutable record: a message, a tool result or a session boundary."""
@@ -211,26 +263,18 @@ class Event:
     _ms: int = field(init=False, repr=False, compare=False)  # timestamp_ms, computed once
 
     def __post_init__(self) -> None:
-        set_ = object.__setattr__
-        if not is_ulid(self.event_id):
-            raise InvalidEvent("event_id", f"{self.event_id!r} is not a 26-character ULID")
-        _check_id("session_id", self.session_id)
-        _check_id("conversation_id", self.conversation_id)
-        _check_id("agent_id", self.agent_id, optional=True)
-        if not _is_normalised(self.timestamp):
-            set_(self, "timestamp", parse_timestamp(self.timestamp))
-        if type(self.event_type) is not EventType:
-            set_(self, "event_type", EventType.parse(self.event_type))
-        if type(self.role) is not EventRole:
-            set_(self, "role", EventRole.parse(self.role))
-        set_(self, "metadata", _check_metadata(self.metadata))
-        set_(self, "_ms", to_ms(self.timestamp))
-        if type(self.text) is not str:
-            raise InvalidEvent("text", f"expected text, got {type(self.text).__name__}")
-        if (not self.text or self.text.isspace()) and self.event_type in _TEXT_REQUIRED:
-            raise InvalidEvent("text", f"must not be empty for a {self.event_type.value} event")
-        if len(self.text) > MAX_TEXT_LENGTH:
-            raise InvalidEvent("text", f"longer than {MAX_TEXT_LENGTH} characters")
+        _fill(
+            self,
+            self.event_id,
+            self.session_id,
+            self.timestamp,
+            self.event_type,
+            self.role,
+            self.text,
+            self.metadata,
+            self.conversation_id,
+            self.agent_id,
+        )
 
     # -- construction -------------------------------------------------------------
 
@@ -249,39 +293,9 @@ class Event:
         agent_id: str | None = None,
     ) -> Event:
         """Build an event, filling what may be left out: id, time (now), role (typical for the type)."""
-        return cls._build(session_id, event_type, text, role, timestamp, event_id, metadata, conversation_id, agent_id)
-
-    @classmethod
-    def _build(
-        cls,
-        session_id: Any,
-        event_type: Any,
-        text: Any,
-        role: Any,
-        timestamp: Any,
-        event_id: Any,
-        metadata: Any,
-        conversation_id: Any,
-        agent_id: Any,
-    ) -> Event:
-        # Positional on purpose: this is the ingest hot path (see bench/ingest.py).
-        kind = EventType.parse(event_type)
-        when = parse_timestamp(timestamp) if timestamp is not None else _now_ms()
-        if event_id is None:
-            event_id = new_ulid(to_ms(when))
-        elif isinstance(event_id, str):
-            event_id = event_id.strip().upper()
-        return cls(
-            event_id,
-            session_id,
-            when,
-            kind,
-            kind.typical_role if role is None else EventRole.parse(role),
-            text,
-            metadata if metadata is not None else _EMPTY,
-            DEFAULT_CONVERSATION if conversation_id is None else conversation_id,
-            agent_id,
-        )
+        event = object.__new__(cls)
+        _fill(event, event_id, session_id, timestamp, event_type, role, text, metadata, conversation_id, agent_id)
+        return event
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Event:
@@ -295,17 +309,20 @@ class Event:
         for name in ("session_id", "event_type"):
             if get(name) is None:
                 raise InvalidEvent(name, "is required")
-        return cls._build(
-            data["session_id"],
-            data["event_type"],
-            get("text") or "",
-            get("role"),
-            get("timestamp"),
+        event = object.__new__(cls)
+        _fill(
+            event,
             get("event_id"),
+            data["session_id"],
+            get("timestamp"),
+            data["event_type"],
+            get("role"),
+            get("text") or "",
             get("metadata"),
             get("conversation_id"),
             get("agent_id"),
         )
+        return event
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Event:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir.errors import HomeError, StoreError
-from memoir.model import Event, OutboxEntry
+from memoir.model import Event, EventType, OutboxEntry
 from memoir.store.base import Checkpoint, EventQuery, SessionInfo, StoreStats
 from memoir.store.migrations import applied_migrations, apply_migrations
 
@@ -319,7 +319,10 @@ class SQLiteStore:
             return
         with self._translated(), self.atomic():
             conn = self._conn()
-            conn.executemany("DELETE FROM outbox WHERE seq = ?", [(e.seq,) for e in entries])
+            seqs = [e.seq for e in entries]
+            for start in range(0, len(seqs), _CHUNK):
+                chunk = seqs[start : start + _CHUNK]
+                conn.execute(f"DELETE FROM outbox WHERE seq IN ({','.join('?' * len(chunk))})", chunk)
             conn.execute(
                 "INSERT INTO checkpoints VALUES (?, ?, ?, 0, ?) ON CONFLICT (job) DO UPDATE SET"
                 " last_seq = excluded.last_seq, processed = processed + excluded.processed,"
@@ -391,26 +394,26 @@ class SQLiteStore:
     # -- session catalogue (derived) ----------------------------------------------------
 
     def track_sessions(self, events: Sequence[Event]) -> None:
-        rows = [
-            (
-                e.conversation_id,
-                e.session_id,
-                e.agent_id or "",
-                e.timestamp_ms,
-                e.timestamp_ms,
-                int(e.event_type == "session_start"),
-                int(e.event_type == "session_end"),
-            )
-            for e in events
-        ]
+        # Fold the batch per session first: one upsert per session, not one per event.
+        spans: dict[tuple[str, str, str], list[int]] = {}
+        for e in events:
+            ms = e.timestamp_ms
+            span = spans.get((e.conversation_id, e.session_id, e.agent_id or ""))
+            if span is None:
+                spans[(e.conversation_id, e.session_id, e.agent_id or "")] = span = [ms, ms, 0, 0, 0]
+            span[0], span[1], span[2] = min(span[0], ms), max(span[1], ms), span[2] + 1
+            if e.event_type is EventType.SESSION_START:
+                span[3] = 1
+            elif e.event_type is EventType.SESSION_END:
+                span[4] = 1
         with self._translated(), self.atomic():
             self._conn().executemany(
-                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, 1, ?, ?)"
+                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (conversation_id, session_id, agent_id) DO UPDATE SET"
                 " first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms),"
-                " event_count = event_count + 1, started = max(started, excluded.started),"
+                " event_count = event_count + excluded.event_count, started = max(started, excluded.started),"
                 " ended = max(ended, excluded.ended)",
-                rows,
+                [(*key, *span) for key, span in spans.items()],
             )
 
     def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]:
