@@ -12,10 +12,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from memoir import Memoir
 
 REPO = Path(__file__).resolve().parent.parent
+
+# The machines this runs on vary in speed by a third from minute to minute: no per-example deadline.
+settings.register_profile("memoir", deadline=None)
+settings.load_profile("memoir")
 
 
 @pytest.fixture(autouse=True)

@@ -66,7 +66,7 @@ def test_bad_lines_are_reported_by_number_and_good_lines_kept(ready: Path, tmp_p
     assert result.stdout.strip() == "ingested 2, rejected 7"
     reported = result.stderr.strip().splitlines()
     assert [line.split(":")[0] for line in reported] == [f"line {n}" for n in (2, 4, 5, 6, 7, 8, 9)]
-    assert "line 2: json: malformed JSON" in reported[0]
+    assert "line 2: event: malformed JSON" in reported[0]
     assert "line 4: session_id: must not be empty" in reported[1]
     assert "line 5: event_type: unknown type 'shout'" in reported[2]
     assert "line 6: role: unknown role 'robot'" in reported[3]

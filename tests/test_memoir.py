@@ -204,3 +204,12 @@ def test_events_by_type_round_trip_through_the_store(memoir: Memoir) -> None:
     ]
     ids = memoir.ingest(sent)
     assert [memoir.get_event(i).event_type for i in ids] == list(EventType)
+
+
+def test_flush_drains_inline_when_the_runner_thread_is_gone(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(worker_enabled=True)
+    assert memoir._worker is not None
+    memoir._worker.stop()  # as if the thread had died
+    memoir.ingest(message("after the thread stopped"))
+    assert memoir.flush(timeout=10)
+    assert memoir.status().backlog == 0

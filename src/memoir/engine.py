@@ -198,19 +198,20 @@ class Memoir:
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until the outbox is drained; False if `timeout` seconds passed first.
 
-        With no runner in this process, the calling thread drains the outbox itself,
-        unless another process's runner holds the lease, in which case it waits for it.
+        With no live runner thread in this process, the calling thread drains the
+        outbox itself, unless another process's runner holds the lease, in which case
+        it waits for that one.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        if self._worker is None:
+        if self._worker is not None and self._worker.alive:
+            self._worker.wake()
+        else:
             lease = self.store.try_runner_lease()
             if lease is not None:
                 try:
                     return self.runner.drain(timeout)
                 finally:
                     lease.release()
-        else:
-            self._worker.wake()
         while self.runner.pending():
             if deadline is not None and time.monotonic() > deadline:
                 return False

@@ -22,7 +22,7 @@ from memoir import __version__
 from memoir.cli import render
 from memoir.config import load_settings
 from memoir.engine import Memoir
-from memoir.errors import InvalidInput, MemoirError, UserError
+from memoir.errors import InvalidEvent, InvalidInput, MemoirError, UserError
 
 app = typer.Typer(
     name="memoir",
@@ -124,9 +124,9 @@ def _parse_line(line: str) -> Any:
     try:
         data = json.loads(line)
     except json.JSONDecodeError as exc:
-        raise InvalidInput("json", f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+        raise InvalidEvent("event", f"malformed JSON ({exc.msg} at column {exc.colno})") from None
     if not isinstance(data, dict):
-        raise InvalidInput("json", f"each line must be one JSON object with event fields, got {type(data).__name__}")
+        raise InvalidEvent("event", f"each line must be one JSON object with event fields, got {type(data).__name__}")
     return data
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from memoir.errors import InvalidEvent
 from memoir.model.ids import EventKey, is_ulid, new_ulid
@@ -48,6 +48,22 @@ def _normalise_enum_name(value: str, proto_prefix: str) -> str:
     return text.lower()
 
 
+E = TypeVar("E", bound=StrEnum)
+
+
+def _parse_enum(cls: type[E], value: object, field_name: str, proto_prefix: str, noun: str) -> E:
+    """A member from itself, its value, or its seed (CamelCase) or proto (PREFIX_UPPER) spelling."""
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, str):
+        try:
+            return cls(_normalise_enum_name(value, proto_prefix))
+        except ValueError:
+            pass
+    allowed = ", ".join(member.value for member in cls)
+    raise InvalidEvent(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
+
+
 class EventType(StrEnum):
     SESSION_START = "session_start"
     USER_MESSAGE = "user_message"
@@ -60,18 +76,7 @@ class EventType(StrEnum):
 
     @classmethod
     def parse(cls, value: object) -> EventType:
-        if isinstance(value, EventType):
-            return value
-        known = _TYPE_BY_VALUE.get(value) if type(value) is str else None
-        if known is not None:
-            return known
-        if isinstance(value, str):
-            try:
-                return cls(_normalise_enum_name(value, "EVENT_TYPE_"))
-            except ValueError:
-                pass
-        allowed = ", ".join(t.value for t in cls)
-        raise InvalidEvent("event_type", f"unknown type {value!r}; expected one of {allowed}")
+        return _parse_enum(cls, value, "event_type", "EVENT_TYPE_", "type")
 
     @property
     def is_boundary(self) -> bool:
@@ -91,18 +96,7 @@ class EventRole(StrEnum):
 
     @classmethod
     def parse(cls, value: object) -> EventRole:
-        if isinstance(value, EventRole):
-            return value
-        known = _ROLE_BY_VALUE.get(value) if type(value) is str else None
-        if known is not None:
-            return known
-        if isinstance(value, str):
-            try:
-                return cls(_normalise_enum_name(value, "EVENT_ROLE_"))
-            except ValueError:
-                pass
-        allowed = ", ".join(r.value for r in cls)
-        raise InvalidEvent("role", f"unknown role {value!r}; expected one of {allowed}")
+        return _parse_enum(cls, value, "role", "EVENT_ROLE_", "role")
 
 
 _TYPE_BY_VALUE: dict[object, EventType] = {t.value: t for t in EventType}
@@ -234,12 +228,16 @@ def _fill(
         raise InvalidEvent("text", f"must not be empty for a {kind.value} event")
     if len(text) > MAX_TEXT_LENGTH:
         raise InvalidEvent("text", f"longer than {MAX_TEXT_LENGTH} characters")
+    if role is None:
+        role = _TYPICAL_ROLE[kind]
+    elif type(role) is not EventRole:
+        role = (_ROLE_BY_VALUE.get(role) if type(role) is str else None) or EventRole.parse(role)
     set_ = object.__setattr__
     set_(event, "event_id", event_id)
     set_(event, "session_id", session_id)
     set_(event, "timestamp", when)
     set_(event, "event_type", kind)
-    set_(event, "role", _TYPICAL_ROLE[kind] if role is None else EventRole.parse(role))
+    set_(event, "role", role)
     set_(event, "text", text)
     set_(event, "metadata", _EMPTY if not metadata else _check_metadata(metadata))
     set_(event, "conversation_id", conversation_id)
