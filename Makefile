@@ -39,9 +39,11 @@ typecheck: $(DEV_STAMP)
 unit: $(DEV_STAMP)
 	$(BIN)/pytest
 
-## bench: the benchmarks (minutes); results go to the terminal
+## bench: the benchmarks (tens of minutes); results go to the terminal
 bench: $(RUN_STAMP)
 	$(BIN)/python bench/ingest.py
+	$(BIN)/python bench/retrieval.py
+	$(BIN)/python bench/search_scale.py
 
 clean:
 	rm -rf $(VENV) .memoir-home .pytest_cache .mypy_cache .ruff_cache .hypothesis

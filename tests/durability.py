@@ -52,7 +52,8 @@ def make_event(tag: str, n: int, **fields: Any) -> dict[str, Any]:
 
 
 def open_home(home: Path, *, worker: bool) -> Memoir:
-    memoir = Memoir.open(home, worker_enabled=False, worker_poll_interval=0.05)
+    # The hashing embedder: these tests are about durability, not about meaning.
+    memoir = Memoir.open(home, worker_enabled=False, worker_poll_interval=0.05, embedding_provider="hashing")
     memoir.register_job(RecordJob())
     if worker:
         memoir.start_worker()

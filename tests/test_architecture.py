@@ -1,4 +1,4 @@
-"""Layers import downwards only: model <- store <- workers <- engine <- interfaces.
+"""Layers import downwards only: model <- store <- workers / index <- retrieval <- engine <- interfaces.
 
 Parsed from the source, so a wrong-way import fails here before it becomes a tangle.
 """
@@ -19,9 +19,11 @@ ALLOWED = {
     "config": {"errors"},
     "store": {"errors", "model"},
     "workers": {"errors", "model", "store"},
-    "engine": {"errors", "model", "store", "workers", "config"},
-    "cli": {"errors", "model", "store", "workers", "config", "engine", "__init__"},
-    "__init__": {"errors", "model", "store", "workers", "config", "engine"},
+    "index": {"errors", "model", "store"},
+    "retrieval": {"errors", "model", "store", "index"},
+    "engine": {"errors", "model", "store", "workers", "config", "index", "retrieval"},
+    "cli": {"errors", "model", "store", "workers", "config", "engine", "retrieval", "__init__"},
+    "__init__": {"errors", "model", "store", "workers", "config", "engine", "retrieval"},
     "__main__": {"cli"},
 }
 

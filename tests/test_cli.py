@@ -143,10 +143,11 @@ def test_config_show_says_where_each_value_came_from(home: Path, tmp_path: Path)
 
 def test_worker_once_drains_what_ingest_left(ready: Path) -> None:
     run_cli("ingest", "--no-wait", str(EXAMPLE), home=ready)
-    assert json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_backlog"] == 27
+    pending = json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_pending"]
+    assert pending == {"track_session": 27, "index_event": 21}  # boundary events carry no text to index
     result = run_cli("worker", "--once", home=ready)
     assert result.returncode == 0, result.stderr
-    assert "outbox drained: 27 entries processed" in result.stdout
+    assert "outbox drained: 48 entries processed" in result.stdout
     assert json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_backlog"] == 0
 
 
@@ -173,3 +174,27 @@ def test_usage_errors_exit_2_with_help() -> None:
 def test_version() -> None:
     result = run_cli("--version")
     assert result.returncode == 0 and result.stdout.startswith("memoir ")
+
+
+def test_search_shows_score_kind_when_text_and_provenance(ready: Path) -> None:
+    run_cli("ingest", str(EXAMPLE), home=ready)
+    table = run_cli("search", "peanut allergy", "--conversation", "lighthouse", "--k", "2", home=ready, COLUMNS="200")
+    assert table.returncode == 0, table.stderr
+    assert "score" in table.stdout and "turn/user" in table.stdout and "allergic to peanuts" in table.stdout
+    hits = [
+        json.loads(line)
+        for line in run_cli(
+            "search", "peanut allergy", "--conversation", "lighthouse", "--json", home=ready
+        ).stdout.splitlines()
+    ]
+    assert len(hits) == 5 and hits[0]["event_ids"] and hits[0]["kind"] == "turn"
+    bad = run_cli("search", "x", "--conversation", "lighthouse", "--kinds", "rumour", home=ready)
+    assert bad.returncode == 2 and "kinds: unknown kind 'rumour'" in bad.stderr
+
+
+def test_reindex_rebuilds_the_search_index(ready: Path) -> None:
+    run_cli("ingest", str(EXAMPLE), home=ready)
+    result = run_cli("reindex", home=ready)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "reindexed: 21 items searchable"
+    assert json.loads(run_cli("status", "--json", home=ready).stdout)["indexed_items"] == 21

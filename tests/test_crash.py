@@ -75,8 +75,13 @@ def check_after_crash(home: Path, acknowledged: set[str]) -> None:
             )
             total = sum(1 for e in everything if e.session_id == session_id)
             assert sessions.get(session_id, 0) + waiting == total
+        indexed = {e.event_id for e in everything} - {
+            event_id for event_id, action in pending if action == "index_event"
+        }
+        assert store.index_count() == len(indexed)
         # A restarted runner processes what was left, exactly once.
         assert memoir.flush(timeout=60)
+        assert store.index_count() == len(everything)
         assert store.outbox_entries() == []
         assert set(recorded_counts(memoir).values()) <= {1}
         assert set(recorded_counts(memoir)) == {e.event_id for e in everything}

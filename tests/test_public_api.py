@@ -6,12 +6,14 @@ import memoir
 
 PUBLIC = {
     "ConfigError",
+    "Context",
     "Event",
     "EventKey",
     "EventNotFound",
     "EventPage",
     "EventRole",
     "EventType",
+    "Hit",
     "HomeError",
     "InvalidEvent",
     "InvalidInput",
@@ -19,6 +21,7 @@ PUBLIC = {
     "Job",
     "Memoir",
     "MemoirError",
+    "ModelUnavailable",
     "MultiAgentMode",
     "NotFound",
     "OutboxAction",
@@ -50,5 +53,5 @@ def test_all_errors_share_one_root_and_split_caller_mistakes_from_failures() -> 
     assert all(issubclass(e, memoir.MemoirError) for e in errors)
     for mistake in (memoir.InvalidEvent, memoir.InvalidQuery, memoir.ConfigError, memoir.EventNotFound):
         assert issubclass(mistake, memoir.UserError)
-    for failure in (memoir.StoreError, memoir.HomeError, memoir.WorkerError):
+    for failure in (memoir.StoreError, memoir.HomeError, memoir.WorkerError, memoir.ModelUnavailable):
         assert issubclass(failure, memoir.RuntimeFailure)

@@ -14,6 +14,7 @@ from memoir.errors import (
     InvalidInput,
     InvalidQuery,
     MemoirError,
+    ModelUnavailable,
     NotFound,
     RuntimeFailure,
     StoreError,
@@ -21,18 +22,21 @@ from memoir.errors import (
     WorkerError,
 )
 from memoir.model import Event, EventKey, EventRole, EventType, OutboxAction, OutboxEntry
+from memoir.retrieval import Context, Hit
 from memoir.workers import Job
 
 __version__ = "0.1.0"
 
 __all__ = [
     "ConfigError",
+    "Context",
     "Event",
     "EventKey",
     "EventNotFound",
     "EventPage",
     "EventRole",
     "EventType",
+    "Hit",
     "HomeError",
     "InvalidEvent",
     "InvalidInput",
@@ -40,6 +44,7 @@ __all__ = [
     "Job",
     "Memoir",
     "MemoirError",
+    "ModelUnavailable",
     "MultiAgentMode",
     "NotFound",
     "OutboxAction",

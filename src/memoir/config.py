@@ -46,7 +46,7 @@ def _parse_bool(value: Any) -> bool:
     raise ValueError(f"{value!r} is not true/false")
 
 
-def _parse_number(kind: type[int] | type[float], minimum: float) -> Callable[[Any], Any]:
+def _parse_number(kind: type[int] | type[float], minimum: float, maximum: float | None = None) -> Callable[[Any], Any]:
     def parse(value: Any) -> Any:
         if isinstance(value, bool):
             raise ValueError(f"{value!r} is not a number")
@@ -57,6 +57,8 @@ def _parse_number(kind: type[int] | type[float], minimum: float) -> Callable[[An
             raise ValueError(f"{value!r} is not {noun}") from None
         if number < minimum:
             raise ValueError(f"{number} is below the minimum {minimum:g}")
+        if maximum is not None and number > maximum:
+            raise ValueError(f"{number} is above the maximum {maximum:g}")
         return number
 
     return parse
@@ -117,6 +119,45 @@ OPTIONS: tuple[Option, ...] = (
     Option("worker.batch_size", _parse_number(int, 1), 500, "outbox entries a runner takes at a time"),
     Option("worker.poll_interval", _parse_number(float, 0.01), 0.5, "seconds between looks at an empty outbox"),
     Option("worker.max_attempts", _parse_number(int, 1), 5, "tries before an outbox entry is set aside as failed"),
+    Option(
+        "embedding.provider",
+        _parse_choice("local", "openai", "hashing"),
+        "local",
+        "local: bundled MiniLM; openai: a server; hashing: shared words only (tests)",
+    ),
+    Option("embedding.model", _parse_optional_text, None, "model name for an embeddings server"),
+    Option(
+        "embedding.base_url", _parse_optional_text, None, "OpenAI-compatible base URL, e.g. http://localhost:11434/v1"
+    ),
+    Option("embedding.api_key", _parse_optional_text, None, "API key for the embeddings server"),
+    Option("embedding.threads", _parse_number(int, 1), 2, "threads the local embedding model may use"),
+    Option("search.top_k", _parse_number(int, 1), 5, "hits returned when k is not given"),
+    Option("search.candidates", _parse_number(int, 1), 50, "candidates taken from each of vector and keyword search"),
+    Option("search.fusion", _parse_choice("scores", "rrf"), "scores", "fuse normalised scores, or reciprocal ranks"),
+    Option(
+        "search.keyword_weight", _parse_number(float, 0, 1), 0.6, "share of BM25 in score fusion (the rest: cosine)"
+    ),
+    Option("search.speaker_boost", _parse_number(float, 0, 1), 0.1, "added to a named speaker's turns"),
+    Option("search.rrf_k", _parse_number(float, 1), 60.0, "reciprocal-rank fusion constant"),
+    Option(
+        "search.mmr_lambda",
+        _parse_number(float, 0, 1),
+        0.7,
+        "MMR: 1.0 ranks by relevance only, lower favours diversity",
+    ),
+    Option("search.mmr_floor", _parse_number(float, 0, 1), 0.85, "cosine above which MMR counts items as redundant"),
+    Option(
+        "search.recency_weight", _parse_number(float, 0, 1), 0.2, "weight w of exp(-age_days/30) in the final score"
+    ),
+    Option(
+        "search.score_threshold", _parse_number(float, 0, 1), 0.35, "minimum reranker relevance (with a reranker only)"
+    ),
+    Option("search.rerank", _parse_choice("none", "http", "onnx"), "none", "cross-encoder rerank backend"),
+    Option("search.rerank_url", _parse_optional_text, None, "a /v1/rerank endpoint (search.rerank = http)"),
+    Option("search.rerank_model", _parse_optional_text, None, "model name (http) or ONNX file path (onnx)"),
+    Option("search.rerank_candidates", _parse_number(int, 1), 30, "candidates the reranker scores"),
+    Option("search.neighbours", _parse_number(int, 0), 1, "turns before and after a hit attached as its context"),
+    Option("index.hnsw_threshold", _parse_number(int, 1), 50_000, "items from which an HNSW graph serves big scopes"),
 )
 _BY_KEY = {o.key: o for o in OPTIONS}
 _BY_ATTR = {o.attr: o for o in OPTIONS}
@@ -136,6 +177,27 @@ class Settings:
     worker_batch_size: int
     worker_poll_interval: float
     worker_max_attempts: int
+    embedding_provider: str
+    embedding_model: str | None
+    embedding_base_url: str | None
+    embedding_api_key: str | None
+    embedding_threads: int
+    search_top_k: int
+    search_candidates: int
+    search_fusion: str
+    search_keyword_weight: float
+    search_speaker_boost: float
+    search_rrf_k: float
+    search_mmr_lambda: float
+    search_mmr_floor: float
+    search_recency_weight: float
+    search_score_threshold: float
+    search_rerank: str
+    search_rerank_url: str | None
+    search_rerank_model: str | None
+    search_rerank_candidates: int
+    search_neighbours: int
+    index_hnsw_threshold: int
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property

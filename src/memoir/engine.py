@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -19,15 +19,30 @@ from typing import Any
 
 from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.errors import EventNotFound, HomeError, InvalidEvent, InvalidInput, InvalidQuery
-from memoir.model import Event, EventKey, is_ulid, parse_timestamp
+from memoir.index import (
+    CachedEmbedder,
+    Embedder,
+    HashingEmbedder,
+    IndexEventJob,
+    MiniLMEmbedder,
+    OpenAIEmbedder,
+    VectorIndex,
+)
+from memoir.model import DEFAULT_CONVERSATION, Event, EventKey, is_ulid, parse_timestamp
 from memoir.model.event import to_ms
-from memoir.store import Checkpoint, EventQuery, SQLiteStore, Store
+from memoir.retrieval import Context, Hit, SearchParameters, SearchPipeline, format_context
+from memoir.retrieval.rerank import HTTPReranker, ONNXReranker, Reranker
+from memoir.store import Checkpoint, EventQuery, IndexScope, SQLiteStore, Store
 from memoir.workers import BackgroundWorker, Job, JobRegistry, OutboxRunner, default_registry
 
 __all__ = ["EventPage", "Memoir", "Status"]
 
 MAX_PAGE = 10_000
+MAX_K = 100
+GLOBAL_SCOPE = "global"  # memories visible from every conversation (seed 004)
+KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
 TimeLike = datetime | str | int
+ProgressCallback = Callable[[int, int], None]
 
 
 class EventPage(list[Event]):
@@ -53,6 +68,7 @@ class Status:
     checkpoints: list[Checkpoint]
     worker: str
     multi_agent_mode: str
+    indexed_items: int = 0
 
     @property
     def backlog(self) -> int:
@@ -89,6 +105,9 @@ class Memoir:
             store, registry, batch_size=settings.worker_batch_size, max_attempts=settings.worker_max_attempts
         )
         self._worker: BackgroundWorker | None = None
+        self.embedder = CachedEmbedder(_embedder_from(settings), store.embeddings_load, store.embeddings_save)
+        registry.register(IndexEventJob(self.embedder))
+        self._pipeline: SearchPipeline | None = None
 
     @classmethod
     def open(
@@ -256,6 +275,116 @@ class Memoir:
             raise EventNotFound(normalised)
         return event
 
+    # -- search -------------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        conversation_id: str | None = None,
+        kinds: Iterable[str] | None = None,
+        since: TimeLike | None = None,
+        until: TimeLike | None = None,
+    ) -> list[Hit]:
+        """The `k` most relevant memories and turns of a conversation (plus `global`), best first."""
+        k = self.settings.search_top_k if k is None else k
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidQuery("query", "must not be empty")
+        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
+            raise InvalidQuery("k", f"must be a whole number from 1 to {MAX_K}, got {k!r}")
+        scope = self._scope(conversation_id, kinds, since, until)
+        return self.pipeline.search(query.strip(), scope, k)
+
+    def build_context(self, query: str, *, conversation_id: str | None = None, budget_tokens: int = 1500) -> Context:
+        """The memory block to inject before `query`: summary, then memories as `[role] content`."""
+        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
+            raise InvalidQuery("budget_tokens", f"must be a positive whole number, got {budget_tokens!r}")
+        hits = self.search(query, k=max(self.settings.search_top_k, 10), conversation_id=conversation_id)
+        return format_context(hits, summary=None, budget_tokens=budget_tokens)
+
+    def reindex(self, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
+        """Rebuild the search index from the event log; returns how many items it holds.
+
+        Embeddings are cached by content hash, so a rebuild only embeds text it never saw.
+        """
+        total = self.store.count_events()
+        self.store.index_clear()
+        done = indexed = 0
+        cursor: str | None = None
+        job = self.jobs.get("index_event")
+        assert isinstance(job, IndexEventJob)
+        while True:
+            page = self.events(limit=batch_size, cursor=cursor)
+            wanted = [e for e in page if job.wants(e)]
+            job.prepare(wanted, self.store)
+            with self.store.atomic():
+                job.run(wanted, self.store)
+            done, indexed = done + len(page), indexed + len(wanted)
+            if progress is not None:
+                progress(done, total)
+            cursor = page.next_cursor
+            if cursor is None:
+                return indexed
+
+    @property
+    def pipeline(self) -> SearchPipeline:
+        if self._pipeline is None:
+            settings = self.settings
+            vectors = VectorIndex(
+                self.store,
+                self.embedder.name,
+                hnsw_threshold=settings.index_hnsw_threshold,
+                path=settings.home / "index" / "vectors.hnsw",
+            )
+            parameters = SearchParameters(
+                candidates=settings.search_candidates,
+                fusion=settings.search_fusion,
+                keyword_weight=settings.search_keyword_weight,
+                speaker_boost=settings.search_speaker_boost,
+                rrf_k=settings.search_rrf_k,
+                mmr_lambda=settings.search_mmr_lambda,
+                mmr_floor=settings.search_mmr_floor,
+                recency_weight=settings.search_recency_weight,
+                score_threshold=settings.search_score_threshold,
+                rerank_candidates=settings.search_rerank_candidates,
+                neighbours=settings.search_neighbours,
+            )
+            self._pipeline = SearchPipeline(
+                self.store, self.embedder.inner, vectors, parameters, _reranker_from(settings)
+            )
+        return self._pipeline
+
+    def _scope(
+        self, conversation_id: str | None, kinds: Iterable[str] | None, since: TimeLike | None, until: TimeLike | None
+    ) -> IndexScope:
+        known = isinstance(conversation_id, str) and self.store.count_events(
+            EventQuery(conversation_id=conversation_id)
+        )
+        if conversation_id is not None and conversation_id != GLOBAL_SCOPE and not known:
+            raise InvalidQuery("conversation_id", f"no conversation {conversation_id!r} in this home")
+        kind_list = None
+        if kinds is not None:
+            kind_list = tuple(kinds) if not isinstance(kinds, str) else tuple(kinds.split(","))
+            unknown = [kind for kind in kind_list if kind not in KINDS]
+            if unknown or not kind_list:
+                raise InvalidQuery(
+                    "kinds", f"unknown kind {unknown[0] if unknown else ''!r}; known: {', '.join(KINDS)}"
+                )
+        conversation = conversation_id or DEFAULT_CONVERSATION
+        agent = None
+        if self.settings.multi_agent_mode is MultiAgentMode.UNIFIED:
+            if self.settings.agent_id is None:  # searching as nobody would mean searching as everybody
+                raise InvalidQuery("agent_id", "unified mode searches as one agent: configure agent_id")
+            agent = self.settings.agent_id
+        return IndexScope(
+            conversation_ids=tuple(dict.fromkeys((conversation, GLOBAL_SCOPE))),
+            agent_id=agent,
+            kinds=kind_list,
+            since_ms=_time_bound("since", since),
+            until_ms=_time_bound("until", until),
+        )
+
     def status(self) -> Status:
         stats = self.store.stats()
         return Status(
@@ -272,6 +401,7 @@ class Memoir:
             checkpoints=self.store.checkpoints(),
             worker=self._worker_state(),
             multi_agent_mode=self.settings.multi_agent_mode.value,
+            indexed_items=self.store.index_count(),
         )
 
     def _worker_state(self) -> str:
@@ -284,6 +414,26 @@ class Memoir:
             return "running in another process"
         lease.release()
         return "not running (background jobs wait for `memoir worker` or the next Memoir.open)"
+
+
+def _embedder_from(settings: Settings) -> Embedder:
+    if settings.embedding_provider == "openai":
+        return OpenAIEmbedder(
+            base_url=settings.embedding_base_url or "",
+            model=settings.embedding_model or "",
+            api_key=settings.embedding_api_key,
+        )
+    if settings.embedding_provider == "hashing":
+        return HashingEmbedder()
+    return MiniLMEmbedder(threads=settings.embedding_threads)
+
+
+def _reranker_from(settings: Settings) -> Reranker | None:
+    if settings.search_rerank == "http":
+        return HTTPReranker(url=settings.search_rerank_url or "", model=settings.search_rerank_model or "")
+    if settings.search_rerank == "onnx":
+        return ONNXReranker(Path(settings.search_rerank_model or "cross-encoder.onnx").expanduser())
+    return None
 
 
 def _time_bound(name: str, value: TimeLike | None) -> int | None:

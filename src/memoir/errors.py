@@ -11,7 +11,8 @@
     └── RuntimeFailure             memoir or its environment failed; retrying may help
         ├── StoreError             the database could not be opened, read or written
         │   └── HomeError          the home folder is missing, not a folder, or not writable
-        └── WorkerError            a background job failed in a way the caller must know about
+        ├── WorkerError            a background job failed in a way the caller must know about
+        └── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
 
 Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
 module that calls them, so callers only ever catch `MemoirError`. Every message
@@ -28,6 +29,7 @@ __all__ = [
     "InvalidInput",
     "InvalidQuery",
     "MemoirError",
+    "ModelUnavailable",
     "NotFound",
     "RuntimeFailure",
     "StoreError",
@@ -100,3 +102,7 @@ class HomeError(StoreError):
 
 class WorkerError(RuntimeFailure):
     """The outbox runner could not do its work."""
+
+
+class ModelUnavailable(RuntimeFailure):
+    """A model cannot be used: its package is missing, a file is damaged, or its server fails."""

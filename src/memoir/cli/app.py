@@ -184,6 +184,35 @@ def events(
 
 
 @app.command()
+def search(
+    ctx: typer.Context,
+    query: Annotated[str, typer.Argument(help="what to look for, in plain words")],
+    conversation: Annotated[str | None, typer.Option(help="the conversation to search (and `global`)")] = None,
+    k: Annotated[int | None, typer.Option("--k", help="how many hits (default: search.top_k)")] = None,
+    kinds: Annotated[str | None, typer.Option(help="comma-separated kinds, e.g. turn,fact")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per hit")] = False,
+) -> None:
+    """Search memories and turns: score, kind, when, snippet and provenance."""
+    with _open(ctx) as memoir:
+        hits = memoir.search(query, k=k, conversation_id=conversation, kinds=kinds.split(",") if kinds else None)
+    if as_json:
+        for hit in hits:
+            out.print(json.dumps(hit.to_dict(), ensure_ascii=False, default=str), markup=False, soft_wrap=True)
+    elif hits:
+        out.print(render.hits_table(hits))
+    else:
+        err.print("no hits")
+
+
+@app.command()
+def reindex(ctx: typer.Context) -> None:
+    """Rebuild the search index from the event log (embeddings are reused when text is unchanged)."""
+    with _open(ctx) as memoir, render.count_progress(err, "reindexing events") as advance:
+        items = memoir.reindex(progress=advance)
+    out.print(f"reindexed: {items} items searchable")
+
+
+@app.command()
 def show(ctx: typer.Context, event_id: Annotated[str, typer.Argument(help="the event's id")]) -> None:
     """Print one event as JSON."""
     with _open(ctx) as memoir:

@@ -17,8 +17,18 @@ from memoir.config import OPTIONS, Settings
 from memoir.engine import Status
 from memoir.model import Event
 from memoir.model.event import format_timestamp
+from memoir.retrieval import Hit
 
-__all__ = ["byte_progress", "escape", "events_table", "settings_rows", "settings_table", "status_table"]
+__all__ = [
+    "byte_progress",
+    "count_progress",
+    "escape",
+    "events_table",
+    "hits_table",
+    "settings_rows",
+    "settings_table",
+    "status_table",
+]
 
 
 def escape(text: str) -> str:
@@ -39,10 +49,16 @@ def human_bytes(size: int) -> str:
     return f"{size} B"
 
 
-def events_table(events: Iterable[Event]) -> Table:
+def _table(*columns: str) -> Table:
+    """A borderless table; the `text` column folds, the others cut with an ellipsis."""
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in ("time (UTC)", "type", "session", "conversation", "text", "id"):
+    for column in columns:
         table.add_column(column, overflow="fold" if column == "text" else "ellipsis")
+    return table
+
+
+def events_table(events: Iterable[Event]) -> Table:
+    table = _table("time (UTC)", "type", "session", "conversation", "text", "id")
     for event in events:
         table.add_row(
             format_timestamp(event.timestamp)[:19].replace("T", " "),
@@ -51,6 +67,22 @@ def events_table(events: Iterable[Event]) -> Table:
             escape(event.conversation_id),
             escape(snippet(event.text)),
             event.event_id,
+        )
+    return table
+
+
+def hits_table(hits: Iterable[Hit]) -> Table:
+    table = _table("score", "kind", "when (UTC)", "text", "from")
+    for hit in hits:
+        provenance = hit.memory_id or ", ".join(hit.event_ids)
+        if hit.metadata.get("dia_id"):
+            provenance += f" ({hit.metadata['dia_id']})"
+        table.add_row(
+            f"{hit.score:.3f}",
+            hit.kind if hit.kind != "turn" else f"turn/{hit.role}",
+            hit.created_at.strftime("%Y-%m-%d %H:%M"),
+            escape(snippet(hit.text, 100)),
+            escape(provenance),
         )
     return table
 
@@ -69,6 +101,7 @@ def status_table(status: Status) -> Table:
         ("conversations", f"{status.conversations:,}"),
         ("outbox backlog", f"{status.backlog:,} ({pending})"),
         ("outbox failed", failed),
+        ("search index", f"{status.indexed_items:,} items"),
         ("worker", status.worker),
         ("multi-agent mode", status.multi_agent_mode),
         ("schema", ", ".join(status.schema)),
@@ -91,14 +124,32 @@ def settings_rows(settings: Settings) -> list[tuple[str, Any, str]]:
 
 
 def settings_table(settings: Settings) -> Table:
-    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    for column in ("setting", "value", "from", "variable"):
-        table.add_column(column)
+    table = _table("setting", "value", "from", "variable")
     variables = {o.key: o.env for o in OPTIONS}
     for key, value, source in settings_rows(settings):
         shown = "(not set)" if value is None else str(value)
         table.add_row(key, escape(shown), escape(source), variables[key])
     return table
+
+
+@contextmanager
+def count_progress(console: Console, description: str) -> Iterator[Callable[[int, int], None]]:
+    """A progress bar fed (done, total) counts."""
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,}"),
+        TimeRemainingColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+    with progress:
+        task = progress.add_task(description, total=None)
+
+        def update(done: int, total: int) -> None:
+            progress.update(task, completed=done, total=total)
+
+        yield update
 
 
 @contextmanager

@@ -22,7 +22,16 @@ from typing import Protocol
 
 from memoir.model import Event, OutboxEntry
 
-__all__ = ["Checkpoint", "EventQuery", "RunnerLease", "SessionInfo", "Store", "StoreStats"]
+__all__ = [
+    "Checkpoint",
+    "EventQuery",
+    "IndexItem",
+    "IndexScope",
+    "RunnerLease",
+    "SessionInfo",
+    "Store",
+    "StoreStats",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +81,38 @@ class StoreStats:
     outbox_failed: dict[str, int] = field(default_factory=dict)
 
 
+@dataclass(frozen=True, slots=True)
+class IndexItem:
+    """One searchable thing (a turn now; facts and summaries later) and its provenance."""
+
+    kind: str
+    ref: str  # the event id of a turn, the memory id of a memory
+    conversation_id: str
+    created_ms: int
+    text: str  # shown in hits
+    search_text: str  # what the embedder sees, and the keyword index's main column
+    content_hash: str  # of search_text
+    event_ids: tuple[str, ...]
+    metadata: dict[str, str] = field(default_factory=dict)
+    agent_id: str | None = None
+    session_id: str | None = None
+    role: str | None = None
+    item_id: int | None = None
+    context_before: str = ""  # the previous turn of the session, for keyword search
+    context_after: str = ""  # the next turn, filled in when it arrives
+
+
+@dataclass(frozen=True, slots=True)
+class IndexScope:
+    """Which items a search may see: conversations, optionally one agent, kinds, a time range."""
+
+    conversation_ids: tuple[str, ...] | None = None
+    agent_id: str | None = None
+    kinds: tuple[str, ...] | None = None
+    since_ms: int | None = None
+    until_ms: int | None = None
+
+
 class RunnerLease(Protocol):
     """Held by the one outbox runner allowed to work on a store; released on exit or process death."""
 
@@ -119,6 +160,32 @@ class Store(Protocol):
     def track_sessions(self, events: Sequence[Event]) -> None: ...
 
     def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]: ...
+
+    # -- search index (derived) ------------------------------------------------------
+
+    def index_add(self, items: Sequence[IndexItem]) -> None: ...
+
+    def index_clear(self) -> None: ...
+
+    def index_generation(self) -> int: ...
+
+    def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]: ...
+
+    def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]: ...
+
+    def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]: ...
+
+    def index_last_in_session(self, item: IndexItem) -> IndexItem | None: ...
+
+    def index_set_context_after(self, item_id: int, text: str) -> None: ...
+
+    def index_count(self) -> int: ...
+
+    def keyword_search(self, match: str, scope: IndexScope, limit: int) -> list[tuple[int, float]]: ...
+
+    def embeddings_load(self, model: str, hashes: list[str]) -> dict[str, bytes]: ...
+
+    def embeddings_save(self, model: str, pairs: list[tuple[str, bytes]]) -> None: ...
 
     def stats(self) -> StoreStats: ...
 

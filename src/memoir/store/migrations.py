@@ -107,10 +107,68 @@ def m003_sessions(conn: sqlite3.Connection) -> None:
     )
 
 
+def m004_search(conn: sqlite3.Connection) -> None:
+    # The search index is derived (rebuilt by `memoir reindex`); embeddings are a cache keyed
+    # by model and content hash, kept across rebuilds so unchanged text is never re-embedded.
+    # Keyword search sees each item with its neighbouring turns (the turn before and after
+    # in its session) as extra, lower-weighted columns: see docs/decisions.md.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE index_items (
+            item_id INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            ref TEXT NOT NULL UNIQUE,
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT,
+            session_id TEXT,
+            role TEXT,
+            created_ms INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            search_text TEXT NOT NULL,
+            context_before TEXT NOT NULL DEFAULT '',
+            context_after TEXT NOT NULL DEFAULT '',
+            content_hash TEXT NOT NULL,
+            event_ids TEXT NOT NULL,
+            metadata TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX index_items_by_scope ON index_items (conversation_id, created_ms);
+        CREATE INDEX index_items_by_session ON index_items (session_id, created_ms);
+        CREATE VIRTUAL TABLE index_fts USING fts5 (
+            search_text, context_before, context_after,
+            content='index_items', content_rowid='item_id', tokenize='porter unicode61'
+        );
+        CREATE TRIGGER index_items_fts_insert AFTER INSERT ON index_items BEGIN
+            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
+            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
+        END;
+        CREATE TRIGGER index_items_fts_delete AFTER DELETE ON index_items BEGIN
+            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
+            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
+        END;
+        CREATE TRIGGER index_items_fts_update AFTER UPDATE ON index_items BEGIN
+            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
+            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
+            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
+            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
+        END;
+        CREATE TABLE embeddings (
+            model TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            vector BLOB NOT NULL,
+            PRIMARY KEY (model, content_hash)
+        ) STRICT, WITHOUT ROWID;
+        CREATE TABLE index_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
+        INSERT INTO index_state VALUES ('generation', 1);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
     ("003_sessions", m003_sessions),
+    ("004_search", m004_search),
 ]
 
 

@@ -27,6 +27,10 @@ __all__ = ["Job", "JobRegistry", "TrackSessionJob", "default_registry"]
 
 @runtime_checkable
 class Job(Protocol):
+    """A unit of derived work. A job may also define `prepare(events, store)`: it runs
+    before the transaction (for slow work such as embedding, which must not hold the
+    write lock) and must be safe to repeat; `run` then commits with the entries' removal."""
+
     name: str
 
     def wants(self, event: Event) -> bool: ...

