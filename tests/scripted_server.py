@@ -24,9 +24,14 @@ class ScriptedServer:
         server = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # the name http.server dispatches to
+            def do_GET(self) -> None:  # the name http.server dispatches to
+                self._answer({})
+
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
-                body = json.loads(self.rfile.read(length) or b"{}")
+                self._answer(json.loads(self.rfile.read(length) or b"{}"))
+
+            def _answer(self, body: dict[str, Any]) -> None:
                 server.requests.append((self.path, body))
                 route = server.routes.get(self.path)
                 status, answer = route(body) if route else (404, {"error": f"no route {self.path}"})
@@ -51,6 +56,25 @@ class ScriptedServer:
     def stop(self) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+
+
+def chat_reply(content: str) -> dict[str, Any]:
+    """A /v1/chat/completions answer carrying `content`."""
+    return {
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+    }
+
+
+def replies(*answers: tuple[int, Any] | str) -> Route:
+    """A route that gives these answers in turn (text becomes a chat reply), then repeats the last."""
+    queue = list(answers)
+
+    def route(body: dict[str, Any]) -> tuple[int, Any]:
+        answer = queue.pop(0) if len(queue) > 1 else queue[0]
+        return (200, chat_reply(answer)) if isinstance(answer, str) else answer
+
+    return route
 
 
 @contextmanager

@@ -21,6 +21,7 @@ PUBLIC = {
     "Job",
     "Memoir",
     "MemoirError",
+    "ModelOutputError",
     "ModelUnavailable",
     "MultiAgentMode",
     "NotFound",
@@ -53,5 +54,12 @@ def test_all_errors_share_one_root_and_split_caller_mistakes_from_failures() -> 
     assert all(issubclass(e, memoir.MemoirError) for e in errors)
     for mistake in (memoir.InvalidEvent, memoir.InvalidQuery, memoir.ConfigError, memoir.EventNotFound):
         assert issubclass(mistake, memoir.UserError)
-    for failure in (memoir.StoreError, memoir.HomeError, memoir.WorkerError, memoir.ModelUnavailable):
+    failures = (
+        memoir.StoreError,
+        memoir.HomeError,
+        memoir.WorkerError,
+        memoir.ModelUnavailable,
+        memoir.ModelOutputError,
+    )
+    for failure in failures:
         assert issubclass(failure, memoir.RuntimeFailure)

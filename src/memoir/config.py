@@ -157,6 +157,13 @@ OPTIONS: tuple[Option, ...] = (
     Option("search.rerank_model", _parse_optional_text, None, "model name (http) or ONNX file path (onnx)"),
     Option("search.rerank_candidates", _parse_number(int, 1), 30, "candidates the reranker scores"),
     Option("search.neighbours", _parse_number(int, 0), 1, "turns before and after a hit attached as its context"),
+    Option("llm.base_url", _parse_optional_text, "http://localhost:11434/v1", "OpenAI-compatible base URL (Ollama's)"),
+    Option("llm.model", _parse_optional_text, None, "chat model; none means heuristics only (e.g. qwen2.5:7b)"),
+    Option("llm.api_key", _parse_optional_text, None, "API key for the LLM server"),
+    Option("llm.timeout", _parse_number(float, 0.1), 60.0, "seconds to wait for one LLM answer"),
+    Option("llm.retries", _parse_number(int, 0), 3, "retries after a timeout or a 5xx answer"),
+    Option("llm.breaker_threshold", _parse_number(int, 1), 3, "consecutive failures that open the circuit"),
+    Option("llm.breaker_reset", _parse_number(float, 0), 30.0, "seconds before an open circuit lets a trial through"),
     Option("index.hnsw_threshold", _parse_number(int, 1), 50_000, "items from which an HNSW graph serves big scopes"),
 )
 _BY_KEY = {o.key: o for o in OPTIONS}
@@ -197,6 +204,13 @@ class Settings:
     search_rerank_model: str | None
     search_rerank_candidates: int
     search_neighbours: int
+    llm_base_url: str | None
+    llm_model: str | None
+    llm_api_key: str | None
+    llm_timeout: float
+    llm_retries: int
+    llm_breaker_threshold: int
+    llm_breaker_reset: float
     index_hnsw_threshold: int
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 

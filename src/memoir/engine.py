@@ -28,6 +28,7 @@ from memoir.index import (
     OpenAIEmbedder,
     VectorIndex,
 )
+from memoir.llm import LLM, ChatClient, CircuitBreaker
 from memoir.model import DEFAULT_CONVERSATION, Event, EventKey, is_ulid, parse_timestamp
 from memoir.model.event import to_ms
 from memoir.retrieval import Context, Hit, SearchParameters, SearchPipeline, format_context
@@ -108,6 +109,7 @@ class Memoir:
         self.embedder = CachedEmbedder(_embedder_from(settings), store.embeddings_load, store.embeddings_save)
         registry.register(IndexEventJob(self.embedder))
         self._pipeline: SearchPipeline | None = None
+        self._llm: LLM | None = None
 
     @classmethod
     def open(
@@ -156,6 +158,8 @@ class Memoir:
         if self._worker is not None:
             self._worker.stop()
             self._worker = None
+        if self._llm is not None and self._llm.client is not None:
+            self._llm.client.close()
         self.store.close()
 
     def __enter__(self) -> Memoir:
@@ -326,6 +330,23 @@ class Memoir:
             cursor = page.next_cursor
             if cursor is None:
                 return indexed
+
+    @property
+    def llm(self) -> LLM:
+        """The configured chat model behind its circuit breaker (heuristics only without `llm.model`)."""
+        if self._llm is None:
+            settings = self.settings
+            client = None
+            if settings.llm_model and settings.llm_base_url:
+                client = ChatClient(
+                    base_url=settings.llm_base_url,
+                    model=settings.llm_model,
+                    api_key=settings.llm_api_key,
+                    timeout=settings.llm_timeout,
+                    retries=settings.llm_retries,
+                )
+            self._llm = LLM(client, CircuitBreaker(settings.llm_breaker_threshold, settings.llm_breaker_reset))
+        return self._llm
 
     @property
     def pipeline(self) -> SearchPipeline:

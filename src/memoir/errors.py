@@ -12,7 +12,8 @@
         ├── StoreError             the database could not be opened, read or written
         │   └── HomeError          the home folder is missing, not a folder, or not writable
         ├── WorkerError            a background job failed in a way the caller must know about
-        └── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
+        ├── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
+        └── ModelOutputError       a model answered, but not with what was asked for (e.g. invalid JSON)
 
 Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
 module that calls them, so callers only ever catch `MemoirError`. Every message
@@ -29,6 +30,7 @@ __all__ = [
     "InvalidInput",
     "InvalidQuery",
     "MemoirError",
+    "ModelOutputError",
     "ModelUnavailable",
     "NotFound",
     "RuntimeFailure",
@@ -106,3 +108,7 @@ class WorkerError(RuntimeFailure):
 
 class ModelUnavailable(RuntimeFailure):
     """A model cannot be used: its package is missing, a file is damaged, or its server fails."""
+
+
+class ModelOutputError(RuntimeFailure):
+    """A model answered, but its output could not be used (not JSON, or not the expected shape)."""

@@ -1,0 +1,158 @@
+"""An OpenAI-compatible chat client: Ollama, llama.cpp, vLLM and OpenAI speak the same API.
+
+- Retries: a timeout or a 5xx answer is retried up to `retries` times with exponential
+  backoff; a refused connection is not (the server is down; the circuit breaker decides
+  when to try again).
+- Errors say what to do, with the model name in them: an unknown model suggests
+  `ollama pull`, an unreachable server suggests starting it or fixing `llm.base_url`.
+- Structured output: JSON mode (or a JSON schema) is requested when the server takes
+  it, and dropped for good if the server rejects the parameter; the answer is parsed
+  tolerantly and validated, and a failure gets one corrective retry that quotes the error.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import httpx
+
+from memoir.errors import ModelOutputError, ModelUnavailable
+from memoir.llm.structured import extract_json
+
+__all__ = ["ChatClient", "Health", "Message"]
+
+T = TypeVar("T")
+Message = dict[str, str]
+
+
+@dataclass(frozen=True)
+class Health:
+    ok: bool
+    detail: str
+
+
+class ChatClient:
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        retries: int = 3,
+        backoff: float = 0.5,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.model = model
+        self.retries = retries
+        self.backoff = backoff
+        self.timeout = timeout
+        self.calls = 0  # requests sent, for the write-path benchmark and status
+        self._json_mode = True  # until the server says it does not take response_format
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._http = httpx.Client(base_url=self.base_url + "/", headers=headers, timeout=timeout, transport=transport)
+
+    def close(self) -> None:
+        self._http.close()
+
+    # -- plain chat -----------------------------------------------------------------------
+
+    def chat(self, messages: Sequence[Message], *, temperature: float = 0.0, json_schema: Any = None) -> str:
+        """The assistant's reply text. `json_schema=True` asks for JSON; a dict asks for that schema."""
+        body: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": temperature}
+        if json_schema is not None and self._json_mode:
+            body["response_format"] = (
+                {"type": "json_object"}
+                if json_schema is True
+                else {"type": "json_schema", "json_schema": {"name": "answer", "schema": json_schema}}
+            )
+        response = self._post("chat/completions", body)
+        if response.status_code == 400 and "response_format" in body and "format" in response.text.lower():
+            self._json_mode = False  # an older server: ask in words instead, parse tolerantly
+            body.pop("response_format")
+            response = self._post("chat/completions", body)
+        self._raise_for(response)
+        try:
+            content = response.json()["choices"][0]["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError) as exc:
+            raise ModelOutputError(f"the LLM server sent an answer that is not chat-completion JSON: {exc}") from None
+        return content if isinstance(content, str) else ""
+
+    def complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], *, schema: Any = None) -> T:
+        """A validated JSON answer; one corrective retry quoting the problem, then ModelOutputError."""
+        answer = self.chat(messages, json_schema=schema if schema is not None else True)
+        try:
+            return validate(extract_json(answer))
+        except (ModelOutputError, ValueError, TypeError, KeyError) as exc:
+            problem = str(exc)
+        retry = [
+            *messages,
+            {"role": "assistant", "content": answer},
+            {"role": "user", "content": f"That answer could not be used ({problem}). Reply with only the JSON."},
+        ]
+        second = self.chat(retry, json_schema=schema if schema is not None else True)
+        try:
+            return validate(extract_json(second))
+        except (ModelOutputError, ValueError, TypeError, KeyError) as exc:
+            raise ModelOutputError(f"model {self.model!r} gave no usable JSON, even when asked again: {exc}") from None
+
+    def health(self) -> Health:
+        """Does the server answer, and does it know the model?"""
+        try:
+            response = self._http.get("models", timeout=min(self.timeout, 5.0))
+        except httpx.HTTPError as exc:
+            return Health(False, self._unreachable(exc))
+        if response.status_code != 200:
+            return Health(False, f"{self.base_url}/models answered {response.status_code}: {response.text[:200]}")
+        try:
+            known = {m.get("id") for m in response.json().get("data", [])}
+        except (ValueError, AttributeError):
+            return Health(False, f"{self.base_url}/models did not answer with a model list")
+        if self.model not in known:
+            return Health(False, f"the server at {self.base_url} does not list model {self.model!r}")
+        return Health(True, f"{self.base_url} serves {self.model!r}")
+
+    # -- transport ------------------------------------------------------------------------
+
+    def _post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        for attempt in range(self.retries + 1):
+            last = attempt == self.retries
+            try:
+                self.calls += 1
+                response = self._http.post(path, json=body)
+            except httpx.TimeoutException:
+                if last:
+                    raise ModelUnavailable(
+                        f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
+                        f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
+                    ) from None
+            except httpx.TransportError as exc:
+                raise ModelUnavailable(self._unreachable(exc)) from None
+            else:
+                if response.status_code < 500 or last:
+                    return response
+            time.sleep(self.backoff * 2**attempt)
+        raise AssertionError("unreachable")
+
+    def _unreachable(self, exc: Exception) -> str:
+        return (
+            f"no LLM answers at {self.base_url} ({type(exc).__name__}): start it (for Ollama: `ollama serve`) "
+            "or set llm.base_url"
+        )
+
+    def _raise_for(self, response: httpx.Response) -> None:
+        if response.status_code == 200:
+            return
+        detail = response.text[:300]
+        if response.status_code == 404:
+            raise ModelUnavailable(
+                f"the LLM server at {self.base_url} does not know model {self.model!r} ({detail}): "
+                f"pull it (`ollama pull {self.model}`) or set llm.model"
+            )
+        if response.status_code in (401, 403):
+            raise ModelUnavailable(f"the LLM server at {self.base_url} refused the API key: check llm.api_key")
+        raise ModelUnavailable(f"the LLM server answered {response.status_code} for model {self.model!r}: {detail}")

@@ -1,0 +1,175 @@
+"""The LLM layer against a scripted OpenAI-compatible server on 127.0.0.1 (the real HTTP path)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from memoir import ModelOutputError, ModelUnavailable
+from memoir.llm import LLM, BreakerState, ChatClient, CircuitBreaker, extract_json
+from tests.scripted_server import replies, scripted_server
+
+FACTS = '{"facts": ["Sam is allergic to peanuts"]}'
+
+
+def facts(value: Any) -> list[str]:
+    if not isinstance(value, dict) or not isinstance(value.get("facts"), list):
+        raise ValueError("expected an object with a list 'facts'")
+    return [str(f) for f in value["facts"]]
+
+
+def client(url: str, **options: Any) -> ChatClient:
+    options.setdefault("backoff", 0.01)
+    return ChatClient(base_url=url + "/v1", model="qwen2.5:3b", **options)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        FACTS,
+        f"```json\n{FACTS}\n```",
+        f"<think>The user mentions peanuts. {{not json}}</think>\n{FACTS}",
+        f"Sure! Here are the facts:\n{FACTS}\nHope this helps.",
+        f"<think>unclosed thinking {FACTS}",
+    ],
+)
+def test_json_survives_fences_think_blocks_and_chatter(answer: str) -> None:
+    if answer.startswith("<think>unclosed"):
+        with pytest.raises(ModelOutputError):
+            extract_json(answer)
+        return
+    assert facts(extract_json(answer)) == ["Sam is allergic to peanuts"]
+
+
+def test_a_garbage_answer_gets_one_corrective_retry() -> None:
+    with scripted_server({"/v1/chat/completions": replies("I cannot do that.", FACTS)}) as server:
+        llm = client(server.url)
+        assert llm.complete_json([{"role": "user", "content": "extract"}], facts) == ["Sam is allergic to peanuts"]
+    retry = server.requests[1][1]["messages"]
+    assert retry[-2] == {"role": "assistant", "content": "I cannot do that."}
+    assert "could not be used" in retry[-1]["content"] and "JSON" in retry[-1]["content"]
+    assert server.requests[0][1]["response_format"] == {"type": "json_object"}
+    assert server.requests[0][1]["temperature"] == 0.0
+
+
+def test_garbage_twice_is_a_model_output_error() -> None:
+    garbage = {"/v1/chat/completions": replies("nope", '{"wrong": 1}')}
+    with scripted_server(garbage) as server, pytest.raises(ModelOutputError, match=r"'qwen2\.5:3b' gave no usable"):
+        client(server.url).complete_json([{"role": "user", "content": "x"}], facts)
+
+
+def test_a_server_without_json_mode_is_asked_in_words() -> None:
+    def route(body: dict[str, Any]) -> tuple[int, Any]:
+        if "response_format" in body:
+            return 400, {"error": "unknown field: response_format"}
+        return 200, {"choices": [{"message": {"content": FACTS}}]}
+
+    with scripted_server({"/v1/chat/completions": route}) as server:
+        llm = client(server.url)
+        assert llm.complete_json([{"role": "user", "content": "x"}], facts) == ["Sam is allergic to peanuts"]
+        llm.chat([{"role": "user", "content": "again"}], json_schema=True)
+    assert "response_format" not in server.requests[-1][1]  # remembered: not asked again
+
+
+def test_5xx_answers_are_retried_with_backoff() -> None:
+    with scripted_server({"/v1/chat/completions": replies((500, {"error": "busy"}), (503, {}), "hello")}) as server:
+        assert client(server.url).chat([{"role": "user", "content": "hi"}]) == "hello"
+    assert len(server.requests) == 3
+
+
+def test_timeouts_are_retried_three_times_then_reported() -> None:
+    def slow(body: dict[str, Any]) -> tuple[int, Any]:
+        time.sleep(0.5)
+        return 200, {"choices": [{"message": {"content": "late"}}]}
+
+    expected = r"did not answer within 0.2 s \(4 tries\).*llm.timeout"
+    with scripted_server({"/v1/chat/completions": slow}) as server, pytest.raises(ModelUnavailable, match=expected):
+        client(server.url, timeout=0.2).chat([{"role": "user", "content": "hi"}])
+    assert len(server.requests) == 4
+
+
+def test_a_wrong_model_name_is_reported_with_the_name() -> None:
+    not_found = {"/v1/chat/completions": lambda body: (404, {"error": f"model '{body['model']}' not found"})}
+    with scripted_server(not_found) as server, pytest.raises(ModelUnavailable) as caught:
+        client(server.url).chat([{"role": "user", "content": "hi"}])
+    assert "does not know model 'qwen2.5:3b'" in str(caught.value)
+    assert "ollama pull qwen2.5:3b" in str(caught.value)
+
+
+def test_an_unreachable_server_is_a_clear_error_without_retries() -> None:
+    with pytest.raises(ModelUnavailable, match=r"no LLM answers at http://127.0.0.1:9/v1 .*ollama serve"):
+        client("http://127.0.0.1:9").chat([{"role": "user", "content": "hi"}])
+
+
+def test_health_checks_the_server_and_the_model() -> None:
+    models = {"/v1/models": lambda body: (200, {"data": [{"id": "qwen2.5:3b"}, {"id": "llama3.2"}]})}
+    with scripted_server(models) as server:
+        assert client(server.url).health().ok
+        other = ChatClient(base_url=server.url + "/v1", model="mistral")
+        assert not other.health().ok and "does not list model 'mistral'" in other.health().detail
+    assert not client("http://127.0.0.1:9").health().ok
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_the_breaker_opens_after_three_failures_goes_half_open_after_30_s_and_closes_on_success() -> None:
+    clock = Clock()
+    breaker = CircuitBreaker(clock=clock)
+    for _ in range(2):
+        breaker.record_failure("down")
+    assert breaker.state is BreakerState.CLOSED and breaker.allow()
+    breaker.record_failure("down")
+    assert breaker.state is BreakerState.OPEN and not breaker.allow()
+    clock.now += 29.9
+    assert not breaker.allow()
+    clock.now += 0.2
+    assert breaker.state is BreakerState.HALF_OPEN
+    assert breaker.allow() and not breaker.allow()  # one trial at a time
+    breaker.record_failure("still down")
+    assert breaker.state is BreakerState.OPEN  # the trial failed: another 30 s
+    clock.now += 30
+    assert breaker.allow()
+    breaker.record_success()
+    assert breaker.state is BreakerState.CLOSED and breaker.snapshot().consecutive_failures == 0
+
+
+def test_heuristics_take_over_when_the_llm_fails_and_results_say_so() -> None:
+    clock = Clock()
+    with scripted_server({"/v1/chat/completions": replies((500, {"error": "boom"}))}) as server:
+        llm = LLM(client(server.url, retries=0), CircuitBreaker(clock=clock))
+
+        def ask(c: ChatClient) -> list[str]:
+            return c.complete_json([{"role": "user", "content": "x"}], facts)
+
+        results = [llm.run(ask, lambda: ["heuristic fact"]) for _ in range(5)]
+        assert [r.source for r in results] == ["heuristics"] * 5
+        assert results[0].error is not None and "500" in results[0].error
+        assert results[4].error == "circuit breaker open"
+        assert len(server.requests) == 3  # after 3 failures the server is left alone
+        server.routes["/v1/chat/completions"] = replies(FACTS)
+        clock.now += 31
+        recovered = llm.run(ask, lambda: ["heuristic fact"])
+    assert (recovered.value, recovered.source) == (["Sam is allergic to peanuts"], "llm")
+    assert llm.breaker.state is BreakerState.CLOSED
+
+
+def test_without_a_configured_model_heuristics_run_at_once() -> None:
+    result = LLM(None).run(lambda c: ["never"], lambda: ["rule"])
+    assert (result.value, result.source, result.error) == (["rule"], "heuristics", None)
+
+
+def test_memoir_builds_its_llm_from_configuration(open_memoir: Any) -> None:
+    assert not open_memoir().llm.configured  # no model configured: heuristics only
+    with scripted_server({"/v1/chat/completions": replies("hi there")}) as server:
+        memoir = open_memoir(llm_base_url=server.url + "/v1", llm_model="qwen2.5:3b", llm_breaker_threshold=2)
+        assert memoir.llm.configured and memoir.llm.breaker.threshold == 2
+        assert memoir.llm.run(lambda c: c.chat([{"role": "user", "content": "hi"}]), lambda: "").value == "hi there"
+    assert server.requests[0][1]["model"] == "qwen2.5:3b"
