@@ -22,7 +22,7 @@ from memoir.errors import (
     UserError,
     WorkerError,
 )
-from memoir.model import Event, EventKey, EventRole, EventType, OutboxAction, OutboxEntry
+from memoir.model import Event, EventKey, EventRole, EventType, Memory, MemoryKind, OutboxAction, OutboxEntry, Severity
 from memoir.retrieval import Context, Hit
 from memoir.workers import Job
 
@@ -45,6 +45,8 @@ __all__ = [
     "Job",
     "Memoir",
     "MemoirError",
+    "Memory",
+    "MemoryKind",
     "ModelOutputError",
     "ModelUnavailable",
     "MultiAgentMode",
@@ -53,6 +55,7 @@ __all__ = [
     "OutboxEntry",
     "RuntimeFailure",
     "Settings",
+    "Severity",
     "Status",
     "StoreError",
     "UserError",

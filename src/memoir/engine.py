@@ -29,11 +29,13 @@ from memoir.index import (
     VectorIndex,
 )
 from memoir.llm import LLM, ChatClient, CircuitBreaker
-from memoir.model import DEFAULT_CONVERSATION, Event, EventKey, is_ulid, parse_timestamp
+from memoir.model import DEFAULT_CONVERSATION, Event, EventKey, Memory, is_ulid, parse_timestamp
 from memoir.model.event import to_ms
 from memoir.retrieval import Context, Hit, SearchParameters, SearchPipeline, format_context
 from memoir.retrieval.rerank import HTTPReranker, ONNXReranker, Reranker
 from memoir.store import Checkpoint, EventQuery, IndexScope, SQLiteStore, Store
+from memoir.vault import MemoryBook, SyncReport, Vault
+from memoir.vault.book import index_item
 from memoir.workers import BackgroundWorker, Job, JobRegistry, OutboxRunner, default_registry
 
 __all__ = ["EventPage", "Memoir", "Status"]
@@ -110,6 +112,8 @@ class Memoir:
         registry.register(IndexEventJob(self.embedder))
         self._pipeline: SearchPipeline | None = None
         self._llm: LLM | None = None
+        self.vault = Vault(settings.home / "vault")
+        self.book = MemoryBook(store, self.vault, self.embedder)
 
     @classmethod
     def open(
@@ -136,6 +140,7 @@ class Memoir:
             settings.database, synchronous=settings.store_synchronous, busy_timeout_s=settings.store_busy_timeout
         )
         memoir = cls(settings, store, default_registry())
+        memoir.sync_vault()  # files people edited, or a crash between file and index
         if settings.worker_enabled:
             memoir.start_worker()
         return memoir
@@ -279,6 +284,38 @@ class Memoir:
             raise EventNotFound(normalised)
         return event
 
+    # -- memories -------------------------------------------------------------------------
+
+    def remember(
+        self,
+        text: str,
+        *,
+        kind: str = "fact",
+        conversation_id: str | None = None,
+        tags: Iterable[str] = (),
+        severity: str | None = None,
+    ) -> Memory:
+        """Keep a memory (fact, gotcha, decision or learning); the same content again adds nothing."""
+        return self.book.remember(text, kind=kind, conversation_id=conversation_id, tags=tags, severity=severity)
+
+    def forget(self, memory_id: str) -> Memory:
+        """Soft-delete a memory: its file moves under `deleted/`, search stops finding it."""
+        return self.book.forget(memory_id)
+
+    def memories(
+        self, conversation_id: str | None = None, kind: str | None = None, include_deleted: bool = False
+    ) -> list[Memory]:
+        """Memories in creation order, optionally of one conversation and kind."""
+        return self.store.memory_list(conversation_id, kind, include_deleted)
+
+    def memory_history(self, memory_id: str) -> list[Memory]:
+        """Every version of a memory, oldest first, linked by `replaced_by`."""
+        return self.book.history(memory_id)
+
+    def sync_vault(self) -> SyncReport:
+        """Bring the index in line with the vault's files; broken files are reported, not touched."""
+        return self.book.sync()
+
     # -- search -------------------------------------------------------------------------
 
     def search(
@@ -314,6 +351,9 @@ class Memoir:
         """
         total = self.store.count_events()
         self.store.index_clear()
+        for memory in self.store.memory_list():  # memories are indexed from the vault's mirror
+            self.embedder.embed_hashed([memory.content])
+            self.store.index_add([index_item(memory)])
         done = indexed = 0
         cursor: str | None = None
         job = self.jobs.get("index_event")
@@ -379,8 +419,9 @@ class Memoir:
     def _scope(
         self, conversation_id: str | None, kinds: Iterable[str] | None, since: TimeLike | None, until: TimeLike | None
     ) -> IndexScope:
-        known = isinstance(conversation_id, str) and self.store.count_events(
-            EventQuery(conversation_id=conversation_id)
+        known = isinstance(conversation_id, str) and (
+            self.store.count_events(EventQuery(conversation_id=conversation_id)) > 0
+            or bool(self.store.memory_list(conversation_id, include_deleted=True))
         )
         if conversation_id is not None and conversation_id != GLOBAL_SCOPE and not known:
             raise InvalidQuery("conversation_id", f"no conversation {conversation_id!r} in this home")

@@ -213,6 +213,51 @@ def reindex(ctx: typer.Context) -> None:
 
 
 @app.command()
+def remember(
+    ctx: typer.Context,
+    text: Annotated[str, typer.Argument(help="the memory, one fact in plain words")],
+    kind: Annotated[str, typer.Option(help="fact, gotcha, decision or learning")] = "fact",
+    conversation: Annotated[str | None, typer.Option(help="its conversation (default: default)")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="a tag (repeat for more); 'important' pins it")] = None,
+    severity: Annotated[str | None, typer.Option(help="gotchas only: low, medium, high, critical")] = None,
+) -> None:
+    """Keep a memory in the vault (a Markdown file) and the search index."""
+    with _open(ctx) as memoir:
+        memory = memoir.remember(text, kind=kind, conversation_id=conversation, tags=tag or (), severity=severity)
+        path = memoir.vault.path_of(memory)
+    out.print(f"remembered {memory.kind.value} {memory.id} ({path})")
+
+
+@app.command()
+def forget(ctx: typer.Context, memory_id: Annotated[str, typer.Argument(help="the memory's id")]) -> None:
+    """Soft-delete a memory: its file moves under deleted/, search stops finding it."""
+    with _open(ctx) as memoir:
+        tombstone = memoir.forget(memory_id)
+    out.print(f"forgot {tombstone.id}: {tombstone.content}")
+
+
+@app.command()
+def memories(
+    ctx: typer.Context,
+    conversation: Annotated[str | None, typer.Option(help="only this conversation")] = None,
+    kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
+    deleted: Annotated[bool, typer.Option("--deleted", help="include soft-deleted memories")] = False,
+    history: Annotated[str | None, typer.Option(help="the versions of this memory instead")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="one JSON object per memory")] = False,
+) -> None:
+    """List memories (or one memory's history of versions)."""
+    with _open(ctx) as memoir:
+        found = memoir.memory_history(history) if history else memoir.memories(conversation, kind, deleted)
+    if as_json:
+        for memory in found:
+            out.print(json.dumps(render.memory_dict(memory), ensure_ascii=False), markup=False, soft_wrap=True)
+    elif found:
+        out.print(render.memories_table(found))
+    else:
+        err.print("no memories")
+
+
+@app.command()
 def show(ctx: typer.Context, event_id: Annotated[str, typer.Argument(help="the event's id")]) -> None:
     """Print one event as JSON."""
     with _open(ctx) as memoir:

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from memoir.config import OPTIONS, Settings
 from memoir.engine import Status
-from memoir.model import Event
+from memoir.model import Event, Memory
 from memoir.model.event import format_timestamp
 from memoir.retrieval import Hit
 
@@ -25,6 +25,8 @@ __all__ = [
     "escape",
     "events_table",
     "hits_table",
+    "memories_table",
+    "memory_dict",
     "settings_rows",
     "settings_table",
     "status_table",
@@ -83,6 +85,40 @@ def hits_table(hits: Iterable[Hit]) -> Table:
             hit.created_at.strftime("%Y-%m-%d %H:%M"),
             escape(snippet(hit.text, 100)),
             escape(provenance),
+        )
+    return table
+
+
+def memory_dict(memory: Memory) -> dict[str, Any]:
+    return {
+        "id": memory.id,
+        "kind": memory.kind.value,
+        "content": memory.content,
+        "conversation_id": memory.conversation_id,
+        "created_at": format_timestamp(memory.created_at),
+        "tags": list(memory.tags),
+        "severity": memory.severity.value if memory.severity else None,
+        "event_ids": list(memory.event_ids),
+        "source": memory.source,
+        "replaced_by": memory.replaced_by,
+        "deleted_at": format_timestamp(memory.deleted_at) if memory.deleted_at else None,
+    }
+
+
+def memories_table(memories: Iterable[Memory]) -> Table:
+    table = _table("id", "kind", "created (UTC)", "text", "tags", "state")
+    for memory in memories:
+        state = (
+            "live" if not memory.deleted else (f"replaced by {memory.replaced_by}" if memory.replaced_by else "deleted")
+        )
+        kind = memory.kind.value + (f", {memory.severity.value}" if memory.severity else "")
+        table.add_row(
+            memory.id,
+            kind,
+            memory.created_at.strftime("%Y-%m-%d %H:%M"),
+            escape(snippet(memory.content, 100)),
+            escape(" ".join(f"#{t}" for t in memory.tags)),
+            state,
         )
     return table
 

@@ -230,6 +230,8 @@ class CachedEmbedder:
     def embed_hashed(self, texts: Sequence[str]) -> tuple[list[str], Vectors]:
         """(content hashes, vectors) for `texts`, computing only the vectors not cached."""
         hashes = [content_hash(t) for t in texts]
+        if not hashes:
+            return [], np.zeros((0, self.inner.dim), dtype=np.float32)
         cached = self._load(self.name, list(dict.fromkeys(hashes)))
         missing = {h: t for h, t in zip(hashes, texts, strict=True) if h not in cached}
         if missing:

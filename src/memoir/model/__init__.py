@@ -2,6 +2,7 @@
 
 from memoir.model.event import DEFAULT_CONVERSATION, Event, EventRole, EventType, parse_timestamp
 from memoir.model.ids import EventKey, is_ulid, new_ulid, ulid_timestamp_ms
+from memoir.model.memory import Memory, MemoryKind, Severity, normalise_content
 from memoir.model.outbox import OutboxAction, OutboxEntry
 
 __all__ = [
@@ -10,10 +11,14 @@ __all__ = [
     "EventKey",
     "EventRole",
     "EventType",
+    "Memory",
+    "MemoryKind",
     "OutboxAction",
     "OutboxEntry",
+    "Severity",
     "is_ulid",
     "new_ulid",
+    "normalise_content",
     "parse_timestamp",
     "ulid_timestamp_ms",
 ]

@@ -164,11 +164,41 @@ def m004_search(conn: sqlite3.Connection) -> None:
     )
 
 
+def m005_memories(conn: sqlite3.Connection) -> None:
+    # A mirror of the vault (the source of truth) for listing, history and the file snapshot:
+    # `file_hash` lets a resync see which files a person changed.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE memories (
+            id TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            conversation_id TEXT NOT NULL,
+            content TEXT NOT NULL,
+            normalised TEXT NOT NULL,
+            tags TEXT NOT NULL,
+            severity TEXT,
+            created_ms INTEGER NOT NULL,
+            event_ids TEXT NOT NULL,
+            source TEXT NOT NULL,
+            replaced_by TEXT,
+            deleted_ms INTEGER,
+            path TEXT NOT NULL,
+            file_hash TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX memories_by_scope ON memories (conversation_id, kind, created_ms);
+        CREATE INDEX memories_by_content ON memories (conversation_id, kind, normalised);
+        CREATE INDEX memories_by_successor ON memories (replaced_by);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
     ("003_sessions", m003_sessions),
     ("004_search", m004_search),
+    ("005_memories", m005_memories),
 ]
 
 

@@ -33,6 +33,7 @@ from memoir.errors import HomeError, StoreError
 from memoir.model import Event, EventType, OutboxEntry
 from memoir.store.base import Checkpoint, EventQuery, SessionInfo, StoreStats
 from memoir.store.migrations import applied_migrations, apply_migrations
+from memoir.store.sqlite_memories import SQLiteMemoryTables
 from memoir.store.sqlite_search import SQLiteSearchTables
 
 __all__ = ["SQLiteStore"]
@@ -121,7 +122,7 @@ class _FileLease:
             self._fd = None
 
 
-class SQLiteStore(SQLiteSearchTables):
+class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
     backend = "sqlite"
 
     def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:

@@ -1,0 +1,122 @@
+"""Memories: what is worth knowing, curated from events or told directly (seeds 004, 000, 001).
+
+A memory is a fact ("Sam is allergic to peanuts") or one of the coding-agent kinds of
+seed 001: a gotcha (with a severity), a decision or a learning. Memories live as
+Markdown files in the vault (the source of truth); they are never edited in place by
+memoir: an update writes a new memory and turns the old one into a tombstone whose
+`replaced_by` names its successor, so `memory_history` can walk the chain.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from enum import StrEnum
+
+from memoir.errors import InvalidInput
+from memoir.model.event import DEFAULT_CONVERSATION, _check_id, parse_timestamp
+from memoir.model.ids import is_ulid
+
+__all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]
+
+MAX_CONTENT = 20_000
+_TAG = re.compile(r"^[\w/-]{1,64}$", re.UNICODE)
+
+
+class MemoryKind(StrEnum):
+    FACT = "fact"
+    GOTCHA = "gotcha"
+    DECISION = "decision"
+    LEARNING = "learning"
+
+    @classmethod
+    def parse(cls, value: object) -> MemoryKind:
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            known = ", ".join(k.value for k in cls)
+            raise InvalidInput("kind", f"unknown kind {value!r}; expected one of {known}") from None
+
+    @property
+    def folder(self) -> str:
+        return f"{self.value}s"
+
+
+class Severity(StrEnum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+    CRITICAL = "critical"
+
+    @classmethod
+    def parse(cls, value: object) -> Severity:
+        try:
+            return cls(str(value).strip().lower())
+        except ValueError:
+            known = ", ".join(s.value for s in cls)
+            raise InvalidInput("severity", f"unknown severity {value!r}; expected one of {known}") from None
+
+
+def normalise_content(text: str) -> str:
+    """The form two contents are compared in: case, spacing and final punctuation ignored."""
+    return " ".join(text.lower().split()).rstrip(".!")
+
+
+def _tags(values: Iterable[str]) -> tuple[str, ...]:
+    tags: dict[str, None] = {}
+    for value in values:
+        tag = str(value).strip().lstrip("#")
+        if not _TAG.match(tag):
+            raise InvalidInput("tags", f"{value!r} is not a tag (letters, digits, _ - /, up to 64)")
+        tags.setdefault(tag, None)
+    return tuple(tags)
+
+
+@dataclass(frozen=True)
+class Memory:
+    id: str  # a ULID: memories sort by creation like events do
+    kind: MemoryKind
+    content: str
+    conversation_id: str = DEFAULT_CONVERSATION
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    tags: tuple[str, ...] = ()
+    severity: Severity | None = None
+    event_ids: tuple[str, ...] = ()  # the events it was learned from
+    source: str = "user"  # user (told directly), llm or heuristics (extracted)
+    replaced_by: str | None = None  # on tombstones of updated memories
+    deleted_at: datetime | None = None
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if not is_ulid(self.id):
+            raise InvalidInput("id", f"{self.id!r} is not a 26-character ULID")
+        set_(self, "kind", MemoryKind.parse(self.kind))
+        if not isinstance(self.content, str) or not self.content.strip():
+            raise InvalidInput("content", "must not be empty")
+        if len(self.content) > MAX_CONTENT:
+            raise InvalidInput("content", f"longer than {MAX_CONTENT} characters: a memory is one fact, not a document")
+        set_(self, "content", self.content.strip())
+        _check_id("conversation_id", self.conversation_id)
+        set_(self, "tags", _tags(self.tags))
+        if self.severity is not None:
+            if self.kind is not MemoryKind.GOTCHA:
+                raise InvalidInput("severity", "only gotchas have a severity")
+            set_(self, "severity", Severity.parse(self.severity))
+        set_(self, "event_ids", tuple(self.event_ids))
+        # Milliseconds, as everything memoir stores: a memory read back equals the one written.
+        set_(self, "created_at", parse_timestamp(self.created_at, "created_at"))
+        if self.deleted_at is not None:
+            set_(self, "deleted_at", parse_timestamp(self.deleted_at, "deleted_at"))
+
+    @property
+    def deleted(self) -> bool:
+        return self.deleted_at is not None
+
+    @property
+    def important(self) -> bool:
+        return "important" in self.tags
+
+    def tombstone(self, when: datetime, replaced_by: str | None = None) -> Memory:
+        return replace(self, deleted_at=when, replaced_by=replaced_by)

@@ -1,0 +1,127 @@
+"""The memories mirror of the SQLite store: the vault's files as rows, for queries.
+
+The vault is the source of truth; these rows are rebuilt from it whenever they
+disagree (a person edited a file, a crash fell between the file and the row).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from datetime import UTC, datetime
+from typing import Any
+
+from memoir.model.event import to_ms
+from memoir.model.memory import Memory, normalise_content
+
+__all__ = ["SQLiteMemoryTables"]
+
+_COLUMNS = "id, kind, conversation_id, content, tags, severity, created_ms, event_ids, source, replaced_by, deleted_ms"
+
+
+def _when(ms: int | None) -> datetime | None:
+    return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC)
+
+
+def _row_to_memory(row: Sequence[Any]) -> Memory:
+    memory_id, kind, conversation, content, tags, severity, created, events, source, replaced_by, deleted = row
+    created_at = _when(created)
+    assert created_at is not None
+    return Memory(
+        id=memory_id,
+        kind=kind,
+        content=content,
+        conversation_id=conversation,
+        created_at=created_at,
+        tags=tuple(json.loads(tags)),
+        severity=severity,
+        event_ids=tuple(json.loads(events)),
+        source=source,
+        replaced_by=replaced_by,
+        deleted_at=_when(deleted),
+    )
+
+
+class SQLiteMemoryTables:
+    """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
+
+    def _conn(self) -> sqlite3.Connection:
+        raise NotImplementedError
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        raise NotImplementedError
+
+    def atomic(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def _translated(self) -> AbstractContextManager[None]:
+        raise NotImplementedError
+
+    def memory_save(self, memory: Memory, path: str, file_hash: str) -> None:
+        row = (
+            memory.id,
+            memory.kind.value,
+            memory.conversation_id,
+            memory.content,
+            normalise_content(memory.content),
+            json.dumps(list(memory.tags)),
+            memory.severity.value if memory.severity else None,
+            to_ms(memory.created_at),
+            json.dumps(list(memory.event_ids)),
+            memory.source,
+            memory.replaced_by,
+            None if memory.deleted_at is None else to_ms(memory.deleted_at),
+            path,
+            file_hash,
+        )
+        with self._translated(), self.atomic():
+            self._conn().execute(
+                "INSERT OR REPLACE INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row
+            )
+
+    def memory_get(self, memory_id: str) -> Memory | None:
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
+        return _row_to_memory(rows[0]) if rows else None
+
+    def memory_predecessor(self, memory_id: str) -> Memory | None:
+        """The tombstone that `memory_id` replaced, if any."""
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE replaced_by = ?", (memory_id,))
+        return _row_to_memory(rows[0]) if rows else None
+
+    def memory_find(self, conversation_id: str, kind: str, content: str) -> Memory | None:
+        """A live memory of this scope and kind whose content is the same, normalised."""
+        rows = self._read(
+            f"SELECT {_COLUMNS} FROM memories WHERE conversation_id = ? AND kind = ? AND normalised = ?"
+            " AND deleted_ms IS NULL LIMIT 1",
+            (conversation_id, kind, normalise_content(content)),
+        )
+        return _row_to_memory(rows[0]) if rows else None
+
+    def memory_list(
+        self, conversation_id: str | None = None, kind: str | None = None, include_deleted: bool = False
+    ) -> list[Memory]:
+        clauses, params = [], []
+        if conversation_id is not None:
+            clauses.append("conversation_id = ?")
+            params.append(conversation_id)
+        if kind is not None:
+            clauses.append("kind = ?")
+            params.append(kind)
+        if not include_deleted:
+            clauses.append("deleted_ms IS NULL")
+        where = " WHERE " + " AND ".join(clauses) if clauses else ""
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories{where} ORDER BY created_ms, id", params)
+        return [_row_to_memory(row) for row in rows]
+
+    def memory_files(self) -> dict[str, tuple[str, str]]:
+        """id -> (path, file hash): the vault snapshot as last seen."""
+        return {row[0]: (row[1], row[2]) for row in self._read("SELECT id, path, file_hash FROM memories")}
+
+    def index_remove(self, refs: Sequence[str]) -> None:
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            removed = conn.executemany("DELETE FROM index_items WHERE ref = ?", [(r,) for r in refs]).rowcount
+            if removed > 0:
+                conn.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
