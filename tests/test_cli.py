@@ -144,10 +144,11 @@ def test_config_show_says_where_each_value_came_from(home: Path, tmp_path: Path)
 def test_worker_once_drains_what_ingest_left(ready: Path) -> None:
     run_cli("ingest", "--no-wait", str(EXAMPLE), home=ready)
     pending = json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_pending"]
-    assert pending == {"track_session": 27, "index_event": 21}  # boundary events carry no text to index
+    # boundary events carry no text to index; facts come from the 10 user messages
+    assert pending == {"track_session": 27, "index_event": 21, "extract_facts": 10}
     result = run_cli("worker", "--once", home=ready)
     assert result.returncode == 0, result.stderr
-    assert "outbox drained: 48 entries processed" in result.stdout
+    assert "outbox drained: 58 entries processed" in result.stdout
     assert json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_backlog"] == 0
 
 
@@ -187,7 +188,7 @@ def test_search_shows_score_kind_when_text_and_provenance(ready: Path) -> None:
             "search", "peanut allergy", "--conversation", "lighthouse", "--json", home=ready
         ).stdout.splitlines()
     ]
-    assert len(hits) == 5 and hits[0]["event_ids"] and hits[0]["kind"] == "turn"
+    assert len(hits) == 5 and hits[0]["event_ids"] and {h["kind"] for h in hits} <= {"turn", "fact"}
     bad = run_cli("search", "x", "--conversation", "lighthouse", "--kinds", "rumour", home=ready)
     assert bad.returncode == 2 and "kinds: unknown kind 'rumour'" in bad.stderr
 
@@ -197,4 +198,4 @@ def test_reindex_rebuilds_the_search_index(ready: Path) -> None:
     result = run_cli("reindex", home=ready)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "reindexed: 21 items searchable"
-    assert json.loads(run_cli("status", "--json", home=ready).stdout)["indexed_items"] == 21
+    assert json.loads(run_cli("status", "--json", home=ready).stdout)["indexed_items"] == 21 + 5  # turns + facts

@@ -63,7 +63,7 @@ def check_after_crash(home: Path, acknowledged: set[str]) -> None:
         everything = all_events(memoir)
         assert all(intact(e) for e in everything), "an event was torn"
         # Each event is either processed by each job or still has that job's outbox entry.
-        pending = {(e.event_id, e.action) for e in store.outbox_entries()}
+        pending = {(event_id, e.action) for e in store.outbox_entries() for event_id in e.event_ids}
         processed = recorded_counts(memoir)
         for event in everything:
             waiting = (event.event_id, "record") in pending

@@ -161,3 +161,26 @@ def test_reindex_keeps_memories_searchable(memoir: Memoir) -> None:
     memoir.remember("The VPN config lives in ops/vpn")
     memoir.reindex()
     assert [h.text for h in memoir.search("vpn config")] == ["The VPN config lives in ops/vpn"]
+
+
+def test_with_git_every_change_is_a_commit_saying_why(open_memoir: Callable[..., Memoir], home: Path) -> None:
+    memoir = open_memoir(embedding_provider="hashing", vault_git=True)
+    [event_id] = memoir.ingest(
+        {"session_id": "s", "conversation_id": "sam", "event_type": "user_message", "text": "My wife is Jane."}
+    )
+    memoir.flush()
+    [jane] = memoir.memories("sam")
+    memoir.book.update(jane.id, "The user's wife is Anne")
+    subjects = memoir.book.git.log() if memoir.book.git else []
+    assert subjects[-1] == f"remember fact {jane.id}: The user's wife is Jane (from events {event_id})"
+    assert any(s.startswith(f"forget fact {jane.id}") and "replaced by" in s for s in subjects)
+    assert (home / "vault" / ".git").is_dir()
+
+
+def test_a_git_failure_never_blocks_a_write(
+    open_memoir: Callable[..., Memoir], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memoir = open_memoir(embedding_provider="hashing", vault_git=True)
+    monkeypatch.setenv("PATH", "/nonexistent")  # no git to be found
+    memory = memoir.remember("Still saved without git")
+    assert memoir.vault.path_of(memory).exists() and memoir.memories() == [memory]

@@ -60,7 +60,8 @@ def recorded(store: SQLiteStore) -> list[str]:
 def test_entries_are_processed_in_fifo_order_and_then_removed(store: SQLiteStore) -> None:
     job = Recorder()
     registry = registry_with(job)
-    store.append([ev("first", timestamp=3000), ev("second", timestamp=1000), ev("third")], registry.actions_for)
+    for event in (ev("first", timestamp=3000), ev("second", timestamp=1000), ev("third")):
+        store.append([event], registry.actions_for)  # three ingest calls, three entries
     runner = OutboxRunner(store, registry, batch_size=2)
     assert runner.run_once() == 2
     assert runner.run_once() == 1
@@ -74,7 +75,7 @@ def test_a_checkpoint_records_each_jobs_progress(store: SQLiteStore) -> None:
     OutboxRunner(store, registry).drain()
     [checkpoint] = store.checkpoints()
     assert (checkpoint.job, checkpoint.processed, checkpoint.failed) == ("record", 2, 0)
-    assert checkpoint.last_seq >= 2
+    assert checkpoint.last_seq >= 1
 
 
 def test_a_failing_entry_stays_with_its_error_and_does_not_hold_back_the_others(store: SQLiteStore) -> None:
@@ -148,11 +149,21 @@ def test_entries_of_jobs_this_runner_does_not_know_are_left_alone(store: SQLiteS
     assert [e.action for e in store.outbox_entries()] == ["someone_elses_job"]
 
 
+def test_a_big_batch_is_processed_together_and_counted_by_events(store: SQLiteStore) -> None:
+    job = Recorder()
+    registry = registry_with(job)
+    store.append([ev(f"e{i}") for i in range(50)], registry.actions_for)
+    assert len(store.outbox_entries()) == 1
+    assert OutboxRunner(store, registry, batch_size=10).run_once() == 50  # an entry is never cut
+    assert len(job.seen) == 50 and store.checkpoints()[0].processed == 50
+
+
 def test_what_is_left_after_a_stop_is_replayed_by_the_next_runner_exactly_once(tmp_path: Path) -> None:
     first = SQLiteStore.open(tmp_path / "memoir.db")
     registry = registry_with(Recorder())
     events = [ev(f"e{i}") for i in range(10)]
-    first.append(events, registry.actions_for)
+    for start in range(0, 10, 2):
+        first.append(events[start : start + 2], registry.actions_for)
     OutboxRunner(first, registry, batch_size=4).run_once()  # then the process "stops"
     first.close()
     second = SQLiteStore.open(tmp_path / "memoir.db")

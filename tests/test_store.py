@@ -34,18 +34,34 @@ def test_the_database_is_in_wal_mode_with_full_sync(store: SQLiteStore) -> None:
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 
 
-def test_append_writes_each_event_with_one_outbox_entry_per_action(store: SQLiteStore) -> None:
+def test_append_writes_one_outbox_entry_per_action_covering_its_events(store: SQLiteStore) -> None:
     events = [ev("one"), ev("two")]
     assert store.append(events, both_jobs) == events
     assert store.count_events() == 2
     entries = store.outbox_entries()
-    assert [(e.event_id, e.action) for e in entries] == [
-        (events[0].event_id, "track_session"),
-        (events[0].event_id, "index_event"),
-        (events[1].event_id, "track_session"),
-        (events[1].event_id, "index_event"),
-    ]
+    ids = (events[0].event_id, events[1].event_id)
+    assert [(e.event_ids, e.action) for e in entries] == [(ids, "track_session"), (ids, "index_event")]
     assert entries[0].timestamp_ms == events[0].timestamp_ms
+    assert store.outbox_pending() == 4  # the backlog counts events' work, not rows
+    assert store.outbox_entries(event_id=events[1].event_id) == entries
+
+
+def test_an_entry_covers_only_the_events_its_job_wants(store: SQLiteStore) -> None:
+    chatty, quiet = ev("index me"), ev("", event_type="session_start")
+    store.append([quiet, chatty], lambda e: ["track_session", "index_event"] if e.text else ["track_session"])
+    assert {e.action: e.event_ids for e in store.outbox_entries()} == {
+        "track_session": (quiet.event_id, chatty.event_id),
+        "index_event": (chatty.event_id,),
+    }
+
+
+def test_a_many_event_entry_splits_into_one_entry_per_event(store: SQLiteStore) -> None:
+    events = [ev("a"), ev("b"), ev("c")]
+    store.append(events, lambda e: ["index_event"])
+    [entry] = store.outbox_entries()
+    singles = store.split_outbox(entry, {e.event_id: e.timestamp_ms for e in events})
+    assert [s.event_ids for s in singles] == [(e.event_id,) for e in events]
+    assert store.outbox_entries() == singles
 
 
 def test_event_and_outbox_rows_are_written_together_or_not_at_all(store: SQLiteStore) -> None:
@@ -74,7 +90,7 @@ def test_appending_a_known_id_returns_the_stored_event_and_writes_nothing(store:
     retry = ev("a different text", event_id=original.event_id)
     assert store.append([retry], both_jobs) == [original]
     assert store.count_events() == 1
-    assert len(store.outbox_entries()) == 2
+    assert store.outbox_pending() == 2
 
 
 def test_a_batch_mixing_new_known_and_repeated_ids_stores_each_id_once(store: SQLiteStore) -> None:
@@ -85,7 +101,8 @@ def test_a_batch_mixing_new_known_and_repeated_ids_stores_each_id_once(store: SQ
     result = store.append([fresh, known, echo], both_jobs)
     assert [e.text for e in result] == ["fresh", "known", "fresh"]
     assert store.count_events() == 2
-    assert [e.event_id for e in store.outbox_entries()].count(fresh.event_id) == 2
+    covering = [e.event_ids for e in store.outbox_entries(event_id=fresh.event_id)]
+    assert covering == [(fresh.event_id,), (fresh.event_id,)]
 
 
 def test_get_returns_an_equal_event_or_none(store: SQLiteStore) -> None:

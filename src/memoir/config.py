@@ -164,6 +164,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("llm.retries", _parse_number(int, 0), 3, "retries after a timeout or a 5xx answer"),
     Option("llm.breaker_threshold", _parse_number(int, 1), 3, "consecutive failures that open the circuit"),
     Option("llm.breaker_reset", _parse_number(float, 0), 30.0, "seconds before an open circuit lets a trial through"),
+    Option("memory.extract", _parse_bool, True, "extract facts from user messages into the vault"),
+    Option("vault.git", _parse_bool, False, "commit every vault change to git (seed 004's enable_git_versioning)"),
+    Option("memory.max_entries", _parse_number(int, 1), 500, "live memories per conversation before the oldest go"),
     Option("index.hnsw_threshold", _parse_number(int, 1), 50_000, "items from which an HNSW graph serves big scopes"),
 )
 _BY_KEY = {o.key: o for o in OPTIONS}
@@ -211,6 +214,9 @@ class Settings:
     llm_retries: int
     llm_breaker_threshold: int
     llm_breaker_reset: float
+    memory_extract: bool
+    vault_git: bool
+    memory_max_entries: int
     index_hnsw_threshold: int
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 

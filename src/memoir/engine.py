@@ -18,6 +18,7 @@ from types import TracebackType
 from typing import Any
 
 from memoir.config import MultiAgentMode, Settings, load_settings
+from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, HomeError, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index import (
     CachedEmbedder,
@@ -28,6 +29,7 @@ from memoir.index import (
     OpenAIEmbedder,
     VectorIndex,
 )
+from memoir.ingest import ExtractFactsJob
 from memoir.llm import LLM, ChatClient, CircuitBreaker
 from memoir.model import DEFAULT_CONVERSATION, Event, EventKey, Memory, is_ulid, parse_timestamp
 from memoir.model.event import to_ms
@@ -36,6 +38,7 @@ from memoir.retrieval.rerank import HTTPReranker, ONNXReranker, Reranker
 from memoir.store import Checkpoint, EventQuery, IndexScope, SQLiteStore, Store
 from memoir.vault import MemoryBook, SyncReport, Vault
 from memoir.vault.book import index_item
+from memoir.vault.git import GitHistory
 from memoir.workers import BackgroundWorker, Job, JobRegistry, OutboxRunner, default_registry
 
 __all__ = ["EventPage", "Memoir", "Status"]
@@ -113,7 +116,12 @@ class Memoir:
         self._pipeline: SearchPipeline | None = None
         self._llm: LLM | None = None
         self.vault = Vault(settings.home / "vault")
-        self.book = MemoryBook(store, self.vault, self.embedder)
+        git = GitHistory(self.vault.root) if settings.vault_git else None
+        self.book = MemoryBook(store, self.vault, self.embedder, git)
+        if settings.memory_extract:
+            registry.register(
+                ExtractFactsJob(self.book, lambda: self.llm, self._nearest_facts, settings.memory_max_entries)
+            )
 
     @classmethod
     def open(
@@ -311,6 +319,17 @@ class Memoir:
     def memory_history(self, memory_id: str) -> list[Memory]:
         """Every version of a memory, oldest first, linked by `replaced_by`."""
         return self.book.history(memory_id)
+
+    def _nearest_facts(self, text: str, event: Event) -> list[Memory]:
+        """The live facts of the event's conversation most like `text` (for reconciliation)."""
+        scope = IndexScope(conversation_ids=(event.conversation_id,), kinds=("fact",))
+        hits = self.pipeline.search(text, scope, 5, rerank=False)
+        found = [self.store.memory_get(h.memory_id) for h in hits if h.memory_id]
+        return [m for m in found if m is not None and not m.deleted]
+
+    def doctor(self) -> list[Finding]:
+        """Check that events, vault and index agree and that the models work (read-only)."""
+        return examine(self)
 
     def sync_vault(self) -> SyncReport:
         """Bring the index in line with the vault's files; broken files are reported, not touched."""

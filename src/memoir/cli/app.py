@@ -258,6 +258,18 @@ def memories(
 
 
 @app.command()
+def doctor(ctx: typer.Context) -> None:
+    """Check that the event log, the vault and the search index agree, and that the models work."""
+    with _open(ctx) as memoir:
+        findings = memoir.doctor()
+    for finding in findings:
+        colour = {"ok": "green", "warning": "yellow", "error": "red"}[finding.level]
+        out.print(f"[{colour}]{finding.level:<7}[/{colour}] {finding.area:<7} {render.escape(finding.message)}")
+    if any(f.level == "error" for f in findings):
+        raise typer.Exit(EXIT_FAILURE)
+
+
+@app.command()
 def show(ctx: typer.Context, event_id: Annotated[str, typer.Argument(help="the event's id")]) -> None:
     """Print one event as JSON."""
     with _open(ctx) as memoir:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import re
 import threading
+import zlib
 from collections.abc import Callable, Sequence
 from importlib import resources
 from pathlib import Path
@@ -40,6 +41,7 @@ Vectors = np.ndarray  # float32, shape (n, dim), rows of unit length
 TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 MAX_TOKENS = 256  # all-MiniLM-L6-v2's max_seq_length
+_WORDS = re.compile(r"[^\W_]+")
 
 
 def content_hash(text: str) -> str:
@@ -147,15 +149,15 @@ def _verify(path: Path, expected: str, what: str, remedy: str) -> None:
 class HashingEmbedder:
     """Feature hashing of lower-cased words: vectors agree where texts share words."""
 
-    name = "hashing-384"
+    name = "hashing-crc32-384"
     dim = 384
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         out = np.zeros((len(texts), self.dim), dtype=np.float32)
         for row, text in enumerate(texts):
-            for word in re.findall(r"[^\W_]+", text.lower()):
-                digest = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "big")
-                out[row, digest % self.dim] += 1.0 if digest & (1 << 63) else -1.0
+            for word in _WORDS.findall(text.lower()):
+                digest = zlib.crc32(word.encode())  # stable across processes, unlike hash()
+                out[row, digest % self.dim] += 1.0 if digest & 0x80000000 else -1.0
         out[~out.any(axis=1), 0] = 1.0  # a text without words still gets a unit vector
         return normalise(out)
 

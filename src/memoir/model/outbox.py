@@ -1,10 +1,12 @@
-"""Outbox entries: durable to-do items written in the same transaction as their event.
+"""Outbox entries: durable to-do items written in the same transaction as their events.
 
-Every job that derives something from events (the session catalogue now; the
-search index, fact extraction and the timeline later) owns one action. Ingest
-writes one entry per (event, action) for each registered job that wants the
-event, so jobs fail, retry and catch up independently. An entry disappears only
-after its job succeeded; whatever is left after a crash is replayed.
+Every job that derives something from events (the session catalogue, the search
+index, fact extraction, later the timeline) owns one action. Ingest writes, for each
+registered job, one entry covering the events of that call the job wants, so jobs
+fail, retry and catch up independently, and a batch of a thousand events costs a
+few rows, not thousands. An entry disappears only after its job succeeded on all of
+its events; whatever is left after a crash is replayed. An entry that fails is split
+into one entry per event, which then retry (and are given up on) one by one.
 """
 
 from __future__ import annotations
@@ -34,6 +36,15 @@ class OutboxEntry:
     action: str
     attempts: int = 0
     last_error: str | None = None
+    more_event_ids: tuple[str, ...] = ()  # the other events this entry covers
+
+    @property
+    def event_ids(self) -> tuple[str, ...]:
+        return (self.event_id, *self.more_event_ids)
+
+    @property
+    def size(self) -> int:
+        return 1 + len(self.more_event_ids)
 
     @property
     def key(self) -> str:
@@ -50,7 +61,13 @@ class OutboxEntry:
 
     def to_bytes(self) -> bytes:
         return json.dumps(
-            {"seq": self.seq, "event_id": self.event_id, "timestamp_ms": self.timestamp_ms, "action": str(self.action)},
+            {
+                "seq": self.seq,
+                "event_id": self.event_id,
+                "timestamp_ms": self.timestamp_ms,
+                "action": str(self.action),
+                "more_event_ids": list(self.more_event_ids),
+            },
             separators=(",", ":"),
         ).encode()
 
@@ -58,6 +75,9 @@ class OutboxEntry:
     def from_bytes(cls, data: bytes) -> OutboxEntry:
         try:
             raw = json.loads(data)
-            return cls(int(raw["seq"]), str(raw["event_id"]), int(raw["timestamp_ms"]), str(raw["action"]))
+            more = tuple(str(e) for e in raw.get("more_event_ids", ()))
+            return cls(
+                int(raw["seq"]), str(raw["event_id"]), int(raw["timestamp_ms"]), str(raw["action"]), 0, None, more
+            )
         except (ValueError, KeyError, TypeError) as exc:
             raise InvalidEvent("outbox", f"not an outbox entry: {exc}") from None

@@ -79,7 +79,10 @@ class SearchPipeline:
     parameters: SearchParameters = field(default_factory=SearchParameters)
     reranker: Reranker | None = None
 
-    def search(self, query: str, scope: IndexScope, k: int, now_ms: int | None = None) -> list[Hit]:
+    def search(
+        self, query: str, scope: IndexScope, k: int, now_ms: int | None = None, *, rerank: bool = True
+    ) -> list[Hit]:
+        """The k best hits; `rerank=False` skips the cross-encoder (internal lookups, no user waiting)."""
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         rankings, query_vector = self.rankings(query, scope)
         ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
@@ -92,7 +95,7 @@ class SearchPipeline:
             candidate.created_ms = items[candidate.item_id].created_ms
         speakers = {item_id: item.metadata.get("speaker") for item_id, item in items.items()}
         candidates = boost_named_speakers(candidates, speakers, query, self.parameters.speaker_boost)
-        if self.reranker is not None:
+        if self.reranker is not None and rerank:
             candidates = self._rerank(query, candidates, items)
         ranked = weigh_recency(candidates, self.parameters.recency_weight, now_ms)
         chosen = mmr(ranked, vectors, k, self.parameters.mmr_lambda, self.parameters.mmr_floor)

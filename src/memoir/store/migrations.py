@@ -193,12 +193,25 @@ def m005_memories(conn: sqlite3.Connection) -> None:
     )
 
 
+def m006_outbox_batches(conn: sqlite3.Connection) -> None:
+    # One entry may cover every event of one append that its job wants: the first id stays
+    # in `event_id`, the others follow comma-separated; `size` counts them for the backlog.
+    _run_script(
+        conn,
+        """
+        ALTER TABLE outbox ADD COLUMN more_event_ids TEXT NOT NULL DEFAULT '';
+        ALTER TABLE outbox ADD COLUMN size INTEGER NOT NULL DEFAULT 1;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
     ("003_sessions", m003_sessions),
     ("004_search", m004_search),
     ("005_memories", m005_memories),
+    ("006_outbox_batches", m006_outbox_batches),
 ]
 
 

@@ -44,7 +44,8 @@ _INSERT_EVENT = (
     f"INSERT INTO events ({_EVENT_COLUMNS}, ingested_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (event_id) DO NOTHING"
 )
-_INSERT_OUTBOX = "INSERT INTO outbox (event_id, timestamp_ms, action) VALUES (?, ?, ?)"
+_INSERT_OUTBOX = "INSERT INTO outbox (event_id, timestamp_ms, action, more_event_ids, size) VALUES (?, ?, ?, ?, ?)"
+_OUTBOX_COLUMNS = "seq, event_id, timestamp_ms, action, attempts, last_error, more_event_ids"
 _CHUNK = 500  # ids per IN (...) lookup, well under SQLite's variable limit
 
 
@@ -93,6 +94,25 @@ def _first_occurrences(events: Sequence[Event], inserted: set[str]) -> list[Even
             inserted.discard(event.event_id)
             fresh.append(event)
     return fresh
+
+
+def _outbox_rows(events: Sequence[Event], actions_for: Callable[[Event], Iterable[str]]) -> list[tuple[Any, ...]]:
+    """One row per action, covering (in order) every event of the batch that wants it."""
+    wanted: dict[str, list[Event]] = {}
+    for event in events:
+        for action in actions_for(event):
+            wanted.setdefault(action, []).append(event)
+    return [
+        (batch[0].event_id, batch[0].timestamp_ms, action, ",".join(e.event_id for e in batch[1:]), len(batch))
+        for action, batch in wanted.items()
+    ]
+
+
+def _row_to_entry(row: Sequence[Any]) -> OutboxEntry:
+    seq, event_id, timestamp_ms, action, attempts, last_error, more = row
+    return OutboxEntry(
+        seq, event_id, timestamp_ms, action, attempts, last_error, tuple(more.split(",")) if more else ()
+    )
 
 
 def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
@@ -249,9 +269,7 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
             else:
                 inserted = {row[0] for row in conn.execute("SELECT event_id FROM events WHERE seq > ?", (last_seq,))}
                 fresh = _first_occurrences(events, inserted)
-            conn.executemany(
-                _INSERT_OUTBOX, [(e.event_id, e.timestamp_ms, action) for e in fresh for action in actions_for(e)]
-            )
+            conn.executemany(_INSERT_OUTBOX, _outbox_rows(fresh, actions_for))
             if len(fresh) == len(events):
                 return list(events)
             # Some ids were stored before (or repeated in this batch): the stored event stands.
@@ -308,12 +326,31 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
             return []
         marks = ",".join("?" * len(actions))
         rows = self._read(
-            "SELECT seq, event_id, timestamp_ms, action, attempts, last_error FROM outbox"
+            f"SELECT {_OUTBOX_COLUMNS} FROM outbox"
             f" WHERE action IN ({marks}) AND failed_at_ms IS NULL AND not_before_ms <= ?"
             " ORDER BY seq LIMIT ?",
             [*actions, now_ms, limit],
         )
-        return [OutboxEntry(*row) for row in rows]
+        entries: list[OutboxEntry] = []
+        events = 0
+        for entry in map(_row_to_entry, rows):  # about `limit` events, but always at least one entry
+            if entries and events + entry.size > limit:
+                break
+            entries.append(entry)
+            events += entry.size
+        return entries
+
+    def split_outbox(self, entry: OutboxEntry, timestamps: dict[str, int]) -> list[OutboxEntry]:
+        """Replace a many-event entry by one entry per event (to retry them one by one)."""
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            conn.execute("DELETE FROM outbox WHERE seq = ?", (entry.seq,))
+            singles = []
+            for event_id in entry.event_ids:
+                ts = timestamps.get(event_id, entry.timestamp_ms)
+                cursor = conn.execute(_INSERT_OUTBOX, (event_id, ts, entry.action, "", 1))
+                singles.append(OutboxEntry(int(cursor.lastrowid or 0), event_id, ts, entry.action))
+        return singles
 
     def complete_outbox(self, action: str, entries: Sequence[OutboxEntry], now_ms: int) -> None:
         """Remove finished entries and move the job's checkpoint, in the caller's transaction."""
@@ -329,7 +366,7 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
                 "INSERT INTO checkpoints VALUES (?, ?, ?, 0, ?) ON CONFLICT (job) DO UPDATE SET"
                 " last_seq = excluded.last_seq, processed = processed + excluded.processed,"
                 " updated_at_ms = excluded.updated_at_ms",
-                (action, max(e.seq for e in entries), len(entries), now_ms),
+                (action, max(e.seq for e in entries), sum(e.size for e in entries), now_ms),
             )
 
     def fail_outbox(self, entry: OutboxEntry, error: str, retry_at_ms: int, give_up: bool, now_ms: int) -> None:
@@ -359,7 +396,7 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
 
     def outbox_pending(self, actions: Sequence[str] | None = None, now_ms: int | None = None) -> int:
         """Entries still to run (not given up on); with `now_ms`, only those due by then."""
-        sql = "SELECT count(*) FROM outbox WHERE failed_at_ms IS NULL"
+        sql = "SELECT coalesce(sum(size), 0) FROM outbox WHERE failed_at_ms IS NULL"
         params: list[Any] = []
         if actions is not None:
             if not actions:
@@ -372,10 +409,9 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
         return int(self._read(sql, params)[0][0])
 
     def outbox_entries(self, event_id: str | None = None) -> list[OutboxEntry]:
-        sql = "SELECT seq, event_id, timestamp_ms, action, attempts, last_error FROM outbox"
-        params = [] if event_id is None else [event_id]
-        sql += "" if event_id is None else " WHERE event_id = ?"
-        return [OutboxEntry(*row) for row in self._read(sql + " ORDER BY seq", params)]
+        """Entries still waiting, oldest first; with `event_id`, those covering that event."""
+        entries = [_row_to_entry(row) for row in self._read(f"SELECT {_OUTBOX_COLUMNS} FROM outbox ORDER BY seq")]
+        return entries if event_id is None else [e for e in entries if event_id in e.event_ids]
 
     def checkpoints(self) -> list[Checkpoint]:
         rows = self._read("SELECT job, last_seq, processed, failed, updated_at_ms FROM checkpoints ORDER BY job")
@@ -431,7 +467,7 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
     def stats(self) -> StoreStats:
         def by_action(failed: bool) -> dict[str, int]:
             condition = "IS NOT NULL" if failed else "IS NULL"
-            rows = self._read(f"SELECT action, count(*) FROM outbox WHERE failed_at_ms {condition} GROUP BY action")
+            rows = self._read(f"SELECT action, sum(size) FROM outbox WHERE failed_at_ms {condition} GROUP BY action")
             return dict(rows)
 
         with self._translated():

@@ -176,6 +176,15 @@ class SQLiteSearchTables:
         )
         return [_row_to_item(row) for row in reversed(earlier)] + [_row_to_item(row) for row in later]
 
+    def index_items_by_ref(self, refs: Sequence[str]) -> set[str]:
+        """Which of these refs (event or memory ids) are indexed."""
+        found: set[str] = set()
+        for start in range(0, len(refs), _CHUNK):
+            chunk = list(refs[start : start + _CHUNK])
+            rows = self._read(f"SELECT ref FROM index_items WHERE ref IN ({','.join('?' * len(chunk))})", chunk)
+            found.update(row[0] for row in rows)
+        return found
+
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
         """The latest item of `item`'s session and kind created before it (its previous turn)."""
         if item.session_id is None:

@@ -23,6 +23,7 @@ from memoir.model import DEFAULT_CONVERSATION, new_ulid
 from memoir.model.memory import Memory, MemoryKind, Severity
 from memoir.store import IndexItem, Store
 from memoir.vault.files import VaultFileError
+from memoir.vault.git import GitHistory
 from memoir.vault.vault import Vault
 
 __all__ = ["MemoryBook", "MemoryNotFound", "SyncReport"]
@@ -67,11 +68,20 @@ def index_item(memory: Memory) -> IndexItem:
     )
 
 
+def _why(memory: Memory) -> str:
+    return f" (from events {', '.join(memory.event_ids)})" if memory.event_ids else f" ({memory.source})"
+
+
 class MemoryBook:
-    def __init__(self, store: Store, vault: Vault, embedder: CachedEmbedder) -> None:
+    def __init__(self, store: Store, vault: Vault, embedder: CachedEmbedder, git: GitHistory | None = None) -> None:
         self.store = store
         self.vault = vault
         self.embedder = embedder
+        self.git = git
+
+    def _record(self, message: str) -> None:
+        if self.git is not None:
+            self.git.commit(message)
 
     # -- changes ----------------------------------------------------------------------
 
@@ -108,6 +118,7 @@ class MemoryBook:
             memory = replace(same, tags=merged_tags, event_ids=merged_events)
         self._save(memory)
         self.refresh_facts_page()
+        self._record(f"remember {memory.kind.value} {memory.id}: {memory.content[:60]}{_why(memory)}")
         return memory
 
     def forget(self, memory_id: str, replaced_by: str | None = None) -> Memory:
@@ -121,6 +132,8 @@ class MemoryBook:
             self.store.memory_save(tombstone, str(path), _file_hash(path))
             self.store.index_remove([memory.id])
         self.refresh_facts_page()
+        why = f"replaced by {replaced_by}" if replaced_by else "deleted"
+        self._record(f"forget {memory.kind.value} {memory.id}: {memory.content[:60]} ({why})")
         return tombstone
 
     def update(self, memory_id: str, text: str, event_ids: Iterable[str] = (), source: str = "user") -> Memory:
@@ -205,6 +218,7 @@ class MemoryBook:
                     self.store.index_remove([memory_id])
         if report.added or report.changed or report.removed:
             self.refresh_facts_page()
+            self._record(f"sync: {report.added} added, {report.changed} changed, {report.removed} removed in the vault")
         return report
 
     def _mirror(self, memory: Memory, path: Path, digest: str) -> None:

@@ -55,12 +55,12 @@ class OutboxRunner:
         return self.store.outbox_pending(self.registry.names)
 
     def run_once(self) -> int:
-        """Process one batch; returns how many entries it finished. The caller holds the lease."""
+        """Process one batch; returns how many events' work it finished. The caller holds the lease."""
         now = self._clock()
         entries = self.store.next_outbox(self.registry.names, self.batch_size, now)
         if not entries:
             return 0
-        events = self.store.get_many([e.event_id for e in entries])
+        events = self.store.get_many([event_id for e in entries for event_id in e.event_ids])
         done = 0
         for action, group in _group_by_action(entries).items():
             done += self._run_group(action, group, events)
@@ -85,14 +85,14 @@ class OutboxRunner:
     def _run_group(self, action: str, group: list[OutboxEntry], events: dict[str, Event]) -> int:
         try:
             self._commit(action, group, events)
-            return len(group)
+            return sum(e.size for e in group)
         except Exception as exc:  # noqa: BLE001 - any job failure is recorded on its entry, never fatal
-            if len(group) == 1:
+            if len(group) == 1 and group[0].size == 1:
                 self._fail(group[0], exc)
                 return 0
-            log.warning("job %s failed on a batch of %d (%s); retrying one by one", action, len(group), exc)
+            log.warning("job %s failed on %d events (%s); retrying them one by one", action, len(group), exc)
         done = 0
-        for entry in group:
+        for entry in self._singles(group, events):
             try:
                 self._commit(action, [entry], events)
                 done += 1
@@ -100,14 +100,26 @@ class OutboxRunner:
                 self._fail(entry, exc)
         return done
 
+    def _singles(self, group: list[OutboxEntry], events: dict[str, Event]) -> list[OutboxEntry]:
+        """One entry per event: many-event entries are split in the store, so each retries alone."""
+        singles: list[OutboxEntry] = []
+        for entry in group:
+            if entry.size == 1:
+                singles.append(entry)
+            else:
+                stamps = {i: events[i].timestamp_ms for i in entry.event_ids if i in events}
+                singles.extend(self.store.split_outbox(entry, stamps))
+        return singles
+
     def _commit(self, action: str, entries: Sequence[OutboxEntry], events: dict[str, Event]) -> None:
         job = self.registry.get(action)
         if job is None:
             raise WorkerError(f"no job registered for action {action!r}")
-        missing = [e.event_id for e in entries if e.event_id not in events]
+        wanted = [event_id for e in entries for event_id in e.event_ids]
+        missing = [event_id for event_id in wanted if event_id not in events]
         if missing:
             raise WorkerError(f"outbox entry refers to missing event {missing[0]}")
-        batch = [events[e.event_id] for e in entries]
+        batch = [events[event_id] for event_id in wanted]
         prepare = getattr(job, "prepare", None)
         if prepare is not None:  # outside the transaction: slow work must not hold the write lock
             prepare(batch, self.store)

@@ -1,0 +1,110 @@
+"""The `extract_facts` job: user messages become facts in the vault, reconciled with what is known.
+
+All of its work happens in `prepare`, outside the runner's transaction: it calls an LLM
+(seconds) and writes files, neither of which may hold the database's write lock. It is
+safe to repeat after a crash: the same fact again changes nothing, and an update whose
+old memory is already a tombstone is not applied twice. `run` has nothing left to do.
+
+LLM calls per user turn: none when the message says nothing in the first person; one for
+extraction; one more for reconciliation when there are existing facts nearby.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from memoir.errors import NotFound
+from memoir.ingest.extract import extract_by_rules, extract_with_llm, worth_extracting
+from memoir.ingest.reconcile import Decision, reconcile_by_rules, reconcile_with_llm
+from memoir.llm import LLM
+from memoir.model import Event, EventType, Memory
+from memoir.store import Store
+from memoir.vault import MemoryBook
+
+__all__ = ["ExtractFactsJob", "ExtractionStats"]
+
+log = logging.getLogger("memoir.ingest")
+NEIGHBOURS = 5  # existing facts fetched per new fact (the reference's neighbourhood)
+
+
+@dataclass
+class ExtractionStats:
+    turns: int = 0
+    facts: int = 0
+    decisions: dict[str, int] = field(default_factory=dict)
+
+
+class ExtractFactsJob:
+    name = "extract_facts"
+
+    def __init__(
+        self,
+        book: MemoryBook,
+        llm: Callable[[], LLM],
+        nearest: Callable[[str, Event], list[Memory]],
+        max_entries: int = 500,
+    ) -> None:
+        self.book = book
+        self.llm = llm  # a callable: the client is built on first use, not at open
+        self.nearest = nearest
+        self.max_entries = max_entries
+        self.stats = ExtractionStats()
+
+    def wants(self, event: Event) -> bool:
+        return event.event_type is EventType.USER_MESSAGE and bool(event.text.strip())
+
+    def prepare(self, events: Sequence[Event], store: Store) -> None:
+        for event in events:
+            self.process(event)
+
+    def run(self, events: Sequence[Event], store: Store) -> None:
+        """Nothing: `prepare` did the work (the vault is outside the transaction)."""
+
+    def process(self, event: Event) -> list[Decision]:
+        self.stats.turns += 1
+        if not worth_extracting(event.text):
+            return []
+        llm = self.llm()
+        facts = llm.run(lambda client: extract_with_llm(client, event.text), lambda: extract_by_rules(event.text))
+        if not facts.value:
+            return []
+        existing = self._existing(facts.value, event)
+        decided = llm.run(
+            lambda client: reconcile_with_llm(client, facts.value, existing),
+            lambda: reconcile_by_rules(facts.value, existing),
+        )
+        for decision in decided.value:
+            self._apply(decision, event, facts.source)
+        self._evict(event.conversation_id)
+        self.stats.facts += len(facts.value)
+        return decided.value
+
+    def _existing(self, facts: Sequence[str], event: Event) -> list[Memory]:
+        found: dict[str, Memory] = {}
+        for fact in facts:
+            for memory in self.nearest(fact, event)[:NEIGHBOURS]:
+                found.setdefault(memory.id, memory)
+        return list(found.values())
+
+    def _apply(self, decision: Decision, event: Event, source: str) -> None:
+        self.stats.decisions[decision.event] = self.stats.decisions.get(decision.event, 0) + 1
+        try:
+            if decision.event == "ADD":
+                self.book.remember(
+                    decision.text, conversation_id=event.conversation_id, event_ids=[event.event_id], source=source
+                )
+            elif decision.event == "UPDATE" and decision.memory_id:
+                if not self.book.get(decision.memory_id).deleted:  # a replay: already done
+                    self.book.update(decision.memory_id, decision.text, event_ids=[event.event_id], source=source)
+            elif decision.event == "DELETE" and decision.memory_id:
+                self.book.forget(decision.memory_id)
+        except NotFound:
+            log.warning("skipping %s of a memory that is gone: %s", decision.event, decision.memory_id)
+
+    def _evict(self, conversation_id: str) -> None:
+        """Seed 004, 4.5: beyond max_entries, the oldest memories are soft-deleted (summaries exempt)."""
+        live = [m for m in self.book.store.memory_list(conversation_id) if m.kind.value != "summary"]
+        for memory in sorted(live, key=lambda m: m.created_at)[: max(0, len(live) - self.max_entries)]:
+            self.book.forget(memory.id)

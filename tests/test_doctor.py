@@ -1,0 +1,62 @@
+"""`memoir doctor`: disagreements between events, vault and index are reported, not hidden."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from memoir import Memoir
+from tests.conftest import message, run_cli
+
+
+def levels(memoir: Memoir) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
+    for finding in memoir.doctor():
+        found.setdefault(finding.area, []).append(f"{finding.level}: {finding.message}")
+    return found
+
+
+def test_a_healthy_home_is_all_ok_and_says_rerank_is_skipped(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    memoir.ingest(message("I live in Lisbon"))
+    memoir.flush()
+    report = levels(memoir)
+    assert report["events"][0].startswith("ok: 1 events")
+    assert report["vault"] == ["ok: 1 memory files agree with the index"]
+    assert report["index"][0].startswith("ok:")
+    assert "ok: rerank: none configured, the stage is skipped (search.rerank)" in report["models"]
+    assert any("no llm.model configured" in line for line in report["models"])
+
+
+def test_files_changed_by_hand_and_broken_files_are_reported(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    memory = memoir.remember("The offsite is in Porto")
+    path = memoir.vault.path_of(memory)
+    path.write_text(path.read_text().replace("Porto", "Faro"))
+    broken = path.parent / "broken.md"
+    broken.write_text("no front matter here")
+    report = levels(memoir)["vault"]
+    assert any(line.startswith("error: unreadable memory file:") and str(broken) in line for line in report)
+    assert any("1 memory file(s) changed on disk" in line for line in report)
+
+
+def test_a_damaged_index_is_an_error_that_names_the_cure(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    memoir.ingest(message("I have two cats"))
+    memoir.flush()
+    memoir.store.index_clear()
+    [finding] = [f for f in memoir.doctor() if f.area == "index"]
+    assert finding.level == "error" and "memoir reindex" in finding.message
+    memoir.reindex()
+    assert [f.level for f in memoir.doctor() if f.area == "index"] == ["ok"]
+
+
+def test_the_cli_exits_1_on_errors(home: Path) -> None:
+    run_cli("init", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
+    ok = run_cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "rerank: none configured" in ok.stdout
+    (home / "vault" / "entries" / "x").mkdir(parents=True)
+    (home / "vault" / "entries" / "x" / "bad.md").write_text("---\nid: [\n---\n")
+    bad = run_cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
+    assert bad.returncode == 1 and "unreadable memory file" in bad.stdout

@@ -1,0 +1,206 @@
+"""The write path: facts extracted from user messages and reconciled into the vault.
+
+With a scripted OpenAI-compatible server on 127.0.0.1 playing the LLM (the real HTTP
+path), and without one (the rules).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from memoir import Memoir
+from memoir.ingest import extract_by_rules, reconcile_by_rules, same_topic
+from memoir.model import Memory, new_ulid
+from tests.scripted_server import ScriptedServer, chat_reply, scripted_server
+
+
+def say(memoir: Memoir, text: str, conversation: str = "sam", event_type: str = "user_message") -> str:
+    [event_id] = memoir.ingest(
+        {"session_id": "s1", "conversation_id": conversation, "event_type": event_type, "text": text}
+    )
+    assert memoir.flush(timeout=30)
+    return event_id
+
+
+def live(memoir: Memoir, conversation: str = "sam") -> list[str]:
+    return [m.content for m in memoir.memories(conversation)]
+
+
+class ScriptedLLM:
+    """Answers extraction and reconciliation prompts from two scripts, recording what it was asked."""
+
+    def __init__(self) -> None:
+        self.extractions: list[Any] = []
+        self.reconciliations: list[Any] = []
+        self.seen: list[str] = []
+
+    def __call__(self, body: dict[str, Any]) -> tuple[int, Any]:
+        system = body["messages"][0]["content"]
+        kind = "extract" if "extract facts" in system else "reconcile"
+        self.seen.append(kind)
+        script = self.extractions if kind == "extract" else self.reconciliations
+        answer = script.pop(0) if script else '{"facts": []}'
+        if isinstance(answer, tuple):
+            return answer
+        return 200, chat_reply(answer if isinstance(answer, str) else json.dumps(answer))
+
+
+@contextmanager
+def with_llm(
+    open_memoir: Callable[..., Memoir], **options: Any
+) -> Iterator[tuple[Memoir, ScriptedLLM, ScriptedServer]]:
+    script = ScriptedLLM()
+    with scripted_server({"/v1/chat/completions": script}) as server:
+        memoir = open_memoir(
+            embedding_provider="hashing",
+            llm_base_url=server.url + "/v1",
+            llm_model="qwen2.5:3b",
+            llm_retries=0,
+            **options,
+        )
+        yield memoir, script, server
+
+
+def test_with_rules_a_correction_replaces_the_fact_and_leaves_a_tombstone(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    say(memoir, "My wife is Jane.")
+    anne_event = say(memoir, "Actually, my wife is Anne.")
+    [anne] = memoir.memories("sam")
+    assert anne.content == "The user's wife is Anne" and anne.source == "heuristics"
+    assert anne.event_ids == (anne_event,)
+    [jane] = [m for m in memoir.memories("sam", include_deleted=True) if m.deleted]
+    assert jane.content == "The user's wife is Jane" and jane.replaced_by == anne.id
+    assert [m.content for m in memoir.memory_history(anne.id)] == ["The user's wife is Jane", "The user's wife is Anne"]
+    [hit] = memoir.search("who is the user's wife?", conversation_id="sam", kinds=["fact"], k=1)
+    assert hit.memory_id == anne.id
+    assert memoir.get_event(hit.event_ids[0]).text == "Actually, my wife is Anne."  # traced back to the message
+
+
+def test_an_unrelated_fact_is_added_and_the_old_one_kept(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    say(memoir, "My wife is Anne.")
+    say(memoir, "I live in Lisbon.")
+    assert sorted(live(memoir)) == ["The user lives in Lisbon", "The user's wife is Anne"]
+
+
+def test_assistant_messages_and_fact_free_turns_add_nothing(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    say(memoir, "My wife is Anne.", event_type="assistant_message")
+    say(memoir, "Thanks, that helps!")
+    say(memoir, "What time is my flight?")
+    assert live(memoir) == []
+
+
+def test_the_same_fact_again_changes_nothing(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    say(memoir, "I have two dogs.")
+    before = memoir.memories("sam")
+    say(memoir, "I have two dogs!")
+    assert memoir.memories("sam") == before
+
+
+def test_with_an_llm_the_model_extracts_and_reconciles(open_memoir: Callable[..., Memoir]) -> None:
+    with with_llm(open_memoir) as (memoir, llm, _):
+        llm.extractions += [
+            '```json\n{"facts": ["The user\'s wife is named Jane"]}\n```',
+            '<think>a correction</think>{"facts": ["The user\'s wife is named Anne"]}',
+        ]
+        llm.reconciliations += [{"memory": [{"id": "0", "text": "The user's wife is named Anne", "event": "UPDATE"}]}]
+        say(memoir, "My wife is Jane")
+        say(memoir, "Sorry, I misspoke: my wife is Anne")
+    [anne] = memoir.memories("sam")
+    assert (anne.content, anne.source) == ("The user's wife is named Anne", "llm")
+    [jane] = [m for m in memoir.memories("sam", include_deleted=True) if m.deleted]
+    assert jane.replaced_by == anne.id
+    assert llm.seen == ["extract", "extract", "reconcile"]  # nothing to reconcile against the first time
+
+
+def test_an_update_for_an_unrelated_topic_is_not_carried_out(open_memoir: Callable[..., Memoir]) -> None:
+    """The reference's PR #109: the model answered UPDATE for unrelated topics."""
+    with with_llm(open_memoir) as (memoir, llm, _):
+        llm.extractions += ['{"facts": ["The user\'s wife is named Anne"]}', '{"facts": ["The user lives in Lisbon"]}']
+        llm.reconciliations += [{"memory": [{"id": "0", "text": "The user lives in Lisbon", "event": "UPDATE"}]}]
+        say(memoir, "My wife is Anne")
+        say(memoir, "I live in Lisbon")
+    assert sorted(live(memoir)) == ["The user lives in Lisbon", "The user's wife is named Anne"]
+
+
+def test_unknown_ids_are_rejected_and_asked_again(open_memoir: Callable[..., Memoir]) -> None:
+    with with_llm(open_memoir) as (memoir, llm, server):
+        llm.extractions += ['{"facts": ["The user has a dog named Rex"]}', '{"facts": ["The user has a cat"]}']
+        llm.reconciliations += [
+            {"memory": [{"id": "7", "text": "The user has a cat", "event": "UPDATE"}]},
+            {
+                "memory": [
+                    {"id": "0", "text": "The user has a dog named Rex", "event": "NONE"},
+                    {"id": "new", "text": "The user has a cat", "event": "ADD"},
+                ]
+            },
+        ]
+        say(memoir, "I have a dog named Rex")
+        say(memoir, "I have a cat")
+    assert sorted(live(memoir)) == ["The user has a cat", "The user has a dog named Rex"]
+    retry = [body for path, body in server.requests if "unknown id '7'" in json.dumps(body)]
+    assert retry, "the corrective retry quotes the unknown id"
+
+
+def test_the_breaker_opens_after_three_failures_and_rules_take_over(open_memoir: Callable[..., Memoir]) -> None:
+    with with_llm(open_memoir) as (memoir, llm, _):
+        llm.extractions += [(500, {"error": "overloaded"})] * 10
+        for text in ("My dog is Rex.", "My cat is Tom.", "My car is blue.", "My bike is red.", "My boat is old."):
+            say(memoir, text)
+        assert memoir.llm.breaker.state == "open"
+    assert len([s for s in llm.seen if s == "extract"]) == 3  # then the server is left alone
+    assert len(live(memoir)) == 5 and {m.source for m in memoir.memories("sam")} == {"heuristics"}
+
+
+def test_llm_calls_per_user_turn(open_memoir: Callable[..., Memoir]) -> None:
+    with with_llm(open_memoir) as (memoir, llm, _):
+        llm.extractions += ['{"facts": ["The user likes sailing"]}', '{"facts": ["The user likes sailing"]}']
+        llm.reconciliations += [{"memory": [{"id": "0", "text": "The user likes sailing", "event": "NONE"}]}]
+        calls = []
+        for text in ("Thanks!", "I like sailing", "I like sailing a lot"):
+            before = len(llm.seen)
+            say(memoir, text)
+            calls.append(len(llm.seen) - before)
+    assert calls == [0, 1, 2]
+
+
+def test_the_oldest_memories_are_evicted_beyond_max_entries(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing", memory_max_entries=3)
+    for text in ("My dog is Rex.", "My cat is Tom.", "My car is blue.", "My bike is red.", "My boat is old."):
+        say(memoir, text)
+    assert live(memoir) == ["The user's car is blue", "The user's bike is red", "The user's boat is old"]
+    assert len(memoir.memories("sam", include_deleted=True)) == 5  # soft-deleted, never destroyed
+    assert memoir.status().events == 5  # the event log is never trimmed
+
+
+@pytest.mark.parametrize(
+    ("text", "facts"),
+    [
+        ("My wife is Jane.", ["The user's wife is Jane"]),
+        ("I'm allergic to peanuts, so no peanut snacks.", ["The user is allergic to peanuts"]),
+        ("I live in Lisbon and I love sailing.", ["The user lives in Lisbon", "The user loves sailing"]),
+        ("Hi! I'm Sam.", ["The user's name is Sam"]),
+        ("What is my wife's name?", []),
+        ("I think so.", []),
+    ],
+)
+def test_rules_extract_first_person_statements(text: str, facts: list[str]) -> None:
+    assert extract_by_rules(text) == facts
+
+
+def test_rules_reconcile_by_slot() -> None:
+    jane = Memory(id=new_ulid(1), kind="fact", content="The user's wife is Jane")
+    decisions = reconcile_by_rules(["The user's wife is Anne", "The user's wife is Jane", "The user has a cat"], [jane])
+    assert [(d.event, d.text, d.memory_id) for d in decisions] == [
+        ("UPDATE", "The user's wife is Anne", jane.id),
+        ("ADD", "The user has a cat", None),
+    ]
+    assert same_topic("The user's wife is Jane", "The user's wife is named Anne")
+    assert not same_topic("The user likes pizza", "The user lives in Lisbon")
