@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from memoir import InvalidInput, Memoir, MemoryKind, NotFound, Severity
+from memoir import InvalidInput, Memoir, MemoryKind, NotFound, Severity, StoreError
 from memoir.vault import safe_name
+from tests.conftest import message
 
 
 @pytest.fixture
@@ -184,3 +188,40 @@ def test_a_git_failure_never_blocks_a_write(
     monkeypatch.setenv("PATH", "/nonexistent")  # no git to be found
     memory = memoir.remember("Still saved without git")
     assert memoir.vault.path_of(memory).exists() and memoir.memories() == [memory]
+
+
+def test_the_watcher_reindexes_a_file_edited_by_hand(open_memoir: Callable[..., Memoir]) -> None:
+    import time
+
+    memoir = open_memoir(embedding_provider="hashing", vault_watch=True)
+    memory = memoir.remember("The retro is on Tuesday")
+    path = memoir.vault.path_of(memory)
+    path.write_text(path.read_text().replace("Tuesday", "Thursday"))
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        if [h.text for h in memoir.search("retro")] == ["The retro is on Thursday"]:
+            break
+        time.sleep(0.1)
+    assert [h.text for h in memoir.search("retro")] == ["The retro is on Thursday"]
+
+
+@pytest.mark.skipif(shutil.which("chattr") is None or os.geteuid() != 0, reason="needs chattr as root")
+def test_a_read_only_vault_is_a_clear_error_and_loses_nothing(open_memoir: Callable[..., Memoir], home: Path) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    memoir.remember("written before the disk turned read-only")
+    vault = home / "vault" / "entries" / "default"
+    locked = subprocess.run(["chattr", "-R", "+i", str(vault)], capture_output=True, check=False).returncode == 0
+    if not locked:
+        pytest.skip("this filesystem cannot be made read-only")
+    try:
+        with pytest.raises(StoreError, match=r"cannot write .*check that the vault is writable"):
+            memoir.remember("this one cannot be written")
+        [event_id] = memoir.ingest(message("My dog is Rex."))
+        assert memoir.flush(timeout=3) is False  # extraction keeps failing and waits in the outbox
+        assert memoir.get_event(event_id).text == "My dog is Rex."
+        assert memoir.store.outbox_entries(event_id=event_id)
+    finally:
+        subprocess.run(["chattr", "-R", "-i", str(vault)], capture_output=True, check=False)
+    memoir.store.retry_failed()
+    assert memoir.flush(timeout=30)
+    assert "The user's dog is Rex" in [m.content for m in memoir.memories()]

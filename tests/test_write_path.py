@@ -187,6 +187,7 @@ def test_the_oldest_memories_are_evicted_beyond_max_entries(open_memoir: Callabl
         ("I'm allergic to peanuts, so no peanut snacks.", ["The user is allergic to peanuts"]),
         ("I live in Lisbon and I love sailing.", ["The user lives in Lisbon", "The user loves sailing"]),
         ("Hi! I'm Sam.", ["The user's name is Sam"]),
+        ("Sorry, I misspoke: my wife is Anne.", ["The user's wife is Anne"]),
         ("What is my wife's name?", []),
         ("I think so.", []),
     ],

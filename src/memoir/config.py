@@ -166,6 +166,7 @@ OPTIONS: tuple[Option, ...] = (
     Option("llm.breaker_reset", _parse_number(float, 0), 30.0, "seconds before an open circuit lets a trial through"),
     Option("memory.extract", _parse_bool, True, "extract facts from user messages into the vault"),
     Option("vault.git", _parse_bool, False, "commit every vault change to git (seed 004's enable_git_versioning)"),
+    Option("vault.watch", _parse_bool, False, "watch the vault and re-index files people edit (start_watcher)"),
     Option("memory.max_entries", _parse_number(int, 1), 500, "live memories per conversation before the oldest go"),
     Option("index.hnsw_threshold", _parse_number(int, 1), 50_000, "items from which an HNSW graph serves big scopes"),
 )
@@ -216,6 +217,7 @@ class Settings:
     llm_breaker_reset: float
     memory_extract: bool
     vault_git: bool
+    vault_watch: bool
     memory_max_entries: int
     index_hnsw_threshold: int
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)

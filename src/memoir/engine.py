@@ -39,6 +39,7 @@ from memoir.store import Checkpoint, EventQuery, IndexScope, SQLiteStore, Store
 from memoir.vault import MemoryBook, SyncReport, Vault
 from memoir.vault.book import index_item
 from memoir.vault.git import GitHistory
+from memoir.vault.watcher import VaultWatcher
 from memoir.workers import BackgroundWorker, Job, JobRegistry, OutboxRunner, default_registry
 
 __all__ = ["EventPage", "Memoir", "Status"]
@@ -115,6 +116,7 @@ class Memoir:
         registry.register(IndexEventJob(self.embedder))
         self._pipeline: SearchPipeline | None = None
         self._llm: LLM | None = None
+        self._watcher: VaultWatcher | None = None
         self.vault = Vault(settings.home / "vault")
         git = GitHistory(self.vault.root) if settings.vault_git else None
         self.book = MemoryBook(store, self.vault, self.embedder, git)
@@ -149,6 +151,9 @@ class Memoir:
         )
         memoir = cls(settings, store, default_registry())
         memoir.sync_vault()  # files people edited, or a crash between file and index
+        if settings.vault_watch:
+            memoir._watcher = VaultWatcher(memoir.vault.root, memoir.sync_vault)
+            memoir._watcher.start()
         if settings.worker_enabled:
             memoir.start_worker()
         return memoir
@@ -168,6 +173,9 @@ class Memoir:
         return self.jobs.register(job)
 
     def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.stop()
+            self._watcher = None
         if self._worker is not None:
             self._worker.stop()
             self._worker = None

@@ -58,8 +58,10 @@ _SKIP = re.compile(
     re.I,
 )
 # Clauses joined to a statement: "I'm allergic to peanuts, so no snacks" keeps the first.
-_CLAUSE = re.compile(r",\s*(?:so|but|because|which|and then)\s+|\s+and (?=I\b|my\b)", re.I)
-_LEADING = re.compile(r"^(?:(?:also|and|but|so|oh|well|by the way|btw|actually|anyway|ok|okay),?\s+)+", re.I)
+_CLAUSE = re.compile(r",\s*(?:so|but|because|which|and then)\s+|\s+and (?=I\b|my\b)|\s*[:;]\s+", re.I)
+_LEADING = re.compile(
+    r"^(?:(?:also|and|but|so|oh|well|by the way|btw|actually|anyway|ok|okay|sorry|correction|wait|no),?\s+)+", re.I
+)
 
 
 def worth_extracting(text: str) -> bool:
