@@ -63,19 +63,21 @@ class IndexEventJob:
 
     def run(self, events: Sequence[Event], store: Store) -> None:
         """Index the turns, each linked to the turn before it in its session (and that one to it)."""
-        items: list[IndexItem] = []
-        latest: dict[tuple[str, str | None], int] = {}  # session -> position in `items`
-        for event in events:
-            item = item_for_event(event)
+        items = [item_for_event(e) for e in events]
+        before: list[str] = [""] * len(items)
+        after: list[str] = [""] * len(items)
+        latest: dict[tuple[str, str | None], int] = {}  # session -> position of its latest item
+        for position, item in enumerate(items):
             key = (item.conversation_id, item.session_id)
-            position = latest.get(key)
-            if position is not None:  # the previous turn is in this batch
-                items[position] = replace(items[position], context_after=item.search_text)
-                item = replace(item, context_before=items[position].search_text)
-            elif (previous := store.index_last_in_session(item)) is not None:
-                assert previous.item_id is not None
-                store.index_set_context_after(previous.item_id, item.search_text)
-                item = replace(item, context_before=previous.search_text)
-            latest[key] = len(items)
-            items.append(item)
-        store.index_add(items)
+            previous = latest.get(key)
+            if previous is not None:  # the previous turn is in this batch
+                after[previous] = item.search_text
+                before[position] = items[previous].search_text
+            elif (stored := store.index_last_in_session(item)) is not None:
+                assert stored.item_id is not None
+                store.index_set_context_after(stored.item_id, item.search_text)
+                before[position] = stored.search_text
+            latest[key] = position
+        store.index_add(
+            [replace(item, context_before=b, context_after=a) for item, b, a in zip(items, before, after, strict=True)]
+        )

@@ -205,6 +205,25 @@ def m006_outbox_batches(conn: sqlite3.Connection) -> None:
     )
 
 
+def m007_embeddings_inline(conn: sqlite3.Connection) -> None:
+    # A vector is 1.5 KB: in a WITHOUT ROWID table every row spilled to overflow pages and
+    # saving one cost about 50 us; a rowid table keeps it inline (cache contents are kept).
+    _run_script(
+        conn,
+        """
+        CREATE TABLE embeddings_inline (
+            model TEXT NOT NULL,
+            content_hash TEXT NOT NULL,
+            vector BLOB NOT NULL
+        ) STRICT;
+        INSERT INTO embeddings_inline SELECT model, content_hash, vector FROM embeddings;
+        DROP TABLE embeddings;
+        ALTER TABLE embeddings_inline RENAME TO embeddings;
+        CREATE UNIQUE INDEX embeddings_by_hash ON embeddings (model, content_hash);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -212,6 +231,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("004_search", m004_search),
     ("005_memories", m005_memories),
     ("006_outbox_batches", m006_outbox_batches),
+    ("007_embeddings_inline", m007_embeddings_inline),
 ]
 
 

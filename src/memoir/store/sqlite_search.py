@@ -225,7 +225,8 @@ class SQLiteSearchTables:
     def embeddings_save(self, model: str, pairs: list[tuple[str, bytes]]) -> None:
         with self._translated(), self.atomic():
             self._conn().executemany(
-                "INSERT OR IGNORE INTO embeddings VALUES (?, ?, ?)", [(model, digest, blob) for digest, blob in pairs]
+                "INSERT OR IGNORE INTO embeddings (model, content_hash, vector) VALUES (?, ?, ?)",
+                [(model, digest, blob) for digest, blob in pairs],
             )
 
 
