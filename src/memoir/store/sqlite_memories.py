@@ -7,14 +7,13 @@ disagree (a person edited a file, a crash fell between the file and the row).
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from datetime import UTC, datetime
 from typing import Any
 
 from memoir.model.event import to_ms
 from memoir.model.memory import Memory, normalise_content
+from memoir.store.sqlite_parts import SQLiteParts
 
 __all__ = ["SQLiteMemoryTables"]
 
@@ -44,20 +43,8 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
     )
 
 
-class SQLiteMemoryTables:
+class SQLiteMemoryTables(SQLiteParts):
     """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
-
-    def _conn(self) -> sqlite3.Connection:
-        raise NotImplementedError
-
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
-
-    def atomic(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
-
-    def _translated(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
 
     def memory_save(self, memory: Memory, path: str, file_hash: str) -> None:
         row = (

@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterator, Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 from memoir.store.base import IndexItem, IndexScope
+from memoir.store.sqlite_parts import SQLiteParts
 
 __all__ = ["SQLiteSearchTables"]
 
@@ -74,20 +74,8 @@ def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-class SQLiteSearchTables:
+class SQLiteSearchTables(SQLiteParts):
     """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
-
-    def _conn(self) -> sqlite3.Connection:
-        raise NotImplementedError
-
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
-
-    def atomic(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
-
-    def _translated(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
 
     def index_add(self, items: Sequence[IndexItem]) -> None:
         """Add items; an item whose ref is indexed already is replaced (edits, re-runs)."""
