@@ -56,8 +56,9 @@ class ExtractFactsJob:
         return event.event_type is EventType.USER_MESSAGE and bool(event.text.strip())
 
     def prepare(self, events: Sequence[Event], store: Store) -> None:
-        for event in events:
-            self.process(event)
+        with self.book.batch():  # facts.md once per batch, not once per memory
+            for event in events:
+                self.process(event)
 
     def run(self, events: Sequence[Event], store: Store) -> None:
         """Nothing: `prepare` did the work (the vault is outside the transaction)."""

@@ -12,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -78,6 +79,19 @@ class MemoryBook:
         self.vault = vault
         self.embedder = embedder
         self.git = git
+        self._batching = 0
+        self._page_stale = False
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Group changes: facts.md is rewritten once at the end, not after each change."""
+        self._batching += 1
+        try:
+            yield
+        finally:
+            self._batching -= 1
+            if not self._batching and self._page_stale:
+                self.refresh_facts_page()
 
     def _record(self, message: str) -> None:
         if self.git is not None:
@@ -160,6 +174,10 @@ class MemoryBook:
             self.store.index_add([index_item(memory)])
 
     def refresh_facts_page(self) -> None:
+        if self._batching:
+            self._page_stale = True
+            return
+        self._page_stale = False
         self.vault.write_facts_page(self.store.memory_list())
 
     # -- reading ----------------------------------------------------------------------
