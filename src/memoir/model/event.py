@@ -24,7 +24,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Any, TypeVar
 
-from memoir.errors import InvalidEvent
+from memoir.errors import InvalidEvent, InvalidInput
 from memoir.model.ids import EventKey, is_ulid, new_ulid
 
 __all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "parse_timestamp"]
@@ -51,7 +51,9 @@ def _normalise_enum_name(value: str, proto_prefix: str) -> str:
 E = TypeVar("E", bound=StrEnum)
 
 
-def _parse_enum(cls: type[E], value: object, field_name: str, proto_prefix: str, noun: str) -> E:
+def _parse_enum(
+    cls: type[E], value: object, field_name: str, proto_prefix: str, noun: str, error: type[InvalidInput] = InvalidEvent
+) -> E:
     """A member from itself, its value, or its seed (CamelCase) or proto (PREFIX_UPPER) spelling."""
     if isinstance(value, cls):
         return value
@@ -61,7 +63,7 @@ def _parse_enum(cls: type[E], value: object, field_name: str, proto_prefix: str,
         except ValueError:
             pass
     allowed = ", ".join(member.value for member in cls)
-    raise InvalidEvent(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
+    raise error(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
 
 
 class EventType(StrEnum):

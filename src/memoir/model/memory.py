@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from memoir.errors import InvalidInput
-from memoir.model.event import DEFAULT_CONVERSATION, _check_id, parse_timestamp
+from memoir.model.event import DEFAULT_CONVERSATION, _check_id, _parse_enum, parse_timestamp
 from memoir.model.ids import is_ulid
 
 __all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]
@@ -33,11 +33,7 @@ class MemoryKind(StrEnum):
 
     @classmethod
     def parse(cls, value: object) -> MemoryKind:
-        try:
-            return cls(str(value).strip().lower())
-        except ValueError:
-            known = ", ".join(k.value for k in cls)
-            raise InvalidInput("kind", f"unknown kind {value!r}; expected one of {known}") from None
+        return _parse_enum(cls, value, "kind", "", "kind", InvalidInput)
 
     @property
     def folder(self) -> str:
@@ -52,11 +48,7 @@ class Severity(StrEnum):
 
     @classmethod
     def parse(cls, value: object) -> Severity:
-        try:
-            return cls(str(value).strip().lower())
-        except ValueError:
-            known = ", ".join(s.value for s in cls)
-            raise InvalidInput("severity", f"unknown severity {value!r}; expected one of {known}") from None
+        return _parse_enum(cls, value, "severity", "", "severity", InvalidInput)
 
 
 def normalise_content(text: str) -> str:
