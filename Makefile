@@ -36,12 +36,14 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
+# Two workers, a test file each at a time: half the suite waits on disks and child processes.
 unit: $(DEV_STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2 --dist loadfile
 
 ## bench: the benchmarks (tens of minutes); results go to the terminal
 bench: $(RUN_STAMP)
 	$(BIN)/python bench/ingest.py
+	$(BIN)/python bench/write_path.py
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/search_scale.py
 

@@ -30,8 +30,9 @@ from pathlib import Path
 from typing import Any
 
 from memoir import Memoir
+from memoir.config import SearchSettings
 from memoir.index.keyword import match_expression
-from memoir.retrieval import SearchParameters, SearchPipeline
+from memoir.retrieval import SearchPipeline, search_scope
 
 DEFAULT_DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo-dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "inferential", 4: "single-hop"}
@@ -148,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
             f"({len(events) / build:.0f} turns/s, embedding included)"
         )
 
+        parts = memoir._parts  # the benchmark compares the pipeline's stages, below the façade
+
         def ask_memoir(question: str, conversation: str) -> tuple[list[str], set[str]]:
             hits = memoir.search(question, k=K, conversation_id=conversation, kinds=["turn"])
             context = {dia[e] for h in hits for e in h.context_event_ids}
@@ -157,9 +160,9 @@ def main(argv: list[str] | None = None) -> int:
             match = match_expression(question)
             if match is None:
                 return [], set()
-            scope = memoir._scope(conversation, ["turn"], None, None)
-            found = memoir.store.keyword_search(match, scope, K)
-            items = memoir.store.index_items([item_id for item_id, _ in found])
+            scope = search_scope(conversation, ["turn"], None, None, agent_id=None)
+            found = parts.store.keyword_search(match, scope, K)
+            items = parts.store.index_items([item_id for item_id, _ in found])
             return [items[item_id].metadata["dia_id"] for item_id, _ in found], set()
 
         plain = sqlite3.connect(":memory:")
@@ -179,12 +182,12 @@ def main(argv: list[str] | None = None) -> int:
             )
             return [row[0] for row in rows], set()
 
-        def ask_variant(parameters: SearchParameters) -> Callable[[str, str], tuple[list[str], set[str]]]:
-            base = memoir.pipeline
+        def ask_variant(parameters: SearchSettings) -> Callable[[str, str], tuple[list[str], set[str]]]:
+            base = parts.pipeline
             pipeline = SearchPipeline(base.store, base.embedder, base.vectors, parameters)
 
             def ask(question: str, conversation: str) -> tuple[list[str], set[str]]:
-                scope = memoir._scope(conversation, ["turn"], None, None)
+                scope = search_scope(conversation, ["turn"], None, None, agent_id=None)
                 return [h.metadata["dia_id"] for h in pipeline.search(question, scope, K)], set()
 
             return ask
@@ -195,16 +198,16 @@ def main(argv: list[str] | None = None) -> int:
             "bm25 plain": evaluate(data, ask_plain_bm25),
             "bm25 memoir": evaluate(data, ask_bm25),
             "dense only": evaluate(
-                data, ask_variant(SearchParameters(sources=("vector",), mmr_lambda=1.0, recency_weight=0, neighbours=0))
+                data, ask_variant(SearchSettings(sources=("vector",), mmr_lambda=1.0, recency_weight=0, neighbours=0))
             ),
             "plain rrf": evaluate(
                 data,
                 ask_variant(
-                    SearchParameters(fusion="rrf", speaker_boost=0, mmr_lambda=1.0, recency_weight=0, neighbours=0)
+                    SearchSettings(fusion="rrf", speaker_boost=0, mmr_lambda=1.0, recency_weight=0, neighbours=0)
                 ),
             ),
-            "no mmr": evaluate(data, ask_variant(SearchParameters(mmr_lambda=1.0, neighbours=0))),
-            "seed mmr": evaluate(data, ask_variant(SearchParameters(mmr_floor=0.0, neighbours=0))),
+            "no mmr": evaluate(data, ask_variant(SearchSettings(mmr_lambda=1.0, neighbours=0))),
+            "seed mmr": evaluate(data, ask_variant(SearchSettings(mmr_floor=0.0, neighbours=0))),
         }
     print(f"\nLoCoMo dev, categories 1-4, {results['memoir']['questions']} questions, evidence turns in the top {K}")
     print(f"{'system':<12} {'R@5':>6} {'R@10':>6} {'hit@10':>7} {'R@10+ctx':>9} {'p50 ms':>7} {'p95 ms':>7}")

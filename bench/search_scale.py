@@ -68,8 +68,8 @@ def clustered(count: int, rng: np.random.Generator, centers: np.ndarray, spread:
 
 def build(memoir: Memoir, count: int, rng: np.random.Generator, centers: np.ndarray) -> None:
     words = random.Random(1)
-    store = memoir.store
-    model = memoir.embedder.name
+    store = memoir._parts.store  # vectors are written straight into the index, below the façade
+    model = memoir._parts.embedder.name
     batch = 20_000
     for start in range(0, count, batch):
         n = min(batch, count - start)
@@ -117,7 +117,7 @@ def measure(size: int, queries: int, hnsw_threshold: int) -> dict[str, float]:
         start = time.perf_counter()
         build(memoir, size, rng, centers)
         built = time.perf_counter() - start
-        vectors = memoir.pipeline.vectors
+        vectors = memoir._parts.pipeline.vectors
         start = time.perf_counter()
         vectors.refresh()  # loads the vectors, builds the HNSW graph above the threshold
         loaded = time.perf_counter() - start

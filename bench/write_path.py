@@ -1,18 +1,23 @@
-"""The write path (issue 4's benchmark): memories per second, LLM calls per turn, ingest latency.
+"""The write path (issues 4 and 6's benchmark): memories per second, LLM calls per turn, ingest latency.
 
-1. Memories written per second in heuristic mode (no LLM): user messages stating facts
-   go through the `extract_facts` job (rules, reconciliation, Markdown file, index with
-   the default MiniLM embedder); also `Memoir.remember` called directly.
-2. LLM calls per user turn, against a scripted OpenAI-compatible server on 127.0.0.1:
+1. Memories written per second with the default MiniLM embedder (each a Markdown file, a
+   mirror row and an index item): `Memoir.remember` one at a time, and `Memoir.remember_many`
+   in batches of 100 (one embedding call, one transaction, one facts.md per batch; target
+   >= 200/s); run round-robin, medians and the ratio within each round.
+2. Memories per second in heuristic mode (no LLM): user messages stating facts go through
+   the `extract_facts` job (rules, nearest facts, reconciliation, files, index).
+3. LLM calls per user turn, against a scripted OpenAI-compatible server on 127.0.0.1:
    a conversation mixing fact-free turns, new facts and corrections.
-3. What the write path adds to `ingest` acknowledgement: one-call-per-event ingest latency
+4. What the write path adds to `ingest` acknowledgement: one-call-per-event ingest latency
    with fact extraction on and off (runner thread on). Target: nothing, it runs behind.
 
-    python bench/write_path.py
+    python bench/write_path.py [--runs 3]
+    python bench/write_path.py --quick    # smaller counts, one run: under a minute
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -29,6 +34,8 @@ from scripted_server import chat_reply, scripted_server
 
 NAMES = ["Anne", "Jane", "Rex", "Mia", "Tom", "Lisbon", "Porto", "Berlin", "Kyoto", "Oslo"]
 RELATIONS = ["wife", "dog", "daughter", "cat", "boss", "dentist", "landlord", "coach", "neighbour", "editor"]
+REMEMBER_TARGET = 200  # memories/s written by remember in batches (issue 6)
+BATCH = 100
 
 
 def fact_messages(count: int, seed: int = 5) -> list[str]:
@@ -48,18 +55,53 @@ def message(text: str, n: int) -> dict[str, Any]:
     return {"session_id": f"s{n // 50}", "conversation_id": "bench", "event_type": "user_message", "text": text}
 
 
-def memories_per_second(count: int) -> tuple[float, float, int]:
+def spread(values: list[float], unit: str = "", digits: int = 0) -> str:
+    return f"{statistics.median(values):,.{digits}f}{unit} ({min(values):,.{digits}f}-{max(values):,.{digits}f})"
+
+
+def remember_rate(count: int, batch: int, seed: int) -> float:
+    """Memories/s written by `remember` (batch 1) or `remember_many` (batches of `batch`), distinct texts."""
+    texts = [f"{text} (note {n})" for n, text in enumerate(fact_messages(count, seed=seed))]
     with tempfile.TemporaryDirectory() as home, Memoir.open(home, worker_enabled=False) as memoir:
+        memoir.remember("warm up: load the model", conversation_id="warm")
+        start = time.perf_counter()
+        if batch == 1:
+            for text in texts:
+                memoir.remember(text, conversation_id="direct")
+        else:
+            for i in range(0, count, batch):
+                memoir.remember_many([{"text": t, "conversation_id": "direct"} for t in texts[i : i + batch]])
+        elapsed = time.perf_counter() - start
+        assert len(memoir.memories("direct")) == count
+    return count / elapsed
+
+
+def remembering(runs: int, count: int) -> dict[str, Any]:
+    cases = {"remember, one at a time": 1, f"remember_many, batches of {BATCH}": BATCH}
+    samples: dict[str, list[float]] = {name: [] for name in cases}
+    for run in range(runs):
+        for name, batch in cases.items():
+            samples[name].append(remember_rate(count, batch, seed=run))
+    print(f"1. memories written per second, MiniLM, {count} distinct facts per run, median of {runs} run(s):")
+    for name, rates in samples.items():
+        verdict = f"target >= {REMEMBER_TARGET}: {'met' if statistics.median(rates) >= REMEMBER_TARGET else 'NOT MET'}"
+        print(f"   {name:<30} {spread(rates, ' /s'):>24}   {verdict if name.startswith('remember_many') else ''}")
+    single, many = samples.values()
+    ratios = [b / a for a, b in zip(single, many, strict=True)]
+    print(f"   remember_many / remember: {spread(ratios, 'x', 1)} (ratio within each round)")
+    return {**samples, "ratio": ratios}
+
+
+def extraction_rate(count: int) -> tuple[float, int]:
+    """Memories/s made by the extract_facts job from `count` user messages, rules only."""
+    with tempfile.TemporaryDirectory() as home, Memoir.open(home, worker_enabled=False) as memoir:
+        memoir.remember("warm up: load the model", conversation_id="warm")
         memoir.ingest([message(t, n) for n, t in enumerate(fact_messages(count))])
         start = time.perf_counter()
         memoir.flush()
-        extracted = time.perf_counter() - start
+        elapsed = time.perf_counter() - start
         made = len(memoir.memories("bench", include_deleted=True))
-        start = time.perf_counter()
-        for n, text in enumerate(fact_messages(count, seed=9)):
-            memoir.remember(f"{text} ({n})", conversation_id="direct")
-        direct = time.perf_counter() - start
-    return made / extracted, count / direct, made
+    return made / elapsed, made
 
 
 def llm_calls_per_turn() -> list[tuple[str, int]]:
@@ -113,26 +155,42 @@ def ack_latency(extract: bool, count: int) -> float:
     return statistics.median(samples) * 1000
 
 
-def main() -> int:
-    made_rate, direct_rate, made = memories_per_second(300)
-    print("write path, heuristic mode (no LLM), default MiniLM embedder")
-    print(f"  extracted from user messages: {made_rate:,.0f} memories/s ({made} memories from 300 messages)")
-    print(f"  Memoir.remember directly:      {direct_rate:,.0f} memories/s")
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="smaller counts, one run")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    runs = 1 if args.quick else args.runs
+    results: dict[str, Any] = {"remember": remembering(runs, 200 if args.quick else 1000)}
+
+    messages = 100 if args.quick else 300
+    rates, made = zip(*(extraction_rate(messages) for _ in range(runs)), strict=True)
+    print(f"2. extract_facts job, heuristic mode (no LLM), MiniLM, median of {runs} run(s):")
+    print(f"   {spread(list(rates), ' memories/s')} ({made[0]} memories from {messages} messages)")
+    results["extraction_per_s"] = list(rates)
+
     calls = llm_calls_per_turn()
-    print("LLM calls per user turn (scripted OpenAI-compatible server on 127.0.0.1):")
+    print("3. LLM calls per user turn (scripted OpenAI-compatible server on 127.0.0.1):")
     for text, n in calls:
-        print(f"  {n}  {text}")
-    worst = max(n for _, n in calls)
+        print(f"   {n}  {text}")
+    fact_free = max(n for t, n in calls if "Thanks" in t or "time" in t or "see you" in t)
     print(
-        f"  at most {worst} per turn (target <= 2: extraction + reconciliation); "
-        f"fact-free turns: {max(n for t, n in calls if 'Thanks' in t or 'time' in t or 'see you' in t)}"
+        f"   at most {max(n for _, n in calls)} per turn (target <= 2: extraction + reconciliation); "
+        f"fact-free turns: {fact_free}"
     )
-    with_extract = statistics.median(ack_latency(True, 400) for _ in range(3))
-    without = statistics.median(ack_latency(False, 400) for _ in range(3))
+    results["llm_calls"] = calls
+
+    count = 100 if args.quick else 400
+    with_extract = [ack_latency(True, count) for _ in range(runs)]
+    without = [ack_latency(False, count) for _ in range(runs)]
     print(
-        f"ingest acknowledgement, one event per call, p50: {with_extract:.2f} ms with fact extraction, "
-        f"{without:.2f} ms without (target: the write path adds nothing; it runs in the background)"
+        f"4. ingest acknowledgement, one event per call, p50: {statistics.median(with_extract):.2f} ms with fact "
+        f"extraction, {statistics.median(without):.2f} ms without (target: the write path adds nothing)"
     )
+    results["ack_p50_ms"] = {"with_extraction": with_extract, "without": without}
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
     return 0
 
 

@@ -13,8 +13,12 @@ from typing import Any
 
 import pytest
 from hypothesis import settings
+from typer.testing import CliRunner, Result
 
 from memoir import Memoir
+from memoir.cli import app
+from memoir.cli.app import err as cli_err
+from memoir.cli.app import out as cli_out
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -79,10 +83,26 @@ def message(text: str = "hello", **fields: Any) -> dict[str, Any]:
     return {"session_id": "s1", "event_type": "user_message", "text": text, **fields}
 
 
+def cli(*args: str, home: Path | None = None, stdin: str | None = None, **env: str) -> Result:
+    """Run the `memoir` command in this process, as typer's CliRunner does: exit code, stdout and stderr apart.
+
+    MEMOIR_DEBUG is set so that an unexpected exception fails the test with its traceback
+    instead of becoming `internal error` and exit 1.
+    """
+    environment = {"MEMOIR_DEBUG": "1", "COLUMNS": "200", **env}
+    if home is not None:
+        environment["MEMOIR_HOME"] = str(home)
+    # The consoles are made at import, when a terminal's width (or a COLUMNS of the test
+    # runner's) may have been fixed: give them the width this call asks for.
+    for console in (cli_out, cli_err):
+        console.width = int(environment["COLUMNS"])
+    return CliRunner().invoke(app, list(args), input=stdin, env=environment, catch_exceptions=False)
+
+
 def run_cli(
     *args: str, home: Path | None = None, stdin: str | None = None, **env: str
 ) -> subprocess.CompletedProcess[str]:
-    """Run the real `memoir` entry point in a child process."""
+    """Run the real `memoir` entry point in a child process (slow: keep it for what only a process shows)."""
     environment = {**os.environ, **env}
     if home is not None:
         environment["MEMOIR_HOME"] = str(home)

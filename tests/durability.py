@@ -77,9 +77,9 @@ def intact(event: Event) -> bool:
 
 
 def recorded_counts(memoir: Memoir) -> dict[str, int]:
-    assert isinstance(memoir.store, SQLiteStore)
+    assert isinstance(memoir._parts.store, SQLiteStore)
     try:
-        rows = memoir.store.connection().execute("SELECT event_id, count(*) FROM recorded GROUP BY event_id")
+        rows = memoir._parts.store.connection().execute("SELECT event_id, count(*) FROM recorded GROUP BY event_id")
     except sqlite3.OperationalError:  # the job never committed anything yet
         return {}
     return dict(rows.fetchall())

@@ -1,4 +1,4 @@
-"""Layers import downwards only: model <- store <- workers / index <- retrieval <- engine <- interfaces.
+"""Layers import downwards only: model <- store <- workers / index <- retrieval <- assembly <- engine <- interfaces.
 
 Parsed from the source, so a wrong-way import fails here before it becomes a tangle.
 """
@@ -17,14 +17,16 @@ ALLOWED = {
     "errors": set(),
     "model": {"errors"},
     "config": {"errors"},
+    "http": {"errors"},
     "store": {"errors", "model"},
-    "workers": {"errors", "model", "store"},
-    "index": {"errors", "model", "store"},
-    "llm": {"errors"},
+    "workers": {"errors", "model", "config", "store"},
+    "index": {"errors", "model", "config", "store", "http"},
+    "llm": {"errors", "http"},
     "vault": {"errors", "model", "store", "index"},
     "ingest": {"errors", "model", "store", "index", "llm", "vault"},
-    "doctor": {"errors", "model", "store", "vault", "engine"},
-    "retrieval": {"errors", "model", "store", "index"},
+    "retrieval": {"errors", "model", "config", "store", "index", "http"},
+    "assembly": {"errors", "model", "config", "store", "workers", "index", "llm", "vault", "ingest", "retrieval"},
+    "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
     "engine": {
         "errors",
         "model",
@@ -33,13 +35,12 @@ ALLOWED = {
         "config",
         "index",
         "retrieval",
-        "llm",
         "vault",
-        "ingest",
+        "assembly",
         "doctor",
     },
-    "cli": {"errors", "model", "store", "workers", "config", "engine", "retrieval", "__init__"},
-    "__init__": {"errors", "model", "store", "workers", "config", "engine", "retrieval"},
+    "cli": {"errors", "model", "config", "engine", "retrieval", "__init__"},
+    "__init__": {"errors", "model", "store", "workers", "config", "engine", "retrieval", "vault"},
     "__main__": {"cli"},
 }
 

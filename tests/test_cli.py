@@ -1,20 +1,48 @@
-"""The `memoir` command, run as a user would: a real process, real files, exit codes."""
+"""The `memoir` command as a user runs it: real files, stdout apart from stderr, exit codes.
+
+Most tests invoke the app in this process (typer's CliRunner), which maps errors to exit
+codes exactly as the entry point does; the `entry point` tests start a real process for
+what only a process shows (`python -m memoir`, real standard input, `sys.exit` codes).
+"""
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from tests.conftest import REPO, run_cli
+from memoir import Memoir
+from tests.conftest import REPO, cli, run_cli
 
 EXAMPLE = REPO / "examples" / "conversation.jsonl"
 
 
 @pytest.fixture
 def ready(home: Path) -> Path:
-    assert run_cli("init", home=home).returncode == 0
+    assert cli("init", home=home).exit_code == 0
+    return home
+
+
+@pytest.fixture(scope="module")
+def example_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A home with the example conversation ingested, built once: each test gets a copy."""
+    home = tmp_path_factory.mktemp("example") / "home"
+    with pytest.MonkeyPatch.context() as env:  # the per-test isolated_env has not run yet
+        for name in [name for name in os.environ if name.startswith("MEMOIR_")]:
+            env.delenv(name)
+        env.setenv("XDG_CONFIG_HOME", str(home.parent / "xdg-config"))
+        assert cli("init", home=home).exit_code == 0
+        assert cli("ingest", str(EXAMPLE), home=home).exit_code == 0
+    return home
+
+
+@pytest.fixture
+def ingested(example_home: Path, home: Path) -> Path:
+    shutil.copytree(example_home, home)
     return home
 
 
@@ -22,28 +50,72 @@ def lines(*events: dict[str, object]) -> str:
     return "".join(json.dumps(e) + "\n" for e in events)
 
 
-def test_init_creates_the_home_and_is_harmless_twice(home: Path) -> None:
-    first = run_cli("init", home=home)
-    assert first.returncode == 0, first.stderr
-    assert "memoir home ready" in first.stdout
-    assert (home / "memoir.db").is_file()
+def json_lines(text: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def status(home: Path) -> dict[str, Any]:
+    result = cli("status", "--json", home=home)
+    assert result.exit_code == 0, result.stderr
+    return dict(json.loads(result.stdout))
+
+
+# the entry point, in a real process
+
+
+def test_entry_point_prints_the_version() -> None:
+    result = run_cli("--version")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("memoir ") and result.stderr == ""
+
+
+def test_entry_point_exits_2_on_bad_configuration(home: Path) -> None:
+    result = run_cli("status", home=home, MEMOIR_WORKER_BATCH_SIZE="many")
+    assert result.returncode == 2
+    assert result.stderr == "error: MEMOIR_WORKER_BATCH_SIZE: 'many' is not a whole number\n"
+
+
+def test_entry_point_exits_1_without_a_home(tmp_path: Path) -> None:
+    result = run_cli("status", home=tmp_path / "nowhere")
+    assert result.returncode == 1
+    assert result.stderr.startswith(f"error: no memoir home at {tmp_path / 'nowhere'}")
+    assert "memoir init" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_entry_point_ingests_real_standard_input(home: Path) -> None:
     assert run_cli("init", home=home).returncode == 0
+    piped = lines({"session_id": "s", "event_type": "user_message", "text": "piped"}) + "{oops\n"
+    result = run_cli("ingest", "-", home=home, stdin=piped)
+    assert result.returncode == 2
+    assert result.stdout == "ingested 1, rejected 1\n"
+    assert result.stderr.startswith("line 2: event: malformed JSON")
+
+
+# in process
+
+
+def test_init_creates_the_home_and_is_harmless_twice(home: Path) -> None:
+    first = cli("init", home=home)
+    assert first.exit_code == 0, first.stderr
+    assert first.stdout == f"memoir home ready at {home} (database {home / 'memoir.db'})\n"
+    assert (home / "memoir.db").is_file()
+    assert cli("init", home=home).stdout == first.stdout
 
 
 def test_ingest_the_example_then_status_counts_it(ready: Path) -> None:
-    result = run_cli("ingest", str(EXAMPLE), home=ready)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ingested 27, rejected 0"
-    status = json.loads(run_cli("status", "--json", home=ready).stdout)
-    assert status["events"] == 27 and status["sessions"] == 2 and status["conversations"] == 1
-    assert status["outbox_backlog"] == 0  # ingest waits for the background jobs by default
-    assert status["database"] == str(ready / "memoir.db") and status["size_bytes"] > 0
+    result = cli("ingest", str(EXAMPLE), home=ready)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "ingested 27, rejected 0\n"
+    counts = status(ready)
+    assert (counts["events"], counts["sessions"], counts["conversations"]) == (27, 2, 1)
+    assert counts["outbox_backlog"] == 0  # ingest waits for the background jobs by default
+    assert counts["database"] == str(ready / "memoir.db") and counts["size_bytes"] > 0
 
 
-def test_ingesting_the_same_file_twice_adds_nothing(ready: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    assert json.loads(run_cli("status", "--json", home=ready).stdout)["events"] == 27
+def test_ingesting_the_same_file_twice_adds_nothing(ingested: Path) -> None:
+    again = cli("ingest", str(EXAMPLE), home=ingested)
+    assert again.exit_code == 0 and again.stdout == "ingested 27, rejected 0\n"  # acknowledged, not stored twice
+    assert status(ingested)["events"] == 27
 
 
 def test_bad_lines_are_reported_by_number_and_good_lines_kept(ready: Path, tmp_path: Path) -> None:
@@ -61,143 +133,161 @@ def test_bad_lines_are_reported_by_number_and_good_lines_kept(ready: Path, tmp_p
         + "[1, 2]\n"
         + lines(good)
     )
-    result = run_cli("ingest", str(path), home=ready)
-    assert result.returncode == 2
-    assert result.stdout.strip() == "ingested 2, rejected 7"
-    reported = result.stderr.strip().splitlines()
+    result = cli("ingest", str(path), home=ready)
+    assert result.exit_code == 2
+    assert result.stdout == "ingested 2, rejected 7\n"
+    reported = result.stderr.splitlines()
     assert [line.split(":")[0] for line in reported] == [f"line {n}" for n in (2, 4, 5, 6, 7, 8, 9)]
-    assert "line 2: event: malformed JSON" in reported[0]
-    assert "line 4: session_id: must not be empty" in reported[1]
-    assert "line 5: event_type: unknown type 'shout'" in reported[2]
-    assert "line 6: role: unknown role 'robot'" in reported[3]
-    assert "line 7: timestamp:" in reported[4] and "in the future" in reported[4]
-    assert "line 8: event_id: 'BAD-ID' is not a 26-character ULID" in reported[5]
-    assert "Traceback" not in result.stderr
+    assert reported[0].startswith("line 2: event: malformed JSON")
+    assert reported[1] == "line 4: session_id: must not be empty"
+    assert reported[2].startswith("line 5: event_type: unknown type 'shout'")
+    assert reported[3].startswith("line 6: role: unknown role 'robot'")
+    assert reported[4].startswith("line 7: timestamp:") and "in the future" in reported[4]
+    assert reported[5].startswith("line 8: event_id: 'BAD-ID' is not a 26-character ULID")
+    assert reported[6].startswith("line 9: event: each line must be one JSON object")
+    assert status(ready)["events"] == 2
 
 
 def test_ingest_reads_standard_input(ready: Path) -> None:
-    result = run_cli(
-        "ingest", "-", home=ready, stdin=lines({"session_id": "s", "event_type": "user_message", "text": "piped"})
-    )
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "ingested 1, rejected 0"
+    result = cli("ingest", "-", home=ready, stdin=lines({"session_id": "s", "event_type": "user_message", "text": "x"}))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "ingested 1, rejected 0\n"
 
 
 def test_a_missing_input_file_is_a_clear_error(ready: Path) -> None:
-    result = run_cli("ingest", "no-such-file.jsonl", home=ready)
-    assert result.returncode == 2
-    assert "no-such-file.jsonl: no such file" in result.stderr
+    result = cli("ingest", "no-such-file.jsonl", home=ready)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("error: no-such-file.jsonl: no such file")
 
 
-def test_events_as_json_lines_can_be_ingested_elsewhere_unchanged(ready: Path, tmp_path: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    exported = run_cli("events", "--json", "--limit", "1000", home=ready)
-    assert exported.returncode == 0, exported.stderr
-    other = tmp_path / "other"
-    run_cli("init", home=other)
-    assert run_cli("ingest", "-", home=other, stdin=exported.stdout).returncode == 0
-    again = run_cli("events", "--json", "--limit", "1000", home=other)
-    assert again.stdout == exported.stdout
+def test_events_as_json_lines_can_be_ingested_elsewhere_unchanged(ingested: Path, tmp_path: Path) -> None:
+    exported = cli("events", "--json", "--limit", "1000", home=ingested)
+    assert exported.exit_code == 0, exported.stderr
     assert len(exported.stdout.splitlines()) == 27
+    other = tmp_path / "other"
+    cli("init", home=other)
+    assert cli("ingest", "-", home=other, stdin=exported.stdout).exit_code == 0
+    assert cli("events", "--json", "--limit", "1000", home=other).stdout == exported.stdout
 
 
-def test_events_filters_and_pages(ready: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    page = run_cli("events", "--session", "lighthouse-2026-03-09", "--limit", "5", "--json", home=ready)
-    events = [json.loads(line) for line in page.stdout.splitlines()]
+def test_events_filters_and_pages(ingested: Path) -> None:
+    page = cli("events", "--session", "lighthouse-2026-03-09", "--limit", "5", "--json", home=ingested)
+    events = json_lines(page.stdout)
     assert len(events) == 5 and {e["session_id"] for e in events} == {"lighthouse-2026-03-09"}
-    assert "more: add --cursor evt:" in page.stderr
+    assert page.stderr.startswith("more: add --cursor evt:")
     cursor = page.stderr.split("--cursor ")[1].strip()
-    rest = run_cli("events", "--session", "lighthouse-2026-03-09", "--cursor", cursor, "--json", home=ready)
-    assert len(rest.stdout.splitlines()) == 13 - 5
+    rest = cli("events", "--session", "lighthouse-2026-03-09", "--cursor", cursor, "--json", home=ingested)
+    assert len(json_lines(rest.stdout)) == 13 - 5 and rest.stderr == ""
+    assert {e["event_id"] for e in events}.isdisjoint(e["event_id"] for e in json_lines(rest.stdout))
 
 
-def test_events_table_shows_text_and_ids(ready: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    table = run_cli("events", "--since", "2026-03-09T00:00:00Z", "--limit", "3", home=ready, COLUMNS="200")
-    assert table.returncode == 0
-    assert "Back again" in table.stdout and "session_start" in table.stdout
+def test_events_table_shows_time_type_text_and_ids(ingested: Path) -> None:
+    table = cli("events", "--since", "2026-03-09T00:00:00Z", "--limit", "3", home=ingested, COLUMNS="200")
+    assert table.exit_code == 0, table.stderr
+    header, *rows = table.stdout.splitlines()
+    assert header.split() == ["time", "(UTC)", "type", "session", "conversation", "text", "id"]
+    assert [row.split()[2] for row in rows] == ["session_start", "user_message", "assistant_message"]
+    assert rows[0].startswith("2026-03-09 14:30:00") and "Back again" in rows[1]
+    assert all(len(row.split()[-1]) == 26 for row in rows)  # each row ends with its event id
 
 
-def test_show_prints_one_event_or_a_clear_error(ready: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    first = json.loads(run_cli("events", "--json", "--limit", "1", home=ready).stdout)
-    shown = run_cli("show", first["event_id"], home=ready)
-    assert json.loads(shown.stdout) == first
-    missing = run_cli("show", "01HN4QXKN6YWXVKZ3JMHP4BCDE", home=ready)
-    assert missing.returncode == 2 and "no event with id" in missing.stderr
+def test_show_prints_one_event_or_a_clear_error(ingested: Path) -> None:
+    [first] = json_lines(cli("events", "--json", "--limit", "1", home=ingested).stdout)
+    shown = cli("show", str(first["event_id"]), home=ingested)
+    assert shown.exit_code == 0 and json.loads(shown.stdout) == first
+    missing = cli("show", "01HN4QXKN6YWXVKZ3JMHP4BCDE", home=ingested)
+    assert missing.exit_code == 2 and missing.stdout == ""
+    assert missing.stderr == "error: no event with id '01HN4QXKN6YWXVKZ3JMHP4BCDE'\n"
 
 
 def test_config_show_says_where_each_value_came_from(home: Path, tmp_path: Path) -> None:
     config = tmp_path / "memoir.toml"
     config.write_text("[worker]\nbatch_size = 64\n")
-    result = run_cli("--config", str(config), "config", "show", "--json", home=home, MEMOIR_LOG_LEVEL="warning")
+    result = cli("--config", str(config), "config", "show", "--json", home=home, MEMOIR_LOG_LEVEL="warning")
+    assert result.exit_code == 0, result.stderr
     shown = json.loads(result.stdout)
     assert shown["worker.batch_size"] == {"value": 64, "source": f"file {config}"}
     assert shown["log_level"] == {"value": "warning", "source": "env MEMOIR_LOG_LEVEL"}
     assert shown["home"] == {"value": str(home), "source": "env MEMOIR_HOME"}
     assert shown["multi_agent_mode"]["source"] == "default"
-    table = run_cli("config", "show", home=home, COLUMNS="200")
-    assert "MEMOIR_WORKER_BATCH_SIZE" in table.stdout
+    table = cli("config", "show", home=home, COLUMNS="200")
+    assert table.exit_code == 0 and "MEMOIR_WORKER_BATCH_SIZE" in table.stdout
 
 
 def test_worker_once_drains_what_ingest_left(ready: Path) -> None:
-    run_cli("ingest", "--no-wait", str(EXAMPLE), home=ready)
-    pending = json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_pending"]
+    assert cli("ingest", "--no-wait", str(EXAMPLE), home=ready).exit_code == 0
     # boundary events carry no text to index; facts come from the 10 user messages
-    assert pending == {"track_session": 27, "index_event": 21, "extract_facts": 10}
-    result = run_cli("worker", "--once", home=ready)
-    assert result.returncode == 0, result.stderr
-    assert "outbox drained: 58 entries processed" in result.stdout
-    assert json.loads(run_cli("status", "--json", home=ready).stdout)["outbox_backlog"] == 0
+    assert status(ready)["outbox_pending"] == {"track_session": 27, "index_event": 21, "extract_facts": 10}
+    result = cli("worker", "--once", home=ready)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "outbox drained: 58 entries processed\n"
+    assert status(ready)["outbox_backlog"] == 0
 
 
-def test_a_missing_home_is_a_clear_error_not_a_traceback(tmp_path: Path) -> None:
-    for command in (["status"], ["events"], ["ingest", str(EXAMPLE)], ["worker", "--once"]):
-        result = run_cli(*command, home=tmp_path / "nowhere")
-        assert result.returncode == 1
-        assert "error: no memoir home at" in result.stderr and "memoir init" in result.stderr
-        assert "Traceback" not in result.stderr
+@pytest.mark.parametrize("command", [["status"], ["events"], ["ingest", str(EXAMPLE)], ["worker", "--once"]])
+def test_a_missing_home_is_a_clear_error_not_a_traceback(tmp_path: Path, command: list[str]) -> None:
+    result = cli(*command, home=tmp_path / "nowhere")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr.startswith(f"error: no memoir home at {tmp_path / 'nowhere'}")
+    assert "memoir init" in result.stderr and not (tmp_path / "nowhere").exists()
 
 
 def test_bad_configuration_is_a_clear_error(home: Path) -> None:
-    result = run_cli("status", home=home, MEMOIR_WORKER_BATCH_SIZE="many")
-    assert result.returncode == 2
-    assert "error: MEMOIR_WORKER_BATCH_SIZE: 'many' is not a whole number" in result.stderr
+    result = cli("status", home=home, MEMOIR_WORKER_BATCH_SIZE="many")
+    assert result.exit_code == 2
+    assert result.stderr == "error: MEMOIR_WORKER_BATCH_SIZE: 'many' is not a whole number\n"
 
 
 def test_usage_errors_exit_2_with_help() -> None:
-    result = run_cli("no-such-command")
-    assert result.returncode == 2
-    assert "No such command" in result.stderr
+    result = cli("no-such-command")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "No such command 'no-such-command'" in result.stderr and "memoir --help" in result.stderr
 
 
 def test_version() -> None:
-    result = run_cli("--version")
-    assert result.returncode == 0 and result.stdout.startswith("memoir ")
+    result = cli("--version")
+    assert result.exit_code == 0 and result.stdout.startswith("memoir ") and result.stdout.count("\n") == 1
 
 
-def test_search_shows_score_kind_when_text_and_provenance(ready: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    table = run_cli("search", "peanut allergy", "--conversation", "lighthouse", "--k", "2", home=ready, COLUMNS="200")
-    assert table.returncode == 0, table.stderr
-    assert "score" in table.stdout and "turn/user" in table.stdout and "allergic to peanuts" in table.stdout
-    hits = [
-        json.loads(line)
-        for line in run_cli(
-            "search", "peanut allergy", "--conversation", "lighthouse", "--json", home=ready
-        ).stdout.splitlines()
-    ]
-    assert len(hits) == 5 and hits[0]["event_ids"] and {h["kind"] for h in hits} <= {"turn", "fact"}
-    bad = run_cli("search", "x", "--conversation", "lighthouse", "--kinds", "rumour", home=ready)
-    assert bad.returncode == 2 and "kinds: unknown kind 'rumour'" in bad.stderr
+def test_an_unexpected_error_is_one_line_and_exit_1(ready: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(self: Memoir) -> None:
+        raise RuntimeError("disk gremlins")
+
+    monkeypatch.setattr(Memoir, "status", broken)
+    result = cli("status", home=ready, MEMOIR_DEBUG="")
+    assert result.exit_code == 1
+    assert result.stderr == ("internal error: RuntimeError('disk gremlins') (set MEMOIR_DEBUG=1 for a traceback)\n")
+    with pytest.raises(RuntimeError, match="disk gremlins"):
+        cli("status", home=ready, MEMOIR_DEBUG="1")
 
 
-def test_reindex_rebuilds_the_search_index(ready: Path) -> None:
-    run_cli("ingest", str(EXAMPLE), home=ready)
-    result = run_cli("reindex", home=ready)
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.strip() == "reindexed: 21 items searchable"
-    facts = len(run_cli("memories", "--json", home=ready).stdout.splitlines())
-    assert facts >= 5
-    assert json.loads(run_cli("status", "--json", home=ready).stdout)["indexed_items"] == 21 + facts  # turns + facts
+def test_an_interrupt_exits_130(ready: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def interrupted(self: Memoir) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Memoir, "status", interrupted)
+    result = cli("status", home=ready)
+    assert (result.exit_code, result.stderr) == (130, "interrupted\n")
+
+
+def test_search_shows_score_kind_when_text_and_provenance(ingested: Path) -> None:
+    args = ("search", "peanut allergy", "--conversation", "lighthouse")
+    table = cli(*args, "--k", "2", home=ingested, COLUMNS="200")
+    assert table.exit_code == 0, table.stderr
+    header, *rows = table.stdout.splitlines()
+    assert header.split() == ["score", "kind", "when", "(UTC)", "text", "from"]
+    assert len(rows) == 2 and "allergic to peanuts" in table.stdout
+    hits = json_lines(cli(*args, "--json", home=ingested).stdout)
+    assert len(hits) == 5 and all(h["event_ids"] for h in hits) and {h["kind"] for h in hits} <= {"turn", "fact"}
+    assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
+    bad = cli("search", "x", "--conversation", "lighthouse", "--kinds", "rumour", home=ingested)
+    assert bad.exit_code == 2 and bad.stderr.startswith("error: kinds: unknown kind 'rumour'")
+
+
+def test_reindex_rebuilds_the_search_index(ingested: Path) -> None:
+    facts = len(cli("memories", "--json", home=ingested).stdout.splitlines())
+    assert facts == 6  # what the rules learn from the example's ten user messages
+    result = cli("reindex", home=ingested)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == f"reindexed: {21 + facts} items searchable\n"  # turns and facts
+    assert status(ingested)["indexed_items"] == 21 + facts

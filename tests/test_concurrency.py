@@ -44,4 +44,4 @@ def test_four_processes_ingesting_into_one_home_lose_and_duplicate_nothing(tmp_p
         assert memoir.flush(timeout=120)
         counts = recorded_counts(memoir)
         assert set(counts) == acknowledged and set(counts.values()) == {1}
-        assert sum(s.event_count for s in memoir.store.sessions()) == expected
+        assert sum(s.event_count for s in memoir._parts.store.sessions()) == expected

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from memoir import ConfigError, MultiAgentMode, load_settings
-from memoir.config import OPTIONS, default_config_file
+from memoir.config import OPTIONS, SECTIONS, Settings, default_config_file
 
 
 def write(path: Path, text: str) -> Path:
@@ -36,9 +36,9 @@ def test_each_layer_overrides_the_one_below(tmp_path: Path) -> None:
     env |= {"MEMOIR_WORKER_BATCH_SIZE": "30"}
     settings = load_settings({"worker_max_attempts": 9}, config_file=explicit, env=env)
     assert settings.log_level == "debug"  # user file
-    assert settings.worker_poll_interval == 3.0  # --config file beats the user file
-    assert settings.worker_batch_size == 30  # environment beats files
-    assert settings.worker_max_attempts == 9  # arguments beat everything
+    assert settings.worker.poll_interval == 3.0  # --config file beats the user file
+    assert settings.worker.batch_size == 30  # environment beats files
+    assert settings.worker.max_attempts == 9  # arguments beat everything
     assert settings.source("log_level") == f"file {default_config_file(env)}"
     assert settings.source("worker.poll_interval") == f"file {explicit}"
     assert settings.source("worker.batch_size") == "env MEMOIR_WORKER_BATCH_SIZE"
@@ -104,5 +104,33 @@ def test_unknown_arguments_are_refused() -> None:
 def test_replace_keeps_sources_and_marks_new_arguments(tmp_path: Path) -> None:
     settings = load_settings(env={"MEMOIR_LOG_LEVEL": "warning"})
     changed = settings.replace(worker_enabled=False)
-    assert changed.worker_enabled is False and changed.source("worker.enabled") == "argument"
+    assert changed.worker.enabled is False and changed.source("worker.enabled") == "argument"
     assert changed.log_level == "warning" and changed.source("log_level") == "env MEMOIR_LOG_LEVEL"
+
+
+def test_sections_are_the_one_source_of_options_and_defaults() -> None:
+    defaults = Settings()
+    keys = {o.key for o in OPTIONS}
+    for name, section in SECTIONS.items():
+        assert getattr(defaults, name) == section()
+        assert {key for key in keys if key.startswith(name + ".")} == {
+            f"{name}.{field}" for field in section.__dataclass_fields__
+        }
+    assert all(defaults.value(o.key) == o.default for o in OPTIONS)
+    assert load_settings(env={}).search == defaults.search  # no other layer adds its own defaults
+
+
+def test_parts_take_their_defaults_from_the_sections(tmp_path: Path) -> None:
+    from memoir.retrieval import SearchPipeline
+    from memoir.workers import OutboxRunner
+
+    runner = OutboxRunner.__init__.__kwdefaults__
+    assert runner is not None and runner["batch_size"] == Settings().worker.batch_size
+    assert SearchPipeline.__dataclass_fields__["parameters"].default_factory() == Settings().search  # type: ignore[misc]
+
+
+def test_an_unknown_provider_lists_the_known_ones(tmp_path: Path) -> None:
+    from memoir import Memoir
+
+    with pytest.raises(ConfigError, match=r"provider 'nope'; known: hashing, local, openai"):
+        Memoir.open(tmp_path / "h", embedding_provider="nope", worker_enabled=False)

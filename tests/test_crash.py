@@ -55,7 +55,7 @@ def run_and_kill(home: Path, tag: str, seed: int, rng: random.Random) -> list[st
 
 def check_after_crash(home: Path, acknowledged: set[str]) -> None:
     with open_home(home, worker=False) as memoir:
-        store = memoir.store
+        store = memoir._parts.store
         assert isinstance(store, SQLiteStore)
         assert store.integrity_check() == ["ok"]
         stored = store.get_many(list(acknowledged))

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memoir import Memoir
-from tests.conftest import message, run_cli
+from tests.conftest import cli, message
 
 
 def levels(memoir: Memoir) -> dict[str, list[str]]:
@@ -31,7 +31,7 @@ def test_a_healthy_home_is_all_ok_and_says_rerank_is_skipped(open_memoir: Callab
 def test_files_changed_by_hand_and_broken_files_are_reported(open_memoir: Callable[..., Memoir]) -> None:
     memoir = open_memoir(embedding_provider="hashing")
     memory = memoir.remember("The offsite is in Porto")
-    path = memoir.vault.path_of(memory)
+    path = memoir.memory_path(memory)
     path.write_text(path.read_text().replace("Porto", "Faro"))
     broken = path.parent / "broken.md"
     broken.write_text("no front matter here")
@@ -44,7 +44,7 @@ def test_a_damaged_index_is_an_error_that_names_the_cure(open_memoir: Callable[.
     memoir = open_memoir(embedding_provider="hashing")
     memoir.ingest(message("I have two cats"))
     memoir.flush()
-    memoir.store.index_clear()
+    memoir._parts.store.index_clear()
     [finding] = [f for f in memoir.doctor() if f.area == "index"]
     assert finding.level == "error" and "memoir reindex" in finding.message
     memoir.reindex()
@@ -52,11 +52,11 @@ def test_a_damaged_index_is_an_error_that_names_the_cure(open_memoir: Callable[.
 
 
 def test_the_cli_exits_1_on_errors(home: Path) -> None:
-    run_cli("init", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
-    ok = run_cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
-    assert ok.returncode == 0, ok.stdout + ok.stderr
+    cli("init", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
+    ok = cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
+    assert ok.exit_code == 0, ok.stdout + ok.stderr
     assert "rerank: none configured" in ok.stdout
     (home / "vault" / "entries" / "x").mkdir(parents=True)
     (home / "vault" / "entries" / "x" / "bad.md").write_text("---\nid: [\n---\n")
-    bad = run_cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
-    assert bad.returncode == 1 and "unreadable memory file" in bad.stdout
+    bad = cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
+    assert bad.exit_code == 1 and "unreadable memory file" in bad.stdout

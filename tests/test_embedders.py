@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import shutil
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,10 +34,59 @@ def test_the_bundled_model_gives_the_known_vectors(minilm: MiniLMEmbedder) -> No
     np.testing.assert_allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-5)
 
 
-def test_batching_and_order_do_not_change_a_vector(minilm: MiniLMEmbedder) -> None:
-    together = minilm.embed(SENTENCES)
-    alone = np.vstack([minilm.embed([s]) for s in reversed(SENTENCES)])[::-1]
+def test_batching_and_order_do_not_change_a_vector() -> None:
+    embedder = MiniLMEmbedder(recent=0)  # nothing kept: every call computes
+    together = embedder.embed(SENTENCES)
+    alone = np.vstack([embedder.embed([s]) for s in reversed(SENTENCES)])[::-1]
     np.testing.assert_allclose(together, alone, atol=1e-4)
+
+
+def varied_texts(count: int = 80, seed: int = 3) -> list[str]:
+    """Texts from one word to past the model's 256 tokens, some repeated, in no particular order."""
+    rng = random.Random(seed)
+    words = " ".join([*SENTENCES, "Caroline painted lakes and Melanie ran 5 km before 7am"]).split()
+    texts = [" ".join(rng.choices(words, k=rng.choice([1, 3, 8, 20, 40, 90, 300]))) for _ in range(count)]
+    return [*texts, texts[0], "word " * 5000]
+
+
+def test_batched_vectors_match_one_text_at_a_time() -> None:
+    """Grouping by length, padding within a batch and running batches in parallel leave each vector as it is
+    when its text is embedded alone (the reference: batch_size=1, one thread)."""
+    texts = varied_texts()
+    reference = MiniLMEmbedder(batch_size=1, threads=1, recent=0).embed(texts)
+    embedder = MiniLMEmbedder(recent=0)
+    batched = embedder.embed(texts)
+    token_ids = [encoding.ids for encoding in embedder._tokenizer.encode_batch(texts)]
+    assert len(embedder._batches(token_ids)) > 2  # several batches, run two at a time
+    cosine = np.sum(batched * reference, axis=1)
+    assert cosine.min() >= 0.999, f"text {int(cosine.argmin())}: cosine {cosine.min():.5f}"
+    np.testing.assert_allclose(batched, reference, atol=1e-4)
+
+
+def test_batches_group_similar_lengths_within_the_token_budget() -> None:
+    embedder = MiniLMEmbedder(batch_tokens=100, batch_size=8, threads=2)
+    rng = random.Random(1)
+    ids = [[0] * rng.randint(2, 60) for _ in range(200)] + [[0] * 256]
+    batches = embedder._batches(ids)
+    assert sorted(p for batch in batches for p in batch) == list(range(len(ids)))
+    for batch in batches:
+        lengths = [len(ids[p]) for p in batch]
+        assert lengths == sorted(lengths) and len(batch) <= 8
+        assert len(batch) == 1 or len(batch) * max(lengths) <= 100  # padded tokens stay within the budget
+    assert len(embedder._batches([[0] * 5, [0] * 6])) == 2  # a small call still uses both threads
+
+
+def test_recent_texts_are_not_embedded_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    embedder = MiniLMEmbedder(recent=2)
+    computed: list[list[str]] = []
+    compute = embedder._compute
+    monkeypatch.setattr(embedder, "_compute", lambda texts: computed.append(list(texts)) or compute(texts))
+    first = embedder.embed(["a cat", "a dog", "a cat"])
+    again = embedder.embed(["a dog", "a fox"])
+    embedder.embed(["a cat"])  # the fox pushed it out: two are kept
+    assert computed == [["a cat", "a dog"], ["a fox"], ["a cat"]]
+    np.testing.assert_array_equal(first[0], first[2])
+    np.testing.assert_array_equal(first[1], again[0])
 
 
 def test_long_text_is_truncated_not_refused(minilm: MiniLMEmbedder) -> None:

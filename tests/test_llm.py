@@ -167,9 +167,10 @@ def test_without_a_configured_model_heuristics_run_at_once() -> None:
 
 
 def test_memoir_builds_its_llm_from_configuration(open_memoir: Any) -> None:
-    assert not open_memoir().llm.configured  # no model configured: heuristics only
+    assert not open_memoir()._parts.llm.configured  # no model configured: heuristics only
     with scripted_server({"/v1/chat/completions": replies("hi there")}) as server:
         memoir = open_memoir(llm_base_url=server.url + "/v1", llm_model="qwen2.5:3b", llm_breaker_threshold=2)
-        assert memoir.llm.configured and memoir.llm.breaker.threshold == 2
-        assert memoir.llm.run(lambda c: c.chat([{"role": "user", "content": "hi"}]), lambda: "").value == "hi there"
+        llm = memoir._parts.llm
+        assert llm.configured and llm.breaker.threshold == 2
+        assert llm.run(lambda c: c.chat([{"role": "user", "content": "hi"}]), lambda: "").value == "hi there"
     assert server.requests[0][1]["model"] == "qwen2.5:3b"

@@ -130,7 +130,7 @@ def test_the_background_runner_processes_what_is_ingested(open_memoir: Callable[
     assert memoir.flush(timeout=10)
     status = memoir.status()
     assert status.sessions == 2
-    assert status.worker == "running in this process"
+    assert status.workers == {"fast": "running in this process", "llm": "running in this process"}
 
 
 def test_status_reports_counts_backlog_database_and_size(memoir: Memoir, home: Path) -> None:
@@ -139,7 +139,7 @@ def test_status_reports_counts_backlog_database_and_size(memoir: Memoir, home: P
     assert (status.events, status.conversations, status.backlog) == (2, 2, 6)
     assert status.database == str(home / "memoir.db")
     assert status.size_bytes > 0
-    assert status.worker.startswith("not running")
+    assert all(state.startswith("not running") for state in status.workers.values())
     data = status.to_dict()
     assert data["outbox_backlog"] == 6
     assert data["outbox_pending"] == {"track_session": 2, "index_event": 2, "extract_facts": 2}
@@ -209,8 +209,9 @@ def test_events_by_type_round_trip_through_the_store(memoir: Memoir) -> None:
 
 def test_flush_drains_inline_when_the_runner_thread_is_gone(open_memoir: Callable[..., Memoir]) -> None:
     memoir = open_memoir(worker_enabled=True)
-    assert memoir._worker is not None
-    memoir._worker.stop()  # as if the thread had died
+    worker = memoir._parts.lanes.worker("fast")
+    assert worker is not None
+    worker.stop()  # as if the thread had died
     memoir.ingest(message("after the thread stopped"))
     assert memoir.flush(timeout=10)
     assert memoir.status().backlog == 0

@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import os
 import sqlite3
+from contextlib import closing
 from pathlib import Path
 
 import pytest
 
-from memoir import Event, HomeError, StoreError
-from memoir.store import EventQuery, SQLiteStore
+from memoir import ConfigError, Event, HomeError, StoreError
+from memoir.store import (
+    Database,
+    EventLog,
+    EventQuery,
+    MemoryMirror,
+    OutboxQueue,
+    SearchIndex,
+    SQLiteStore,
+    Store,
+)
 from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
+from memoir.store.sqlite import _translate
 
 
 def ev(text: str = "hi", **fields: object) -> Event:
@@ -193,6 +205,29 @@ def test_the_runner_lease_is_exclusive_until_released(store: SQLiteStore) -> Non
     again.release()
 
 
+def test_each_lane_of_runners_has_its_own_lease(store: SQLiteStore) -> None:
+    fast, llm = store.try_runner_lease("fast"), store.try_runner_lease("llm")
+    assert fast is not None and llm is not None
+    assert store.try_runner_lease() is None  # the default lane is "fast"
+    assert store.try_runner_lease("llm") is None
+    assert Path(f"{store.path}.runner-llm.lock").exists()
+    fast.release()
+    llm.release()
+
+
+@pytest.mark.parametrize("lane", ["", "Fast", "../x", "a b", "llm-2"])
+def test_a_lane_name_must_be_lower_case_letters_digits_and_underscores(store: SQLiteStore, lane: str) -> None:
+    with pytest.raises(ConfigError, match="lane"):
+        store.try_runner_lease(lane)
+
+
+def test_the_sqlite_store_plays_every_role() -> None:
+    for role in (Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror):
+        assert role in Store.__mro__
+        members = {name for name in vars(role) if not name.startswith("_")} | set(role.__annotations__)
+        assert all(hasattr(SQLiteStore, name) for name in members - {"location"}), role.__name__
+
+
 def test_stats_count_events_sessions_conversations_and_backlog(store: SQLiteStore) -> None:
     store.append([ev("a", conversation_id="c1"), ev("b", conversation_id="c2")], both_jobs)
     stats = store.stats()
@@ -200,3 +235,89 @@ def test_stats_count_events_sessions_conversations_and_backlog(store: SQLiteStor
     assert stats.outbox_pending == {"track_session": 2, "index_event": 2}
     assert stats.size_bytes > 0
     assert stats.schema == [name for name, _ in MIGRATIONS]
+
+
+# -- sqlite3 errors are translated by result code -------------------------------------
+
+
+def test_a_locked_database_is_a_store_error_that_says_to_retry(tmp_path: Path) -> None:
+    store = SQLiteStore.open(tmp_path / "memoir.db", busy_timeout_s=0)
+    other = sqlite3.connect(tmp_path / "memoir.db", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreError, match="stayed locked by another process: retry") as caught:
+            store.append([ev()], both_jobs)
+        assert not isinstance(caught.value, HomeError)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+        store.close()
+
+
+def test_writing_through_a_read_only_connection_is_a_home_error(tmp_path: Path) -> None:
+    SQLiteStore.open(tmp_path / "memoir.db").close()
+    reader = sqlite3.connect(f"file:{tmp_path / 'memoir.db'}?mode=ro", uri=True)
+    with pytest.raises(sqlite3.OperationalError) as caught:
+        reader.execute("INSERT INTO index_state VALUES ('x', 1)")
+    reader.close()
+    assert caught.value.sqlite_errorcode == sqlite3.SQLITE_READONLY
+    translated = _translate(caught.value, tmp_path / "memoir.db")
+    assert isinstance(translated, HomeError)
+    assert "read-only: make it (and its folder) writable" in str(translated)
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes to read-only files")
+def test_a_read_only_database_file_is_a_home_error(tmp_path: Path) -> None:
+    store = SQLiteStore.open(tmp_path / "memoir.db")
+    store.close()
+    for path in tmp_path.glob("memoir.db*"):
+        path.chmod(0o444)
+    with pytest.raises(HomeError, match=r"read-only|cannot open"), closing(SQLiteStore.open(store.path)) as again:
+        again.append([ev()], both_jobs)
+
+
+def _coded(code: int, name: str, text: str = "whatever the driver says") -> sqlite3.Error:
+    error = sqlite3.OperationalError(text)
+    error.sqlite_errorcode = code
+    error.sqlite_errorname = name
+    return error
+
+
+@pytest.mark.parametrize(
+    ("code", "name", "kind", "advice"),
+    [
+        (sqlite3.SQLITE_READONLY, "SQLITE_READONLY", HomeError, "writable by this user"),
+        (sqlite3.SQLITE_READONLY | (5 << 8), "SQLITE_READONLY_DBMOVED", HomeError, "writable by this user"),
+        (sqlite3.SQLITE_BUSY, "SQLITE_BUSY", StoreError, "raise store.busy_timeout"),
+        (sqlite3.SQLITE_LOCKED, "SQLITE_LOCKED", StoreError, "raise store.busy_timeout"),
+        (sqlite3.SQLITE_FULL, "SQLITE_FULL", StoreError, "free disk space"),
+        (sqlite3.SQLITE_CANTOPEN, "SQLITE_CANTOPEN", HomeError, "check that its folder exists"),
+        (sqlite3.SQLITE_CORRUPT, "SQLITE_CORRUPT", StoreError, "restore it from a backup"),
+        (sqlite3.SQLITE_NOTADB, "SQLITE_NOTADB", StoreError, "restore it from a backup"),
+        (sqlite3.SQLITE_IOERR | (2 << 8), "SQLITE_IOERR_SHORT_READ", StoreError, "check the disk"),
+        (sqlite3.SQLITE_ERROR, "SQLITE_ERROR", StoreError, "database error on"),
+    ],
+)
+def test_errors_are_told_apart_by_their_primary_result_code(
+    tmp_path: Path, code: int, name: str, kind: type[StoreError], advice: str
+) -> None:
+    translated = _translate(_coded(code, name), tmp_path / "memoir.db")
+    assert type(translated) is kind
+    assert advice in str(translated)
+
+
+def test_the_message_text_of_an_error_does_not_choose_its_translation(tmp_path: Path) -> None:
+    # Text mentioning "locked" or "read-only" once misled a translation by message.
+    translated = _translate(_coded(sqlite3.SQLITE_ERROR, "SQLITE_ERROR", "no column locked_readonly"), tmp_path)
+    assert type(translated) is StoreError
+    assert "database error" in str(translated) and "SQLITE_ERROR" in str(translated)
+
+
+def test_an_error_without_a_result_code_gets_the_generic_message(tmp_path: Path) -> None:
+    conn = sqlite3.connect(":memory:")
+    conn.close()
+    with pytest.raises(sqlite3.ProgrammingError) as caught:
+        conn.execute("SELECT 1")
+    translated = _translate(caught.value, tmp_path / "memoir.db")
+    assert type(translated) is StoreError
+    assert str(translated).startswith(f"database error on {tmp_path / 'memoir.db'}: Cannot operate on a closed")

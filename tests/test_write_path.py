@@ -96,6 +96,22 @@ def test_assistant_messages_and_fact_free_turns_add_nothing(open_memoir: Callabl
     assert live(memoir) == []
 
 
+def test_a_batch_of_messages_is_settled_in_order(open_memoir: Callable[..., Memoir]) -> None:
+    """Rules extract a whole batch before any fact is written; each message still sees the facts before it."""
+    memoir = open_memoir(embedding_provider="hashing", worker_enabled=False)
+    texts = ["My wife is Jane.", "I live in Lisbon and I love sailing.", "Actually, my wife is Anne.", "I love sailing"]
+    ids = memoir.ingest(
+        [{"session_id": "s1", "conversation_id": "sam", "event_type": "user_message", "text": t} for t in texts]
+    )
+    assert memoir.flush(timeout=30)
+    assert sorted(live(memoir)) == ["The user lives in Lisbon", "The user loves sailing", "The user's wife is Anne"]
+    [jane] = [m for m in memoir.memories("sam", include_deleted=True) if m.deleted]
+    [anne] = [m for m in memoir.memories("sam") if "Anne" in m.content]
+    assert (jane.content, jane.replaced_by, anne.event_ids) == ("The user's wife is Jane", anne.id, (ids[2],))
+    [sailing] = [m for m in memoir.memories("sam") if "sailing" in m.content]
+    assert sailing.event_ids == (ids[1],)  # the same fact again is a NONE: nothing changes
+
+
 def test_the_same_fact_again_changes_nothing(open_memoir: Callable[..., Memoir]) -> None:
     memoir = open_memoir(embedding_provider="hashing")
     say(memoir, "I have two dogs.")
@@ -154,7 +170,7 @@ def test_the_breaker_opens_after_three_failures_and_rules_take_over(open_memoir:
         llm.extractions += [(500, {"error": "overloaded"})] * 10
         for text in ("My dog is Rex.", "My cat is Tom.", "My car is blue.", "My bike is red.", "My boat is old."):
             say(memoir, text)
-        assert memoir.llm.breaker.state == "open"
+        assert memoir._parts.llm.breaker.state == "open"
     assert len([s for s in llm.seen if s == "extract"]) == 3  # then the server is left alone
     assert len(live(memoir)) == 5 and {m.source for m in memoir.memories("sam")} == {"heuristics"}
 

@@ -20,14 +20,34 @@ from __future__ import annotations
 import os
 import tomllib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from memoir.errors import ConfigError
 
-__all__ = ["OPTIONS", "MultiAgentMode", "Option", "Settings", "default_config_file", "load_settings"]
+T = TypeVar("T")
+
+__all__ = [
+    "OPTIONS",
+    "SECTIONS",
+    "EmbeddingSettings",
+    "IndexSettings",
+    "LLMSettings",
+    "MemorySettings",
+    "MultiAgentMode",
+    "Option",
+    "Providers",
+    "SearchSettings",
+    "Settings",
+    "StoreSettings",
+    "VaultSettings",
+    "WorkerSettings",
+    "default_config_file",
+    "load_settings",
+    "option",
+]
 
 
 class MultiAgentMode(StrEnum):
@@ -85,8 +105,151 @@ def _parse_optional_text(value: Any) -> str | None:
     return text or None
 
 
+def _parse_sources(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    names = tuple(dict.fromkeys(str(item).strip().lower() for item in items if str(item).strip()))
+    unknown = [name for name in names if name not in ("vector", "keyword")]
+    if unknown or not names:
+        raise ValueError(f"{value!r} is not a list of vector, keyword")
+    return names
+
+
+def option(default: Any, parse: Callable[[Any], Any], help: str) -> Any:
+    """A setting: a dataclass field whose metadata says how to parse it and what it means."""
+    return field(default=default, metadata={"parse": parse, "help": help})
+
+
+@dataclass(frozen=True)
+class StoreSettings:
+    synchronous: str = option("full", _parse_choice("full", "normal"), "full: fsync every commit (durable)")
+    busy_timeout: float = option(30.0, _parse_number(float, 0), "seconds a writer waits for the database lock")
+
+
+@dataclass(frozen=True)
+class WorkerSettings:
+    enabled: bool = option(True, _parse_bool, "run the outbox runners in background threads of Memoir")
+    batch_size: int = option(500, _parse_number(int, 1), "outbox entries a runner takes at a time")
+    poll_interval: float = option(0.5, _parse_number(float, 0.01), "seconds between looks at an empty outbox")
+    max_attempts: int = option(5, _parse_number(int, 1), "tries before an outbox entry is set aside as failed")
+
+
+@dataclass(frozen=True)
+class EmbeddingSettings:
+    provider: str = option(
+        "local", _parse_optional_text, "local: bundled MiniLM; openai: a server; hashing: shared words only (tests)"
+    )
+    model: str | None = option(None, _parse_optional_text, "model name for an embeddings server")
+    base_url: str | None = option(
+        None, _parse_optional_text, "OpenAI-compatible base URL, e.g. http://localhost:11434/v1"
+    )
+    api_key: str | None = option(None, _parse_optional_text, "API key for the embeddings server")
+    threads: int = option(2, _parse_number(int, 1), "threads the local embedding model may use")
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    top_k: int = option(5, _parse_number(int, 1), "hits returned when k is not given")
+    candidates: int = option(50, _parse_number(int, 1), "candidates taken from each of vector and keyword search")
+    sources: tuple[str, ...] = option(("vector", "keyword"), _parse_sources, "candidate lists: vector, keyword")
+    fusion: str = option("scores", _parse_choice("scores", "rrf"), "fuse normalised scores, or reciprocal ranks")
+    keyword_weight: float = option(0.6, _parse_number(float, 0, 1), "share of BM25 in score fusion (the rest: cosine)")
+    speaker_boost: float = option(0.1, _parse_number(float, 0, 1), "added to a named speaker's turns")
+    rrf_k: float = option(60.0, _parse_number(float, 1), "reciprocal-rank fusion constant")
+    mmr_lambda: float = option(
+        0.7, _parse_number(float, 0, 1), "MMR: 1.0 ranks by relevance only, lower favours diversity"
+    )
+    # agent-memory's duplicate threshold: only near-copies are redundant (docs/decisions.md 13)
+    mmr_floor: float = option(0.85, _parse_number(float, 0, 1), "cosine above which MMR counts items as redundant")
+    recency_weight: float = option(0.2, _parse_number(float, 0, 1), "weight w of exp(-age_days/30) in the final score")
+    score_threshold: float = option(
+        0.35, _parse_number(float, 0, 1), "minimum reranker relevance (with a reranker only)"
+    )
+    rerank: str = option("none", _parse_optional_text, "cross-encoder rerank backend: none, http or onnx")
+    rerank_url: str | None = option(None, _parse_optional_text, "a /v1/rerank endpoint (search.rerank = http)")
+    rerank_model: str | None = option(None, _parse_optional_text, "model name (http) or ONNX file path (onnx)")
+    rerank_candidates: int = option(30, _parse_number(int, 1), "candidates the reranker scores")
+    neighbours: int = option(1, _parse_number(int, 0), "turns before and after a hit attached as its context")
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    base_url: str | None = option(
+        "http://localhost:11434/v1", _parse_optional_text, "OpenAI-compatible base URL (Ollama's)"
+    )
+    model: str | None = option(None, _parse_optional_text, "chat model; none means heuristics only (e.g. qwen2.5:7b)")
+    api_key: str | None = option(None, _parse_optional_text, "API key for the LLM server")
+    timeout: float = option(60.0, _parse_number(float, 0.1), "seconds to wait for one LLM answer")
+    retries: int = option(3, _parse_number(int, 0), "retries after a timeout or a 5xx answer")
+    breaker_threshold: int = option(3, _parse_number(int, 1), "consecutive failures that open the circuit")
+    breaker_reset: float = option(30.0, _parse_number(float, 0), "seconds before an open circuit lets a trial through")
+
+
+@dataclass(frozen=True)
+class MemorySettings:
+    extract: bool = option(True, _parse_bool, "extract facts from user messages into the vault")
+    max_entries: int = option(500, _parse_number(int, 1), "live memories per conversation before the oldest go")
+
+
+@dataclass(frozen=True)
+class VaultSettings:
+    git: bool = option(False, _parse_bool, "commit every vault change to git (seed 004's enable_git_versioning)")
+    watch: bool = option(False, _parse_bool, "watch the vault and re-index files people edit (start_watcher)")
+
+
+@dataclass(frozen=True)
+class IndexSettings:
+    hnsw_threshold: int = option(50_000, _parse_number(int, 1), "items from which an HNSW graph serves big scopes")
+
+
+def _parse_mode(value: Any) -> MultiAgentMode:
+    return MultiAgentMode(_parse_choice("separate", "unified")(value))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every setting, grouped in sections as in the TOML file (`settings.search.top_k`)."""
+
+    home: Path = option(Path("~/.memoir").expanduser(), _parse_path, "folder holding all of memoir's state")
+    db_path: Path | None = option(None, _parse_path, "SQLite database file (default: <home>/memoir.db)")
+    multi_agent_mode: MultiAgentMode = option(
+        MultiAgentMode.SEPARATE,
+        _parse_mode,
+        "separate: one store per project; unified: one store, events tagged with agent_id",
+    )
+    agent_id: str | None = option(None, _parse_optional_text, "agent id given to events that carry none (unified mode)")
+    log_level: str = option("info", _parse_choice("debug", "info", "warning", "error"), "log verbosity")
+    max_clock_skew: float = option(300.0, _parse_number(float, 0), "seconds an event's timestamp may lie in the future")
+    store: StoreSettings = field(default_factory=StoreSettings)
+    worker: WorkerSettings = field(default_factory=WorkerSettings)
+    embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
+    search: SearchSettings = field(default_factory=SearchSettings)
+    llm: LLMSettings = field(default_factory=LLMSettings)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    vault: VaultSettings = field(default_factory=VaultSettings)
+    index: IndexSettings = field(default_factory=IndexSettings)
+    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
+
+    @property
+    def database(self) -> Path:
+        return self.db_path if self.db_path is not None else self.home / "memoir.db"
+
+    def value(self, key: str) -> Any:
+        section, _, name = key.rpartition(".")
+        holder = getattr(self, section) if section else self
+        return getattr(holder, name)
+
+    def source(self, key: str) -> str:
+        return self.sources.get(key, "default")
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with some values given as call arguments (parsed and checked like any other)."""
+        return load_settings(overrides=changes, base=self)
+
+
 @dataclass(frozen=True)
 class Option:
+    """One setting as files, variables and `memoir config show` see it, derived from the sections."""
+
     key: str  # dotted, as in the TOML file
     parse: Callable[[Any], Any]
     default: Any
@@ -101,140 +264,41 @@ class Option:
         return "MEMOIR_" + self.attr.upper()
 
 
-OPTIONS: tuple[Option, ...] = (
-    Option("home", _parse_path, Path("~/.memoir").expanduser(), "folder holding all of memoir's state"),
-    Option("db_path", _parse_path, None, "SQLite database file (default: <home>/memoir.db)"),
-    Option(
-        "multi_agent_mode",
-        lambda v: MultiAgentMode(_parse_choice("separate", "unified")(v)),
-        MultiAgentMode.SEPARATE,
-        "separate: one store per project; unified: one store, events tagged with agent_id",
-    ),
-    Option("agent_id", _parse_optional_text, None, "agent id given to events that carry none (unified mode)"),
-    Option("log_level", _parse_choice("debug", "info", "warning", "error"), "info", "log verbosity"),
-    Option("max_clock_skew", _parse_number(float, 0), 300.0, "seconds an event's timestamp may lie in the future"),
-    Option("store.synchronous", _parse_choice("full", "normal"), "full", "full: fsync every commit (durable)"),
-    Option("store.busy_timeout", _parse_number(float, 0), 30.0, "seconds a writer waits for the database lock"),
-    Option("worker.enabled", _parse_bool, True, "run the outbox runner in a background thread of Memoir"),
-    Option("worker.batch_size", _parse_number(int, 1), 500, "outbox entries a runner takes at a time"),
-    Option("worker.poll_interval", _parse_number(float, 0.01), 0.5, "seconds between looks at an empty outbox"),
-    Option("worker.max_attempts", _parse_number(int, 1), 5, "tries before an outbox entry is set aside as failed"),
-    Option(
-        "embedding.provider",
-        _parse_choice("local", "openai", "hashing"),
-        "local",
-        "local: bundled MiniLM; openai: a server; hashing: shared words only (tests)",
-    ),
-    Option("embedding.model", _parse_optional_text, None, "model name for an embeddings server"),
-    Option(
-        "embedding.base_url", _parse_optional_text, None, "OpenAI-compatible base URL, e.g. http://localhost:11434/v1"
-    ),
-    Option("embedding.api_key", _parse_optional_text, None, "API key for the embeddings server"),
-    Option("embedding.threads", _parse_number(int, 1), 2, "threads the local embedding model may use"),
-    Option("search.top_k", _parse_number(int, 1), 5, "hits returned when k is not given"),
-    Option("search.candidates", _parse_number(int, 1), 50, "candidates taken from each of vector and keyword search"),
-    Option("search.fusion", _parse_choice("scores", "rrf"), "scores", "fuse normalised scores, or reciprocal ranks"),
-    Option(
-        "search.keyword_weight", _parse_number(float, 0, 1), 0.6, "share of BM25 in score fusion (the rest: cosine)"
-    ),
-    Option("search.speaker_boost", _parse_number(float, 0, 1), 0.1, "added to a named speaker's turns"),
-    Option("search.rrf_k", _parse_number(float, 1), 60.0, "reciprocal-rank fusion constant"),
-    Option(
-        "search.mmr_lambda",
-        _parse_number(float, 0, 1),
-        0.7,
-        "MMR: 1.0 ranks by relevance only, lower favours diversity",
-    ),
-    Option("search.mmr_floor", _parse_number(float, 0, 1), 0.85, "cosine above which MMR counts items as redundant"),
-    Option(
-        "search.recency_weight", _parse_number(float, 0, 1), 0.2, "weight w of exp(-age_days/30) in the final score"
-    ),
-    Option(
-        "search.score_threshold", _parse_number(float, 0, 1), 0.35, "minimum reranker relevance (with a reranker only)"
-    ),
-    Option("search.rerank", _parse_choice("none", "http", "onnx"), "none", "cross-encoder rerank backend"),
-    Option("search.rerank_url", _parse_optional_text, None, "a /v1/rerank endpoint (search.rerank = http)"),
-    Option("search.rerank_model", _parse_optional_text, None, "model name (http) or ONNX file path (onnx)"),
-    Option("search.rerank_candidates", _parse_number(int, 1), 30, "candidates the reranker scores"),
-    Option("search.neighbours", _parse_number(int, 0), 1, "turns before and after a hit attached as its context"),
-    Option("llm.base_url", _parse_optional_text, "http://localhost:11434/v1", "OpenAI-compatible base URL (Ollama's)"),
-    Option("llm.model", _parse_optional_text, None, "chat model; none means heuristics only (e.g. qwen2.5:7b)"),
-    Option("llm.api_key", _parse_optional_text, None, "API key for the LLM server"),
-    Option("llm.timeout", _parse_number(float, 0.1), 60.0, "seconds to wait for one LLM answer"),
-    Option("llm.retries", _parse_number(int, 0), 3, "retries after a timeout or a 5xx answer"),
-    Option("llm.breaker_threshold", _parse_number(int, 1), 3, "consecutive failures that open the circuit"),
-    Option("llm.breaker_reset", _parse_number(float, 0), 30.0, "seconds before an open circuit lets a trial through"),
-    Option("memory.extract", _parse_bool, True, "extract facts from user messages into the vault"),
-    Option("vault.git", _parse_bool, False, "commit every vault change to git (seed 004's enable_git_versioning)"),
-    Option("vault.watch", _parse_bool, False, "watch the vault and re-index files people edit (start_watcher)"),
-    Option("memory.max_entries", _parse_number(int, 1), 500, "live memories per conversation before the oldest go"),
-    Option("index.hnsw_threshold", _parse_number(int, 1), 50_000, "items from which an HNSW graph serves big scopes"),
-)
+def _options_of(holder: type, prefix: str = "") -> list[Option]:
+    found = []
+    for spec in fields(holder):
+        if "parse" in spec.metadata:
+            found.append(Option(prefix + spec.name, spec.metadata["parse"], spec.default, spec.metadata["help"]))
+        elif spec.name in SECTIONS:
+            found.extend(_options_of(SECTIONS[spec.name], f"{spec.name}."))
+    return found
+
+
+SECTIONS: dict[str, type] = {
+    "store": StoreSettings,
+    "worker": WorkerSettings,
+    "embedding": EmbeddingSettings,
+    "search": SearchSettings,
+    "llm": LLMSettings,
+    "memory": MemorySettings,
+    "vault": VaultSettings,
+    "index": IndexSettings,
+}
+OPTIONS: tuple[Option, ...] = tuple(_options_of(Settings))
 _BY_KEY = {o.key: o for o in OPTIONS}
 _BY_ATTR = {o.attr: o for o in OPTIONS}
 
 
-@dataclass(frozen=True)
-class Settings:
-    home: Path
-    db_path: Path | None
-    multi_agent_mode: MultiAgentMode
-    agent_id: str | None
-    log_level: str
-    max_clock_skew: float
-    store_synchronous: str
-    store_busy_timeout: float
-    worker_enabled: bool
-    worker_batch_size: int
-    worker_poll_interval: float
-    worker_max_attempts: int
-    embedding_provider: str
-    embedding_model: str | None
-    embedding_base_url: str | None
-    embedding_api_key: str | None
-    embedding_threads: int
-    search_top_k: int
-    search_candidates: int
-    search_fusion: str
-    search_keyword_weight: float
-    search_speaker_boost: float
-    search_rrf_k: float
-    search_mmr_lambda: float
-    search_mmr_floor: float
-    search_recency_weight: float
-    search_score_threshold: float
-    search_rerank: str
-    search_rerank_url: str | None
-    search_rerank_model: str | None
-    search_rerank_candidates: int
-    search_neighbours: int
-    llm_base_url: str | None
-    llm_model: str | None
-    llm_api_key: str | None
-    llm_timeout: float
-    llm_retries: int
-    llm_breaker_threshold: int
-    llm_breaker_reset: float
-    memory_extract: bool
-    vault_git: bool
-    vault_watch: bool
-    memory_max_entries: int
-    index_hnsw_threshold: int
-    sources: Mapping[str, str] = field(default_factory=dict, compare=False)
-
-    @property
-    def database(self) -> Path:
-        return self.db_path if self.db_path is not None else self.home / "memoir.db"
-
-    def value(self, key: str) -> Any:
-        return getattr(self, _BY_KEY[key].attr)
-
-    def source(self, key: str) -> str:
-        return self.sources.get(key, "default")
-
-    def replace(self, **changes: Any) -> Settings:
-        """A copy with some values given as call arguments (parsed and checked like any other)."""
-        return load_settings(overrides=changes, base=self)
+def _build(values: Mapping[str, Any], sources: Mapping[str, str]) -> Settings:
+    """Settings from dotted keys: top-level values, then one dataclass per section."""
+    top = {key: value for key, value in values.items() if "." not in key}
+    sections: dict[str, dict[str, Any]] = {name: {} for name in SECTIONS}
+    for key, value in values.items():
+        if "." in key:
+            section, name = key.split(".", 1)
+            sections[section][name] = value
+    built = {name: SECTIONS[name](**given) for name, given in sections.items()}
+    return Settings(**top, **built, sources=dict(sources))
 
 
 def default_config_file(env: Mapping[str, str] | None = None) -> Path:
@@ -308,8 +372,7 @@ def load_settings(
         if raw is not None:
             values[option.key] = _parse(option, raw, f"argument {option.attr}")
             sources[option.key] = "argument"
-    kwargs = {o.attr: values[o.key] for o in OPTIONS}
-    return Settings(**kwargs, sources=sources)
+    return _build(values, sources)
 
 
 def _collect_defaults_files_env(
@@ -331,3 +394,28 @@ def _collect_defaults_files_env(
         if option.env in env and env[option.env] != "":
             values[option.key] = _parse(option, env[option.env], option.env)
             sources[option.key] = f"env {option.env}"
+
+
+class Providers(Generic[T]):
+    """Named factories for a pluggable part (embedders, rerankers), chosen by a setting.
+
+    Built-in parts register here exactly as a user's would (`register`), so choosing one
+    is a lookup, not a string switch, and an unknown name lists the known ones.
+    """
+
+    def __init__(self, setting: str) -> None:
+        self.setting = setting
+        self._factories: dict[str, Callable[[Settings], T]] = {}
+
+    def register(self, name: str, factory: Callable[[Settings], T]) -> None:
+        self._factories[name.strip().lower()] = factory
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self._factories)
+
+    def create(self, name: str, settings: Settings) -> T:
+        factory = self._factories.get(name.strip().lower())
+        if factory is None:
+            raise ConfigError(f"{self.setting}: unknown provider {name!r}; known: {', '.join(self.names)}")
+        return factory(settings)

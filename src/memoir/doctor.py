@@ -1,22 +1,24 @@
 """`memoir doctor`: does the event log, the vault and the index agree, and do the models work?
 
 Read-only: it reports; `memoir reindex` (index) and opening the home (vault sync) repair.
+It takes the parts it checks (`memoir.assembly.Parts`), not the façade, and compares the
+vault with the index through the same `diff_vault` that the sync on open applies.
 Each finding has a level: `ok`, `warning` (works, but worth knowing) or `error` (broken).
 """
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
+from memoir.assembly import Parts
 from memoir.errors import MemoirError
-from memoir.vault import VaultFileError
-
-if TYPE_CHECKING:
-    from memoir.engine import Memoir
+from memoir.index import IndexEventJob
+from memoir.store import EventQuery, Store
+from memoir.vault.diff import diff_vault
 
 __all__ = ["Finding", "examine"]
+
+PAGE = 5_000
 
 
 @dataclass(frozen=True)
@@ -26,13 +28,12 @@ class Finding:
     message: str
 
 
-def examine(memoir: Memoir) -> list[Finding]:
-    return [*_events(memoir), *_vault(memoir), *_index(memoir), *_models(memoir)]
+def examine(parts: Parts) -> list[Finding]:
+    return [*_events(parts.store), *_vault(parts), *_index(parts.store, parts.index_job), *_models(parts)]
 
 
-def _events(memoir: Memoir) -> list[Finding]:
-    store = memoir.store
-    integrity = getattr(store, "integrity_check", lambda: ["ok"])()
+def _events(store: Store) -> list[Finding]:
+    integrity = store.integrity_check()
     findings = [
         Finding("ok", "events", f"{store.count_events():,} events; database integrity ok")
         if integrity == ["ok"]
@@ -52,40 +53,33 @@ def _events(memoir: Memoir) -> list[Finding]:
     return findings
 
 
-def _vault(memoir: Memoir) -> list[Finding]:
-    findings: list[Finding] = []
-    known = memoir.store.memory_files()
-    on_disk: dict[str, tuple[str, str]] = {}
-    for path, found in memoir.vault.scan():
-        if isinstance(found, VaultFileError):
-            findings.append(Finding("error", "vault", f"unreadable memory file: {found}"))
-        else:
-            on_disk[found.id] = (str(path), hashlib.sha256(path.read_bytes()).hexdigest())
-    changed = [i for i in on_disk if i in known and known[i] != on_disk[i]]
-    new = [i for i in on_disk if i not in known]
-    gone = [i for i in known if i not in on_disk and known[i][1]]
-    for what, ids in (("changed on disk", changed), ("not yet indexed", new), ("deleted on disk", gone)):
-        if ids:
-            findings.append(Finding("warning", "vault", f"{len(ids)} memory file(s) {what}; reopening syncs them"))
+def _vault(parts: Parts) -> list[Finding]:
+    diff = diff_vault(parts.vault, parts.store.memory_files())
+    findings = [Finding("error", "vault", f"unreadable memory file: {error}") for error in diff.broken]
+    for what, count in (
+        ("changed on disk", len(diff.changed)),
+        ("not yet indexed", len(diff.added)),
+        ("deleted on disk", len(diff.gone)),
+        ("left behind by an interrupted delete", len(diff.superseded)),
+    ):
+        if count:
+            findings.append(Finding("warning", "vault", f"{count} memory file(s) {what}; reopening syncs them"))
     if not findings:
-        findings.append(Finding("ok", "vault", f"{len(on_disk)} memory files agree with the index"))
+        findings.append(Finding("ok", "vault", f"{len(diff.files)} memory files agree with the index"))
     return findings
 
 
-def _index(memoir: Memoir) -> list[Finding]:
-    store = memoir.store
-    job = memoir.jobs.get("index_event")
-    pending = store.outbox_pending(["index_event"])
+def _index(store: Store, job: IndexEventJob) -> list[Finding]:
+    pending = store.outbox_pending([job.name])
     missing = 0
-    cursor = None
+    after: tuple[int, str] | None = None
     while True:  # every event the index job wants must be an index item (or still be pending)
-        page = memoir.events(limit=5000, cursor=cursor)
-        wanted = [e.event_id for e in page if job is not None and job.wants(e)]
-        items = store.index_items_by_ref(wanted) if wanted else set()
-        missing += len(set(wanted) - items)
-        cursor = page.next_cursor
-        if cursor is None:
+        page = store.scan(EventQuery(after=after, limit=PAGE))
+        wanted = [e.event_id for e in page if job.wants(e)]
+        missing += len(set(wanted) - store.index_items_by_ref(wanted)) if wanted else 0
+        if len(page) < PAGE:
             break
+        after = (page[-1].timestamp_ms, page[-1].event_id)
     live = {m.id for m in store.memory_list()}
     unindexed_memories = len(live - store.index_items_by_ref(list(live))) if live else 0
     if missing > pending or unindexed_memories:
@@ -101,25 +95,21 @@ def _index(memoir: Memoir) -> list[Finding]:
     return [Finding("ok", "index", f"{store.index_count():,} searchable items{note}")]
 
 
-def _models(memoir: Memoir) -> list[Finding]:
+def _models(parts: Parts) -> list[Finding]:
     findings = []
     try:
-        memoir.embedder.inner.embed(["memoir doctor"])
-        findings.append(Finding("ok", "models", f"embeddings: {memoir.embedder.name} works"))
+        parts.embedder.inner.embed(["memoir doctor"])
+        findings.append(Finding("ok", "models", f"embeddings: {parts.embedder.name} works"))
     except MemoirError as exc:
         findings.append(Finding("error", "models", f"embeddings: {exc}"))
-    settings = memoir.settings
-    if settings.search_rerank == "none":
+    search = parts.settings.search
+    if search.rerank == "none":
         findings.append(Finding("ok", "models", "rerank: none configured, the stage is skipped (search.rerank)"))
     else:
         findings.append(
-            Finding(
-                "ok",
-                "models",
-                f"rerank: {settings.search_rerank} ({settings.search_rerank_model or settings.search_rerank_url})",
-            )
+            Finding("ok", "models", f"rerank: {search.rerank} ({search.rerank_model or search.rerank_url})")
         )
-    llm = memoir.llm
+    llm = parts.llm
     if llm.client is None:
         findings.append(Finding("warning", "models", "LLM: no llm.model configured; facts are extracted by rules"))
     else:

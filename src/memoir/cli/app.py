@@ -10,13 +10,13 @@ import json
 import logging
 import os
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
+from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import render
@@ -24,9 +24,37 @@ from memoir.config import load_settings
 from memoir.engine import Memoir
 from memoir.errors import InvalidEvent, InvalidInput, MemoirError, UserError
 
+
+class _ExitCodes(TyperGroup):
+    """Turns every error into one line on stderr and an exit code, however the app is invoked.
+
+    Here rather than around `app()` so that the entry point and an in-process run (typer's
+    `CliRunner`) exit alike; typer's own signals (usage errors, Exit, Abort) pass through.
+    """
+
+    def invoke(self, ctx: Any) -> Any:  # Any: typer types it with its private click's Context
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException, BrokenPipeError):
+            raise  # typer's own handling: usage errors exit 2, a closed pipe exits quietly
+        except UserError as exc:
+            _fail(str(exc), EXIT_BAD_INPUT)
+        except (MemoirError, OSError) as exc:
+            _fail(str(exc), EXIT_FAILURE)
+        except KeyboardInterrupt:
+            err.print("interrupted")
+            raise typer.Exit(EXIT_INTERRUPTED) from None
+        except Exception as exc:
+            if os.environ.get("MEMOIR_DEBUG"):
+                raise
+            err.print(f"[red]internal error:[/red] {render.escape(repr(exc))} (set MEMOIR_DEBUG=1 for a traceback)")
+            raise typer.Exit(EXIT_FAILURE) from None
+
+
 app = typer.Typer(
     name="memoir",
     help="Local-first long-term memory for LLM agents.",
+    cls=_ExitCodes,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -83,7 +111,7 @@ def main_options(
 def init(ctx: typer.Context) -> None:
     """Create a memoir home (folder and database); harmless when it exists."""
     with _open(ctx, create=True) as memoir:
-        out.print(f"memoir home ready at {memoir.home} (database {memoir.store.location})")
+        out.print(f"memoir home ready at {memoir.home} (database {memoir.database})")
 
 
 @app.command()
@@ -224,7 +252,7 @@ def remember(
     """Keep a memory in the vault (a Markdown file) and the search index."""
     with _open(ctx) as memoir:
         memory = memoir.remember(text, kind=kind, conversation_id=conversation, tags=tag or (), severity=severity)
-        path = memoir.vault.path_of(memory)
+        path = memoir.memory_path(memory)
     out.print(f"remembered {memory.kind.value} {memory.id} ({path})")
 
 
@@ -311,57 +339,20 @@ def worker(
     ctx: typer.Context,
     once: Annotated[bool, typer.Option("--once", help="drain the outbox, then exit")] = False,
     retry_failed: Annotated[bool, typer.Option("--retry-failed", help="first re-queue entries set aside")] = False,
+    lane: Annotated[
+        list[str] | None, typer.Option("--lane", help="run only this lane: fast or llm (repeat for more)")
+    ] = None,
 ) -> None:
-    """Run the outbox runner in the foreground until interrupted (Ctrl-C)."""
+    """Run the outbox runners in the foreground, a thread per lane, until interrupted (Ctrl-C)."""
     with _open(ctx) as memoir:
         if retry_failed:
-            err.print(f"re-queued {memoir.store.retry_failed()} failed entries")
-        lease = memoir.store.try_runner_lease()
-        while lease is None:
-            if once:
-                _fail("another runner is working on this home; it will drain the outbox", EXIT_FAILURE)
-            err.print("standby: another runner works on this home; taking over when it stops")
-            time.sleep(memoir.settings.worker_poll_interval)
-            lease = memoir.store.try_runner_lease()
-        try:
-            _run_worker(memoir, once)
-        finally:
-            lease.release()
-
-
-def _run_worker(memoir: Memoir, once: bool) -> None:
-    runner, total = memoir.runner, 0
-    err.print(f"worker running on {memoir.home} (jobs: {', '.join(memoir.jobs.names)})")
-    while True:
-        done = runner.run_once()
-        total += done
-        if done:
-            err.print(f"processed {done} outbox entries ({total} in all)")
-            continue
-        if once and runner.pending() == 0:
-            out.print(f"outbox drained: {total} entries processed")
-            return
-        time.sleep(0.05 if once else memoir.settings.worker_poll_interval)
+            err.print(f"re-queued {memoir.retry_failed()} failed entries")
+        err.print(f"worker running on {memoir.home}")
+        total = memoir.work(lane or None, once=once, report=lambda line: err.print(render.escape(line)))
+    if once:
+        out.print(f"outbox drained: {total} entries processed")
 
 
 def main() -> None:
-    """Entry point: run the app, turning every error into a message and an exit code."""
-    try:
-        app()  # standalone: typer reports usage errors itself (exit 2) and turns Exit into SystemExit
-    except UserError as exc:
-        err.print(f"[red]error:[/red] {render.escape(str(exc))}")
-        raise SystemExit(EXIT_BAD_INPUT) from None
-    except MemoirError as exc:
-        err.print(f"[red]error:[/red] {render.escape(str(exc))}")
-        raise SystemExit(EXIT_FAILURE) from None
-    except KeyboardInterrupt:
-        err.print("interrupted")
-        raise SystemExit(EXIT_INTERRUPTED) from None
-    except OSError as exc:
-        err.print(f"[red]error:[/red] {render.escape(str(exc))}")
-        raise SystemExit(EXIT_FAILURE) from None
-    except Exception as exc:
-        if os.environ.get("MEMOIR_DEBUG"):
-            raise
-        err.print(f"[red]internal error:[/red] {render.escape(repr(exc))} (set MEMOIR_DEBUG=1 for a traceback)")
-        raise SystemExit(EXIT_FAILURE) from None
+    """Entry point; the app itself maps errors to messages and exit codes (`_ExitCodes`)."""
+    app()

@@ -138,7 +138,7 @@ def status_table(status: Status) -> Table:
         ("outbox backlog", f"{status.backlog:,} ({pending})"),
         ("outbox failed", failed),
         ("search index", f"{status.indexed_items:,} items"),
-        ("worker", status.worker),
+        *((f"worker ({lane} lane)", state) for lane, state in status.workers.items()),
         ("multi-agent mode", status.multi_agent_mode),
         ("schema", ", ".join(status.schema)),
     ]

@@ -12,7 +12,6 @@ of the question it answers, but the turn before it does).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 
 from memoir.index.embedders import CachedEmbedder, content_hash
 from memoir.model import Event, EventType, OutboxAction
@@ -28,17 +27,29 @@ def speaker_of(event: Event) -> str:
     return event.metadata.get("speaker") or event.metadata.get("tool_name") or event.role.value
 
 
-def item_for_event(event: Event) -> IndexItem:
+def _shown_text(event: Event) -> str:
     text = event.text
     if event.event_type is EventType.TOOL_RESULT and len(text) > TOOL_RESULT_CHARS:
         text = text[:TOOL_RESULT_CHARS] + "…"
-    search_text = f"{speaker_of(event)}: {text}"
+    return text
+
+
+def search_text_of(event: Event) -> str:
+    """What the embedder and the keyword index see: the speaker, then the turn."""
+    return f"{speaker_of(event)}: {_shown_text(event)}"
+
+
+def item_for_event(event: Event, context_before: str = "", context_after: str = "") -> IndexItem:
+    return _item(event, search_text_of(event), context_before, context_after)
+
+
+def _item(event: Event, search_text: str, context_before: str, context_after: str) -> IndexItem:
     return IndexItem(
         kind="turn",
         ref=event.event_id,
         conversation_id=event.conversation_id,
         created_ms=event.timestamp_ms,
-        text=text,
+        text=_shown_text(event),
         search_text=search_text,
         content_hash=content_hash(search_text),
         event_ids=(event.event_id,),
@@ -46,11 +57,14 @@ def item_for_event(event: Event) -> IndexItem:
         agent_id=event.agent_id,
         session_id=event.session_id,
         role=event.role.value,
+        context_before=context_before,
+        context_after=context_after,
     )
 
 
 class IndexEventJob:
     name = OutboxAction.INDEX_EVENT.value
+    lane = "fast"
 
     def __init__(self, embedder: CachedEmbedder) -> None:
         self.embedder = embedder
@@ -59,25 +73,28 @@ class IndexEventJob:
         return event.event_type in INDEXED_TYPES and bool(event.text.strip())
 
     def prepare(self, events: Sequence[Event], store: Store) -> None:
-        self.embedder.embed_hashed([item_for_event(e).search_text for e in events])
+        """Embed the whole batch in one call: the embedder groups texts by length and uses every core."""
+        self.embedder.embed_hashed([search_text_of(e) for e in events])
 
     def run(self, events: Sequence[Event], store: Store) -> None:
-        """Index the turns, each linked to the turn before it in its session (and that one to it)."""
-        items = [item_for_event(e) for e in events]
-        before: list[str] = [""] * len(items)
-        after: list[str] = [""] * len(items)
-        latest: dict[tuple[str, str | None], int] = {}  # session -> position of its latest item
-        for position, item in enumerate(items):
-            key = (item.conversation_id, item.session_id)
+        """Index the turns, each linked to the turn before it in its session (and that one to it).
+
+        Each item is built once, with its context: this runs inside the runner's transaction,
+        so its CPU per event is time the write lock is held.
+        """
+        texts = [search_text_of(e) for e in events]
+        before: list[str] = [""] * len(events)
+        after: list[str] = [""] * len(events)
+        latest: dict[tuple[str, str | None], int] = {}  # session -> position of its latest turn
+        for position, event in enumerate(events):
+            key = (event.conversation_id, event.session_id)
             previous = latest.get(key)
             if previous is not None:  # the previous turn is in this batch
-                after[previous] = item.search_text
-                before[position] = items[previous].search_text
-            elif (stored := store.index_last_in_session(item)) is not None:
+                after[previous] = texts[position]
+                before[position] = texts[previous]
+            elif (stored := store.index_last_in_session(item_for_event(event))) is not None:
                 assert stored.item_id is not None
-                store.index_set_context_after(stored.item_id, item.search_text)
+                store.index_set_context_after(stored.item_id, texts[position])
                 before[position] = stored.search_text
             latest[key] = position
-        store.index_add(
-            [replace(item, context_before=b, context_after=a) for item, b, a in zip(items, before, after, strict=True)]
-        )
+        store.index_add([_item(*row) for row in zip(events, texts, before, after, strict=True)])

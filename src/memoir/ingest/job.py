@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from memoir.errors import NotFound
 from memoir.ingest.extract import extract_by_rules, extract_with_llm, worth_extracting
 from memoir.ingest.reconcile import Decision, reconcile_by_rules, reconcile_with_llm
-from memoir.llm import LLM
+from memoir.llm import LLM, Sourced
 from memoir.model import Event, EventType, Memory
 from memoir.store import Store
-from memoir.vault import MemoryBook
+from memoir.vault import MemoryBook, MemoryDraft
 
 __all__ = ["ExtractFactsJob", "ExtractionStats"]
 
@@ -38,6 +38,7 @@ class ExtractionStats:
 
 class ExtractFactsJob:
     name = "extract_facts"
+    lane = "llm"  # it waits on a model: never in the lane that makes turns searchable
 
     def __init__(
         self,
@@ -56,19 +57,35 @@ class ExtractFactsJob:
         return event.event_type is EventType.USER_MESSAGE and bool(event.text.strip())
 
     def prepare(self, events: Sequence[Event], store: Store) -> None:
-        with self.book.batch():  # facts.md once per batch, not once per memory
-            for event in events:
-                self.process(event)
+        """Extract, then settle, a chunk of events at a time; facts.md once and eviction once per batch.
+
+        Rules extract in microseconds, so without a model the whole batch is extracted first and all
+        its facts embedded in one call (each later embedding of a fact, as content or as a query,
+        is then a cache hit). A model takes seconds per call, so with one each event is settled as
+        soon as its facts are known rather than after every extraction of the batch.
+        """
+        llm = self.llm()
+        chunk = 1 if llm.configured else max(1, len(events))
+        with self.book.batch():
+            for start in range(0, len(events), chunk):
+                extracted = [(event, self._extract(event, llm)) for event in events[start : start + chunk]]
+                self.book.embedder.embed_hashed([fact for _, facts in extracted for fact in facts.value])
+                for event, facts in extracted:
+                    self._settle(event, facts, llm)
+            for conversation_id in dict.fromkeys(event.conversation_id for event in events):
+                self._evict(conversation_id)
 
     def run(self, events: Sequence[Event], store: Store) -> None:
         """Nothing: `prepare` did the work (the vault is outside the transaction)."""
 
-    def process(self, event: Event) -> list[Decision]:
+    def _extract(self, event: Event, llm: LLM) -> Sourced[list[str]]:
         self.stats.turns += 1
         if not worth_extracting(event.text):
-            return []
-        llm = self.llm()
-        facts = llm.run(lambda client: extract_with_llm(client, event.text), lambda: extract_by_rules(event.text))
+            return Sourced([], "heuristics")
+        return llm.run(lambda client: extract_with_llm(client, event.text), lambda: extract_by_rules(event.text))
+
+    def _settle(self, event: Event, facts: Sourced[list[str]], llm: LLM) -> list[Decision]:
+        """Reconcile an event's facts with the nearest known ones and carry out the decisions."""
         if not facts.value:
             return []
         existing = self._existing(facts.value, event)
@@ -76,9 +93,7 @@ class ExtractFactsJob:
             lambda client: reconcile_with_llm(client, facts.value, existing),
             lambda: reconcile_by_rules(facts.value, existing),
         )
-        for decision in decided.value:
-            self._apply(decision, event, facts.source)
-        self._evict(event.conversation_id)
+        self._apply_all(decided.value, event, facts.source)
         self.stats.facts += len(facts.value)
         return decided.value
 
@@ -89,14 +104,37 @@ class ExtractFactsJob:
                 found.setdefault(memory.id, memory)
         return list(found.values())
 
-    def _apply(self, decision: Decision, event: Event, source: str) -> None:
-        self.stats.decisions[decision.event] = self.stats.decisions.get(decision.event, 0) + 1
-        try:
+    def _apply_all(self, decisions: Sequence[Decision], event: Event, source: str) -> None:
+        """Decisions in their order, ADDs written together (one embedding call, one transaction).
+
+        An UPDATE or DELETE first writes the ADDs listed before it, so decisions take effect in
+        the order given (an ADD may merge into a memory that a later DELETE removes).
+        """
+        adds: list[MemoryDraft] = []
+        for decision in decisions:
+            self.stats.decisions[decision.event] = self.stats.decisions.get(decision.event, 0) + 1
             if decision.event == "ADD":
-                self.book.remember(
-                    decision.text, conversation_id=event.conversation_id, event_ids=[event.event_id], source=source
+                adds.append(
+                    MemoryDraft(
+                        decision.text,
+                        conversation_id=event.conversation_id,
+                        event_ids=(event.event_id,),
+                        source=source,
+                    )
                 )
-            elif decision.event == "UPDATE" and decision.memory_id:
+            elif decision.event in ("UPDATE", "DELETE"):
+                self._add(adds)
+                adds = []
+                self._apply(decision, event, source)
+        self._add(adds)
+
+    def _add(self, drafts: list[MemoryDraft]) -> None:
+        if drafts:
+            self.book.remember_many(drafts)
+
+    def _apply(self, decision: Decision, event: Event, source: str) -> None:
+        try:
+            if decision.event == "UPDATE" and decision.memory_id:
                 if not self.book.get(decision.memory_id).deleted:  # a replay: already done
                     self.book.update(decision.memory_id, decision.text, event_ids=[event.event_id], source=source)
             elif decision.event == "DELETE" and decision.memory_id:

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import httpx
 
 from memoir.errors import ModelOutputError, ModelUnavailable
+from memoir.http import model_client
 from memoir.llm.structured import extract_json
 
 __all__ = ["ChatClient", "Health", "Message"]
@@ -53,8 +54,7 @@ class ChatClient:
         self.timeout = timeout
         self.calls = 0  # requests sent, for the write-path benchmark and status
         self._json_mode = True  # until the server says it does not take response_format
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._http = httpx.Client(base_url=self.base_url + "/", headers=headers, timeout=timeout, transport=transport)
+        self._http = model_client(self.base_url, api_key=api_key, timeout=timeout, transport=transport)
 
     def close(self) -> None:
         self._http.close()

@@ -11,11 +11,13 @@ Validation happens once, when an `Event` is built. Rules:
 - `text` may be empty only for boundary events (session and subagent start/stop,
   assistant stop); messages and tool results must say something.
 - `metadata` is a map of strings to strings.
+- All text is Unicode that UTF-8 can carry: a lone UTF-16 surrogate (what a JSON
+  `\ud83d` escape without its pair decodes to) is refused here, since no store
+  could keep it.
 """
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -160,6 +162,25 @@ def format_timestamp(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
+def _surrogate_at(value: str) -> int | None:
+    """Where `value` holds a lone surrogate, which UTF-8 (so SQLite, files) cannot carry."""
+    if value.isascii():  # O(1) in CPython: the usual case costs nothing
+        return None
+    try:
+        value.encode()
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
+
+
+def _check_unicode(field_name: str, value: str) -> None:
+    at = _surrogate_at(value)
+    if at is not None:
+        raise InvalidEvent(
+            field_name, f"holds half of a UTF-16 surrogate pair at position {at}: send whole characters (UTF-8)"
+        )
+
+
 def _check_id(field_name: str, value: object, *, optional: bool = False) -> None:
     if value is None and optional:
         return
@@ -169,8 +190,10 @@ def _check_id(field_name: str, value: object, *, optional: bool = False) -> None
         raise InvalidEvent(field_name, "must not be empty")
     if len(value) > MAX_ID_LENGTH:
         raise InvalidEvent(field_name, f"longer than {MAX_ID_LENGTH} characters")
-    if not value.isprintable() and _CONTROL.search(value):  # isprintable: a fast pass for the usual case
-        raise InvalidEvent(field_name, "contains control characters")
+    if not value.isprintable():  # a fast pass for the usual case
+        if _CONTROL.search(value):
+            raise InvalidEvent(field_name, "contains control characters")
+        _check_unicode(field_name, value)  # surrogates are not printable either
 
 
 _EMPTY: Mapping[str, str] = MappingProxyType({})
@@ -188,6 +211,8 @@ def _check_metadata(value: object) -> Mapping[str, str]:
             raise InvalidEvent("metadata", f"keys are non-empty text, got {key!r}")
         if type(item) is not str:
             raise InvalidEvent(f"metadata.{key}", f"values are text, got {type(item).__name__}")
+        _check_unicode("metadata", key)
+        _check_unicode(f"metadata.{key}", item)
     return MappingProxyType(dict(value))
 
 
@@ -211,7 +236,7 @@ def _fill(
     kind = _TYPE_BY_VALUE.get(event_type) if type(event_type) is str else None
     if kind is None:
         kind = EventType.parse(event_type)
-    when = _now_ms() if timestamp is None else timestamp if _is_normalised(timestamp) else parse_timestamp(timestamp)
+    when = _utc_now() if timestamp is None else timestamp if _is_normalised(timestamp) else parse_timestamp(timestamp)
     ms = to_ms(when)
     if event_id is None:
         event_id = new_ulid(ms)
@@ -230,6 +255,7 @@ def _fill(
         raise InvalidEvent("text", f"must not be empty for a {kind.value} event")
     if len(text) > MAX_TEXT_LENGTH:
         raise InvalidEvent("text", f"longer than {MAX_TEXT_LENGTH} characters")
+    _check_unicode("text", text)
     if role is None:
         role = _TYPICAL_ROLE[kind]
     elif type(role) is not EventRole:
@@ -324,14 +350,6 @@ class Event:
         )
         return event
 
-    @classmethod
-    def from_bytes(cls, data: bytes) -> Event:
-        try:
-            payload = json.loads(data)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise InvalidEvent("event", f"not valid JSON: {exc}") from None
-        return cls.from_dict(payload)
-
     # -- views --------------------------------------------------------------------
 
     @property
@@ -354,17 +372,6 @@ class Event:
             "conversation_id": self.conversation_id,
             "agent_id": self.agent_id,
         }
-
-    def to_bytes(self) -> bytes:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode()
-
-    def with_metadata(self, metadata: Mapping[str, str]) -> Event:
-        """A copy with `metadata` merged in (events themselves never change)."""
-        merged = {**self.metadata, **metadata}
-        return Event(**{**self._fields(), "metadata": merged})
-
-    def _fields(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in _FIELDS}
 
     def check_not_future(self, now_ms: int, allowance_ms: int) -> None:
         """Seed 002: the timestamp must not be in the future at ingestion (beyond clock skew)."""
@@ -403,6 +410,7 @@ _FIELDS = frozenset(
 )
 
 
-def _now_ms() -> datetime:
+def _utc_now() -> datetime:
+    """Now, as an event timestamp: UTC, truncated to the millisecond."""
     now = datetime.now(UTC)
     return now.replace(microsecond=now.microsecond // 1000 * 1000)

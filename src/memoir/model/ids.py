@@ -8,6 +8,9 @@ ingestion clock): ids, keys and timestamps then all sort the same way.
 The generator is monotonic within one millisecond, as the ULID spec suggests:
 two ids made for the same millisecond by one process sort in the order they
 were made, so a batch of events with equal timestamps keeps its order.
+
+`now_ms` is the one wall clock memoir stores: epoch milliseconds, the unit of every
+timestamp in the log, the outbox and the index.
 """
 
 from __future__ import annotations
@@ -16,11 +19,12 @@ import functools
 import os
 import re
 import threading
+import time
 from dataclasses import dataclass
 
 from memoir.errors import InvalidEvent
 
-__all__ = ["EventKey", "is_ulid", "new_ulid", "ulid_timestamp_ms"]
+__all__ = ["EventKey", "is_ulid", "new_ulid", "now_ms", "ulid_timestamp_ms"]
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _DECODE = {c: i for i, c in enumerate(CROCKFORD)}
@@ -103,6 +107,11 @@ class _MonotonicUlids:
 _GENERATOR = _MonotonicUlids()
 
 
+def now_ms() -> int:
+    """The wall clock in epoch milliseconds."""
+    return time.time_ns() // 1_000_000
+
+
 def new_ulid(timestamp_ms: int) -> str:
     """A new ULID whose time part is `timestamp_ms`."""
     return _GENERATOR.new(timestamp_ms)
@@ -147,9 +156,6 @@ class EventKey:
     def event_id(self) -> str:
         return self.ulid
 
-    def to_bytes(self) -> bytes:
-        return str(self).encode("ascii")
-
     @classmethod
     def parse(cls, text: str) -> EventKey:
         parts = text.split(":")
@@ -158,24 +164,6 @@ class EventKey:
         return cls(int(parts[1]), parts[2])
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> EventKey:
-        try:
-            text = data.decode("ascii")
-        except UnicodeDecodeError:
-            raise InvalidEvent("key", "an event key is ASCII") from None
-        return cls.parse(text)
-
-    @classmethod
     def from_event_id(cls, event_id: str) -> EventKey:
         """The key an event would have if its timestamp were its ULID's time."""
         return cls(ulid_timestamp_ms(event_id), event_id)
-
-    @staticmethod
-    def prefix_start(start_ms: int) -> bytes:
-        """Smallest key at or after `start_ms` (inclusive bound)."""
-        return f"evt:{start_ms:013d}:".encode("ascii")
-
-    @staticmethod
-    def prefix_end(end_ms: int) -> bytes:
-        """A bound above every key of `end_ms` and below the next millisecond's."""
-        return f"evt:{end_ms:013d};".encode("ascii")  # ';' sorts right after ':'

@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 
 from memoir.errors import InvalidInput
-from memoir.model.event import DEFAULT_CONVERSATION, _check_id, _parse_enum, parse_timestamp
+from memoir.model.event import DEFAULT_CONVERSATION, _check_id, _parse_enum, _surrogate_at, parse_timestamp
 from memoir.model.ids import is_ulid
 
 __all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]
@@ -89,6 +89,8 @@ class Memory:
             raise InvalidInput("content", "must not be empty")
         if len(self.content) > MAX_CONTENT:
             raise InvalidInput("content", f"longer than {MAX_CONTENT} characters: a memory is one fact, not a document")
+        if _surrogate_at(self.content) is not None:
+            raise InvalidInput("content", "holds half of a UTF-16 surrogate pair: send whole characters (UTF-8)")
         set_(self, "content", self.content.strip())
         _check_id("conversation_id", self.conversation_id)
         set_(self, "tags", _tags(self.tags))

@@ -11,11 +11,8 @@ into one entry per event, which then retry (and are given up on) one by one.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import StrEnum
-
-from memoir.errors import InvalidEvent
 
 __all__ = ["OutboxAction", "OutboxEntry"]
 
@@ -50,34 +47,3 @@ class OutboxEntry:
     def key(self) -> str:
         """Seed 002's key form, `outbox:{sequence:020}`."""
         return f"outbox:{self.seq:020d}"
-
-    @classmethod
-    def for_index(cls, seq: int, event_id: str, timestamp_ms: int) -> OutboxEntry:
-        return cls(seq, event_id, timestamp_ms, OutboxAction.INDEX_EVENT)
-
-    @classmethod
-    def for_toc(cls, seq: int, event_id: str, timestamp_ms: int) -> OutboxEntry:
-        return cls(seq, event_id, timestamp_ms, OutboxAction.UPDATE_TOC)
-
-    def to_bytes(self) -> bytes:
-        return json.dumps(
-            {
-                "seq": self.seq,
-                "event_id": self.event_id,
-                "timestamp_ms": self.timestamp_ms,
-                "action": str(self.action),
-                "more_event_ids": list(self.more_event_ids),
-            },
-            separators=(",", ":"),
-        ).encode()
-
-    @classmethod
-    def from_bytes(cls, data: bytes) -> OutboxEntry:
-        try:
-            raw = json.loads(data)
-            more = tuple(str(e) for e in raw.get("more_event_ids", ()))
-            return cls(
-                int(raw["seq"]), str(raw["event_id"]), int(raw["timestamp_ms"]), str(raw["action"]), 0, None, more
-            )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise InvalidEvent("outbox", f"not an outbox entry: {exc}") from None

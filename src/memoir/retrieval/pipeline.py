@@ -14,6 +14,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from memoir.config import SearchSettings
 from memoir.index.embedders import Embedder
 from memoir.index.keyword import match_expression
 from memoir.index.vectors import VectorIndex
@@ -29,7 +30,7 @@ from memoir.retrieval.stages import (
 )
 from memoir.store import IndexItem, IndexScope, Store
 
-__all__ = ["Hit", "SearchParameters", "SearchPipeline"]
+__all__ = ["Hit", "SearchPipeline"]
 
 
 @dataclass(frozen=True)
@@ -55,28 +56,12 @@ class Hit:
         return data
 
 
-@dataclass(frozen=True)
-class SearchParameters:
-    candidates: int = 50
-    fusion: str = "scores"  # or "rrf"
-    keyword_weight: float = 0.6
-    speaker_boost: float = 0.1
-    rrf_k: float = 60.0
-    mmr_lambda: float = 0.7
-    mmr_floor: float = 0.85  # agent-memory's duplicate threshold: only near-copies are redundant
-    recency_weight: float = 0.2
-    score_threshold: float = 0.35
-    rerank_candidates: int = 30
-    neighbours: int = 1
-    sources: tuple[str, ...] = ("vector", "keyword")
-
-
 @dataclass
 class SearchPipeline:
     store: Store
     embedder: Embedder
     vectors: VectorIndex
-    parameters: SearchParameters = field(default_factory=SearchParameters)
+    parameters: SearchSettings = field(default_factory=SearchSettings)
     reranker: Reranker | None = None
 
     def search(

@@ -18,9 +18,11 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from memoir.config import Providers
 from memoir.errors import ConfigError, ModelUnavailable
+from memoir.http import model_client
 
-__all__ = ["HTTPReranker", "ONNXReranker", "Reranker"]
+__all__ = ["RERANKERS", "HTTPReranker", "ONNXReranker", "Reranker"]
 
 
 class Reranker(Protocol):
@@ -37,14 +39,11 @@ def _sigmoid(x: float) -> float:
 
 class HTTPReranker:
     def __init__(self, *, url: str, model: str = "", api_key: str | None = None, timeout: float = 10.0) -> None:
-        import httpx
-
         if not url:
             raise ConfigError("search.rerank_url is required when search.rerank = 'http'")
         self.name = f"http:{url}"
         self.model = model
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = httpx.Client(headers=headers, timeout=timeout)
+        self._client = model_client(api_key=api_key, timeout=timeout)
         self._url = url
 
     def score(self, query: str, passages: Sequence[str]) -> list[float]:
@@ -105,3 +104,10 @@ class ONNXReranker:
         }
         logits = self._session.run(None, {k: v for k, v in feeds.items() if k in self._inputs})[0]
         return [_sigmoid(float(x)) for x in np.asarray(logits).reshape(len(passages), -1)[:, 0]]
+
+
+# `search.rerank` picks one of these; a user's reranker registers the same way.
+RERANKERS: Providers[Reranker | None] = Providers("search.rerank")
+RERANKERS.register("none", lambda settings: None)
+RERANKERS.register("http", lambda s: HTTPReranker(url=s.search.rerank_url or "", model=s.search.rerank_model or ""))
+RERANKERS.register("onnx", lambda s: ONNXReranker(Path(s.search.rerank_model or "cross-encoder.onnx").expanduser()))

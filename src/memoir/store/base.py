@@ -1,16 +1,17 @@
-"""The Store protocol: what memoir needs from a database, whatever the engine.
+"""What memoir needs from a database, whatever the engine, as five small roles.
 
-Today's implementation is SQLite (`memoir.store.sqlite`); PostgreSQL will sit
-beside it with the same protocol. Everything above this layer talks to `Store`,
-never to a driver.
+Today's implementation is SQLite (`memoir.store.sqlite`); PostgreSQL will sit beside
+it. Everything above this layer talks to these protocols, never to a driver.
 
-Contract, for every implementation:
-- `append` writes new events and their outbox entries in one transaction and
-  returns only after that transaction is durable; an event whose id is already
-  stored is not written again (the stored one is returned instead).
-- Events are never updated or deleted, and the database itself refuses to.
-- `atomic()` groups writes; a job's writes and the removal of its outbox entries
-  happen in one `atomic()` block, which is what makes store-side jobs run exactly once.
+The roles, each a `Protocol` whose docstring is its contract:
+- `Database`: location, transactions (`atomic()`), statistics, integrity, closing;
+- `EventLog`: the immutable, append-only events and the session catalogue;
+- `OutboxQueue`: the outbox written with each event, checkpoints, runner leases;
+- `SearchIndex`: the derived search index and the embedding cache;
+- `MemoryMirror`: the rows that mirror the vault's memory files.
+
+`Store` is all five together. They are split so that a second backend can be built,
+and tested, one role at a time, and so that code needing one role says so.
 """
 
 from __future__ import annotations
@@ -25,10 +26,15 @@ from memoir.model.memory import Memory
 
 __all__ = [
     "Checkpoint",
+    "Database",
+    "EventLog",
     "EventQuery",
     "IndexItem",
     "IndexScope",
+    "MemoryMirror",
+    "OutboxQueue",
     "RunnerLease",
+    "SearchIndex",
     "SessionInfo",
     "Store",
     "StoreStats",
@@ -115,30 +121,68 @@ class IndexScope:
 
 
 class RunnerLease(Protocol):
-    """Held by the one outbox runner allowed to work on a store; released on exit or process death."""
+    """Held by the one outbox runner allowed to work a lane of a store; released on exit or process death."""
 
     def release(self) -> None: ...
 
 
-class Store(Protocol):
+class Database(Protocol):
+    """The engine itself: where it lives, its transactions, its health.
+
+    `atomic()` groups writes; blocks nest and join the outermost one of their thread.
+    A job's writes and the removal of its outbox entries happen in one `atomic()`
+    block, which is what makes store-side jobs run exactly once. `integrity_check`
+    returns `["ok"]` when the engine finds nothing wrong, else what it found.
+    """
+
     backend: str
     location: str
+
+    def atomic(self) -> AbstractContextManager[None]: ...
+
+    def stats(self) -> StoreStats: ...
+
+    def integrity_check(self) -> list[str]: ...
+
+    def close(self) -> None: ...
+
+
+class EventLog(Protocol):
+    """The immutable, append-only event log and the session catalogue derived from it.
+
+    `append` writes new events and their outbox entries in one transaction and returns
+    only after that transaction is durable; an event whose id is already stored is not
+    written again (the stored one is returned instead). Events are never updated or
+    deleted, and the database itself refuses to. Reads return events equal to those
+    appended; scans are in (timestamp, event id) order.
+    """
 
     def append(self, events: Sequence[Event], actions_for: Callable[[Event], Iterable[str]]) -> list[Event]: ...
 
     def get(self, event_id: str) -> Event | None: ...
 
+    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]: ...
+
     def scan(self, query: EventQuery) -> list[Event]: ...
 
     def count_events(self, query: EventQuery | None = None) -> int: ...
 
-    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]: ...
+    def track_sessions(self, events: Sequence[Event]) -> None: ...
 
-    def atomic(self) -> AbstractContextManager[None]: ...
+    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]: ...
 
-    def replayable_writes(self) -> None: ...
 
-    # -- outbox ----------------------------------------------------------------------
+class OutboxQueue(Protocol):
+    """The outbox written by `append`, the jobs' checkpoints and the runner leases.
+
+    Entries of one action come out in FIFO order (`seq`); an entry disappears only when
+    `complete_outbox` runs, in the same `atomic()` block as its job's writes. Runners
+    claim entries by action: a lane of runners passes only its own jobs' actions to
+    `next_outbox` and `outbox_pending`. `try_runner_lease(lane)` admits one runner per
+    lane across processes, and frees the lane when the holder dies. `replayable_writes`
+    lets a runner's thread trade durability of its newest commits for speed, since
+    whatever such a commit loses its outbox entries bring back.
+    """
 
     def next_outbox(self, actions: Sequence[str], limit: int, now_ms: int) -> list[OutboxEntry]: ...
 
@@ -156,23 +200,34 @@ class Store(Protocol):
 
     def checkpoints(self) -> list[Checkpoint]: ...
 
-    def try_runner_lease(self) -> RunnerLease | None: ...
+    def try_runner_lease(self, lane: str = "fast") -> RunnerLease | None: ...
 
-    # -- derived tables --------------------------------------------------------------
+    def replayable_writes(self) -> None: ...
 
-    def track_sessions(self, events: Sequence[Event]) -> None: ...
 
-    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]: ...
+class SearchIndex(Protocol):
+    """The search index: items with provenance, a keyword index and an embedding cache.
 
-    # -- search index (derived) ------------------------------------------------------
+    Derived data: `index_clear` may drop all of it and a reindex rebuilds it from the
+    event log and the memories. An item is keyed by its `ref`; adding a ref again
+    replaces it. Whenever items are replaced or removed the generation goes up, so
+    searchers holding vectors in memory know to reload them. Embeddings are cached by
+    (model, content hash): unchanged text is never embedded twice.
+    """
 
     def index_add(self, items: Sequence[IndexItem]) -> None: ...
+
+    def index_remove(self, refs: Sequence[str]) -> None: ...
 
     def index_clear(self) -> None: ...
 
     def index_generation(self) -> int: ...
 
+    def index_count(self) -> int: ...
+
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]: ...
+
+    def index_items_by_ref(self, refs: Sequence[str]) -> set[str]: ...
 
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]: ...
 
@@ -182,19 +237,20 @@ class Store(Protocol):
 
     def index_set_context_after(self, item_id: int, text: str) -> None: ...
 
-    def index_count(self) -> int: ...
-
-    def index_items_by_ref(self, refs: Sequence[str]) -> set[str]: ...
-
     def keyword_search(self, match: str, scope: IndexScope, limit: int) -> list[tuple[int, float]]: ...
 
     def embeddings_load(self, model: str, hashes: list[str]) -> dict[str, bytes]: ...
 
     def embeddings_save(self, model: str, pairs: list[tuple[str, bytes]]) -> None: ...
 
-    def index_remove(self, refs: Sequence[str]) -> None: ...
 
-    # -- memories mirror (the vault is the source of truth) ---------------------------
+class MemoryMirror(Protocol):
+    """Memories as rows, for queries; the vault's files are the source of truth.
+
+    Rows are rebuilt from the vault whenever they disagree, so a mirror may be dropped
+    and refilled. `memory_save` replaces the row of the same id; `memory_files` is the
+    vault as last seen (id -> path, file hash), which is how changes are found.
+    """
 
     def memory_save(self, memory: Memory, path: str, file_hash: str) -> None: ...
 
@@ -210,6 +266,10 @@ class Store(Protocol):
 
     def memory_files(self) -> dict[str, tuple[str, str]]: ...
 
-    def stats(self) -> StoreStats: ...
 
-    def close(self) -> None: ...
+class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, Protocol):
+    """Everything memoir needs from a database: the five roles together.
+
+    Code above the store asks for `Store`; a function that needs one role only may ask
+    for that role, which is how a second backend can arrive role by role.
+    """

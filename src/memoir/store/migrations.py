@@ -9,8 +9,9 @@ add a new one. Several processes may open a home at once, so steps run under
 from __future__ import annotations
 
 import sqlite3
-import time
 from collections.abc import Callable
+
+from memoir.model import now_ms
 
 __all__ = ["MIGRATIONS", "applied_migrations", "apply_migrations"]
 
@@ -251,7 +252,7 @@ def apply_migrations(conn: sqlite3.Connection, migrations: list[tuple[str, Migra
             if name in done:
                 continue
             step(conn)
-            conn.execute("INSERT INTO _migrations VALUES (?, ?)", (name, int(time.time() * 1000)))
+            conn.execute("INSERT INTO _migrations VALUES (?, ?)", (name, now_ms()))
             applied.append(name)
         conn.execute("COMMIT")
     except BaseException:

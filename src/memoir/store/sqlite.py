@@ -9,9 +9,11 @@ Why these settings:
   with SQLITE_BUSY when a read transaction tries to upgrade.
 - One connection per thread (sqlite3 connections are not shared across threads);
   `atomic()` blocks nest and share the outermost transaction of their thread.
-- Only one outbox runner works on a home at a time: it holds an `flock` on a file
-  beside the database, which the kernel releases if the process dies, so a
-  restarted runner takes over at once with no lease to expire.
+- Only one outbox runner works each lane of a home at a time: it holds an `flock` on
+  a file beside the database (one per lane), which the kernel releases if the
+  process dies, so a restarted runner takes over at once with no lease to expire.
+- sqlite3 errors are translated at one boundary (`_translate`) by SQLite's result
+  code, not by message text, which differs between SQLite versions.
 """
 
 from __future__ import annotations
@@ -21,19 +23,20 @@ import errno
 import fcntl
 import json
 import os
+import re
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from memoir.errors import HomeError, StoreError
-from memoir.model import Event, EventType, OutboxEntry
+from memoir.errors import ConfigError, HomeError, StoreError
+from memoir.model import Event, EventType, OutboxEntry, now_ms
 from memoir.store.base import Checkpoint, EventQuery, SessionInfo, StoreStats
 from memoir.store.migrations import applied_migrations, apply_migrations
 from memoir.store.sqlite_memories import SQLiteMemoryTables
+from memoir.store.sqlite_parts import in_chunks
 from memoir.store.sqlite_search import SQLiteSearchTables
 
 __all__ = ["SQLiteStore"]
@@ -46,11 +49,7 @@ _INSERT_EVENT = (
 )
 _INSERT_OUTBOX = "INSERT INTO outbox (event_id, timestamp_ms, action, more_event_ids, size) VALUES (?, ?, ?, ?, ?)"
 _OUTBOX_COLUMNS = "seq, event_id, timestamp_ms, action, attempts, last_error, more_event_ids"
-_CHUNK = 500  # ids per IN (...) lookup, well under SQLite's variable limit
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+_LANE = re.compile(r"[a-z0-9_]+")  # lane names become part of a file name
 
 
 def _row_to_event(row: Sequence[Any]) -> Event:
@@ -115,20 +114,43 @@ def _row_to_entry(row: Sequence[Any]) -> OutboxEntry:
     )
 
 
+# Primary result code -> the error to raise and its message ({path}, {text}: the driver's own).
+_LOCKED = (StoreError, "the database {path} stayed locked by another process: retry, or raise store.busy_timeout")
+_DAMAGED = (StoreError, "{path} is damaged or not a memoir database ({text}); restore it from a backup")
+_BY_CODE: dict[int, tuple[type[StoreError], str]] = {
+    sqlite3.SQLITE_READONLY: (
+        HomeError,
+        "the database {path} is read-only: make it (and its folder) writable by this user",
+    ),
+    sqlite3.SQLITE_BUSY: _LOCKED,
+    sqlite3.SQLITE_LOCKED: _LOCKED,
+    sqlite3.SQLITE_FULL: (StoreError, "no space left for {path}: free disk space and retry"),
+    sqlite3.SQLITE_CANTOPEN: (
+        HomeError,
+        "cannot open the database {path}: check that its folder exists and is writable",
+    ),
+    sqlite3.SQLITE_CORRUPT: _DAMAGED,
+    sqlite3.SQLITE_NOTADB: _DAMAGED,
+    sqlite3.SQLITE_IOERR: (
+        StoreError,
+        "I/O error on {path} ({text}): check the disk (space, permissions, health), then retry",
+    ),
+}
+
+
 def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
-    """sqlite3 errors become StoreErrors whose message says what to do."""
-    text = str(exc)
-    if "readonly" in text or "read-only" in text:
-        return HomeError(f"the database {path} is read-only: make it (and its folder) writable by this user")
-    if "locked" in text or "busy" in text:
-        return StoreError(f"the database {path} stayed locked by another process: retry, or raise store.busy_timeout")
-    if "disk is full" in text or "full" in text:
-        return StoreError(f"no space left for {path}: free disk space and retry")
-    if "unable to open" in text:
-        return HomeError(f"cannot open the database {path}: check that its folder exists and is writable")
-    if "malformed" in text or "not a database" in text:
-        return StoreError(f"{path} is damaged or not a memoir database ({text}); restore it from a backup")
-    return StoreError(f"database error on {path}: {text}")
+    """sqlite3 errors become StoreErrors whose message says what to do.
+
+    Chosen by the primary result code (the low byte of the extended code SQLite
+    reports); errors without one, such as a misused cursor, get the generic message.
+    """
+    code: int | None = getattr(exc, "sqlite_errorcode", None)
+    found = _BY_CODE.get(code & 0xFF) if code is not None else None
+    if found is None:
+        name = getattr(exc, "sqlite_errorname", None)
+        return StoreError(f"database error on {path}: {exc}" + (f" ({name})" if name else ""))
+    error, message = found
+    return error(message.format(path=path, text=exc))
 
 
 class _FileLease:
@@ -258,7 +280,7 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
         """Store new events with their outbox entries in one durable transaction."""
         if not events:
             return []
-        now = _now_ms()
+        now = now_ms()
         with self._translated(), self.atomic():
             conn = self._conn()
             last_seq = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
@@ -280,14 +302,9 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
         return self.get_many([event_id]).get(event_id)
 
     def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]:
-        found: dict[str, Event] = {}
         unique = list(dict.fromkeys(event_ids))
-        for start in range(0, len(unique), _CHUNK):
-            chunk = unique[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows = self._read(f"SELECT {_EVENT_COLUMNS} FROM events WHERE event_id IN ({marks})", chunk)
-            found.update((row[0], _row_to_event(row)) for row in rows)
-        return found
+        rows = self._read_in(f"SELECT {_EVENT_COLUMNS} FROM events WHERE event_id IN ({{marks}})", unique)
+        return {row[0]: _row_to_event(row) for row in rows}
 
     def scan(self, query: EventQuery) -> list[Event]:
         where, params = self._where(query)
@@ -358,10 +375,8 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
             return
         with self._translated(), self.atomic():
             conn = self._conn()
-            seqs = [e.seq for e in entries]
-            for start in range(0, len(seqs), _CHUNK):
-                chunk = seqs[start : start + _CHUNK]
-                conn.execute(f"DELETE FROM outbox WHERE seq IN ({','.join('?' * len(chunk))})", chunk)
+            for chunk, marks in in_chunks([e.seq for e in entries]):
+                conn.execute(f"DELETE FROM outbox WHERE seq IN ({marks})", chunk)
             conn.execute(
                 "INSERT INTO checkpoints VALUES (?, ?, ?, 0, ?) ON CONFLICT (job) DO UPDATE SET"
                 " last_seq = excluded.last_seq, processed = processed + excluded.processed,"
@@ -417,16 +432,23 @@ class SQLiteStore(SQLiteSearchTables, SQLiteMemoryTables):
         rows = self._read("SELECT job, last_seq, processed, failed, updated_at_ms FROM checkpoints ORDER BY job")
         return [Checkpoint(*row) for row in rows]
 
-    def try_runner_lease(self) -> _FileLease | None:
-        """The runner lock, if no other runner (in any process) holds it."""
-        fd = os.open(f"{self.path}.runner.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    def try_runner_lease(self, lane: str = "fast") -> _FileLease | None:
+        """The lock of a lane of runners, if no other runner (in any process) holds it.
+
+        Each lane has its own lock file, so a slow lane (LLM-backed jobs) never holds
+        up a fast one (store-side jobs).
+        """
+        if not _LANE.fullmatch(lane):
+            raise ConfigError(f"runner lane {lane!r} is not a lane name: use lower-case letters, digits and _")
+        lock = f"{self.path}.runner-{lane}.lock"
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EAGAIN, errno.EACCES, errno.EWOULDBLOCK):
                 return None
-            raise StoreError(f"cannot lock {self.path}.runner.lock: {exc}") from exc
+            raise StoreError(f"cannot lock {lock}: {exc}") from exc
         return _FileLease(fd)
 
     # -- session catalogue (derived) ----------------------------------------------------

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime, timedelta
 from typing import Any
 
-from memoir.model.event import to_ms
+from memoir.model.event import EPOCH, to_ms
 from memoir.model.memory import Memory, normalise_content
 from memoir.store.sqlite_parts import SQLiteParts
 
@@ -21,7 +21,9 @@ _COLUMNS = "id, kind, conversation_id, content, tags, severity, created_ms, even
 
 
 def _when(ms: int | None) -> datetime | None:
-    return None if ms is None else datetime.fromtimestamp(ms / 1000, UTC)
+    # Integer arithmetic: `fromtimestamp(ms / 1000)` goes through a float, which loses
+    # the millisecond of dates far enough from 1970.
+    return None if ms is None else EPOCH + timedelta(milliseconds=ms)
 
 
 def _row_to_memory(row: Sequence[Any]) -> Memory:
@@ -105,10 +107,3 @@ class SQLiteMemoryTables(SQLiteParts):
     def memory_files(self) -> dict[str, tuple[str, str]]:
         """id -> (path, file hash): the vault snapshot as last seen."""
         return {row[0]: (row[1], row[2]) for row in self._read("SELECT id, path, file_hash FROM memories")}
-
-    def index_remove(self, refs: Sequence[str]) -> None:
-        with self._translated(), self.atomic():
-            conn = self._conn()
-            removed = conn.executemany("DELETE FROM index_items WHERE ref = ?", [(r,) for r in refs]).rowcount
-            if removed > 0:
-                conn.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from memoir.store.base import IndexItem, IndexScope
@@ -25,7 +25,6 @@ _ITEM_COLUMNS = (
 # BM25 column weights: the item itself, the turn before it, the turn after it. Chosen on
 # the LoCoMo dev set (bench/retrieval.py): neighbours carry the question a turn answers.
 BM25_WEIGHTS = (1.0, 1.0, 0.5)
-_CHUNK = 500
 
 
 def _row_to_item(row: Sequence[Any]) -> IndexItem:
@@ -111,6 +110,14 @@ class SQLiteSearchTables(SQLiteParts):
             if removed > 0:  # vectors of replaced items must be reloaded by searchers
                 self._bump_generation(conn)
 
+    def index_remove(self, refs: Sequence[str]) -> None:
+        """Remove the items of these refs (a memory deleted or replaced)."""
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            removed = conn.executemany("DELETE FROM index_items WHERE ref = ?", [(r,) for r in refs]).rowcount
+            if removed > 0:  # as in index_add: searchers must drop the vectors they hold
+                self._bump_generation(conn)
+
     def index_clear(self) -> None:
         with self._translated(), self.atomic():
             conn = self._conn()
@@ -129,14 +136,8 @@ class SQLiteSearchTables(SQLiteParts):
         return int(self._read("SELECT count(*) FROM index_items")[0][0])
 
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]:
-        found: dict[int, IndexItem] = {}
-        for start in range(0, len(item_ids), _CHUNK):
-            chunk = list(item_ids[start : start + _CHUNK])
-            rows = self._read(
-                f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id IN ({','.join('?' * len(chunk))})", chunk
-            )
-            found.update((row[0], _row_to_item(row)) for row in rows)
-        return found
+        rows = self._read_in(f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id IN ({{marks}})", item_ids)
+        return {row[0]: _row_to_item(row) for row in rows}
 
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]:
         """(item id, conversation, agent, kind, created ms, vector) of items with a vector of `model`."""
@@ -166,12 +167,7 @@ class SQLiteSearchTables(SQLiteParts):
 
     def index_items_by_ref(self, refs: Sequence[str]) -> set[str]:
         """Which of these refs (event or memory ids) are indexed."""
-        found: set[str] = set()
-        for start in range(0, len(refs), _CHUNK):
-            chunk = list(refs[start : start + _CHUNK])
-            rows = self._read(f"SELECT ref FROM index_items WHERE ref IN ({','.join('?' * len(chunk))})", chunk)
-            found.update(row[0] for row in rows)
-        return found
+        return {row[0] for row in self._read_in("SELECT ref FROM index_items WHERE ref IN ({marks})", refs)}
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
         """The latest item of `item`'s session and kind created before it (its previous turn)."""
@@ -200,15 +196,10 @@ class SQLiteSearchTables(SQLiteParts):
         return [(int(row[0]), float(row[1])) for row in self._read(sql, [match, *params, limit])]
 
     def embeddings_load(self, model: str, hashes: list[str]) -> dict[str, bytes]:
-        found: dict[str, bytes] = {}
-        for chunk in _chunks(hashes):
-            rows = self._read(
-                f"SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN"
-                f" ({','.join('?' * len(chunk))})",
-                [model, *chunk],
-            )
-            found.update((digest, bytes(vector)) for digest, vector in rows)
-        return found
+        rows = self._read_in(
+            "SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN ({marks})", hashes, [model]
+        )
+        return {digest: bytes(vector) for digest, vector in rows}
 
     def embeddings_save(self, model: str, pairs: list[tuple[str, bytes]]) -> None:
         with self._translated(), self.atomic():
@@ -216,8 +207,3 @@ class SQLiteSearchTables(SQLiteParts):
                 "INSERT OR IGNORE INTO embeddings (model, content_hash, vector) VALUES (?, ?, ?)",
                 [(model, digest, blob) for digest, blob in pairs],
             )
-
-
-def _chunks(values: list[str]) -> Iterator[list[str]]:
-    for start in range(0, len(values), _CHUNK):
-        yield values[start : start + _CHUNK]

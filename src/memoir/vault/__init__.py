@@ -1,7 +1,7 @@
 """The vault: memories as Markdown files with YAML front matter, the source of truth."""
 
-from memoir.vault.book import MemoryBook, MemoryNotFound, SyncReport
+from memoir.vault.book import MemoryBook, MemoryDraft, MemoryNotFound, SyncReport
 from memoir.vault.files import VaultFileError, safe_name
 from memoir.vault.vault import Vault
 
-__all__ = ["MemoryBook", "MemoryNotFound", "SyncReport", "Vault", "VaultFileError", "safe_name"]
+__all__ = ["MemoryBook", "MemoryDraft", "MemoryNotFound", "SyncReport", "Vault", "VaultFileError", "safe_name"]

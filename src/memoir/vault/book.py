@@ -9,10 +9,9 @@ edits, additions and deletions made by people reach the index.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -21,13 +20,13 @@ from pathlib import Path
 from memoir.errors import InvalidInput, NotFound
 from memoir.index.embedders import CachedEmbedder, content_hash
 from memoir.model import DEFAULT_CONVERSATION, new_ulid
-from memoir.model.memory import Memory, MemoryKind, Severity
+from memoir.model.memory import Memory, MemoryKind, Severity, normalise_content
 from memoir.store import IndexItem, Store
-from memoir.vault.files import VaultFileError
+from memoir.vault.diff import diff_vault, file_hash
 from memoir.vault.git import GitHistory
 from memoir.vault.vault import Vault
 
-__all__ = ["MemoryBook", "MemoryNotFound", "SyncReport"]
+__all__ = ["MemoryBook", "MemoryDraft", "MemoryNotFound", "SyncReport"]
 
 log = logging.getLogger("memoir.vault")
 
@@ -46,8 +45,55 @@ class SyncReport:
     broken: list[str] = field(default_factory=list)  # "path: reason" of files skipped (never deleted)
 
 
-def _file_hash(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+@dataclass(frozen=True)
+class MemoryDraft:
+    """A memory to keep, before it has an id and a date: what `remember_many` takes."""
+
+    text: str
+    kind: str = "fact"
+    conversation_id: str | None = None
+    tags: tuple[str, ...] = ()
+    severity: str | None = None
+    event_ids: tuple[str, ...] = ()
+    source: str = "user"
+
+    def __post_init__(self) -> None:
+        # Drafts arrive from JSON and mappings with lists; a lone string is one value, not its letters.
+        for name in ("tags", "event_ids"):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, (value,) if isinstance(value, str) else tuple(value))
+            except TypeError:
+                raise InvalidInput(name, f"must be a list of strings, not {type(value).__name__}") from None
+
+    def to_memory(self, timestamp_ms: int) -> Memory:
+        """The memory this draft describes (validated), with a new id; raises `InvalidInput`."""
+        if not isinstance(self.text, str) or not self.text.strip():
+            raise InvalidInput("text", "must not be empty")
+        return Memory(
+            id=new_ulid(timestamp_ms),
+            kind=MemoryKind.parse(self.kind),
+            content=self.text,
+            conversation_id=self.conversation_id or DEFAULT_CONVERSATION,
+            tags=self.tags,
+            severity=None if self.severity is None else Severity.parse(self.severity),
+            event_ids=self.event_ids,
+            source=self.source,
+        )
+
+
+def _same_key(memory: Memory) -> tuple[str, str, str]:
+    """What makes two memories the same one (seed 000): scope, kind and normalised content."""
+    return memory.conversation_id, memory.kind.value, normalise_content(memory.content)
+
+
+def _merged(into: Memory, other: Memory) -> Memory:
+    """`into` with `other`'s tags and event ids added; `into` itself when nothing is new."""
+    tags = tuple(dict.fromkeys(into.tags + other.tags))
+    event_ids = tuple(dict.fromkeys(into.event_ids + other.event_ids))
+    if tags == into.tags and event_ids == into.event_ids:
+        return into
+    return replace(into, tags=tags, event_ids=event_ids)
 
 
 def index_item(memory: Memory) -> IndexItem:
@@ -71,6 +117,13 @@ def index_item(memory: Memory) -> IndexItem:
 
 def _why(memory: Memory) -> str:
     return f" (from events {', '.join(memory.event_ids)})" if memory.event_ids else f" ({memory.source})"
+
+
+def _commit_message(memories: Sequence[Memory]) -> str:
+    lines = [f"{m.kind.value} {m.id}: {m.content[:60]}{_why(m)}" for m in memories]
+    if len(lines) == 1:
+        return f"remember {lines[0]}"
+    return f"remember {len(lines)} memories\n\n" + "\n".join(lines)
 
 
 class MemoryBook:
@@ -111,29 +164,63 @@ class MemoryBook:
         source: str = "user",
     ) -> Memory:
         """Store a memory; the same content again (normalised) adds nothing, tags merge."""
-        if not isinstance(text, str) or not text.strip():
-            raise InvalidInput("text", "must not be empty")
-        memory = Memory(
-            id=new_ulid(int(time.time() * 1000)),
-            kind=MemoryKind.parse(kind),
-            content=text,
-            conversation_id=conversation_id or DEFAULT_CONVERSATION,
-            tags=tuple(tags),
-            severity=None if severity is None else Severity.parse(severity),
-            event_ids=tuple(event_ids),
-            source=source,
-        )
-        same = self.store.memory_find(memory.conversation_id, memory.kind.value, memory.content)
-        if same is not None:  # seed 000: duplicates merge their tags and keep the original date
-            merged_tags = tuple(dict.fromkeys(same.tags + memory.tags))
-            merged_events = tuple(dict.fromkeys(same.event_ids + memory.event_ids))
-            if merged_tags == same.tags and merged_events == same.event_ids:
-                return same
-            memory = replace(same, tags=merged_tags, event_ids=merged_events)
-        self._save(memory)
-        self.refresh_facts_page()
-        self._record(f"remember {memory.kind.value} {memory.id}: {memory.content[:60]}{_why(memory)}")
-        return memory
+        draft = MemoryDraft(text, kind, conversation_id, tuple(tags), severity, tuple(event_ids), source)
+        return self.remember_many([draft])[0]
+
+    def remember_many(self, drafts: Sequence[MemoryDraft]) -> list[Memory]:
+        """Store many memories: all checked first, one embedding call, one transaction, one commit.
+
+        A content kept already (normalised, same conversation and kind), in the store or earlier
+        in `drafts`, is not kept twice: tags and event ids merge into the first, which keeps its
+        date. Returns one memory per draft, in order; duplicates share theirs.
+        """
+        memories = self._validated(drafts)
+        results, changed = self._deduplicated(memories)
+        if changed:
+            self._save_many(changed)
+            self.refresh_facts_page()
+            self._record(_commit_message(changed))
+        return results
+
+    def _validated(self, drafts: Sequence[object]) -> list[Memory]:
+        """Every draft as a memory, or `InvalidInput` naming the first bad one before anything is written."""
+        timestamp_ms = int(time.time() * 1000)
+        memories = []
+        for number, draft in enumerate(drafts):
+            try:
+                if not isinstance(draft, MemoryDraft):
+                    raise InvalidInput("memory", f"expected a MemoryDraft, got {type(draft).__name__}")
+                memories.append(draft.to_memory(timestamp_ms))
+            except InvalidInput as exc:
+                if len(drafts) == 1:
+                    raise
+                raise InvalidInput(exc.field, f"{exc.reason} (memory #{number} of the batch)") from None
+        return memories
+
+    def _deduplicated(self, memories: list[Memory]) -> tuple[list[Memory], list[Memory]]:
+        """(the memory each one becomes, those to write): duplicates merge, in the batch and with the store."""
+        firsts: dict[tuple[str, str, str], Memory] = {}
+        for memory in memories:
+            key = _same_key(memory)
+            firsts[key] = _merged(firsts[key], memory) if key in firsts else memory
+        changed = []
+        for key, memory in firsts.items():
+            same = self.store.memory_find(memory.conversation_id, memory.kind.value, memory.content)
+            if same is not None:  # seed 000: duplicates merge their tags and keep the original date
+                firsts[key] = memory = _merged(same, memory)
+            if memory is not same:
+                changed.append(memory)
+        return [firsts[_same_key(m)] for m in memories], changed
+
+    def _save_many(self, memories: list[Memory]) -> None:
+        # Embedding first (slow, cached, and the step most likely to fail: a model or server
+        # missing), so a failure leaves no file behind; files next, as the source of truth.
+        self.embedder.embed_hashed([m.content for m in memories])
+        paths = [self.vault.write(m) for m in memories]
+        with self.store.atomic():
+            for memory, path in zip(memories, paths, strict=True):
+                self.store.memory_save(memory, str(path), file_hash(path))
+            self.store.index_add([index_item(m) for m in memories])
 
     def forget(self, memory_id: str, replaced_by: str | None = None) -> Memory:
         """Soft delete: the file moves under deleted/ as a tombstone; search no longer sees it."""
@@ -143,7 +230,7 @@ class MemoryBook:
         tombstone = self.vault.delete(memory, datetime.now(UTC), replaced_by)
         path = self.vault.path_of(tombstone)
         with self.store.atomic():
-            self.store.memory_save(tombstone, str(path), _file_hash(path))
+            self.store.memory_save(tombstone, str(path), file_hash(path))
             self.store.index_remove([memory.id])
         self.refresh_facts_page()
         why = f"replaced by {replaced_by}" if replaced_by else "deleted"
@@ -165,13 +252,6 @@ class MemoryBook:
         if new.id != old.id:
             self.forget(old.id, replaced_by=new.id)
         return new
-
-    def _save(self, memory: Memory) -> None:
-        path = self.vault.write(memory)
-        self.embedder.embed_hashed([memory.content])  # before the transaction: slow, cached
-        with self.store.atomic():
-            self.store.memory_save(memory, str(path), _file_hash(path))
-            self.store.index_add([index_item(memory)])
 
     def refresh_facts_page(self) -> None:
         if self._batching:
@@ -205,39 +285,32 @@ class MemoryBook:
 
     def sync(self) -> SyncReport:
         """Bring mirror and index in line with the files (edits, additions, deletions, crashes)."""
-        report = SyncReport()
         known = self.store.memory_files()
-        files: dict[str, tuple[Path, Memory]] = {}
-        for path, found in self.vault.scan():
-            if isinstance(found, VaultFileError):
-                report.broken.append(str(found))
-                log.warning("skipping a vault file: %s", found)
-            elif found.id not in files:
-                files[found.id] = (path, found)
-            else:  # a crash mid-delete left both: the tombstone wins, and the delete is finished
-                live, tombstone = sorted([files[found.id], (path, found)], key=lambda pair: pair[1].deleted)
-                files[found.id] = tombstone
-                if not live[1].deleted:
-                    live[0].unlink(missing_ok=True)
-        for memory_id, (path, found) in files.items():
-            digest = _file_hash(path)
-            if known.get(memory_id) == (str(path), digest):
-                continue
-            report.changed += memory_id in known
-            report.added += memory_id not in known
-            self._mirror(found, path, digest)
-        seen = set(files)
-        for memory_id in set(known) - seen:  # a person deleted the file
-            memory = self.store.memory_get(memory_id)
-            if memory is not None and not memory.deleted:
-                report.removed += 1
-                with self.store.atomic():
-                    self.store.memory_save(memory.tombstone(datetime.now(UTC)), known[memory_id][0], "")
-                    self.store.index_remove([memory_id])
+        diff = diff_vault(self.vault, known)
+        report = SyncReport(added=len(diff.added), changed=len(diff.changed), broken=[str(e) for e in diff.broken])
+        for error in diff.broken:
+            log.warning("skipping a vault file: %s", error)
+        for path in diff.superseded:  # finish the interrupted delete
+            path.unlink(missing_ok=True)
+        for memory_id in (*diff.added, *diff.changed):
+            path, memory, digest = diff.files[memory_id]
+            self._mirror(memory, path, digest)
+        for memory_id in diff.gone:  # a person deleted the file
+            report.removed += self._file_gone(memory_id, known[memory_id][0])
         if report.added or report.changed or report.removed:
             self.refresh_facts_page()
             self._record(f"sync: {report.added} added, {report.changed} changed, {report.removed} removed in the vault")
         return report
+
+    def _file_gone(self, memory_id: str, path: str) -> bool:
+        """Mirror a deleted file: a live memory becomes a tombstone; True if it was live."""
+        memory = self.store.memory_get(memory_id)
+        if memory is None:
+            return False
+        with self.store.atomic():
+            self.store.memory_save(memory if memory.deleted else memory.tombstone(datetime.now(UTC)), path, "")
+            self.store.index_remove([memory_id])
+        return not memory.deleted
 
     def _mirror(self, memory: Memory, path: Path, digest: str) -> None:
         if not memory.deleted:

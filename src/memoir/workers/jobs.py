@@ -7,14 +7,17 @@ same transaction as the job's own store writes. So a job whose effects live in
 the store runs exactly once per event, and a job with effects elsewhere (files,
 other services) runs at least once and must make those effects idempotent.
 
-Built-in jobs are registered through the same `JobRegistry.register` a user's job
-would use. This release has one: `track_session`, the session catalogue that
-status and later the timeline read. Search indexing, fact extraction and the
-timeline arrive as further jobs.
+Every job runs in a lane (`lane`, "fast" when a job does not say): the fast lane holds
+store-side work measured in microseconds per event (the session catalogue, the search
+index), the llm lane work that waits seconds on a model (fact extraction, summaries).
+Each lane has its own runner and claims only its own jobs' entries, so a model that
+hangs never delays indexing. Built-in jobs are registered in one place
+(`memoir.assembly`) through the same `JobRegistry.register` a user's job would use.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 from typing import Protocol, runtime_checkable
 
@@ -22,14 +25,19 @@ from memoir.errors import ConfigError
 from memoir.model import Event, OutboxAction
 from memoir.store import Store
 
-__all__ = ["Job", "JobRegistry", "TrackSessionJob", "default_registry"]
+__all__ = ["FAST_LANE", "LLM_LANE", "Job", "JobRegistry", "TrackSessionJob", "lane_of"]
+
+FAST_LANE = "fast"  # store-side jobs: microseconds per event
+LLM_LANE = "llm"  # jobs that wait on a model: seconds per event
+_LANE_NAME = re.compile(r"[a-z0-9_]{1,32}")
 
 
 @runtime_checkable
 class Job(Protocol):
     """A unit of derived work. A job may also define `prepare(events, store)`: it runs
     before the transaction (for slow work such as embedding, which must not hold the
-    write lock) and must be safe to repeat; `run` then commits with the entries' removal."""
+    write lock) and must be safe to repeat; `run` then commits with the entries' removal.
+    A job may name its `lane` (default "fast"); a job that calls a model belongs in "llm"."""
 
     name: str
 
@@ -42,6 +50,7 @@ class TrackSessionJob:
     """Keeps the session catalogue: per session, its span, event count and boundaries."""
 
     name = OutboxAction.TRACK_SESSION.value
+    lane = FAST_LANE
 
     def wants(self, event: Event) -> bool:
         return True
@@ -59,6 +68,8 @@ class JobRegistry:
             raise ConfigError(f"{job!r} is not a job: it needs a name, wants(event) and run(events, store)")
         if job.name in self._jobs and self._jobs[job.name] is not job:
             raise ConfigError(f"a job named {job.name!r} is already registered")
+        if not _LANE_NAME.fullmatch(lane := lane_of(job)):
+            raise ConfigError(f"job {job.name!r} names the lane {lane!r}: use lowercase letters, digits and _")
         self._jobs[job.name] = job
         return job
 
@@ -69,11 +80,18 @@ class JobRegistry:
     def names(self) -> list[str]:
         return list(self._jobs)
 
+    @property
+    def lanes(self) -> list[str]:
+        """The lanes that have jobs, in the order their first job was registered."""
+        return list(dict.fromkeys(lane_of(job) for job in self._jobs.values()))
+
+    def names_in(self, lane: str) -> list[str]:
+        return [name for name, job in self._jobs.items() if lane_of(job) == lane]
+
     def actions_for(self, event: Event) -> Iterator[str]:
         return (name for name, job in self._jobs.items() if job.wants(event))
 
 
-def default_registry() -> JobRegistry:
-    registry = JobRegistry()
-    registry.register(TrackSessionJob())
-    return registry
+def lane_of(job: Job) -> str:
+    lane = getattr(job, "lane", FAST_LANE)
+    return lane if isinstance(lane, str) else repr(lane)

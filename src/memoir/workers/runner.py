@@ -1,7 +1,8 @@
 """The outbox runner: takes entries in FIFO order, runs their jobs, replays after crashes.
 
-One runner works on a home at a time (it holds the store's runner lease; another
-process's runner waits and takes over if this one dies). For each batch the
+A runner serves one lane (`memoir.workers.jobs`): it claims only the entries of that
+lane's jobs. One runner per lane works on a home at a time (it holds the store's
+lease for its lane; another process's runner waits and takes over if this one dies). For each batch the
 runner groups entries by action and, per action, runs the job and removes its
 entries in one transaction. When a batch fails, its entries are retried one by
 one so a single bad entry cannot hold back the others; an entry that keeps
@@ -15,23 +16,20 @@ commits its job's work, so after a restart whatever is left is simply run.
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections.abc import Callable, Sequence
 
+from memoir.config import WorkerSettings
 from memoir.errors import WorkerError
-from memoir.model import Event, OutboxEntry
-from memoir.store import RunnerLease, Store
-from memoir.workers.jobs import JobRegistry
+from memoir.model import Event, OutboxEntry, now_ms
+from memoir.store import Store
+from memoir.workers.jobs import FAST_LANE, JobRegistry
 
-__all__ = ["BackgroundWorker", "OutboxRunner"]
+__all__ = ["OutboxRunner"]
 
 log = logging.getLogger("memoir.workers")
 MAX_BACKOFF_MS = 60_000
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+_DEFAULTS = WorkerSettings()
 
 
 class OutboxRunner:
@@ -40,30 +38,39 @@ class OutboxRunner:
         store: Store,
         registry: JobRegistry,
         *,
-        batch_size: int = 500,
-        max_attempts: int = 5,
-        clock: Callable[[], int] = _now_ms,
+        lane: str = FAST_LANE,
+        batch_size: int = _DEFAULTS.batch_size,
+        max_attempts: int = _DEFAULTS.max_attempts,
+        clock: Callable[[], int] = now_ms,
     ) -> None:
         self.store = store
         self.registry = registry
+        self.lane = lane
+        self.processed = 0  # events whose work this runner finished, for progress reports
         self.batch_size = batch_size
         self.max_attempts = max_attempts
         self._clock = clock
 
+    @property
+    def actions(self) -> list[str]:
+        """The jobs of this runner's lane (looked up each time: jobs may be registered later)."""
+        return self.registry.names_in(self.lane)
+
     def pending(self) -> int:
-        """Entries this runner has jobs for and has not given up on, due now or later."""
-        return self.store.outbox_pending(self.registry.names)
+        """Entries of this lane's jobs not given up on, due now or later."""
+        return self.store.outbox_pending(self.actions)
 
     def run_once(self) -> int:
         """Process one batch; returns how many events' work it finished. The caller holds the lease."""
         now = self._clock()
-        entries = self.store.next_outbox(self.registry.names, self.batch_size, now)
+        entries = self.store.next_outbox(self.actions, self.batch_size, now)
         if not entries:
             return 0
         events = self.store.get_many([event_id for e in entries for event_id in e.event_ids])
         done = 0
         for action, group in _group_by_action(entries).items():
             done += self._run_group(action, group, events)
+        self.processed += done
         return done
 
     def drain(self, timeout: float | None = None) -> bool:
@@ -145,76 +152,3 @@ def _group_by_action(entries: Sequence[OutboxEntry]) -> dict[str, list[OutboxEnt
     for entry in entries:
         groups.setdefault(entry.action, []).append(entry)
     return groups
-
-
-class BackgroundWorker:
-    """Runs an OutboxRunner on a daemon thread while it can hold the runner lease.
-
-    When idle it sleeps until `wake()` (called by ingest) or `poll_interval`. After a
-    partial batch it lingers `linger` seconds so that entries arriving one by one are
-    processed in groups, not in one small transaction each, which would compete with
-    ingest for the write lock. Full batches are followed at once by the next.
-    """
-
-    def __init__(self, runner: OutboxRunner, *, poll_interval: float = 0.5, linger: float = 0.05) -> None:
-        self.runner = runner
-        self.poll_interval = poll_interval
-        self.linger = min(linger, poll_interval)
-        self._wake = threading.Event()
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self.holds_lease = False
-        self.last_error: str | None = None
-
-    def start(self) -> None:
-        if self._thread is None:
-            self._thread = threading.Thread(target=self._loop, name="memoir-outbox", daemon=True)
-            self._thread.start()
-
-    def wake(self) -> None:
-        self._wake.set()
-
-    @property
-    def alive(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def stop(self, timeout: float = 10.0) -> None:
-        self._stop.set()
-        self._wake.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    def _loop(self) -> None:
-        lease: RunnerLease | None = None
-        try:
-            self.runner.store.replayable_writes()
-            while not self._stop.is_set():
-                if lease is None:
-                    lease = self.runner.store.try_runner_lease()
-                    self.holds_lease = lease is not None
-                    if lease is None:  # another runner works on this home
-                        self._stop.wait(self.poll_interval)
-                        continue
-                done = self._step()
-                if done >= self.runner.batch_size:
-                    continue
-                if done:
-                    self._stop.wait(self.linger)
-                else:
-                    self._wake.wait(self.poll_interval)
-                    self._wake.clear()
-        finally:
-            self.holds_lease = False
-            if lease is not None:
-                lease.release()
-
-    def _step(self) -> int:
-        try:
-            done = self.runner.run_once()
-            self.last_error = None
-            return done
-        except Exception as exc:  # keep the thread alive: the store may recover (disk space, locks)
-            self.last_error = f"{type(exc).__name__}: {exc}"
-            log.exception("outbox runner failed; retrying in %.1f s", self.poll_interval)
-            return 0

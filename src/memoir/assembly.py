@@ -1,0 +1,161 @@
+"""Assembly: memoir's parts built from `Settings`, in one place.
+
+`Memoir` (the façade) composes what this module builds and nothing else builds them:
+the store, the embedder behind its content-hash cache, the vault and its memory book,
+the job registry with every built-in job (registered here and only here), the lanes
+that run them, and, on first use, the search pipeline and the LLM. Embedders and
+rerankers are chosen by name from their registries (`EMBEDDERS`, `RERANKERS`), where
+built-ins and a user's own are registered alike.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memoir.config import MultiAgentMode, Settings
+from memoir.errors import HomeError
+from memoir.index import CachedEmbedder, IndexEventJob, VectorIndex
+from memoir.index.providers import EMBEDDERS
+from memoir.ingest import ExtractFactsJob
+from memoir.llm import LLM, ChatClient, CircuitBreaker
+from memoir.model import Event, Memory
+from memoir.retrieval import SearchPipeline
+from memoir.retrieval.rerank import RERANKERS
+from memoir.store import IndexScope, SQLiteStore, Store
+from memoir.vault import MemoryBook, Vault
+from memoir.vault.git import GitHistory
+from memoir.vault.watcher import VaultWatcher
+from memoir.workers import JobRegistry, Lanes, TrackSessionJob
+
+__all__ = ["Parts", "assemble", "prepare_home"]
+
+NEIGHBOURS = 5  # existing facts a new fact is reconciled against
+
+
+@dataclass
+class Parts:
+    """Everything a home runs on; built by `assemble`, owned and closed by `Memoir`."""
+
+    settings: Settings
+    store: Store
+    embedder: CachedEmbedder
+    vault: Vault
+    book: MemoryBook
+    registry: JobRegistry
+    lanes: Lanes
+    watcher: VaultWatcher | None = None
+    _pipeline: SearchPipeline | None = field(default=None, repr=False)
+    _llm: LLM | None = field(default=None, repr=False)
+
+    @property
+    def index_job(self) -> IndexEventJob:
+        job = self.registry.get(IndexEventJob.name)
+        assert isinstance(job, IndexEventJob)
+        return job
+
+    @property
+    def pipeline(self) -> SearchPipeline:
+        """The read pipeline, built on first search (loading vectors is not free)."""
+        if self._pipeline is None:
+            settings = self.settings
+            vectors = VectorIndex(
+                self.store,
+                self.embedder.name,
+                hnsw_threshold=settings.index.hnsw_threshold,
+                path=settings.home / "index" / "vectors.hnsw",
+            )
+            reranker = RERANKERS.create(settings.search.rerank, settings)
+            self._pipeline = SearchPipeline(self.store, self.embedder.inner, vectors, settings.search, reranker)
+        return self._pipeline
+
+    @property
+    def llm(self) -> LLM:
+        """The chat model behind its circuit breaker (heuristics only without `llm.model`)."""
+        if self._llm is None:
+            section = self.settings.llm
+            client = None
+            if section.model and section.base_url:
+                client = ChatClient(
+                    base_url=section.base_url,
+                    model=section.model,
+                    api_key=section.api_key,
+                    timeout=section.timeout,
+                    retries=section.retries,
+                )
+            self._llm = LLM(client, CircuitBreaker(section.breaker_threshold, section.breaker_reset))
+        return self._llm
+
+    @property
+    def agent_scope(self) -> str | None:
+        """The agent reads are limited to: the configured one in unified mode, none otherwise."""
+        return self.settings.agent_id if self.settings.multi_agent_mode is MultiAgentMode.UNIFIED else None
+
+    def nearest_facts(self, text: str, event: Event) -> list[Memory]:
+        """The live facts of the event's conversation most like `text` (for reconciliation)."""
+        scope = IndexScope(conversation_ids=(event.conversation_id,), kinds=("fact",))
+        hits = self.pipeline.search(text, scope, NEIGHBOURS, rerank=False)
+        found = [self.store.memory_get(h.memory_id) for h in hits if h.memory_id]
+        return [m for m in found if m is not None and not m.deleted]
+
+    def close(self) -> None:
+        if self.watcher is not None:
+            self.watcher.stop()
+            self.watcher = None
+        self.lanes.stop()
+        if self._llm is not None and self._llm.client is not None:
+            self._llm.client.close()
+        self.store.close()
+
+
+def prepare_home(home: Path, create: bool) -> None:
+    if home.exists() and not home.is_dir():
+        raise HomeError(f"the memoir home {home} exists but is not a folder")
+    if not home.exists():
+        if not create:
+            raise HomeError(f"no memoir home at {home}: run `memoir init`, or set MEMOIR_HOME to an existing home")
+        try:
+            home.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise HomeError(f"cannot create the memoir home {home}: {exc.strerror}") from None
+    if not os.access(home, os.W_OK | os.X_OK):
+        raise HomeError(f"the memoir home {home} is not writable by this user")
+
+
+def assemble(settings: Settings) -> Parts:
+    """Build a home's parts (the home folder must exist; see `prepare_home`)."""
+    store = SQLiteStore(
+        settings.database, synchronous=settings.store.synchronous, busy_timeout_s=settings.store.busy_timeout
+    )
+    try:
+        inner = EMBEDDERS.create(settings.embedding.provider, settings)
+        embedder = CachedEmbedder(inner, store.embeddings_load, store.embeddings_save)
+        vault = Vault(settings.home / "vault")
+        git = GitHistory(vault.root) if settings.vault.git else None
+        registry = JobRegistry()
+        parts = Parts(
+            settings=settings,
+            store=store,
+            embedder=embedder,
+            vault=vault,
+            book=MemoryBook(store, vault, embedder, git),
+            registry=registry,
+            lanes=Lanes(store, registry, settings.worker),
+        )
+        register_builtin_jobs(parts)
+    except BaseException:
+        store.close()
+        raise
+    return parts
+
+
+def register_builtin_jobs(parts: Parts) -> None:
+    """The one place built-in jobs are registered, in the order their entries are written."""
+    registry = parts.registry
+    registry.register(TrackSessionJob())
+    registry.register(IndexEventJob(parts.embedder))
+    if parts.settings.memory.extract:
+        registry.register(
+            ExtractFactsJob(parts.book, lambda: parts.llm, parts.nearest_facts, parts.settings.memory.max_entries)
+        )

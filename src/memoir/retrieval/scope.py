@@ -1,0 +1,70 @@
+"""Scopes: which conversations, agent, kinds and time range a read may see.
+
+Checking a scope costs nothing: a conversation with nothing stored yet is a valid scope
+that simply finds nothing of its own (an agent's first turn searches before anything
+is stored), so no lookup guards it. `global` is the one scope every conversation sees.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from memoir.errors import InvalidInput, InvalidQuery
+from memoir.model import DEFAULT_CONVERSATION, parse_timestamp
+from memoir.model.event import to_ms
+from memoir.store import IndexScope
+
+__all__ = ["GLOBAL_SCOPE", "KINDS", "TimeLike", "search_scope", "time_bound"]
+
+GLOBAL_SCOPE = "global"  # memories visible from every conversation (seed 004)
+KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
+MAX_ID = 256
+TimeLike = datetime | str | int
+
+
+def search_scope(
+    conversation_id: str | None,
+    kinds: Iterable[str] | str | None,
+    since: TimeLike | None,
+    until: TimeLike | None,
+    *,
+    agent_id: str | None,
+) -> IndexScope:
+    """The scope of a search: a conversation plus `global`, and in unified mode one agent."""
+    conversation = _conversation(conversation_id)
+    return IndexScope(
+        conversation_ids=tuple(dict.fromkeys((conversation, GLOBAL_SCOPE))),
+        agent_id=agent_id,
+        kinds=_kinds(kinds),
+        since_ms=time_bound("since", since),
+        until_ms=time_bound("until", until),
+    )
+
+
+def _conversation(conversation_id: object) -> str:
+    if conversation_id is None:
+        return DEFAULT_CONVERSATION
+    if not isinstance(conversation_id, str) or not conversation_id.strip() or len(conversation_id) > MAX_ID:
+        raise InvalidQuery("conversation_id", f"must be a non-empty string of at most {MAX_ID} characters")
+    return conversation_id
+
+
+def _kinds(kinds: Iterable[str] | str | None) -> tuple[str, ...] | None:
+    if kinds is None:
+        return None
+    chosen = tuple(kinds.split(",")) if isinstance(kinds, str) else tuple(kinds)
+    unknown = [kind for kind in chosen if kind not in KINDS]
+    if unknown or not chosen:
+        raise InvalidQuery("kinds", f"unknown kind {unknown[0] if unknown else ''!r}; known: {', '.join(KINDS)}")
+    return chosen
+
+
+def time_bound(name: str, value: TimeLike | None) -> int | None:
+    """A time filter as epoch ms; a bad value is an InvalidQuery naming the filter."""
+    if value is None:
+        return None
+    try:
+        return to_ms(parse_timestamp(value, name))
+    except InvalidInput as exc:
+        raise InvalidQuery(exc.field, exc.reason) from None
