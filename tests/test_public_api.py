@@ -22,6 +22,7 @@ PUBLIC = {
     "Memoir",
     "MemoirError",
     "Memory",
+    "MemoryDraft",
     "MemoryKind",
     "ModelOutputError",
     "ModelUnavailable",

@@ -24,6 +24,7 @@ from memoir.errors import (
 )
 from memoir.model import Event, EventKey, EventRole, EventType, Memory, MemoryKind, OutboxAction, OutboxEntry, Severity
 from memoir.retrieval import Context, Hit
+from memoir.vault import MemoryDraft
 from memoir.workers import Job
 
 __version__ = "0.1.0"
@@ -46,6 +47,7 @@ __all__ = [
     "Memoir",
     "MemoirError",
     "Memory",
+    "MemoryDraft",
     "MemoryKind",
     "ModelOutputError",
     "ModelUnavailable",

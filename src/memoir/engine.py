@@ -18,9 +18,9 @@ from typing import Any
 from memoir.assembly import Parts, assemble, prepare_home
 from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.doctor import Finding, examine
-from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
+from memoir.errors import EventNotFound, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
-from memoir.model import Event, EventKey, Memory, is_ulid, now_ms
+from memoir.model import Event, EventKey, Memory, admit, is_ulid, now_ms
 from memoir.retrieval import Context, Hit, TimeLike, format_context, search_scope, time_bound
 from memoir.store import Checkpoint, EventQuery
 from memoir.vault import MemoryDraft, SyncReport
@@ -162,34 +162,14 @@ class Memoir:
 
     def prepare(self, event_or_events: EventLike | Iterable[EventLike]) -> list[Event]:
         """Validate without writing: the events `ingest` would store."""
-        raw: object = event_or_events  # checked at run time whatever the annotation says
-        single = isinstance(raw, Event | Mapping)
-        items: Iterable[Any]
-        if single:
-            items = [raw]
-        elif isinstance(raw, str | bytes) or not isinstance(raw, Iterable):
-            raise InvalidEvent("event", f"expected an Event, a mapping or a list of them, got {raw!r:.80}")
-        else:
-            items = raw
-        now, skew = now_ms(), int(self.settings.max_clock_skew * 1000)
-        prepared = []
-        for index, item in enumerate(items):
-            try:
-                prepared.append(self._prepare_one(item, now, skew))
-            except InvalidInput as exc:
-                if single:
-                    raise
-                raise exc.at(index) from None
-        return prepared
-
-    def _prepare_one(self, item: Any, now: int, skew: int) -> Event:
-        event = item if isinstance(item, Event) else Event.from_dict(item)
-        event.check_not_future(now, skew)
-        if event.agent_id is None and self.settings.agent_id is not None:
-            event = dataclasses.replace(event, agent_id=self.settings.agent_id)
-        if event.agent_id is None and self.settings.multi_agent_mode is MultiAgentMode.UNIFIED:
-            raise InvalidEvent("agent_id", "required in unified mode: set it on the event, or configure agent_id")
-        return event
+        settings = self.settings
+        return admit(
+            event_or_events,
+            now_ms=now_ms(),
+            allowance_ms=int(settings.max_clock_skew * 1000),
+            agent_id=settings.agent_id,
+            agent_required=settings.multi_agent_mode is MultiAgentMode.UNIFIED,
+        )
 
     def flush(self, timeout: float | None = None) -> bool:
         """Wait until every lane's outbox is drained; False if `timeout` seconds passed first.
@@ -262,7 +242,7 @@ class Memoir:
         Each item is a `MemoryDraft`, a text (a fact of the default conversation) or a
         mapping with `remember`'s argument names (`text`, `kind`, `conversation_id`, ...).
         """
-        return self._parts.book.remember_many([_draft(item) for item in drafts])
+        return self._parts.book.remember_many([MemoryDraft.of(item) for item in drafts])
 
     def forget(self, memory_id: str) -> Memory:
         """Soft-delete a memory: its file moves under `deleted/`, search stops finding it."""
@@ -363,19 +343,6 @@ class Memoir:
     def work(self, lanes: Iterable[str] | None = None, *, once: bool = False, report: Callable[[str], None]) -> int:
         """Run the named lanes' runners here (all by default) until interrupted, or drained with `once`."""
         return run_in_foreground(self._parts.lanes, lanes, once=once, report=report)
-
-
-def _draft(item: MemoryDraft | str | Mapping[str, Any]) -> MemoryDraft:
-    if isinstance(item, MemoryDraft):
-        return item
-    if isinstance(item, str):
-        return MemoryDraft(item)
-    if isinstance(item, Mapping):
-        unknown = set(item) - {"text", "kind", "conversation_id", "tags", "severity"}
-        if unknown:
-            raise InvalidInput(sorted(unknown)[0], "is not a field of a memory")
-        return MemoryDraft(**item)
-    raise InvalidInput("memory", f"expected a text, a mapping or a MemoryDraft, got {type(item).__name__}")
 
 
 def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:

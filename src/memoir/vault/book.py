@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -45,6 +45,9 @@ class SyncReport:
     broken: list[str] = field(default_factory=list)  # "path: reason" of files skipped (never deleted)
 
 
+_DRAFT_FIELDS = frozenset({"text", "kind", "conversation_id", "tags", "severity"})
+
+
 @dataclass(frozen=True)
 class MemoryDraft:
     """A memory to keep, before it has an id and a date: what `remember_many` takes."""
@@ -65,6 +68,24 @@ class MemoryDraft:
                 object.__setattr__(self, name, (value,) if isinstance(value, str) else tuple(value))
             except TypeError:
                 raise InvalidInput(name, f"must be a list of strings, not {type(value).__name__}") from None
+
+    @classmethod
+    def of(cls, item: object) -> MemoryDraft:
+        """A draft from what callers pass: a draft, a text, or a mapping of `remember`'s arguments."""
+        if isinstance(item, MemoryDraft):
+            return item
+        if isinstance(item, str):
+            return cls(item)
+        if isinstance(item, Mapping):
+            unknown = sorted(set(map(str, item)) - {"text", "kind", "conversation_id", "tags", "severity"})
+            if unknown:
+                raise InvalidInput(
+                    unknown[0], "is not a field of a memory (text, kind, conversation_id, tags, severity)"
+                )
+            if "text" not in item:
+                raise InvalidInput("text", "is required")
+            return cls(**item)
+        raise InvalidInput("memory", f"expected a text, a mapping or a MemoryDraft, got {type(item).__name__}")
 
     def to_memory(self, timestamp_ms: int) -> Memory:
         """The memory this draft describes (validated), with a new id; raises `InvalidInput`."""

@@ -47,6 +47,7 @@ class OutboxRunner:
         self.registry = registry
         self.lane = lane
         self.processed = 0  # events whose work this runner finished, for progress reports
+        self.stopping = False  # set when its worker is asked to stop: failures then are not the job's
         self.batch_size = batch_size
         self.max_attempts = max_attempts
         self._clock = clock
@@ -94,6 +95,9 @@ class OutboxRunner:
             self._commit(action, group, events)
             return sum(e.size for e in group)
         except Exception as exc:  # noqa: BLE001 - any job failure is recorded on its entry, never fatal
+            if self.stopping:  # the home is closing under the job: not its fault, replayed next time
+                log.info("job %s interrupted by shutdown (%s); its entries stay for the next runner", action, exc)
+                return 0
             if len(group) == 1 and group[0].size == 1:
                 self._fail(group[0], exc)
                 return 0

@@ -95,6 +95,7 @@ class BackgroundWorker:
 
     def start(self) -> None:
         if self._thread is None:
+            self.runner.stopping = False
             name = f"memoir-{self.runner.lane}"
             self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
             self._thread.start()
@@ -106,9 +107,14 @@ class BackgroundWorker:
     def alive(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def request_stop(self) -> None:
+        self.runner.stopping = True
         self._stop.set()
         self._wake.set()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop and wait; a job still running after `timeout` (a model call) is left to be replayed."""
+        self.request_stop()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
@@ -212,6 +218,8 @@ class Lanes:
                 worker.wake()
 
     def stop(self) -> None:
+        for worker in self._workers.values():  # all at once: a lane waiting on a model may take a while
+            worker.request_stop()
         for worker in self._workers.values():
             worker.stop()
         self._workers.clear()
@@ -245,7 +253,9 @@ class Lanes:
             return True  # another process's runner has it: wait for it with the others
         try:
             left = None if deadline is None else max(0.0, deadline - time.monotonic())
-            return self.runner(lane).drain(left)
+            runner = self.runner(lane)
+            runner.stopping = False  # drained here now, whatever its stopped thread left
+            return runner.drain(left)
         finally:
             lease.release()
 
