@@ -51,25 +51,41 @@ def _normalise_enum_name(value: str, proto_prefix: str) -> str:
     return text.lower()
 
 
-E = TypeVar("E", bound=StrEnum)
+E = TypeVar("E", bound="ParsedEnum")
 
 
-def _parse_enum(
-    cls: type[E], value: object, field_name: str, proto_prefix: str, noun: str, error: type[InvalidInput] = InvalidEvent
-) -> E:
-    """A member from itself, its value, or its seed (CamelCase) or proto (PREFIX_UPPER) spelling."""
-    if isinstance(value, cls):
-        return value
-    if isinstance(value, str):
-        try:
-            return cls(_normalise_enum_name(value, proto_prefix))
-        except ValueError:
-            pass
-    allowed = ", ".join(member.value for member in cls)
-    raise error(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
+class ParsedEnum(StrEnum):
+    """A string enum whose `parse` takes a member, its value, or its seed or proto spelling.
+
+    Subclasses say how their errors read, as class keywords:
+    `class EventRole(ParsedEnum, field="role", prefix="EVENT_ROLE_")`.
+    """
+
+    def __init_subclass__(
+        cls, *, field: str = "", prefix: str = "", noun: str = "", error: type[InvalidInput] = InvalidEvent
+    ) -> None:
+        super().__init_subclass__()
+        _PARSING[cls] = (field, prefix, noun or field, error)
+
+    @classmethod
+    def parse(cls: type[E], value: object) -> E:
+        """A member from itself, its value, or its seed (CamelCase) or proto (PREFIX_UPPER) spelling."""
+        field_name, prefix, noun, error = _PARSING[cls]
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            try:
+                return cls(_normalise_enum_name(value, prefix))
+            except ValueError:
+                pass
+        allowed = ", ".join(member.value for member in cls)
+        raise error(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
 
 
-class EventType(StrEnum):
+_PARSING: dict[type, tuple[str, str, str, type[InvalidInput]]] = {}
+
+
+class EventType(ParsedEnum, field="event_type", prefix="EVENT_TYPE_", noun="type"):
     SESSION_START = "session_start"
     USER_MESSAGE = "user_message"
     ASSISTANT_MESSAGE = "assistant_message"
@@ -78,10 +94,6 @@ class EventType(StrEnum):
     SUBAGENT_START = "subagent_start"
     SUBAGENT_STOP = "subagent_stop"
     SESSION_END = "session_end"
-
-    @classmethod
-    def parse(cls, value: object) -> EventType:
-        return _parse_enum(cls, value, "event_type", "EVENT_TYPE_", "type")
 
     @property
     def is_boundary(self) -> bool:
@@ -93,15 +105,11 @@ class EventType(StrEnum):
         return _TYPICAL_ROLE[self]
 
 
-class EventRole(StrEnum):
+class EventRole(ParsedEnum, field="role", prefix="EVENT_ROLE_"):
     USER = "user"
     ASSISTANT = "assistant"
     SYSTEM = "system"
     TOOL = "tool"
-
-    @classmethod
-    def parse(cls, value: object) -> EventRole:
-        return _parse_enum(cls, value, "role", "EVENT_ROLE_", "role")
 
 
 _TYPE_BY_VALUE: dict[object, EventType] = {t.value: t for t in EventType}

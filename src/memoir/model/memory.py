@@ -13,10 +13,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from enum import StrEnum
 
 from memoir.errors import InvalidInput
-from memoir.model.event import DEFAULT_CONVERSATION, _check_id, _parse_enum, _surrogate_at, parse_timestamp
+from memoir.model.event import DEFAULT_CONVERSATION, ParsedEnum, _check_id, _surrogate_at, parse_timestamp
 from memoir.model.ids import is_ulid
 
 __all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]
@@ -25,30 +24,22 @@ MAX_CONTENT = 20_000
 _TAG = re.compile(r"^[\w/-]{1,64}$", re.UNICODE)
 
 
-class MemoryKind(StrEnum):
+class MemoryKind(ParsedEnum, field="kind", error=InvalidInput):
     FACT = "fact"
     GOTCHA = "gotcha"
     DECISION = "decision"
     LEARNING = "learning"
-
-    @classmethod
-    def parse(cls, value: object) -> MemoryKind:
-        return _parse_enum(cls, value, "kind", "", "kind", InvalidInput)
 
     @property
     def folder(self) -> str:
         return f"{self.value}s"
 
 
-class Severity(StrEnum):
+class Severity(ParsedEnum, field="severity", error=InvalidInput):
     LOW = "low"
     MEDIUM = "medium"
     HIGH = "high"
     CRITICAL = "critical"
-
-    @classmethod
-    def parse(cls, value: object) -> Severity:
-        return _parse_enum(cls, value, "severity", "", "severity", InvalidInput)
 
 
 def normalise_content(text: str) -> str:
