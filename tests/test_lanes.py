@@ -122,3 +122,20 @@ def test_each_lane_has_its_own_lease(memoir: Memoir) -> None:
         assert status[FAST_LANE] == "running in another process" and status[LLM_LANE].startswith("not running")
     finally:
         fast.release()
+
+
+def test_workers_hold_back_while_ingest_is_under_way(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(worker_enabled=True, embedding_provider="hashing", memory_extract=False)
+    lanes = memoir._parts.lanes
+    lanes.pacer.max_defer = 30.0  # long enough that only the end of ingest can release the workers
+    with lanes.ingesting():
+        memoir._parts.store.append(
+            memoir.prepare(message("written while a long ingest call is still running")),
+            memoir._parts.registry.actions_for,
+        )
+        worker = lanes.worker(FAST_LANE)
+        assert worker is not None
+        worker.wake()
+        time.sleep(0.3)
+        assert memoir.pending() == 2  # the fast lane waited for ingest to finish
+    assert wait_for(lambda: memoir.pending() == 0)

@@ -41,18 +41,21 @@ class Pacer:
         self._active = 0  # ingest calls under way (a batch of 1,000 takes tens of ms)
         self._last_ingest = 0.0
         self._busy_since: float | None = None
+        self._lock = threading.Lock()  # several threads may ingest at once
 
     @contextmanager
     def ingesting(self) -> Iterator[None]:
-        now = time.monotonic()
-        if self._busy_since is None or (not self._active and now - self._last_ingest > self.quiet):
-            self._busy_since = now  # a new burst starts
-        self._active += 1
+        with self._lock:
+            now = time.monotonic()
+            if self._busy_since is None or (not self._active and now - self._last_ingest > self.quiet):
+                self._busy_since = now  # a new burst starts
+            self._active += 1
         try:
             yield
         finally:
-            self._active -= 1
-            self._last_ingest = time.monotonic()
+            with self._lock:
+                self._active -= 1
+                self._last_ingest = time.monotonic()
 
     def hold_back(self) -> float:
         """Seconds to wait before the next batch (0: go now)."""
