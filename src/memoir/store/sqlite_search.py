@@ -135,6 +135,16 @@ class SQLiteSearchTables(SQLiteParts):
     def index_count(self) -> int:
         return int(self._read("SELECT count(*) FROM index_items")[0][0])
 
+    def index_without_vectors(self, model: str) -> int:
+        """Items with no cached vector of `model` (indexed under another embedder): vector search misses them."""
+        return int(
+            self._read(
+                "SELECT count(*) FROM index_items i WHERE NOT EXISTS"
+                " (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = i.content_hash)",
+                (model,),
+            )[0][0]
+        )
+
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]:
         rows = self._read_in(f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id IN ({{marks}})", item_ids)
         return {row[0]: _row_to_item(row) for row in rows}
