@@ -53,7 +53,10 @@ def make_event(tag: str, n: int, **fields: Any) -> dict[str, Any]:
 
 def open_home(home: Path, *, worker: bool) -> Memoir:
     # The hashing embedder: these tests are about durability, not about meaning.
-    memoir = Memoir.open(home, worker_enabled=False, worker_poll_interval=0.05, embedding_provider="hashing")
+    # Workers hold back from ingest at most 20 ms: the kills must land in runner transactions too.
+    memoir = Memoir.open(
+        home, worker_enabled=False, worker_poll_interval=0.05, worker_max_defer=0.02, embedding_provider="hashing"
+    )
     memoir.register_job(RecordJob())
     if worker:
         memoir.start_worker()

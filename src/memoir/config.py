@@ -131,6 +131,9 @@ class WorkerSettings:
     batch_size: int = option(500, _parse_number(int, 1), "outbox entries a runner takes at a time")
     poll_interval: float = option(0.5, _parse_number(float, 0.01), "seconds between looks at an empty outbox")
     max_attempts: int = option(5, _parse_number(int, 1), "tries before an outbox entry is set aside as failed")
+    max_defer: float = option(
+        1.0, _parse_number(float, 0), "longest the workers hold back while ingest keeps arriving (0: never)"
+    )
 
 
 @dataclass(frozen=True)

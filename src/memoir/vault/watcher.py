@@ -29,17 +29,31 @@ class VaultWatcher:
         self.on_change = on_change
         self.debounce_ms = debounce_ms
         self._stop = threading.Event()
+        self._ready = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self) -> None:
+        """Start watching; returns once the watch is in place, so no edit made after it is missed."""
         self.root.mkdir(parents=True, exist_ok=True)
         self._thread = threading.Thread(target=self._loop, name="memoir-vault-watcher", daemon=True)
         self._thread.start()
+        self._ready.wait(5)
 
     def _loop(self) -> None:
         from watchfiles import watch
 
-        for _ in watch(self.root, watch_filter=_is_memory_file, debounce=self.debounce_ms, stop_event=self._stop):
+        changes = watch(
+            self.root,
+            watch_filter=_is_memory_file,
+            debounce=self.debounce_ms,
+            stop_event=self._stop,
+            rust_timeout=100,
+            yield_on_timeout=True,  # the first (empty) yield says the watch is in place
+        )
+        for changed in changes:
+            self._ready.set()
+            if not changed:
+                continue
             try:
                 self.on_change()
             except Exception:

@@ -29,7 +29,7 @@ __all__ = ["MAX_DEFER", "QUIET", "BackgroundWorker", "Lanes", "run_in_foreground
 
 log = logging.getLogger("memoir.workers")
 QUIET = 0.02  # seconds without ingest before workers start on new entries
-MAX_DEFER = 1.0  # the longest workers hold back while ingest keeps arriving
+MAX_DEFER = WorkerSettings().max_defer  # the longest workers hold back while ingest keeps arriving
 
 
 class Pacer:
@@ -61,7 +61,7 @@ class Pacer:
         """Seconds to wait before the next batch (0: go now)."""
         now = time.monotonic()
         idle = now - self._last_ingest
-        if (idle >= self.quiet and not self._active) or self._busy_since is None:
+        if (idle >= self.quiet and not self._active) or self._busy_since is None or not self.max_defer:
             return 0.0
         if now - self._busy_since >= self.max_defer:
             self._busy_since = now  # one batch now, then hold back again
@@ -173,7 +173,7 @@ class Lanes:
         self.store = store
         self.registry = registry
         self.settings = settings
-        self.pacer = Pacer()
+        self.pacer = Pacer(max_defer=settings.max_defer)
         self._runners: dict[str, OutboxRunner] = {}
         self._workers: dict[str, BackgroundWorker] = {}
 
