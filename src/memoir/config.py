@@ -23,11 +23,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from memoir.errors import ConfigError
-
-T = TypeVar("T")
 
 __all__ = [
     "OPTIONS",
@@ -38,7 +36,6 @@ __all__ = [
     "MemorySettings",
     "MultiAgentMode",
     "Option",
-    "Providers",
     "SearchSettings",
     "Settings",
     "StoreSettings",
@@ -400,28 +397,3 @@ def _collect_defaults_files_env(
         if option.env in env and env[option.env] != "":
             values[option.key] = _parse(option, env[option.env], option.env)
             sources[option.key] = f"env {option.env}"
-
-
-class Providers(Generic[T]):
-    """Named factories for a pluggable part (embedders, rerankers), chosen by a setting.
-
-    Built-in parts register here exactly as a user's would (`register`), so choosing one
-    is a lookup, not a string switch, and an unknown name lists the known ones.
-    """
-
-    def __init__(self, setting: str) -> None:
-        self.setting = setting
-        self._factories: dict[str, Callable[[Settings], T]] = {}
-
-    def register(self, name: str, factory: Callable[[Settings], T]) -> None:
-        self._factories[name.strip().lower()] = factory
-
-    @property
-    def names(self) -> list[str]:
-        return sorted(self._factories)
-
-    def create(self, name: str, settings: Settings) -> T:
-        factory = self._factories.get(name.strip().lower())
-        if factory is None:
-            raise ConfigError(f"{self.setting}: unknown provider {name!r}; known: {', '.join(self.names)}")
-        return factory(settings)

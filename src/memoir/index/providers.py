@@ -8,8 +8,9 @@ The built-in embedders are registered here exactly as a user's would be:
 
 from __future__ import annotations
 
-from memoir.config import Providers, Settings
+from memoir.config import Settings
 from memoir.index.embedders import Embedder, HashingEmbedder, MiniLMEmbedder, OpenAIEmbedder
+from memoir.registry import Providers
 
 __all__ = ["EMBEDDERS"]
 

@@ -1,6 +1,7 @@
 """Domain types and their validation rules. No I/O lives here."""
 
-from memoir.model.event import DEFAULT_CONVERSATION, Event, EventRole, EventType, admit, parse_timestamp
+from memoir.model.admission import admit
+from memoir.model.event import DEFAULT_CONVERSATION, Event, EventRole, EventType, parse_timestamp
 from memoir.model.ids import EventKey, is_ulid, new_ulid, now_ms, ulid_timestamp_ms
 from memoir.model.memory import Memory, MemoryKind, Severity, normalise_content
 from memoir.model.outbox import OutboxAction, OutboxEntry

@@ -18,19 +18,18 @@ Validation happens once, when an `Event` is built. Rules:
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from enum import StrEnum
 from types import MappingProxyType
-from typing import Any, TypeVar
+from typing import Any
 
-from memoir.errors import InvalidEvent, InvalidInput
+from memoir.errors import InvalidEvent
+from memoir.model.enums import ParsedEnum
 from memoir.model.ids import EventKey, is_ulid, new_ulid
 
-__all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "admit", "parse_timestamp"]
+__all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "parse_timestamp"]
 
 DEFAULT_CONVERSATION = "default"
 MAX_ID_LENGTH = 256
@@ -38,51 +37,6 @@ MAX_TEXT_LENGTH = 8_000_000
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-_CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
-
-
-def _normalise_enum_name(value: str, proto_prefix: str) -> str:
-    """'UserMessage', 'USER_MESSAGE', 'EVENT_TYPE_USER_MESSAGE' -> 'user_message'."""
-    text = value.strip()
-    if text.upper().startswith(proto_prefix):
-        text = text[len(proto_prefix) :]
-    if not text.isupper() and "_" not in text:
-        text = _CAMEL.sub("_", text)
-    return text.lower()
-
-
-E = TypeVar("E", bound="ParsedEnum")
-
-
-class ParsedEnum(StrEnum):
-    """A string enum whose `parse` takes a member, its value, or its seed or proto spelling.
-
-    Subclasses say how their errors read, as class keywords:
-    `class EventRole(ParsedEnum, field="role", prefix="EVENT_ROLE_")`.
-    """
-
-    def __init_subclass__(
-        cls, *, field: str = "", prefix: str = "", noun: str = "", error: type[InvalidInput] = InvalidEvent
-    ) -> None:
-        super().__init_subclass__()
-        _PARSING[cls] = (field, prefix, noun or field, error)
-
-    @classmethod
-    def parse(cls: type[E], value: object) -> E:
-        """A member from itself, its value, or its seed (CamelCase) or proto (PREFIX_UPPER) spelling."""
-        field_name, prefix, noun, error = _PARSING[cls]
-        if isinstance(value, cls):
-            return value
-        if isinstance(value, str):
-            try:
-                return cls(_normalise_enum_name(value, prefix))
-            except ValueError:
-                pass
-        allowed = ", ".join(member.value for member in cls)
-        raise error(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
-
-
-_PARSING: dict[type, tuple[str, str, str, type[InvalidInput]]] = {}
 
 
 class EventType(ParsedEnum, field="event_type", prefix="EVENT_TYPE_", noun="type"):
@@ -423,40 +377,3 @@ def _utc_now() -> datetime:
     """Now, as an event timestamp: UTC, truncated to the millisecond."""
     now = datetime.now(UTC)
     return now.replace(microsecond=now.microsecond // 1000 * 1000)
-
-
-def admit(
-    event_or_events: object, *, now_ms: int, allowance_ms: int, agent_id: str | None, agent_required: bool
-) -> list[Event]:
-    """Events as ingest takes them: one or many `Event`s or mappings, validated, given the default agent.
-
-    One bad event rejects them all: the error names its position in the batch, its field
-    and the reason. `agent_required` is unified mode, where every event needs an agent.
-    """
-    single = isinstance(event_or_events, Event | Mapping)
-    items: Iterable[Any]
-    if single:
-        items = [event_or_events]
-    elif isinstance(event_or_events, str | bytes) or not isinstance(event_or_events, Iterable):
-        raise InvalidEvent("event", f"expected an Event, a mapping or a list of them, got {event_or_events!r:.80}")
-    else:
-        items = event_or_events
-    admitted = []
-    for index, item in enumerate(items):
-        try:
-            admitted.append(_admit_one(item, now_ms, allowance_ms, agent_id, agent_required))
-        except InvalidInput as exc:
-            if single:
-                raise
-            raise exc.at(index) from None
-    return admitted
-
-
-def _admit_one(item: object, now_ms: int, allowance_ms: int, agent_id: str | None, agent_required: bool) -> Event:
-    event = item if isinstance(item, Event) else Event.from_dict(item)  # type: ignore[arg-type]  # checked there
-    event.check_not_future(now_ms, allowance_ms)
-    if event.agent_id is None and agent_id is not None:
-        event = dataclasses.replace(event, agent_id=agent_id)
-    if event.agent_id is None and agent_required:
-        raise InvalidEvent("agent_id", "required in unified mode: set it on the event, or configure agent_id")
-    return event

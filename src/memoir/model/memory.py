@@ -15,7 +15,8 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from memoir.errors import InvalidInput
-from memoir.model.event import DEFAULT_CONVERSATION, ParsedEnum, _check_id, _surrogate_at, parse_timestamp
+from memoir.model.enums import ParsedEnum
+from memoir.model.event import DEFAULT_CONVERSATION, _check_id, _surrogate_at, parse_timestamp
 from memoir.model.ids import is_ulid
 
 __all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]

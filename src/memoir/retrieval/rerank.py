@@ -18,9 +18,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from memoir.config import Providers
 from memoir.errors import ConfigError, ModelUnavailable
 from memoir.http import model_client
+from memoir.registry import Providers
 
 __all__ = ["RERANKERS", "HTTPReranker", "ONNXReranker", "Reranker"]
 

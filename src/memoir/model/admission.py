@@ -1,0 +1,49 @@
+"""Admission: what `ingest` takes, turned into validated events with the home's defaults applied."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from memoir.errors import InvalidEvent, InvalidInput
+from memoir.model.event import Event
+
+__all__ = ["admit"]
+
+
+def admit(
+    event_or_events: object, *, now_ms: int, allowance_ms: int, agent_id: str | None, agent_required: bool
+) -> list[Event]:
+    """Events as ingest takes them: one or many `Event`s or mappings, validated, given the default agent.
+
+    One bad event rejects them all: the error names its position in the batch, its field
+    and the reason. `agent_required` is unified mode, where every event needs an agent.
+    """
+    single = isinstance(event_or_events, Event | Mapping)
+    items: Iterable[Any]
+    if single:
+        items = [event_or_events]
+    elif isinstance(event_or_events, str | bytes) or not isinstance(event_or_events, Iterable):
+        raise InvalidEvent("event", f"expected an Event, a mapping or a list of them, got {event_or_events!r:.80}")
+    else:
+        items = event_or_events
+    admitted = []
+    for index, item in enumerate(items):
+        try:
+            admitted.append(_admit_one(item, now_ms, allowance_ms, agent_id, agent_required))
+        except InvalidInput as exc:
+            if single:
+                raise
+            raise exc.at(index) from None
+    return admitted
+
+
+def _admit_one(item: object, now_ms: int, allowance_ms: int, agent_id: str | None, agent_required: bool) -> Event:
+    event = item if isinstance(item, Event) else Event.from_dict(item)  # type: ignore[arg-type]  # checked there
+    event.check_not_future(now_ms, allowance_ms)
+    if event.agent_id is None and agent_id is not None:
+        event = dataclasses.replace(event, agent_id=agent_id)
+    if event.agent_id is None and agent_required:
+        raise InvalidEvent("agent_id", "required in unified mode: set it on the event, or configure agent_id")
+    return event
