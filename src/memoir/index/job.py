@@ -39,8 +39,8 @@ def search_text_of(event: Event) -> str:
     return f"{speaker_of(event)}: {_shown_text(event)}"
 
 
-def item_for_event(event: Event, context_before: str = "", context_after: str = "") -> IndexItem:
-    return _item(event, search_text_of(event), context_before, context_after)
+def item_for_event(event: Event) -> IndexItem:
+    return _item(event, search_text_of(event), "", "")
 
 
 def _item(event: Event, search_text: str, context_before: str, context_after: str) -> IndexItem:

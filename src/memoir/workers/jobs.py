@@ -62,6 +62,7 @@ class TrackSessionJob:
 class JobRegistry:
     def __init__(self) -> None:
         self._jobs: dict[str, Job] = {}
+        self._lanes: list[str] = []
 
     def register(self, job: Job) -> Job:
         if not isinstance(job, Job):
@@ -71,6 +72,7 @@ class JobRegistry:
         if not _LANE_NAME.fullmatch(lane := lane_of(job)):
             raise ConfigError(f"job {job.name!r} names the lane {lane!r}: use lowercase letters, digits and _")
         self._jobs[job.name] = job
+        self._lanes = list(dict.fromkeys(lane_of(j) for j in self._jobs.values()))
         return job
 
     def get(self, name: str) -> Job | None:
@@ -82,8 +84,8 @@ class JobRegistry:
 
     @property
     def lanes(self) -> list[str]:
-        """The lanes that have jobs, in the order their first job was registered."""
-        return list(dict.fromkeys(lane_of(job) for job in self._jobs.values()))
+        """The lanes that have jobs, in the order their first job was registered (asked at every ingest)."""
+        return list(self._lanes)
 
     def names_in(self, lane: str) -> list[str]:
         return [name for name, job in self._jobs.items() if lane_of(job) == lane]
