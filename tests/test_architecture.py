@@ -28,6 +28,7 @@ ALLOWED = {
     "retrieval": {"errors", "model", "config", "registry", "store", "index", "http"},
     "assembly": {"errors", "model", "config", "store", "workers", "index", "llm", "vault", "ingest", "retrieval"},
     "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
+    "views": {"errors", "model", "store"},
     "engine": {
         "errors",
         "model",
@@ -39,9 +40,10 @@ ALLOWED = {
         "vault",
         "assembly",
         "doctor",
+        "views",
     },
-    "cli": {"errors", "model", "config", "engine", "retrieval", "__init__"},
-    "__init__": {"errors", "model", "store", "workers", "config", "engine", "retrieval", "vault"},
+    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "__init__"},
+    "__init__": {"errors", "model", "store", "workers", "config", "engine", "views", "retrieval", "vault"},
     "__main__": {"cli"},
 }
 

@@ -36,7 +36,7 @@ def test_files_changed_by_hand_and_broken_files_are_reported(open_memoir: Callab
     broken = path.parent / "broken.md"
     broken.write_text("no front matter here")
     report = levels(memoir)["vault"]
-    assert any(line.startswith("error: unreadable memory file:") and str(broken) in line for line in report)
+    assert any(line.startswith("error: unreadable memory file, left alone:") and str(broken) in line for line in report)
     assert any("1 memory file(s) changed on disk" in line for line in report)
 
 

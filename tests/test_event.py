@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from memoir import Event, EventRole, EventType, InvalidEvent, OutboxAction, OutboxEntry
 from memoir.model.event import format_timestamp
+from memoir.model.ids import ulid_timestamp_ms
 
 ID = "01HN4QXKN6YWXVKZ3JMHP4BCDE"
 
@@ -73,6 +74,22 @@ def test_event_types_are_accepted_in_seed_and_proto_spellings(spelling: str) -> 
         ({"session_id": "s\udc00"}, "session_id", "surrogate"),
         ({"metadata": {"k": "\ud800"}}, "metadata.k", "surrogate"),
         ({"metadata": {"\udfff": "v"}}, "metadata", "surrogate"),
+        # Ids are one line: C0 and C1 controls, U+0085 (NEL) and U+2028/U+2029 break YAML and logs.
+        ({"conversation_id": "a\x85b"}, "conversation_id", "line break (0x0085)"),
+        ({"session_id": "a\u2028b"}, "session_id", "line break (0x2028)"),
+        ({"agent_id": "a\x9bb"}, "agent_id", "control character"),
+        # What Python itself trips on is refused by name too.
+        ({"timestamp": "0001-01-01T00:00:00+14:00"}, "timestamp", "out of range once converted to UTC"),
+        ({"timestamp": "²"}, "timestamp", "ISO 8601"),  # a digit to isdigit(), not to int()
+        ({"timestamp": "9" * 5000}, "timestamp", "plausible"),  # past int()'s digit limit
+        ({"timestamp": 10**5000}, "timestamp", "<a 16610-bit number> is not a plausible"),
+        ({"timestamp": True}, "timestamp", "got True"),
+        ({"metadata": ""}, "metadata", "map"),
+        ({"metadata": {str(n): "" for n in range(101)}}, "metadata", "more than 100 keys"),
+        ({"metadata": {"k": "x" * 65_536}}, "metadata", "longer than 65536 characters in all"),
+        ({"metadata": {"a b": {"n": "v"}}}, "metadata.'a b'", "values are text, got dict"),
+        ({"text": []}, "text", "expected text, got list"),
+        ({" ": "typo"}, "' '", "unknown field"),
     ],
 )
 def test_invalid_fields_are_named_with_the_reason(fields: dict[str, object], field: str, reason: str) -> None:
@@ -155,6 +172,13 @@ def test_to_dict_uses_the_field_names_and_iso_timestamps() -> None:
         "conversation_id": "default",
         "agent_id": "a1",
     }
+
+
+def test_an_event_that_names_its_id_but_not_its_time_happened_when_the_id_was_made() -> None:
+    # A ULID holds the time it was made: a retry of the event is then the same event.
+    assert make(event_id=ID).timestamp_ms == ulid_timestamp_ms(ID) == make(event_id=ID).timestamp_ms
+    with pytest.raises(InvalidEvent, match="timestamp: not given, and the time in event_id 7ZZ"):
+        make(event_id="7ZZZZZZZZZZZZZZZZZZZZZZZZZ")
 
 
 def test_lower_case_ids_are_normalised() -> None:

@@ -56,9 +56,11 @@ def test_ingest_refuses_timestamps_in_the_future(open_memoir: Callable[..., Memo
     memoir.ingest(message(timestamp=in_two_minutes - 90_000))  # within the allowance
 
 
-def test_ingesting_the_same_id_twice_keeps_one_event(memoir: Memoir) -> None:
+def test_ingesting_the_same_event_twice_keeps_one_event(memoir: Memoir) -> None:
     [first] = memoir.ingest(message("original"))
-    assert memoir.ingest(message("retry", event_id=first)) == [first]
+    assert memoir.ingest(message("original", event_id=first)) == [first]  # a retry: dated by its ULID
+    with pytest.raises(InvalidEvent, match=f"event_id: {first} is already stored with different content"):
+        memoir.ingest(message("retry", event_id=first))
     assert memoir.get_event(first).text == "original"
     assert memoir.status().events == 1
 
@@ -150,7 +152,7 @@ def test_unified_mode_tags_events_with_the_configured_agent(open_memoir: Callabl
     [event_id] = memoir.ingest(message())
     assert memoir.get_event(event_id).agent_id == "planner"
     [other] = memoir.ingest(message(agent_id="coder"))
-    assert memoir.get_event(other).agent_id == "coder"
+    assert memoir.get_event(other, agent_id="coder").agent_id == "coder"
     assert [e.event_id for e in memoir.events(agent_id="coder")] == [other]
 
 

@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -161,16 +162,31 @@ def test_a_crash_between_file_and_index_is_repaired_on_restart(open_memoir: Call
     assert [h.memory_id for h in again.search("crash")] == [orphan.id]
 
 
-def test_a_crash_mid_delete_leaves_the_tombstone_in_charge(memoir: Memoir, home: Path) -> None:
+def test_a_note_put_back_after_a_forget_is_left_alone_and_the_tombstone_stays_in_charge(
+    memoir: Memoir, home: Path
+) -> None:
     memory = memoir.remember("Temporary fact")
     live = file_of(memory, home)
     saved = live.read_text()
     memoir.forget(memory.id)
-    live.write_text(saved)  # as if the process died after writing the tombstone, before unlinking
+    live.write_text(saved)  # the forget was acknowledged: this note is the user's now
     memoir.sync_vault()
     assert memoir.memories() == [] and memoir.search("temporary fact") == []
-    assert not live.exists()  # the interrupted delete is finished
-    assert file_of(memory, home).parent == home / "vault" / "entries" / "default" / "deleted" / "facts"
+    assert live.read_text() == saved  # never deleted; reported as claiming a forgotten memory's id
+    assert any("claims the id" in finding.message for finding in memoir.doctor())
+
+
+def test_a_forget_that_never_committed_is_rolled_back(memoir: Memoir, home: Path) -> None:
+    memory = memoir.remember("Temporary fact")
+    live = file_of(memory, home)
+    tombstone = memory.tombstone(datetime.now(UTC))
+    grave = home / "vault" / "entries" / "default" / "deleted" / "facts" / live.name
+    grave.parent.mkdir(parents=True)
+    grave.write_text(render_memory(tombstone))  # a crash after the tombstone, before the commit
+    report = memoir.sync_vault()
+    assert not grave.exists() and live.exists() and report.broken == []
+    assert [m.id for m in memoir.memories()] == [memory.id]
+    assert [h.memory_id for h in memoir.search("temporary fact")] == [memory.id]
 
 
 def test_memories_appear_in_search_with_kind_and_provenance(memoir: Memoir) -> None:

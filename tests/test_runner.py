@@ -1,13 +1,14 @@
-"""The outbox runner: FIFO, removal only after success, retries, give-up, replay, exactly once."""
+"""The outbox runner: FIFO, removal only after success, retries, give-up, replay, exactly once,
+and progress kept step by step for jobs that commit every few events."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from memoir import Event
+from memoir import ConfigError, Event, StoreError
 from memoir.store import SQLiteStore, Store
 from memoir.workers import BackgroundWorker, JobRegistry, OutboxRunner, TrackSessionJob
 
@@ -40,7 +41,7 @@ class Recorder:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> SQLiteStore:
+def store(tmp_path: Path) -> Iterator[SQLiteStore]:
     opened = SQLiteStore.open(tmp_path / "memoir.db")
     yield opened
     opened.close()
@@ -156,6 +157,95 @@ def test_a_big_batch_is_processed_together_and_counted_by_events(store: SQLiteSt
     assert len(store.outbox_entries()) == 1
     assert OutboxRunner(store, registry, batch_size=10).run_once() == 50  # an entry is never cut
     assert len(job.seen) == 50 and store.checkpoints()[0].processed == 50
+
+
+class Killed(BaseException):
+    """Stands for SIGKILL: nothing in the runner catches it, and the open transaction rolls back."""
+
+
+class Stepped(Recorder):
+    """A slow job's shape: work in `prepare`, `commit_every` events per commit; it remembers each step's size."""
+
+    def __init__(self, commit_every: object, crash_on: str = "", **options: Sequence[str]) -> None:
+        super().__init__(**options)  # type: ignore[arg-type]
+        self.commit_every = commit_every
+        self.crash_on = crash_on
+        self.steps: list[int] = []
+
+    def prepare(self, events: Sequence[Event], store: Store) -> None:
+        if any(event.text == self.crash_on for event in events):
+            raise Killed
+
+    def run(self, events: Sequence[Event], store: Store) -> None:
+        super().run(events, store)
+        self.steps.append(len(events))
+
+
+def test_a_job_that_commits_every_few_events_gets_them_in_steps_across_entries(store: SQLiteStore) -> None:
+    job = Stepped(commit_every=3)
+    registry = registry_with(job)
+    events = [ev(f"e{i}") for i in range(7)]
+    for batch in (events[:2], events[2:4], events[4:]):
+        store.append(batch, registry.actions_for)  # entries of 2, 2 and 3 events
+    assert OutboxRunner(store, registry).run_once() == 7
+    assert job.steps == [3, 3, 1]
+    assert recorded(store) == [e.event_id for e in events]
+    assert store.outbox_entries() == [] and store.checkpoints()[0].processed == 7
+
+
+def test_a_crash_inside_a_big_entry_loses_only_the_step_under_way(store: SQLiteStore) -> None:
+    registry = registry_with(Stepped(commit_every=2, crash_on="e4"))
+    events = [ev(f"e{i}") for i in range(6)]
+    store.append(events, registry.actions_for)  # one entry of six events
+    [entry] = store.outbox_entries()
+    with pytest.raises(Killed):
+        OutboxRunner(store, registry).run_once()
+    [left] = store.outbox_entries()
+    assert (left.seq, left.event_ids) == (entry.seq, (events[4].event_id, events[5].event_id))  # same place in line
+    assert recorded(store) == [e.event_id for e in events[:4]]
+    assert store.checkpoints()[0].processed == 4
+    OutboxRunner(store, registry_with(Stepped(commit_every=2))).drain()
+    assert recorded(store) == [e.event_id for e in events]  # each exactly once
+    assert store.outbox_entries() == [] and store.checkpoints()[0].processed == 6
+
+
+def test_a_stop_waits_for_the_step_under_way_not_for_the_whole_claim(store: SQLiteStore) -> None:
+    job = Stepped(commit_every=1)
+    registry = registry_with(job)
+    store.append([ev(f"e{i}") for i in range(5)], registry.actions_for)
+    runner = OutboxRunner(store, registry)
+    job.prepare = lambda events, store: setattr(runner, "stopping", True)  # type: ignore[method-assign]
+    assert runner.run_once() == 1
+    assert store.outbox_pending() == 4
+
+
+def test_a_failure_inside_a_stepped_entry_retries_only_what_is_left_one_by_one(store: SQLiteStore) -> None:
+    registry = registry_with(Stepped(commit_every=1, fail_on=["poison"]))
+    events = [ev("a"), ev("b"), ev("poison"), ev("c")]
+    store.append(events, registry.actions_for)
+    assert OutboxRunner(store, registry).run_once() == 3
+    assert recorded(store) == [events[i].event_id for i in (0, 1, 3)]
+    [left] = store.outbox_entries()
+    assert (left.event_ids, left.attempts) == ((events[2].event_id,), 1)
+
+
+def test_commit_every_must_be_a_number_of_events(store: SQLiteStore) -> None:
+    registry = registry_with(Stepped(commit_every=0))
+    store.append([ev("a")], registry.actions_for)
+    with pytest.raises(ConfigError, match="commit_every=0"):
+        OutboxRunner(store, registry).run_once()
+    assert store.outbox_pending() == 1
+
+
+def test_an_entry_cannot_be_shrunk_twice(store: SQLiteStore) -> None:
+    store.append([ev("a"), ev("b"), ev("c")], lambda e: ["record"])
+    [entry] = store.outbox_entries()
+    left = entry.without_first(1, 0)
+    with store.atomic():
+        store.shrink_outbox(entry, left, 0)
+    with pytest.raises(StoreError, match="changed under its runner"), store.atomic():
+        store.shrink_outbox(entry, left, 0)  # a replay of the same step by a second runner
+    assert store.outbox_entries()[0].event_ids == left.event_ids
 
 
 def test_what_is_left_after_a_stop_is_replayed_by_the_next_runner_exactly_once(tmp_path: Path) -> None:

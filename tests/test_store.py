@@ -21,7 +21,7 @@ from memoir.store import (
     Store,
 )
 from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
-from memoir.store.sqlite import _translate
+from memoir.store.sqlite_errors import translate as _translate
 
 
 def ev(text: str = "hi", **fields: object) -> Event:

@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memoir.config import MultiAgentMode, Settings
-from memoir.errors import HomeError
+from memoir.errors import HomeError, InvalidQuery
 from memoir.index import CachedEmbedder, IndexEventJob, VectorIndex
 from memoir.index.providers import EMBEDDERS
 from memoir.ingest import ExtractFactsJob
 from memoir.llm import LLM, ChatClient, CircuitBreaker
 from memoir.model import Event, Memory
+from memoir.model.checks import check_id
 from memoir.retrieval import SearchPipeline
 from memoir.retrieval.rerank import RERANKERS
 from memoir.store import IndexScope, SQLiteStore, Store
@@ -88,13 +89,27 @@ class Parts:
         return self._llm
 
     @property
-    def agent_scope(self) -> str | None:
-        """The agent reads are limited to: the configured one in unified mode, none otherwise."""
-        return self.settings.agent_id if self.settings.multi_agent_mode is MultiAgentMode.UNIFIED else None
+    def unified(self) -> bool:
+        return self.settings.multi_agent_mode is MultiAgentMode.UNIFIED
+
+    def agent_scope(self, agent_id: str | None = None) -> str | None:
+        """The agent a read is limited to: in unified mode the caller's (default: the configured
+        one), which is then required; in separate mode none (agent ids are informational)."""
+        if not self.unified:
+            return None
+        check_id("agent_id", agent_id, optional=True, error=InvalidQuery)
+        agent = self.settings.agent_id if agent_id is None else agent_id
+        if agent is None:  # reading as nobody would mean reading as everybody
+            raise InvalidQuery("agent_id", "unified mode reads as one agent: pass agent_id or configure one")
+        return agent
 
     def nearest_facts(self, text: str, event: Event) -> list[Memory]:
-        """The live facts of the event's conversation most like `text` (for reconciliation)."""
-        scope = IndexScope(conversation_ids=(event.conversation_id,), kinds=("fact",))
+        """The live facts of the event's conversation and agent most like `text` (for reconciliation)."""
+        scope = IndexScope(
+            conversation_ids=(event.conversation_id,),
+            kinds=("fact",),
+            agent_id=event.agent_id if self.unified else None,
+        )
         hits = self.pipeline.search(text, scope, NEIGHBOURS, rerank=False)
         found = [self.store.memory_get(h.memory_id) for h in hits if h.memory_id]
         return [m for m in found if m is not None and not m.deleted]
@@ -139,7 +154,14 @@ def assemble(settings: Settings) -> Parts:
             store=store,
             embedder=embedder,
             vault=vault,
-            book=MemoryBook(store, vault, embedder, git),
+            book=MemoryBook(
+                store,
+                vault,
+                embedder,
+                git,
+                unified=settings.multi_agent_mode is MultiAgentMode.UNIFIED,
+                default_agent=settings.agent_id,
+            ),
             registry=registry,
             lanes=Lanes(store, registry, settings.worker),
         )

@@ -60,7 +60,13 @@ def _events(store: Store) -> list[Finding]:
 
 def _vault(parts: Parts) -> list[Finding]:
     diff = diff_vault(parts.vault, parts.store.memory_files())
-    findings = [Finding("error", "vault", f"unreadable memory file: {error}") for error in diff.broken]
+    findings = [Finding("error", "vault", f"unreadable memory file, left alone: {error}") for error in diff.broken]
+    findings += [Finding("warning", "vault", f"duplicate id, left alone: {error}") for error in diff.duplicates]
+    unreadable = [m for m in parts.store.memory_list(include_deleted=True) if m.unreadable]
+    if unreadable:
+        findings.append(
+            Finding("warning", "vault", f"{len(unreadable)} memory(ies) shown from their last good copy: note broken")
+        )
     for what, count in (
         ("changed on disk", len(diff.changed)),
         ("not yet indexed", len(diff.added)),

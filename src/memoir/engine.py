@@ -8,9 +8,8 @@ validation in `memoir.model`, durability in `memoir.store`, background work in
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from types import TracebackType
 from typing import Any
@@ -21,54 +20,24 @@ from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
 from memoir.model import Event, EventKey, Memory, admit, is_ulid, now_ms
+from memoir.model.admission import refuse_conflicts
+from memoir.model.checks import brief, check_count, check_filters, check_query
 from memoir.retrieval import Context, Hit, TimeLike, format_context, search_scope, time_bound
-from memoir.store import Checkpoint, EventQuery
+from memoir.store import EventQuery, IndexItem
 from memoir.vault import MemoryDraft, SyncReport
-from memoir.vault.book import index_item
+from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
+from memoir.views import EventPage, Status
 from memoir.workers import Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]
 
 MAX_PAGE = 10_000
 MAX_K = 100
+MAX_QUERY_LENGTH = 100_000
+MAX_BUDGET_TOKENS = 10_000_000  # past any model's context window
 ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
-
-
-class EventPage(list[Event]):
-    """A page of events in time order; `next_cursor` fetches the next page (None at the end)."""
-
-    def __init__(self, events: Iterable[Event], next_cursor: str | None) -> None:
-        super().__init__(events)
-        self.next_cursor = next_cursor
-
-
-@dataclass(frozen=True)
-class Status:
-    home: str
-    database: str
-    backend: str
-    size_bytes: int
-    schema: list[str]
-    events: int
-    sessions: int
-    conversations: int
-    outbox_pending: dict[str, int]
-    outbox_failed: dict[str, int]
-    checkpoints: list[Checkpoint]
-    workers: dict[str, str]  # lane -> its worker, in words
-    multi_agent_mode: str
-    indexed_items: int = 0
-
-    @property
-    def backlog(self) -> int:
-        return sum(self.outbox_pending.values())
-
-    def to_dict(self) -> dict[str, Any]:
-        data = dataclasses.asdict(self)
-        data["outbox_backlog"] = self.backlog
-        return data
 
 
 class Memoir:
@@ -147,27 +116,35 @@ class Memoir:
 
     # -- write path ---------------------------------------------------------------------
 
-    def ingest(self, event_or_events: EventLike | Iterable[EventLike]) -> list[str]:
+    def ingest(self, event_or_events: EventLike | Iterable[EventLike], *, agent_id: str | None = None) -> list[str]:
         """Append events durably; returns their ids in input order.
 
         Accepts `Event` objects or plain mappings with the same field names, one or
         many. All are validated before anything is written: one bad event rejects the
-        call (`InvalidEvent` says which and why). An id that is already stored is not
-        written again; its stored event stands.
+        call (`InvalidEvent` says which and why). `agent_id` is given to events that name
+        none (default: the configured agent).
+
+        An id names one event forever. The same event sent again is not written twice
+        (a retry is harmless; an event with an id but no timestamp is dated by its ULID,
+        so its retries match too). An event whose id is already stored with other content
+        is not written either, and after the others are stored (durably) the call raises
+        `InvalidEvent` for `event_id`, at the first such event's position in a batch:
+        the stored event stands, and the new one needs an id of its own.
         """
-        events = self.prepare(event_or_events)
+        events = self.prepare(event_or_events, agent_id=agent_id)
         with self._parts.lanes.ingesting():
             stored = self._parts.store.append(events, self._parts.registry.actions_for)
+        refuse_conflicts(events, stored, batch=not isinstance(event_or_events, Event | Mapping))
         return [e.event_id for e in stored]
 
-    def prepare(self, event_or_events: EventLike | Iterable[EventLike]) -> list[Event]:
+    def prepare(self, event_or_events: EventLike | Iterable[EventLike], *, agent_id: str | None = None) -> list[Event]:
         """Validate without writing: the events `ingest` would store."""
         settings = self.settings
         return admit(
             event_or_events,
             now_ms=now_ms(),
             allowance_ms=int(settings.max_clock_skew * 1000),
-            agent_id=settings.agent_id,
+            agent_id=settings.agent_id if agent_id is None else agent_id,
             agent_required=settings.multi_agent_mode is MultiAgentMode.UNIFIED,
         )
 
@@ -194,16 +171,21 @@ class Memoir:
         limit: int = 100,
         cursor: str | None = None,
         agent_id: str | None = None,
+        all_agents: bool = False,
     ) -> EventPage:
-        """Events in time order (`since` inclusive, `until` exclusive), a page at a time."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= MAX_PAGE:
-            raise InvalidQuery("limit", f"must be a whole number from 1 to {MAX_PAGE}, got {limit!r}")
+        """Events in time order (`since` inclusive, `until` exclusive), a page at a time.
+
+        In unified mode only the calling agent's events (`agent_id`, default the configured
+        one); `all_agents=True` reads every agent's, for administration, and must be asked for.
+        """
+        check_count("limit", limit, 1, MAX_PAGE)
+        check_filters(session_id=session_id, conversation_id=conversation_id, agent_id=agent_id)
         query = EventQuery(
             since_ms=time_bound("since", since),
             until_ms=time_bound("until", until),
             session_id=session_id,
             conversation_id=conversation_id,
-            agent_id=agent_id,
+            agent_id=agent_id if all_agents or not self._parts.unified else self._parts.agent_scope(agent_id),
             after=_parse_cursor(cursor),
             limit=limit,
         )
@@ -211,13 +193,13 @@ class Memoir:
         next_cursor = str(found[-1].key) if len(found) == limit else None
         return EventPage(found, next_cursor)
 
-    def get_event(self, event_id: str) -> Event:
-        """The event with this id; `EventNotFound` if there is none."""
+    def get_event(self, event_id: str, *, agent_id: str | None = None) -> Event:
+        """The event with this id; `EventNotFound` if there is none (or, in unified mode, it is another agent's)."""
         normalised = event_id.strip().upper() if isinstance(event_id, str) else event_id
         if not is_ulid(normalised):
-            raise InvalidQuery("event_id", f"{event_id!r} is not a 26-character ULID")
+            raise InvalidQuery("event_id", f"{brief(event_id)} is not a 26-character ULID")
         event = self._parts.store.get(normalised)
-        if event is None:
+        if event is None or (self._parts.unified and event.agent_id != self._parts.agent_scope(agent_id)):
             raise EventNotFound(normalised)
         return event
 
@@ -231,37 +213,68 @@ class Memoir:
         conversation_id: str | None = None,
         tags: Iterable[str] = (),
         severity: str | None = None,
+        agent_id: str | None = None,
     ) -> Memory:
-        """Keep a memory (fact, gotcha, decision or learning); the same content again adds nothing."""
-        draft = MemoryDraft(text, kind=kind, conversation_id=conversation_id, tags=tuple(tags), severity=severity)
+        """Keep a memory (fact, gotcha, decision or learning); the same content again adds nothing.
+
+        In unified mode it is `agent_id`'s (default: the configured agent), except in the
+        `global` conversation, whose memories every agent shares.
+        """
+        draft = MemoryDraft(
+            text, kind=kind, conversation_id=conversation_id, tags=tuple(tags), severity=severity, agent_id=agent_id
+        )
         return self._parts.book.remember_many([draft])[0]
 
-    def remember_many(self, drafts: Iterable[MemoryDraft | str | Mapping[str, Any]]) -> list[Memory]:
+    def remember_many(
+        self, drafts: Iterable[MemoryDraft | str | Mapping[str, Any]], *, agent_id: str | None = None
+    ) -> list[Memory]:
         """Keep many memories at once (one embedding batch, one transaction); all are checked first.
 
         Each item is a `MemoryDraft`, a text (a fact of the default conversation) or a
         mapping with `remember`'s argument names (`text`, `kind`, `conversation_id`, ...).
+        `agent_id` is the owner of drafts that name none.
         """
-        return self._parts.book.remember_many([MemoryDraft.of(item) for item in drafts])
+        book = self._parts.book
+        items = [MemoryDraft.of(item) for item in drafts]
+        return book.remember_many([d if d.agent_id is not None else replace(d, agent_id=agent_id) for d in items])
 
-    def forget(self, memory_id: str) -> Memory:
-        """Soft-delete a memory: its file moves under `deleted/`, search stops finding it."""
-        return self._parts.book.forget(memory_id)
+    def forget(self, memory_id: str, *, agent_id: str | None = None) -> Memory:
+        """Soft-delete a memory: its file moves under `deleted/`, search stops finding it.
+
+        In unified mode only the calling agent's own memories and shared ones can be forgotten;
+        another agent's is `MemoryNotFound`, as if it did not exist.
+        """
+        return self._parts.book.forget(memory_id, agent_id=self._parts.agent_scope(agent_id))
 
     def memories(
-        self, conversation_id: str | None = None, kind: str | None = None, include_deleted: bool = False
+        self,
+        conversation_id: str | None = None,
+        kind: str | None = None,
+        include_deleted: bool = False,
+        *,
+        agent_id: str | None = None,
+        all_agents: bool = False,
     ) -> list[Memory]:
-        """Memories in creation order, optionally of one conversation and kind."""
-        return self._parts.store.memory_list(conversation_id, kind, include_deleted)
+        """Memories in creation order, optionally of one conversation and kind.
 
-    def memory_history(self, memory_id: str) -> list[Memory]:
+        In unified mode the calling agent's and the shared ones; `all_agents=True` lists every
+        agent's, for administration, and must be asked for.
+        """
+        check_filters(conversation_id=conversation_id, kind=kind, agent_id=agent_id)
+        visible_to = None if all_agents else self._parts.agent_scope(agent_id)
+        return self._parts.store.memory_list(conversation_id, kind, include_deleted, visible_to)
+
+    def memory_history(self, memory_id: str, *, agent_id: str | None = None) -> list[Memory]:
         """Every version of a memory, oldest first, linked by `replaced_by`."""
-        return self._parts.book.history(memory_id)
+        return self._parts.book.history(memory_id, agent_id=self._parts.agent_scope(agent_id))
 
-    def memory_path(self, memory: Memory | str) -> Path:
+    def memory_path(self, memory: Memory | str, *, agent_id: str | None = None) -> Path:
         """The Markdown file that holds a memory (or its tombstone)."""
-        found = memory if isinstance(memory, Memory) else self._parts.book.get(memory)
-        return self._parts.vault.path_of(found)
+        if isinstance(memory, Memory):
+            return self._parts.vault.path_of(memory)
+        found = self._parts.book.get(memory, agent_id=self._parts.agent_scope(agent_id))
+        recorded = self._parts.store.memory_file(found.id)
+        return Path(recorded) if recorded else self._parts.vault.path_of(found)
 
     def sync_vault(self) -> SyncReport:
         """Bring the index in line with the vault's files; broken files are reported, not touched."""
@@ -282,27 +295,32 @@ class Memoir:
         kinds: Iterable[str] | None = None,
         since: TimeLike | None = None,
         until: TimeLike | None = None,
+        agent_id: str | None = None,
     ) -> list[Hit]:
         """The `k` most relevant memories and turns of a conversation (plus `global`), best first.
 
         A conversation with nothing stored yet is not an error: it has no hits of its own.
+        In unified mode only `agent_id`'s (default: the configured agent) and shared ones.
         """
         k = self.settings.search.top_k if k is None else k
-        if not isinstance(query, str) or not query.strip():
-            raise InvalidQuery("query", "must not be empty")
-        if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= MAX_K:
-            raise InvalidQuery("k", f"must be a whole number from 1 to {MAX_K}, got {k!r}")
-        if self.settings.multi_agent_mode is MultiAgentMode.UNIFIED and self.settings.agent_id is None:
-            # searching as nobody would mean searching as everybody
-            raise InvalidQuery("agent_id", "unified mode searches as one agent: configure agent_id")
-        scope = search_scope(conversation_id, kinds, since, until, agent_id=self._parts.agent_scope)
+        check_query("query", query, MAX_QUERY_LENGTH)
+        check_count("k", k, 1, MAX_K)
+        check_filters(agent_id=agent_id)
+        scope = search_scope(conversation_id, kinds, since, until, agent_id=self._parts.agent_scope(agent_id))
         return self._parts.pipeline.search(query.strip(), scope, k)
 
-    def build_context(self, query: str, *, conversation_id: str | None = None, budget_tokens: int = 1500) -> Context:
+    def build_context(
+        self,
+        query: str,
+        *,
+        conversation_id: str | None = None,
+        budget_tokens: int = 1500,
+        agent_id: str | None = None,
+    ) -> Context:
         """The memory block to inject before `query`: summary, then memories as `[role] content`."""
-        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
-            raise InvalidQuery("budget_tokens", f"must be a positive whole number, got {budget_tokens!r}")
-        hits = self.search(query, k=max(self.settings.search.top_k, 10), conversation_id=conversation_id)
+        check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
+        k = max(self.settings.search.top_k, 10)
+        hits = self.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
         return format_context(hits, summary=None, budget_tokens=budget_tokens)
 
     def reindex(self, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
@@ -311,7 +329,10 @@ class Memoir:
         Embeddings are cached by content hash, so a rebuild only embeds text it never saw.
         """
         parts = self._parts
-        memories = (index_item(m) for m in parts.store.memory_list())
+
+        def memories() -> list[IndexItem]:
+            return [index_item(m) for m in parts.store.memory_list() if not m.unreadable]
+
         return rebuild_index(
             parts.store, parts.index_job, parts.embedder, memories, progress=progress, batch_size=batch_size
         )
@@ -351,5 +372,5 @@ def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:
     try:
         key = EventKey.parse(cursor)
     except InvalidInput:
-        raise InvalidQuery("cursor", f"{cursor!r} is not a cursor returned by events()") from None
+        raise InvalidQuery("cursor", f"{brief(cursor)} is not a cursor returned by events()") from None
     return key.timestamp_ms, key.ulid

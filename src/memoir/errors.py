@@ -71,6 +71,14 @@ class InvalidInput(UserError, ValueError):
         """The same error, placed at position `index` of a batch."""
         return type(self)(self.field, self.reason, index=index)
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # Picklable, so an error raised in a child process (multiprocessing) reaches its parent.
+        return (_rebuild_invalid, (type(self), self.field, self.reason, self.index))
+
+
+def _rebuild_invalid(kind: type[InvalidInput], field: str, reason: str, index: int | None) -> InvalidInput:
+    return kind(field, reason, index=index)
+
 
 class InvalidEvent(InvalidInput):
     """An event breaks a rule of the domain model (seed 002)."""
@@ -92,6 +100,9 @@ class EventNotFound(NotFound):
     def __init__(self, event_id: str) -> None:
         self.event_id = event_id
         super().__init__(f"no event with id {event_id!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.event_id,))
 
 
 class StoreError(RuntimeFailure):

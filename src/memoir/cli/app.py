@@ -10,7 +10,8 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -20,9 +21,10 @@ from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import render
+from memoir.cli.lines import Batches
 from memoir.config import load_settings
 from memoir.engine import Memoir
-from memoir.errors import InvalidEvent, InvalidInput, MemoirError, UserError
+from memoir.errors import MemoirError, RuntimeFailure, UserError
 
 
 class _ExitCodes(TyperGroup):
@@ -67,6 +69,15 @@ out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 EXIT_FAILURE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
+
+
+# Unified mode: one home, many agents; each command acts as one (the configured agent_id by default).
+AgentOption = Annotated[
+    str | None, typer.Option("--agent", help="act as this agent (unified mode; default: the agent_id setting)")
+]
+AllAgentsOption = Annotated[
+    bool, typer.Option("--all-agents", help="unified mode: every agent's, not only one agent's (administration)")
+]
 
 
 class _Options:
@@ -123,60 +134,53 @@ def ingest(
 ) -> None:
     """Append events from JSON Lines (one event object per line).
 
-    Good lines are kept even when others are rejected; each rejected line is reported
-    as `line N: reason` on stderr, and the exit code is then 2.
+    Every line stands alone: good lines are kept whatever is wrong with others; each
+    rejected line is reported as `line N: reason` on stderr, and the exit code is then 2.
     """
-    with _open(ctx) as memoir:
-        accepted, rejected = 0, 0
-        batch: list[Any] = []
-        for number, line, progress in _read_lines(source):
-            try:
-                batch.extend(memoir.prepare(_parse_line(line)))
-            except InvalidInput as exc:
-                rejected += 1
-                progress(f"line {number}: {exc}")
-                continue
-            if len(batch) >= batch_size:
-                accepted += len(memoir.ingest(batch))
-                batch.clear()
-        if batch:
-            accepted += len(memoir.ingest(batch))
+    with _open(ctx) as memoir, _lines(source) as (numbered, report):
+        batches = Batches(memoir, report, batch_size)
+        try:
+            for number, raw in numbered:
+                batches.add(number, raw)
+            batches.store()
+        except RuntimeFailure:
+            # Say where it stopped: lines without an event_id would be stored twice by a full rerun.
+            err.print(
+                f"stopped: {batches.accepted} events stored, lines 1-{batches.done_through} done;"
+                f" rerun from line {batches.done_through + 1} once the cause below is fixed"
+            )
+            raise
         if wait:
             memoir.flush()
-    out.print(f"ingested {accepted}, rejected {rejected}")
-    if rejected:
+    out.print(f"ingested {batches.accepted}, rejected {batches.rejected}")
+    if batches.rejected:
         raise typer.Exit(EXIT_BAD_INPUT)
 
 
-def _parse_line(line: str) -> Any:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InvalidEvent("event", f"malformed JSON ({exc.msg} at column {exc.colno})") from None
-    if not isinstance(data, dict):
-        raise InvalidEvent("event", f"each line must be one JSON object with event fields, got {type(data).__name__}")
-    return data
+@contextmanager
+def _lines(source: str) -> Iterator[tuple[Iterator[tuple[int, bytes]], Callable[[str], None]]]:
+    """(numbered non-blank lines, as bytes, and how to report one), from a file (with a progress bar) or stdin.
 
-
-def _read_lines(source: str) -> Iterator[tuple[int, str, Any]]:
-    """(line number, text, report) for each non-blank line, with a progress bar for files."""
+    Bytes either way, so a line that is not UTF-8 is refused alone by `lines.parse_line`.
+    """
     if source == "-":
-        for number, line in enumerate(sys.stdin, start=1):
-            if line.strip():
-                yield number, line, lambda message: err.print(render.escape(message))
+        stdin = getattr(sys.stdin, "buffer", None)  # None when the shell closed it (<&-)
+        if stdin is None:
+            _fail("standard input is closed: pipe the events in, or give a file", EXIT_BAD_INPUT)
+        yield _numbered(stdin, lambda size: None), lambda message: err.print(render.escape(message))
         return
     path = Path(source)
     if not path.is_file():
         _fail(f"{source}: no such file (give a JSON Lines file, or - for standard input)", EXIT_BAD_INPUT)
     with render.byte_progress(err, path) as (advance, report), path.open("rb") as handle:
-        for number, raw in enumerate(handle, start=1):
-            advance(len(raw))
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                line = "\x00"  # json.loads rejects it: reported as malformed JSON
-            if line.strip():
-                yield number, line, report
+        yield _numbered(handle, advance), report
+
+
+def _numbered(handle: Iterable[bytes], advance: Callable[[int], None]) -> Iterator[tuple[int, bytes]]:
+    for number, raw in enumerate(handle, start=1):
+        advance(len(raw))
+        if raw.strip():
+            yield number, raw
 
 
 @app.command()
@@ -186,12 +190,13 @@ def events(
     until: Annotated[str | None, typer.Option(help="up to this time, exclusive")] = None,
     session: Annotated[str | None, typer.Option(help="only this session")] = None,
     conversation: Annotated[str | None, typer.Option(help="only this conversation")] = None,
-    agent: Annotated[str | None, typer.Option(help="only this agent")] = None,
+    agent: AgentOption = None,
+    all_agents: AllAgentsOption = False,
     limit: Annotated[int, typer.Option(help="events per page")] = 100,
     cursor: Annotated[str | None, typer.Option(help="continue after a previous page")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="JSON Lines, the format `ingest` reads")] = False,
 ) -> None:
-    """List events in time order."""
+    """List events in time order (in unified mode, one agent's unless --all-agents)."""
     with _open(ctx) as memoir:
         page = memoir.events(
             since=since,
@@ -199,6 +204,7 @@ def events(
             session_id=session,
             conversation_id=conversation,
             agent_id=agent,
+            all_agents=all_agents,
             limit=limit,
             cursor=cursor,
         )
@@ -218,11 +224,13 @@ def search(
     conversation: Annotated[str | None, typer.Option(help="the conversation to search (and `global`)")] = None,
     k: Annotated[int | None, typer.Option("--k", help="how many hits (default: search.top_k)")] = None,
     kinds: Annotated[str | None, typer.Option(help="comma-separated kinds, e.g. turn,fact")] = None,
+    agent: AgentOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per hit")] = False,
 ) -> None:
     """Search memories and turns: score, kind, when, snippet and provenance."""
     with _open(ctx) as memoir:
-        hits = memoir.search(query, k=k, conversation_id=conversation, kinds=kinds.split(",") if kinds else None)
+        chosen = kinds.split(",") if kinds else None
+        hits = memoir.search(query, k=k, conversation_id=conversation, kinds=chosen, agent_id=agent)
     if as_json:
         for hit in hits:
             out.print(json.dumps(hit.to_dict(), ensure_ascii=False, default=str), markup=False, soft_wrap=True)
@@ -248,19 +256,24 @@ def remember(
     conversation: Annotated[str | None, typer.Option(help="its conversation (default: default)")] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="a tag (repeat for more); 'important' pins it")] = None,
     severity: Annotated[str | None, typer.Option(help="gotchas only: low, medium, high, critical")] = None,
+    agent: AgentOption = None,
 ) -> None:
     """Keep a memory in the vault (a Markdown file) and the search index."""
     with _open(ctx) as memoir:
-        memory = memoir.remember(text, kind=kind, conversation_id=conversation, tags=tag or (), severity=severity)
+        memory = memoir.remember(
+            text, kind=kind, conversation_id=conversation, tags=tag or (), severity=severity, agent_id=agent
+        )
         path = memoir.memory_path(memory)
     out.print(f"remembered {memory.kind.value} {memory.id} ({path})")
 
 
 @app.command()
-def forget(ctx: typer.Context, memory_id: Annotated[str, typer.Argument(help="the memory's id")]) -> None:
+def forget(
+    ctx: typer.Context, memory_id: Annotated[str, typer.Argument(help="the memory's id")], agent: AgentOption = None
+) -> None:
     """Soft-delete a memory: its file moves under deleted/, search stops finding it."""
     with _open(ctx) as memoir:
-        tombstone = memoir.forget(memory_id)
+        tombstone = memoir.forget(memory_id, agent_id=agent)
     out.print(f"forgot {tombstone.id}: {tombstone.content}")
 
 
@@ -271,11 +284,16 @@ def memories(
     kind: Annotated[str | None, typer.Option(help="only this kind")] = None,
     deleted: Annotated[bool, typer.Option("--deleted", help="include soft-deleted memories")] = False,
     history: Annotated[str | None, typer.Option(help="the versions of this memory instead")] = None,
+    agent: AgentOption = None,
+    all_agents: AllAgentsOption = False,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per memory")] = False,
 ) -> None:
-    """List memories (or one memory's history of versions)."""
+    """List memories (or one memory's history of versions); a memory whose note broke is flagged."""
     with _open(ctx) as memoir:
-        found = memoir.memory_history(history) if history else memoir.memories(conversation, kind, deleted)
+        if history:
+            found = memoir.memory_history(history, agent_id=agent)
+        else:
+            found = memoir.memories(conversation, kind, deleted, agent_id=agent, all_agents=all_agents)
     if as_json:
         for memory in found:
             out.print(json.dumps(render.memory_dict(memory), ensure_ascii=False), markup=False, soft_wrap=True)
@@ -298,10 +316,12 @@ def doctor(ctx: typer.Context) -> None:
 
 
 @app.command()
-def show(ctx: typer.Context, event_id: Annotated[str, typer.Argument(help="the event's id")]) -> None:
+def show(
+    ctx: typer.Context, event_id: Annotated[str, typer.Argument(help="the event's id")], agent: AgentOption = None
+) -> None:
     """Print one event as JSON."""
     with _open(ctx) as memoir:
-        event = memoir.get_event(event_id)
+        event = memoir.get_event(event_id, agent_id=agent)
     out.print(json.dumps(event.to_dict(), ensure_ascii=False, indent=2), markup=False)
 
 

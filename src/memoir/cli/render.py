@@ -14,10 +14,10 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from memoir.config import OPTIONS, Settings
-from memoir.engine import Status
 from memoir.model import Event, Memory
 from memoir.model.event import format_timestamp
 from memoir.retrieval import Hit
+from memoir.views import Status
 
 __all__ = [
     "byte_progress",
@@ -34,6 +34,10 @@ __all__ = [
 
 
 def escape(text: str) -> str:
+    """Text to print as is: rich markup escaped, and lone surrogates (what a non-UTF-8 argument or
+    file name becomes in Python) written as `\\udcff`, since no terminal encoding can carry them."""
+    if not text.isascii():
+        text = text.encode("utf-8", "backslashreplace").decode("utf-8")
     return _escape(text)
 
 
@@ -102,6 +106,8 @@ def memory_dict(memory: Memory) -> dict[str, Any]:
         "source": memory.source,
         "replaced_by": memory.replaced_by,
         "deleted_at": format_timestamp(memory.deleted_at) if memory.deleted_at else None,
+        "agent_id": memory.agent_id,
+        "unreadable": memory.unreadable,
     }
 
 
@@ -111,6 +117,8 @@ def memories_table(memories: Iterable[Memory]) -> Table:
         state = (
             "live" if not memory.deleted else (f"replaced by {memory.replaced_by}" if memory.replaced_by else "deleted")
         )
+        if memory.unreadable:
+            state += ", note unreadable: " + escape(snippet(memory.unreadable, 80))
         kind = memory.kind.value + (f", {memory.severity.value}" if memory.severity else "")
         table.add_row(
             memory.id,

@@ -85,9 +85,11 @@ class IndexEventJob:
         texts = [search_text_of(e) for e in events]
         before: list[str] = [""] * len(events)
         after: list[str] = [""] * len(events)
-        latest: dict[tuple[str, str | None], int] = {}  # session -> position of its latest turn
+        # A session is one agent's: two agents may use the same session id, and neither's
+        # keyword columns may carry the other's words.
+        latest: dict[tuple[str, str, str | None], int] = {}  # session -> position of its latest turn
         for position, event in enumerate(events):
-            key = (event.conversation_id, event.session_id)
+            key = (event.conversation_id, event.session_id, event.agent_id)
             previous = latest.get(key)
             if previous is not None:  # the previous turn is in this batch
                 after[previous] = texts[position]

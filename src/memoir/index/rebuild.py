@@ -8,7 +8,7 @@ embeds text it never saw) and written in one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from memoir.index.embedders import CachedEmbedder
 from memoir.index.job import IndexEventJob
@@ -23,17 +23,24 @@ def rebuild_index(
     store: Store,
     job: IndexEventJob,
     embedder: CachedEmbedder,
-    memories: Iterable[IndexItem],
+    memories: Callable[[], list[IndexItem]],
     *,
     progress: ProgressCallback | None = None,
     batch_size: int = 256,
 ) -> int:
-    """Rebuild the index; returns how many items it holds. `memories` are the vault's items."""
+    """Rebuild the index; returns how many items it holds. `memories` lists the live memories' items.
+
+    The memories are listed again, cleared and added in one transaction: a memory forgotten
+    meanwhile (another process) is then either gone from the list or removed after it, so a
+    rebuild never brings a forgotten memory back.
+    """
     total = store.count_events()
-    store.index_clear()
-    items = list(memories)
-    embedder.embed_hashed([item.search_text for item in items])
-    store.index_add(items)
+    embedder.embed_hashed([item.search_text for item in memories()])  # slow: before the transaction
+    with store.atomic():
+        store.index_clear()
+        items = memories()
+        embedder.embed_hashed([item.search_text for item in items])  # cache hits, unless one just arrived
+        store.index_add(items)
     done = indexed = 0
     after: tuple[int, str] | None = None
     while True:

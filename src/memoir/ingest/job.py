@@ -4,6 +4,9 @@ All of its work happens in `prepare`, outside the runner's transaction: it calls
 (seconds) and writes files, neither of which may hold the database's write lock. It is
 safe to repeat after a crash: the same fact again changes nothing, and an update whose
 old memory is already a tombstone is not applied twice. `run` has nothing left to do.
+With a model it commits after every event (`commit_every`), so a worker killed again and
+again still moves a backlog forward; without one, rules take microseconds per event and a
+whole claim is settled at once.
 
 LLM calls per user turn: none when the message says nothing in the first person; one for
 extraction; one more for reconciliation when there are existing facts nearby.
@@ -55,6 +58,11 @@ class ExtractFactsJob:
 
     def wants(self, event: Event) -> bool:
         return event.event_type is EventType.USER_MESSAGE and bool(event.text.strip())
+
+    @property
+    def commit_every(self) -> int | None:
+        """With a model, one event per commit: each costs seconds, and a crash must lose at most one."""
+        return 1 if self.llm().configured else None
 
     def prepare(self, events: Sequence[Event], store: Store) -> None:
         """Extract, then settle, a chunk of events at a time; facts.md once and eviction once per batch.
@@ -120,6 +128,7 @@ class ExtractFactsJob:
                         conversation_id=event.conversation_id,
                         event_ids=(event.event_id,),
                         source=source,
+                        agent_id=event.agent_id,  # unified mode: the speaker's agent owns the fact
                     )
                 )
             elif decision.event in ("UPDATE", "DELETE"):
@@ -133,17 +142,29 @@ class ExtractFactsJob:
             self.book.remember_many(drafts)
 
     def _apply(self, decision: Decision, event: Event, source: str) -> None:
+        if not decision.memory_id:
+            return
         try:
-            if decision.event == "UPDATE" and decision.memory_id:
-                if not self.book.get(decision.memory_id).deleted:  # a replay: already done
-                    self.book.update(decision.memory_id, decision.text, event_ids=[event.event_id], source=source)
-            elif decision.event == "DELETE" and decision.memory_id:
-                self.book.forget(decision.memory_id)
+            # Only a memory the speaker could see, of the event's own conversation: a model may
+            # name any id, and another agent's or conversation's memory is not its to change.
+            target = self.book.get(decision.memory_id, agent_id=event.agent_id if self.book.unified else None)
+            if target.conversation_id != event.conversation_id:
+                raise NotFound(f"{decision.memory_id} is not of conversation {event.conversation_id}")
+            if target.deleted:  # a replay: already done
+                return
+            if decision.event == "UPDATE":
+                self.book.update(target.id, decision.text, event_ids=[event.event_id], source=source)
+            elif decision.event == "DELETE":
+                self.book.forget(target.id)
         except NotFound:
-            log.warning("skipping %s of a memory that is gone: %s", decision.event, decision.memory_id)
+            log.warning("skipping %s of a memory that is gone or out of scope: %s", decision.event, decision.memory_id)
 
     def _evict(self, conversation_id: str) -> None:
         """Seed 004, 4.5: beyond max_entries, the oldest memories are soft-deleted (summaries exempt)."""
-        live = [m for m in self.book.store.memory_list(conversation_id) if m.kind.value != "summary"]
-        for memory in sorted(live, key=lambda m: m.created_at)[: max(0, len(live) - self.max_entries)]:
-            self.book.forget(memory.id)
+        owners: dict[str | None, list[Memory]] = {}  # each agent's memories count apart (unified mode)
+        for memory in self.book.store.memory_list(conversation_id):
+            if memory.kind.value != "summary":
+                owners.setdefault(memory.agent_id, []).append(memory)
+        for live in owners.values():
+            for memory in sorted(live, key=lambda m: m.created_at)[: max(0, len(live) - self.max_entries)]:
+                self.book.forget(memory.id)

@@ -1,15 +1,21 @@
-"""Admission: what `ingest` takes, turned into validated events with the home's defaults applied."""
+"""Admission: what `ingest` takes, turned into validated events with the home's defaults applied.
+
+And the one rule that needs the store's answer: an id names one event forever. Sending
+the same event again is a harmless retry; sending other content under a stored id is
+a mistake `refuse_conflicts` reports, since the stored event stands and the new one is lost.
+"""
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from memoir.errors import InvalidEvent, InvalidInput
+from memoir.model.checks import brief
 from memoir.model.event import Event
 
-__all__ = ["admit"]
+__all__ = ["admit", "refuse_conflicts"]
 
 
 def admit(
@@ -25,7 +31,7 @@ def admit(
     if single:
         items = [event_or_events]
     elif isinstance(event_or_events, str | bytes) or not isinstance(event_or_events, Iterable):
-        raise InvalidEvent("event", f"expected an Event, a mapping or a list of them, got {event_or_events!r:.80}")
+        raise InvalidEvent("event", f"expected an Event, a mapping or a list of them, got {brief(event_or_events)}")
     else:
         items = event_or_events
     admitted = []
@@ -47,3 +53,22 @@ def _admit_one(item: object, now_ms: int, allowance_ms: int, agent_id: str | Non
     if event.agent_id is None and agent_required:
         raise InvalidEvent("agent_id", "required in unified mode: set it on the event, or configure agent_id")
     return event
+
+
+def refuse_conflicts(sent: Sequence[Event], stored: Sequence[Event], *, batch: bool) -> None:
+    """Raise when an event of `sent` met a stored event of the same id but other content.
+
+    `stored` is what the store kept for each sent event, in order (the very same object
+    when it was new). The first conflict is raised, at its position in a `batch`; the
+    events around it were stored all the same.
+    """
+    clashes = [i for i, (mine, kept) in enumerate(zip(sent, stored, strict=True)) if mine is not kept and mine != kept]
+    if not clashes:
+        return
+    first = clashes[0]
+    others = f"; {len(clashes) - 1} more like it" if len(clashes) > 1 else ""
+    error = InvalidEvent(
+        "event_id",
+        f"{sent[first].event_id} is already stored with different content: give the new event its own id{others}",
+    )
+    raise error.at(first) if batch else error

@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import TypeVar
 
 from memoir.errors import InvalidEvent, InvalidInput
+from memoir.model.checks import brief
 
 __all__ = ["ParsedEnum"]
 
@@ -56,7 +57,7 @@ class ParsedEnum(StrEnum):
             except ValueError:
                 pass
         allowed = ", ".join(member.value for member in cls)
-        raise error(field_name, f"unknown {noun} {value!r}; expected one of {allowed}")
+        raise error(field_name, f"unknown {noun} {brief(value)}; expected one of {allowed}")
 
 
 _PARSING: dict[type, tuple[str, str, str, type[InvalidInput]]] = {}

@@ -4,13 +4,19 @@ Validation happens once, when an `Event` is built. Rules:
 
 - `event_id` is a 26-character ULID; one is generated from the timestamp when absent.
 - `timestamp` is timezone-aware UTC with millisecond precision (storage keeps ms);
-  naive datetimes are taken as UTC. At ingestion it may not lie in the future by
-  more than the configured clock-skew allowance (`Event.check_not_future`).
-- `session_id` and `conversation_id` are non-empty; `conversation_id` is the memory
-  scope and defaults to "default"; `agent_id` tags events in unified mode.
+  naive datetimes are taken as UTC. When absent it is the time in `event_id` if one is
+  given (a ULID holds the time it was made: a retry is then the same event), else now.
+  At ingestion it may not lie in the future by more than the configured clock-skew
+  allowance (`Event.check_not_future`).
+- `session_id` and `conversation_id` are non-empty one-line ids (no control characters,
+  U+0085 or U+2028/U+2029); `conversation_id` is the memory scope and defaults to
+  "default"; `agent_id` tags events in unified mode.
 - `text` may be empty only for boundary events (session and subagent start/stop,
   assistant stop); messages and tool results must say something.
-- `metadata` is a map of strings to strings.
+- `metadata` is a map of strings to strings: at most MAX_METADATA_KEYS keys and
+  MAX_METADATA_CHARS characters in all (keys and values); long content belongs in `text`.
+- A value of the wrong type or out of range, whatever it is (a nested object, a bool,
+  a 5,000-digit number, a date that overflows in UTC), is an `InvalidEvent` naming the field.
 - All text is Unicode that UTF-8 can carry: a lone UTF-16 surrogate (what a JSON
   `\ud83d` escape without its pair decodes to) is refused here, since no store
   could keep it.
@@ -26,17 +32,21 @@ from types import MappingProxyType
 from typing import Any
 
 from memoir.errors import InvalidEvent
+from memoir.model.checks import brief, check_id, check_whole
 from memoir.model.enums import ParsedEnum
-from memoir.model.ids import EventKey, is_ulid, new_ulid
+from memoir.model.ids import EventKey, is_ulid, new_ulid, ulid_timestamp_ms
 
 __all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "parse_timestamp"]
 
 DEFAULT_CONVERSATION = "default"
-MAX_ID_LENGTH = 256
 MAX_TEXT_LENGTH = 8_000_000
+MAX_METADATA_KEYS = 100
+MAX_METADATA_CHARS = 65_536  # keys and values together
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ONE_MS = timedelta(milliseconds=1)
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+_MAX_MS = 10**13  # 13 digits: year 2286, what keys and ULIDs hold
+_PLAIN_NAME = re.compile(r"[\w.-]{1,64}")  # a field name shown as is; any other in quotes
+_ISO_HINT = "ISO 8601 (like 2024-01-15T10:00:00Z) or epoch milliseconds"
 
 
 class EventType(ParsedEnum, field="event_type", prefix="EVENT_TYPE_", noun="type"):
@@ -82,33 +92,46 @@ _TYPICAL_ROLE = {
 
 
 def parse_timestamp(value: object, field_name: str = "timestamp") -> datetime:
-    """A UTC datetime truncated to milliseconds from a datetime, ISO 8601 text or epoch ms."""
+    """A UTC datetime truncated to milliseconds from a datetime, ISO 8601 text or epoch ms.
+
+    Any other value is an InvalidEvent naming `field_name`, including those Python itself
+    trips on: a date that leaves datetime's range in UTC (year 1 at +14:00), digits int()
+    cannot read ("²") and numbers past its digit limit.
+    """
     if type(value) is int:
         return _from_ms(value, field_name)  # already UTC with millisecond precision
     if isinstance(value, datetime):
         dt = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    elif isinstance(value, str) and value.strip().isdigit():
-        dt = _from_ms(int(value), field_name)
     elif isinstance(value, str):
-        try:
-            dt = datetime.fromisoformat(value.strip())
-        except ValueError:
-            raise InvalidEvent(
-                field_name, f"{value!r} is not ISO 8601 (like 2024-01-15T10:00:00Z) or epoch milliseconds"
-            ) from None
-        if dt.tzinfo is None:
-            dt = dt.replace(tzinfo=UTC)
+        dt = _parse_text(value.strip(), field_name)
     else:
-        raise InvalidEvent(field_name, f"expected a datetime, ISO 8601 text or epoch milliseconds, got {value!r}")
-    dt = dt.astimezone(UTC)
+        raise InvalidEvent(field_name, f"expected a datetime, {_ISO_HINT}, got {brief(value)}")
+    try:
+        dt = dt.astimezone(UTC)
+    except (OverflowError, ValueError):
+        raise InvalidEvent(field_name, f"{brief(value)} is out of range once converted to UTC") from None
     if dt < EPOCH:
         raise InvalidEvent(field_name, f"{dt.isoformat()} is before 1970")
     return dt.replace(microsecond=dt.microsecond // 1000 * 1000)
 
 
+def _parse_text(text: str, field_name: str) -> datetime:
+    # ASCII digits only: int() refuses "²" (a digit to isdigit()) and reads "١٢" or "１２",
+    # which no sender means as epoch milliseconds.
+    if text.isascii() and text.isdigit():
+        if len(text) > 20:  # before int(): past Python's digit limit it raises ValueError
+            raise InvalidEvent(field_name, f"{brief(text)} is not a plausible epoch millisecond timestamp")
+        return _from_ms(int(text), field_name)
+    try:
+        dt = datetime.fromisoformat(text)
+    except (ValueError, OverflowError):
+        raise InvalidEvent(field_name, f"{brief(text)} is not {_ISO_HINT}") from None
+    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
+
+
 def _from_ms(ms: int, field_name: str) -> datetime:
-    if not 0 <= ms < 10**13:
-        raise InvalidEvent(field_name, f"{ms} is not a plausible epoch millisecond timestamp")
+    if not 0 <= ms < _MAX_MS:
+        raise InvalidEvent(field_name, f"{brief(ms)} is not a plausible epoch millisecond timestamp")
     return EPOCH + timedelta(milliseconds=ms)
 
 
@@ -125,58 +148,47 @@ def format_timestamp(dt: datetime) -> str:
     return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
-def _surrogate_at(value: str) -> int | None:
-    """Where `value` holds a lone surrogate, which UTF-8 (so SQLite, files) cannot carry."""
-    if value.isascii():  # O(1) in CPython: the usual case costs nothing
-        return None
-    try:
-        value.encode()
-    except UnicodeEncodeError as exc:
-        return exc.start
-    return None
-
-
-def _check_unicode(field_name: str, value: str) -> None:
-    at = _surrogate_at(value)
-    if at is not None:
-        raise InvalidEvent(
-            field_name, f"holds half of a UTF-16 surrogate pair at position {at}: send whole characters (UTF-8)"
-        )
-
-
-def _check_id(field_name: str, value: object, *, optional: bool = False) -> None:
-    if value is None and optional:
-        return
-    if type(value) is not str:
-        raise InvalidEvent(field_name, f"expected text, got {type(value).__name__}")
-    if not value or value.isspace():
-        raise InvalidEvent(field_name, "must not be empty")
-    if len(value) > MAX_ID_LENGTH:
-        raise InvalidEvent(field_name, f"longer than {MAX_ID_LENGTH} characters")
-    if not value.isprintable():  # a fast pass for the usual case
-        if _CONTROL.search(value):
-            raise InvalidEvent(field_name, "contains control characters")
-        _check_unicode(field_name, value)  # surrogates are not printable either
-
-
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
 def _check_metadata(value: object) -> Mapping[str, str]:
-    if value is None:
-        return _EMPTY
     if not isinstance(value, Mapping):
-        raise InvalidEvent("metadata", f"expected a map of strings, got {type(value).__name__}")
+        raise InvalidEvent("metadata", f"expected a map of strings to strings, got {type(value).__name__}")
     if not value:
         return _EMPTY
+    if len(value) > MAX_METADATA_KEYS:
+        raise InvalidEvent("metadata", f"more than {MAX_METADATA_KEYS} keys; put long content in text")
+    size = 0
     for key, item in value.items():
         if type(key) is not str or not key:
-            raise InvalidEvent("metadata", f"keys are non-empty text, got {key!r}")
+            raise InvalidEvent("metadata", f"keys are non-empty text, got {brief(key)}")
+        check_whole("metadata", key)
         if type(item) is not str:
-            raise InvalidEvent(f"metadata.{key}", f"values are text, got {type(item).__name__}")
-        _check_unicode("metadata", key)
-        _check_unicode(f"metadata.{key}", item)
+            raise InvalidEvent(f"metadata.{_field_label(key)}", f"values are text, got {type(item).__name__}")
+        check_whole(f"metadata.{_field_label(key)}", item)
+        size += len(key) + len(item)
+    if size > MAX_METADATA_CHARS:
+        raise InvalidEvent("metadata", f"longer than {MAX_METADATA_CHARS} characters in all; put long content in text")
     return MappingProxyType(dict(value))
+
+
+def _ulid(value: object) -> str:
+    if type(value) is str and not is_ulid(value):
+        value = value.strip().upper()
+    if is_ulid(value):
+        return value
+    raise InvalidEvent("event_id", f"{brief(value)} is not a 26-character ULID")
+
+
+def _time_of(event_id: str) -> datetime:
+    """The time of an event that names its id but not its time: when its ULID was made.
+
+    So a retry of such an event is the same event, not one stamped anew at each arrival.
+    """
+    ms = ulid_timestamp_ms(event_id)
+    if ms >= _MAX_MS:
+        raise InvalidEvent("timestamp", f"not given, and the time in event_id {event_id} is after 2286: give one")
+    return EPOCH + timedelta(milliseconds=ms)
 
 
 def _fill(
@@ -199,26 +211,27 @@ def _fill(
     kind = _TYPE_BY_VALUE.get(event_type) if type(event_type) is str else None
     if kind is None:
         kind = EventType.parse(event_type)
-    when = _utc_now() if timestamp is None else timestamp if _is_normalised(timestamp) else parse_timestamp(timestamp)
+    if event_id is not None:
+        event_id = _ulid(event_id)
+    if timestamp is None:
+        when = _utc_now() if event_id is None else _time_of(event_id)
+    else:
+        when = timestamp if _is_normalised(timestamp) else parse_timestamp(timestamp)
     ms = to_ms(when)
     if event_id is None:
         event_id = new_ulid(ms)
-    elif type(event_id) is str and not is_ulid(event_id):
-        event_id = event_id.strip().upper()
-    if not is_ulid(event_id):
-        raise InvalidEvent("event_id", f"{event_id!r} is not a 26-character ULID")
     if conversation_id is None:
         conversation_id = DEFAULT_CONVERSATION
-    _check_id("session_id", session_id)
-    _check_id("conversation_id", conversation_id)
-    _check_id("agent_id", agent_id, optional=True)
+    check_id("session_id", session_id)
+    check_id("conversation_id", conversation_id)
+    check_id("agent_id", agent_id, optional=True)
     if type(text) is not str:
         raise InvalidEvent("text", f"expected text, got {type(text).__name__}")
     if (not text or text.isspace()) and kind in _TEXT_REQUIRED:
         raise InvalidEvent("text", f"must not be empty for a {kind.value} event")
     if len(text) > MAX_TEXT_LENGTH:
         raise InvalidEvent("text", f"longer than {MAX_TEXT_LENGTH} characters")
-    _check_unicode("text", text)
+    check_whole("text", text)
     if role is None:
         role = _TYPICAL_ROLE[kind]
     elif type(role) is not EventRole:
@@ -230,7 +243,7 @@ def _fill(
     set_(event, "event_type", kind)
     set_(event, "role", role)
     set_(event, "text", text)
-    set_(event, "metadata", _EMPTY if not metadata else _check_metadata(metadata))
+    set_(event, "metadata", _EMPTY if metadata is None else _check_metadata(metadata))
     set_(event, "conversation_id", conversation_id)
     set_(event, "agent_id", agent_id)
     set_(event, "_ms", ms)
@@ -292,8 +305,8 @@ class Event:
         if not isinstance(data, Mapping):
             raise InvalidEvent("event", f"expected an object with event fields, got {type(data).__name__}")
         if not _FIELDS.issuperset(data):
-            unknown = sorted(set(data) - _FIELDS, key=str)[0]
-            raise InvalidEvent(str(unknown), f"unknown field; known fields are {', '.join(sorted(_FIELDS))}")
+            unknown = min(_field_label(name) for name in set(data) - _FIELDS)
+            raise InvalidEvent(unknown, f"unknown field; known fields are {', '.join(sorted(_FIELDS))}")
         get = data.get
         for name in ("session_id", "event_type"):
             if get(name) is None:
@@ -306,7 +319,7 @@ class Event:
             get("timestamp"),
             data["event_type"],
             get("role"),
-            get("text") or "",
+            "" if get("text") is None else data["text"],
             get("metadata"),
             get("conversation_id"),
             get("agent_id"),
@@ -371,6 +384,13 @@ class Event:
 _FIELDS = frozenset(
     ("event_id", "session_id", "timestamp", "event_type", "role", "text", "metadata", "conversation_id", "agent_id")
 )
+
+
+def _field_label(name: object) -> str:
+    """An unknown field's name as an error shows it: itself when it is a plain name, else its repr."""
+    if isinstance(name, str) and _PLAIN_NAME.fullmatch(name):
+        return name
+    return brief(name)
 
 
 def _utc_now() -> datetime:

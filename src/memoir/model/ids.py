@@ -21,8 +21,10 @@ import re
 import threading
 import time
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from memoir.errors import InvalidEvent
+from memoir.model.checks import brief
 
 __all__ = ["EventKey", "is_ulid", "new_ulid", "now_ms", "ulid_timestamp_ms"]
 
@@ -117,7 +119,7 @@ def new_ulid(timestamp_ms: int) -> str:
     return _GENERATOR.new(timestamp_ms)
 
 
-def is_ulid(value: object) -> bool:
+def is_ulid(value: object) -> TypeGuard[str]:
     """True when `value` is a canonical (upper-case) 26-character ULID."""
     # The first character holds only the top 3 bits of the timestamp, hence [0-7].
     return isinstance(value, str) and _ULID_RE.fullmatch(value) is not None
@@ -126,7 +128,7 @@ def is_ulid(value: object) -> bool:
 def ulid_timestamp_ms(ulid: str) -> int:
     """The millisecond timestamp embedded in a ULID."""
     if not is_ulid(ulid):
-        raise InvalidEvent("event_id", f"{ulid!r} is not a 26-character ULID")
+        raise InvalidEvent("event_id", f"{brief(ulid)} is not a 26-character ULID")
     return _decode(ulid[:10])
 
 
@@ -147,7 +149,7 @@ class EventKey:
         if not 0 <= self.timestamp_ms < 10**13:
             raise InvalidEvent("timestamp", f"{self.timestamp_ms} ms does not fit 13 digits")
         if not is_ulid(self.ulid):
-            raise InvalidEvent("event_id", f"{self.ulid!r} is not a 26-character ULID")
+            raise InvalidEvent("event_id", f"{brief(self.ulid)} is not a 26-character ULID")
 
     def __str__(self) -> str:
         return f"{self.PREFIX}:{self.timestamp_ms:013d}:{self.ulid}"
@@ -158,9 +160,16 @@ class EventKey:
 
     @classmethod
     def parse(cls, text: str) -> EventKey:
-        parts = text.split(":")
-        if len(parts) != 3 or parts[0] != cls.PREFIX or len(parts[1]) != 13 or not parts[1].isdigit():
-            raise InvalidEvent("key", f"{text!r} is not an event key like evt:1706540400000:<ulid>")
+        parts = text.split(":") if isinstance(text, str) else []
+        # isascii too: "²" is a digit to isdigit() but not to int()
+        if (
+            len(parts) != 3
+            or parts[0] != cls.PREFIX
+            or len(parts[1]) != 13
+            or not parts[1].isascii()
+            or not parts[1].isdigit()
+        ):
+            raise InvalidEvent("key", f"{brief(text)} is not an event key like evt:1706540400000:<ulid>")
         return cls(int(parts[1]), parts[2])
 
     @classmethod

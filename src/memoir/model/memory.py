@@ -15,8 +15,9 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from memoir.errors import InvalidInput
+from memoir.model.checks import check_id, surrogate_at
 from memoir.model.enums import ParsedEnum
-from memoir.model.event import DEFAULT_CONVERSATION, _check_id, _surrogate_at, parse_timestamp
+from memoir.model.event import DEFAULT_CONVERSATION, parse_timestamp
 from memoir.model.ids import is_ulid
 
 __all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]
@@ -71,6 +72,10 @@ class Memory:
     source: str = "user"  # user (told directly), llm or heuristics (extracted)
     replaced_by: str | None = None  # on tombstones of updated memories
     deleted_at: datetime | None = None
+    agent_id: str | None = None  # whose memory it is in unified mode; None: shared (`global`) or separate mode
+    # Why its note cannot be read now (a person broke its front matter): the mirror's last good
+    # copy is shown, flagged, until the file is fixed. Never written to the file itself.
+    unreadable: str | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__
@@ -81,10 +86,11 @@ class Memory:
             raise InvalidInput("content", "must not be empty")
         if len(self.content) > MAX_CONTENT:
             raise InvalidInput("content", f"longer than {MAX_CONTENT} characters: a memory is one fact, not a document")
-        if _surrogate_at(self.content) is not None:
+        if surrogate_at(self.content) is not None:
             raise InvalidInput("content", "holds half of a UTF-16 surrogate pair: send whole characters (UTF-8)")
         set_(self, "content", self.content.strip())
-        _check_id("conversation_id", self.conversation_id)
+        check_id("conversation_id", self.conversation_id)
+        check_id("agent_id", self.agent_id, optional=True)
         set_(self, "tags", _tags(self.tags))
         if self.severity is not None:
             if self.kind is not MemoryKind.GOTCHA:
@@ -95,6 +101,11 @@ class Memory:
         set_(self, "created_at", parse_timestamp(self.created_at, "created_at"))
         if self.deleted_at is not None:
             set_(self, "deleted_at", parse_timestamp(self.deleted_at, "deleted_at"))
+
+    @property
+    def key(self) -> tuple[str | None, str, str, str]:
+        """What makes two memories the same one (seed 000): owner, scope, kind and normalised content."""
+        return self.agent_id, self.conversation_id, self.kind.value, normalise_content(self.content)
 
     @property
     def deleted(self) -> bool:

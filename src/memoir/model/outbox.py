@@ -11,7 +11,7 @@ into one entry per event, which then retry (and are given up on) one by one.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 __all__ = ["OutboxAction", "OutboxEntry"]
@@ -47,3 +47,11 @@ class OutboxEntry:
     def key(self) -> str:
         """Seed 002's key form, `outbox:{sequence:020}`."""
         return f"outbox:{self.seq:020d}"
+
+    def without_first(self, done: int, timestamp_ms: int) -> OutboxEntry:
+        """What is left once the first `done` (fewer than `size`) events are finished.
+
+        `timestamp_ms` is the new first event's. The `seq` stays: what is left keeps its place in FIFO order.
+        """
+        left = self.event_ids[done:]
+        return replace(self, event_id=left[0], more_event_ids=left[1:], timestamp_ms=timestamp_ms)

@@ -49,6 +49,7 @@ class Hit:
     context_event_ids: tuple[str, ...] = ()
     relevance: float = 0.0
     sources: tuple[str, ...] = ()  # which candidate lists found it: vector, keyword
+    agent_id: str | None = None  # whose it is in unified mode (None: shared)
 
     def to_dict(self) -> dict[str, object]:
         data = {name: getattr(self, name) for name in self.__dataclass_fields__}
@@ -134,4 +135,5 @@ class SearchPipeline:
             context_event_ids=tuple(e for n in around for e in n.event_ids),
             relevance=round(candidate.relevance, 6),
             sources=tuple(candidate.sources),
+            agent_id=item.agent_id,
         )

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from memoir.errors import InvalidInput, InvalidQuery
 from memoir.model import DEFAULT_CONVERSATION, parse_timestamp
+from memoir.model.checks import brief, check_filters
 from memoir.model.event import to_ms
 from memoir.store import IndexScope
 
@@ -19,7 +20,6 @@ __all__ = ["GLOBAL_SCOPE", "KINDS", "TimeLike", "search_scope", "time_bound"]
 
 GLOBAL_SCOPE = "global"  # memories visible from every conversation (seed 004)
 KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
-MAX_ID = 256
 TimeLike = datetime | str | int
 
 
@@ -42,21 +42,22 @@ def search_scope(
     )
 
 
-def _conversation(conversation_id: object) -> str:
+def _conversation(conversation_id: str | None) -> str:
     if conversation_id is None:
         return DEFAULT_CONVERSATION
-    if not isinstance(conversation_id, str) or not conversation_id.strip() or len(conversation_id) > MAX_ID:
-        raise InvalidQuery("conversation_id", f"must be a non-empty string of at most {MAX_ID} characters")
+    check_filters(conversation_id=conversation_id)  # the rules of ids, whatever the caller passed
     return conversation_id
 
 
 def _kinds(kinds: Iterable[str] | str | None) -> tuple[str, ...] | None:
     if kinds is None:
         return None
+    if not isinstance(kinds, str | Iterable):
+        raise InvalidQuery("kinds", f"expected kind names, got {brief(kinds)}")
     chosen = tuple(kinds.split(",")) if isinstance(kinds, str) else tuple(kinds)
     unknown = [kind for kind in chosen if kind not in KINDS]
     if unknown or not chosen:
-        raise InvalidQuery("kinds", f"unknown kind {unknown[0] if unknown else ''!r}; known: {', '.join(KINDS)}")
+        raise InvalidQuery("kinds", f"unknown kind {brief(unknown[0] if unknown else '')}; known: {', '.join(KINDS)}")
     return chosen
 
 

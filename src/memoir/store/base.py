@@ -176,7 +176,8 @@ class OutboxQueue(Protocol):
     """The outbox written by `append`, the jobs' checkpoints and the runner leases.
 
     Entries of one action come out in FIFO order (`seq`); an entry disappears only when
-    `complete_outbox` runs, in the same `atomic()` block as its job's writes. Runners
+    `complete_outbox` runs, in the same `atomic()` block as its job's writes, and loses
+    finished events (keeping its `seq`) only when `shrink_outbox` runs in such a block. Runners
     claim entries by action: a lane of runners passes only its own jobs' actions to
     `next_outbox` and `outbox_pending`. `try_runner_lease(lane)` admits one runner per
     lane across processes, and frees the lane when the holder dies. `replayable_writes`
@@ -187,6 +188,8 @@ class OutboxQueue(Protocol):
     def next_outbox(self, actions: Sequence[str], limit: int, now_ms: int) -> list[OutboxEntry]: ...
 
     def complete_outbox(self, action: str, entries: Sequence[OutboxEntry], now_ms: int) -> None: ...
+
+    def shrink_outbox(self, entry: OutboxEntry, left: OutboxEntry, now_ms: int) -> None: ...
 
     def split_outbox(self, entry: OutboxEntry, timestamps: dict[str, int]) -> list[OutboxEntry]: ...
 
@@ -260,10 +263,20 @@ class MemoryMirror(Protocol):
 
     def memory_predecessor(self, memory_id: str) -> Memory | None: ...
 
-    def memory_find(self, conversation_id: str, kind: str, content: str) -> Memory | None: ...
+    def memory_mark_unreadable(self, memory_id: str, reason: str, file_hash: str) -> None: ...
+
+    def memory_file(self, memory_id: str) -> str | None: ...
+
+    def memory_find(
+        self, conversation_id: str, kind: str, content: str, agent_id: str | None = None
+    ) -> Memory | None: ...
 
     def memory_list(
-        self, conversation_id: str | None = None, kind: str | None = None, include_deleted: bool = False
+        self,
+        conversation_id: str | None = None,
+        kind: str | None = None,
+        include_deleted: bool = False,
+        visible_to: str | None = None,
     ) -> list[Memory]: ...
 
     def memory_files(self) -> dict[str, tuple[str, str]]: ...

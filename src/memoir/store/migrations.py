@@ -225,6 +225,21 @@ def m007_embeddings_inline(conn: sqlite3.Connection) -> None:
     )
 
 
+def m008_memory_agents(conn: sqlite3.Connection) -> None:
+    # Unified mode: a memory belongs to the agent that made it (NULL: shared, or separate mode).
+    # `unreadable` keeps a memory whose note a person broke: shown as such, never deleted.
+    # Duplicates are found by owner, scope, kind and content, so that lookup gets its index.
+    _run_script(
+        conn,
+        """
+        ALTER TABLE memories ADD COLUMN agent_id TEXT;
+        ALTER TABLE memories ADD COLUMN unreadable TEXT;
+        DROP INDEX memories_by_content;
+        CREATE INDEX memories_by_content ON memories (conversation_id, kind, normalised, agent_id);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -233,6 +248,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("005_memories", m005_memories),
     ("006_outbox_batches", m006_outbox_batches),
     ("007_embeddings_inline", m007_embeddings_inline),
+    ("008_memory_agents", m008_memory_agents),
 ]
 
 

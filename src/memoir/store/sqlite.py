@@ -12,18 +12,21 @@ Why these settings:
 - Only one outbox runner works each lane of a home at a time: it holds an `flock` on
   a file beside the database (one per lane), which the kernel releases if the
   process dies, so a restarted runner takes over at once with no lease to expire.
-- sqlite3 errors are translated at one boundary (`_translate`) by SQLite's result
+- sqlite3 errors are translated at one boundary (`translate`) by SQLite's result
   code, not by message text, which differs between SQLite versions.
+- A full disk fails writes, never reads: a connection that cannot be opened for lack of
+  room for its `-wal` and `-shm` files is opened immutable (when the WAL is empty) and
+  replaced by a normal one as soon as there is room.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
+import logging
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -31,113 +34,25 @@ from typing import Any
 from memoir.errors import HomeError, StoreError
 from memoir.model import Event, EventType, now_ms
 from memoir.store.base import EventQuery, SessionInfo, StoreStats
-from memoir.store.migrations import applied_migrations, apply_migrations
+from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
+from memoir.store.sqlite_errors import FULL, UPGRADE_FULL, close_quietly, no_room, translate
 from memoir.store.sqlite_memories import SQLiteMemoryTables
-from memoir.store.sqlite_outbox import INSERT_OUTBOX, SQLiteOutboxTables
+from memoir.store.sqlite_outbox import SQLiteOutboxTables
+from memoir.store.sqlite_rows import (
+    EVENT_COLUMNS,
+    INSERT_EVENT,
+    INSERT_OUTBOX,
+    event_row,
+    first_occurrences,
+    outbox_rows,
+    row_to_event,
+    where_clause,
+)
 from memoir.store.sqlite_search import SQLiteSearchTables
 
 __all__ = ["SQLiteStore"]
 
-_EVENT_COLUMNS = "event_id, timestamp_ms, session_id, conversation_id, agent_id, event_type, role, text, metadata"
-# An id that is already stored is skipped (idempotent ingest); other constraint errors still fail.
-_INSERT_EVENT = (
-    f"INSERT INTO events ({_EVENT_COLUMNS}, ingested_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (event_id) DO NOTHING"
-)
-
-
-def _row_to_event(row: Sequence[Any]) -> Event:
-    # Rows were validated on the way in and the database refuses to change them.
-    *head, metadata = row
-    return Event._trusted((*head, json.loads(metadata) if metadata != "{}" else None))
-
-
-_quote = json.encoder.encode_basestring  # C-accelerated JSON string quoting
-
-
-def _metadata_json(metadata: Mapping[str, str]) -> str:
-    # Metadata is a validated str -> str map, so quoting each string is the whole of JSON
-    # encoding; json.dumps costs several times more for these small maps.
-    if not metadata:
-        return "{}"
-    return "{" + ",".join([_quote(k) + ":" + _quote(v) for k, v in metadata.items()]) + "}"
-
-
-def _event_row(event: Event, now_ms: int) -> tuple[Any, ...]:
-    # Enum members are str subclasses and bind as their value; `.value` would be slower.
-    return (
-        event.event_id,
-        event.timestamp_ms,
-        event.session_id,
-        event.conversation_id,
-        event.agent_id,
-        event.event_type,
-        event.role,
-        event.text,
-        _metadata_json(event.metadata),
-        now_ms,
-    )
-
-
-def _first_occurrences(events: Sequence[Event], inserted: set[str]) -> list[Event]:
-    """The events stored by this batch: the first occurrence of each inserted id, in order."""
-    fresh: list[Event] = []
-    for event in events:
-        if event.event_id in inserted:
-            inserted.discard(event.event_id)
-            fresh.append(event)
-    return fresh
-
-
-def _outbox_rows(events: Sequence[Event], actions_for: Callable[[Event], Iterable[str]]) -> list[tuple[Any, ...]]:
-    """One row per action, covering (in order) every event of the batch that wants it."""
-    wanted: dict[str, list[Event]] = {}
-    for event in events:
-        for action in actions_for(event):
-            wanted.setdefault(action, []).append(event)
-    return [
-        (batch[0].event_id, batch[0].timestamp_ms, action, ",".join(e.event_id for e in batch[1:]), len(batch))
-        for action, batch in wanted.items()
-    ]
-
-
-# Primary result code -> the error to raise and its message ({path}, {text}: the driver's own).
-_LOCKED = (StoreError, "the database {path} stayed locked by another process: retry, or raise store.busy_timeout")
-_DAMAGED = (StoreError, "{path} is damaged or not a memoir database ({text}); restore it from a backup")
-_BY_CODE: dict[int, tuple[type[StoreError], str]] = {
-    sqlite3.SQLITE_READONLY: (
-        HomeError,
-        "the database {path} is read-only: make it (and its folder) writable by this user",
-    ),
-    sqlite3.SQLITE_BUSY: _LOCKED,
-    sqlite3.SQLITE_LOCKED: _LOCKED,
-    sqlite3.SQLITE_FULL: (StoreError, "no space left for {path}: free disk space and retry"),
-    sqlite3.SQLITE_CANTOPEN: (
-        HomeError,
-        "cannot open the database {path}: check that its folder exists and is writable",
-    ),
-    sqlite3.SQLITE_CORRUPT: _DAMAGED,
-    sqlite3.SQLITE_NOTADB: _DAMAGED,
-    sqlite3.SQLITE_IOERR: (
-        StoreError,
-        "I/O error on {path} ({text}): check the disk (space, permissions, health), then retry",
-    ),
-}
-
-
-def _translate(exc: sqlite3.Error, path: Path) -> StoreError:
-    """sqlite3 errors become StoreErrors whose message says what to do.
-
-    Chosen by the primary result code (the low byte of the extended code SQLite
-    reports); errors without one, such as a misused cursor, get the generic message.
-    """
-    code: int | None = getattr(exc, "sqlite_errorcode", None)
-    found = _BY_CODE.get(code & 0xFF) if code is not None else None
-    if found is None:
-        name = getattr(exc, "sqlite_errorname", None)
-        return StoreError(f"database error on {path}: {exc}" + (f" ({name})" if name else ""))
-    error, message = found
-    return error(message.format(path=path, text=exc))
+log = logging.getLogger("memoir.store")
 
 
 class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
@@ -155,11 +70,29 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
         # busy handler, which sleeps in steps of milliseconds between tries.
         self._write_lock = threading.Lock()
         self._closed = False
+        self._reading_only_told = False
         self._check_folder()
+        try:
+            self._prepare()
+        except BaseException:
+            self.close()  # no connection outlives a store that failed to open
+            raise
+
+    def _prepare(self) -> None:
         with self._translated():
             conn = self._conn()
+            if self._local.reading_only:
+                self._check_schema(conn)
+                return
             conn.execute("PRAGMA journal_mode=WAL")
             apply_migrations(conn)
+
+    def _check_schema(self, conn: sqlite3.Connection) -> None:
+        """A store that can only read cannot migrate: it must be at the current schema already."""
+        made = conn.execute("SELECT 1 FROM sqlite_schema WHERE name = '_migrations'").fetchone()
+        missing = {name for name, _ in MIGRATIONS} - set(applied_migrations(conn) if made else ())
+        if missing:
+            raise StoreError(UPGRADE_FULL.format(path=self.path, step=min(missing)))
 
     @classmethod
     def open(cls, path: Path | str, **options: Any) -> SQLiteStore:
@@ -181,17 +114,92 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
         if conn is None:
             if self._closed:
                 raise StoreError(f"the store {self.path} is closed")
-            # check_same_thread=False only so close() may close every thread's connection;
-            # each connection is still used by the one thread that made it.
-            conn = sqlite3.connect(
-                self.path, timeout=self._busy_timeout_s, isolation_level=None, check_same_thread=False
-            )
-            conn.execute(f"PRAGMA synchronous={self._synchronous}")
-            conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_s * 1000)}")
+            conn, reading_only = self._connect()
             self._local.conn = conn
             self._local.depth = 0
+            self._local.reading_only = reading_only
             with self._lock:
                 self._connections.append(conn)
+        return conn
+
+    def _connect(self) -> tuple[sqlite3.Connection, bool]:
+        """A new connection, and whether it can only read (the disk had no room for it to write)."""
+        try:
+            conn = self._open_connection()
+            self._reading_only_told = False
+            return conn, False
+        except sqlite3.Error as exc:
+            if not (no_room(exc, self.path) and self._wal_is_empty()):
+                raise translate(exc, self.path) from exc
+        try:
+            conn = self._open_immutable()
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path) from exc
+        if not self._reading_only_told:  # once, not at every read while the disk stays full
+            self._reading_only_told = True
+            log.warning("the disk holding %s is full: reading the database, not writing, until it is not", self.path)
+        return conn, True
+
+    def _open_connection(self) -> sqlite3.Connection:
+        # check_same_thread=False only so close() may close every thread's connection;
+        # each connection is still used by the one thread that made it.
+        conn = sqlite3.connect(self.path, timeout=self._busy_timeout_s, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA synchronous={getattr(self._local, 'synchronous', self._synchronous)}")
+            conn.execute(f"PRAGMA busy_timeout={int(self._busy_timeout_s * 1000)}")
+            # Read the schema now, which maps the WAL index: a disk too full for it fails here,
+            # where it can be handled, rather than in the middle of a later query.
+            conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except BaseException:
+            close_quietly(conn)
+            raise
+        return conn
+
+    def _open_immutable(self) -> sqlite3.Connection:
+        """A read-only connection that needs no -shm file: SQLite reads the main file as it is."""
+        uri = self.path.resolve().as_uri() + "?mode=ro&immutable=1"
+        conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+        except BaseException:
+            close_quietly(conn)
+            raise
+        return conn
+
+    def _wal_is_empty(self) -> bool:
+        """Whether the main file holds everything: an immutable reader ignores the WAL."""
+        try:
+            return os.path.getsize(f"{self.path}-wal") == 0
+        except FileNotFoundError:
+            return True
+        except OSError:
+            return False
+
+    def _drop(self, conn: sqlite3.Connection) -> None:
+        """Forget this thread's connection (closing it); the next use opens a new one."""
+        with self._lock:
+            if conn in self._connections:
+                self._connections.remove(conn)
+        self._local.conn = None
+        self._local.depth = 0
+        close_quietly(conn)
+
+    def _current(self) -> sqlite3.Connection:
+        """This thread's connection; one that could only read is opened again: there may be room now.
+
+        An immutable reader must not outlive the full disk: once others write again, what
+        it reads from the main file would be stale, or caught half checkpointed.
+        """
+        conn = self._conn()
+        if self._local.reading_only:
+            self._drop(conn)
+            conn = self._conn()
+        return conn
+
+    def _writable(self) -> sqlite3.Connection:
+        conn = self._current()
+        if self._local.reading_only:
+            raise StoreError(FULL.format(path=self.path))
         return conn
 
     def replayable_writes(self) -> None:
@@ -202,6 +210,7 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
         the work is redone. WAL with synchronous=NORMAL never corrupts the file; it
         may only lose the newest commits, which is exactly what replay covers.
         """
+        self._local.synchronous = "NORMAL"  # also for a connection this thread opens again
         with self._translated():
             self._conn().execute("PRAGMA synchronous=NORMAL")
 
@@ -214,7 +223,7 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
         try:
             yield
         except sqlite3.Error as exc:
-            raise _translate(exc, self.path) from exc
+            raise translate(exc, self.path) from exc
 
     @contextmanager
     def atomic(self) -> Iterator[None]:
@@ -228,27 +237,34 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
                 self._local.depth -= 1
             return
         with self._write_lock:
+            conn = self._writable()
             with self._translated():
                 conn.execute("BEGIN IMMEDIATE")
             self._local.depth = 1
             try:
                 yield
-            except BaseException:
                 self._local.depth = 0
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            self._local.depth = 0
-            try:
                 conn.execute("COMMIT")
-            except sqlite3.Error as exc:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise _translate(exc, self.path) from exc
+            except BaseException as exc:
+                # All or nothing: whatever failed (the body, or COMMIT on a full disk), undo it all.
+                self._local.depth = 0
+                self._roll_back(conn)
+                if isinstance(exc, sqlite3.Error):
+                    raise translate(exc, self.path) from exc
+                raise
+
+    def _roll_back(self, conn: sqlite3.Connection) -> None:
+        # SQLite may have rolled back already (SQLITE_FULL, IOERR): then there is nothing to do.
+        if not conn.in_transaction:
+            return
+        try:
+            conn.execute("ROLLBACK")
+        except sqlite3.Error:
+            self._drop(conn)  # closing a connection rolls its transaction back
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         with self._translated():
-            return self._conn().execute(sql, params).fetchall()
+            return self._current().execute(sql, params).fetchall()
 
     # -- events -------------------------------------------------------------------------
 
@@ -261,55 +277,38 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
             conn = self._conn()
             last_seq = conn.execute("SELECT coalesce(max(seq), 0) FROM events").fetchone()[0]
             before = conn.total_changes
-            conn.executemany(_INSERT_EVENT, [_event_row(e, now) for e in events])
+            conn.executemany(INSERT_EVENT, [event_row(e, now) for e in events])
             if conn.total_changes - before == len(events):
                 fresh = list(events)  # the usual case: every id was new, no lookup needed
             else:
                 inserted = {row[0] for row in conn.execute("SELECT event_id FROM events WHERE seq > ?", (last_seq,))}
-                fresh = _first_occurrences(events, inserted)
-            conn.executemany(INSERT_OUTBOX, _outbox_rows(fresh, actions_for))
+                fresh = first_occurrences(events, inserted)
+            conn.executemany(INSERT_OUTBOX, outbox_rows(fresh, actions_for))
             if len(fresh) == len(events):
                 return list(events)
-            # Some ids were stored before (or repeated in this batch): the stored event stands.
-            stored = self.get_many([e.event_id for e in events])
-        return [stored[e.event_id] for e in events]
+            # Some ids were stored before (or repeated in this batch): the stored event stands and
+            # is returned in place of the one sent, so the caller can tell a retry (an equal event)
+            # from a conflict (other content). Only those are read back.
+            new = {id(e) for e in fresh}
+            stored = self.get_many([e.event_id for e in events if id(e) not in new])
+        return [e if id(e) in new else stored[e.event_id] for e in events]
 
     def get(self, event_id: str) -> Event | None:
         return self.get_many([event_id]).get(event_id)
 
     def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]:
         unique = list(dict.fromkeys(event_ids))
-        rows = self._read_in(f"SELECT {_EVENT_COLUMNS} FROM events WHERE event_id IN ({{marks}})", unique)
-        return {row[0]: _row_to_event(row) for row in rows}
+        rows = self._read_in(f"SELECT {EVENT_COLUMNS} FROM events WHERE event_id IN ({{marks}})", unique)
+        return {row[0]: row_to_event(row) for row in rows}
 
     def scan(self, query: EventQuery) -> list[Event]:
-        where, params = self._where(query)
-        sql = f"SELECT {_EVENT_COLUMNS} FROM events{where} ORDER BY timestamp_ms, event_id LIMIT ?"
-        return [_row_to_event(row) for row in self._read(sql, [*params, query.limit])]
+        where, params = where_clause(query)
+        sql = f"SELECT {EVENT_COLUMNS} FROM events{where} ORDER BY timestamp_ms, event_id LIMIT ?"
+        return [row_to_event(row) for row in self._read(sql, [*params, query.limit])]
 
     def count_events(self, query: EventQuery | None = None) -> int:
-        where, params = self._where(query or EventQuery())
+        where, params = where_clause(query or EventQuery())
         return int(self._read(f"SELECT count(*) FROM events{where}", params)[0][0])
-
-    @staticmethod
-    def _where(query: EventQuery) -> tuple[str, list[Any]]:
-        clauses: list[str] = []
-        params: list[Any] = []
-        for column in ("conversation_id", "session_id", "agent_id"):
-            value = getattr(query, column)
-            if value is not None:
-                clauses.append(f"{column} = ?")
-                params.append(value)
-        if query.since_ms is not None:
-            clauses.append("timestamp_ms >= ?")
-            params.append(query.since_ms)
-        if query.until_ms is not None:
-            clauses.append("timestamp_ms < ?")
-            params.append(query.until_ms)
-        if query.after is not None:
-            clauses.append("(timestamp_ms, event_id) > (?, ?)")
-            params.extend(query.after)
-        return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
     # -- session catalogue (derived) ----------------------------------------------------
 

@@ -17,7 +17,17 @@ from memoir.store.sqlite_parts import SQLiteParts
 
 __all__ = ["SQLiteMemoryTables"]
 
-_COLUMNS = "id, kind, conversation_id, content, tags, severity, created_ms, event_ids, source, replaced_by, deleted_ms"
+_COLUMNS = (
+    "id, kind, conversation_id, content, tags, severity, created_ms, event_ids, source, replaced_by, deleted_ms,"
+    " agent_id, unreadable"
+)
+_SAVE = (
+    "INSERT OR REPLACE INTO memories (id, kind, conversation_id, content, normalised, tags, severity, created_ms,"
+    " event_ids, source, replaced_by, deleted_ms, path, file_hash, agent_id, unreadable)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+# Visible to an agent: its own memories and the shared ones (no agent).
+_VISIBLE = "(agent_id = ? OR agent_id IS NULL)"
 
 
 def _when(ms: int | None) -> datetime | None:
@@ -27,7 +37,8 @@ def _when(ms: int | None) -> datetime | None:
 
 
 def _row_to_memory(row: Sequence[Any]) -> Memory:
-    memory_id, kind, conversation, content, tags, severity, created, events, source, replaced_by, deleted = row
+    memory_id, kind, conversation, content, tags, severity, created, events, source, replaced_by, deleted = row[:11]
+    agent_id, unreadable = row[11:]
     created_at = _when(created)
     assert created_at is not None
     return Memory(
@@ -42,6 +53,8 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
         source=source,
         replaced_by=replaced_by,
         deleted_at=_when(deleted),
+        agent_id=agent_id,
+        unreadable=unreadable,
     )
 
 
@@ -64,11 +77,23 @@ class SQLiteMemoryTables(SQLiteParts):
             None if memory.deleted_at is None else to_ms(memory.deleted_at),
             path,
             file_hash,
+            memory.agent_id,
+            memory.unreadable,
         )
         with self._translated(), self.atomic():
+            self._conn().execute(_SAVE, row)
+
+    def memory_mark_unreadable(self, memory_id: str, reason: str, file_hash: str) -> None:
+        """Flag a memory whose note cannot be read; its row (the last good copy) stays."""
+        with self._translated(), self.atomic():
             self._conn().execute(
-                "INSERT OR REPLACE INTO memories VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", row
+                "UPDATE memories SET unreadable = ?, file_hash = ? WHERE id = ?", (reason, file_hash, memory_id)
             )
+
+    def memory_file(self, memory_id: str) -> str | None:
+        """The path of a memory's note as last seen."""
+        rows = self._read("SELECT path FROM memories WHERE id = ?", (memory_id,))
+        return str(rows[0][0]) if rows else None
 
     def memory_get(self, memory_id: str) -> Memory | None:
         rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
@@ -79,19 +104,27 @@ class SQLiteMemoryTables(SQLiteParts):
         rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE replaced_by = ?", (memory_id,))
         return _row_to_memory(rows[0]) if rows else None
 
-    def memory_find(self, conversation_id: str, kind: str, content: str) -> Memory | None:
-        """A live memory of this scope and kind whose content is the same, normalised."""
+    def memory_find(self, conversation_id: str, kind: str, content: str, agent_id: str | None = None) -> Memory | None:
+        """A live memory of this owner, scope and kind whose content is the same, normalised."""
         rows = self._read(
             f"SELECT {_COLUMNS} FROM memories WHERE conversation_id = ? AND kind = ? AND normalised = ?"
-            " AND deleted_ms IS NULL LIMIT 1",
-            (conversation_id, kind, normalise_content(content)),
+            " AND agent_id IS ? AND deleted_ms IS NULL ORDER BY created_ms, id LIMIT 1",
+            (conversation_id, kind, normalise_content(content), agent_id),
         )
         return _row_to_memory(rows[0]) if rows else None
 
     def memory_list(
-        self, conversation_id: str | None = None, kind: str | None = None, include_deleted: bool = False
+        self,
+        conversation_id: str | None = None,
+        kind: str | None = None,
+        include_deleted: bool = False,
+        visible_to: str | None = None,
     ) -> list[Memory]:
+        """Memories in creation order; `visible_to` keeps an agent's own and the shared ones."""
         clauses, params = [], []
+        if visible_to is not None:
+            clauses.append(_VISIBLE)
+            params.append(visible_to)
         if conversation_id is not None:
             clauses.append("conversation_id = ?")
             params.append(conversation_id)

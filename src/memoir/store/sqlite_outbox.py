@@ -1,9 +1,9 @@
 """The outbox tables of the SQLite store: entries, checkpoints, and the runner leases.
 
 Kept apart from `sqlite.py` (the event log) as the queue role (`OutboxQueue`): entries are
-written by `append` in the event's transaction and removed by `complete_outbox` in the
-job's; a lane's runner holds an `flock` on a file beside the database, which the kernel
-releases if the process dies, so a successor takes over at once.
+written by `append` in the event's transaction and removed by `complete_outbox` (or cut
+short by `shrink_outbox`) in the job's; a lane's runner holds an `flock` on a file beside
+the database, which the kernel releases if the process dies, so a successor takes over at once.
 """
 
 from __future__ import annotations
@@ -98,6 +98,27 @@ class SQLiteOutboxTables(SQLiteParts):
                 (action, max(e.seq for e in entries), sum(e.size for e in entries), now_ms),
             )
 
+    def shrink_outbox(self, entry: OutboxEntry, left: OutboxEntry, now_ms: int) -> None:
+        """Keep only `left`'s events in `entry`'s row (the others are finished), in the caller's transaction.
+
+        The row must still begin with `entry`'s first event: a row another runner changed in the
+        meantime is refused, which rolls back the job's writes instead of doing them twice.
+        """
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            changed = conn.execute(
+                "UPDATE outbox SET event_id = ?, timestamp_ms = ?, more_event_ids = ?, size = ?"
+                " WHERE seq = ? AND event_id = ?",
+                (left.event_id, left.timestamp_ms, ",".join(left.more_event_ids), left.size, entry.seq, entry.event_id),
+            ).rowcount
+            if changed != 1:
+                raise StoreError(f"outbox entry {entry.seq} changed under its runner: is a second runner at work?")
+            conn.execute(
+                "INSERT INTO checkpoints VALUES (?, 0, ?, 0, ?) ON CONFLICT (job) DO UPDATE SET"
+                " processed = processed + excluded.processed, updated_at_ms = excluded.updated_at_ms",
+                (entry.action, entry.size - left.size, now_ms),
+            )
+
     def fail_outbox(self, entry: OutboxEntry, error: str, retry_at_ms: int, give_up: bool, now_ms: int) -> None:
         with self._translated(), self.atomic():
             conn = self._conn()
@@ -155,7 +176,12 @@ class SQLiteOutboxTables(SQLiteParts):
         if not _LANE.fullmatch(lane):
             raise ConfigError(f"runner lane {lane!r} is not a lane name: use lower-case letters, digits and _")
         lock = f"{self.path}.runner-{lane}.lock"
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            full = exc.errno in (errno.ENOSPC, errno.EDQUOT)
+            what = "the disk is full: free disk space, then retry" if full else exc.strerror
+            raise StoreError(f"cannot create the runner lock {lock}: {what}") from exc
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:

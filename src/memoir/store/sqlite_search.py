@@ -159,11 +159,11 @@ class SQLiteSearchTables(SQLiteParts):
         )
 
     def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]:
-        """Items of the same session just before and after `item`, in time order (itself excluded)."""
+        """Items of the same session (and agent) just before and after `item`, in time order (itself excluded)."""
         if item.session_id is None:
             return []
-        common = "FROM index_items WHERE conversation_id = ? AND session_id = ? AND kind = ?"
-        params = (item.conversation_id, item.session_id, item.kind, item.created_ms, item.item_id)
+        common = "FROM index_items WHERE conversation_id = ? AND session_id = ? AND kind = ? AND agent_id IS ?"
+        params = (item.conversation_id, item.session_id, item.kind, item.agent_id, item.created_ms, item.item_id)
         earlier = self._read(
             f"SELECT {_ITEM_COLUMNS} {common} AND (created_ms, item_id) < (?, ?)"
             " ORDER BY created_ms DESC, item_id DESC LIMIT ?",
@@ -180,13 +180,13 @@ class SQLiteSearchTables(SQLiteParts):
         return {row[0] for row in self._read_in("SELECT ref FROM index_items WHERE ref IN ({marks})", refs)}
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
-        """The latest item of `item`'s session and kind created before it (its previous turn)."""
+        """The latest item of `item`'s session, agent and kind created before it (its previous turn)."""
         if item.session_id is None:
             return None
         rows = self._read(
             f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE session_id = ? AND conversation_id = ? AND kind = ?"
-            " AND created_ms <= ? AND ref != ? ORDER BY created_ms DESC, item_id DESC LIMIT 1",
-            (item.session_id, item.conversation_id, item.kind, item.created_ms, item.ref),
+            " AND agent_id IS ? AND created_ms <= ? AND ref != ? ORDER BY created_ms DESC, item_id DESC LIMIT 1",
+            (item.session_id, item.conversation_id, item.kind, item.agent_id, item.created_ms, item.ref),
         )
         return _row_to_item(rows[0]) if rows else None
 

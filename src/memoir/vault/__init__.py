@@ -1,6 +1,7 @@
 """The vault: memories as Markdown files with YAML front matter, the source of truth."""
 
-from memoir.vault.book import MemoryBook, MemoryDraft, MemoryNotFound, SyncReport
+from memoir.vault.book import MemoryBook, MemoryNotFound, SyncReport
+from memoir.vault.drafts import MemoryDraft
 from memoir.vault.files import VaultFileError, safe_name
 from memoir.vault.vault import Vault
 

@@ -1,34 +1,44 @@
 """Memory operations over the vault (truth), the store's mirror and the search index.
 
-Order of every change: the file first (atomic), then the mirror row and the index in
-one transaction. A crash between the two leaves a file the mirror does not know yet;
-`sync` (run when a home opens, and by `memoir reindex`) compares the vault with the
+Every change holds the store's write transaction from the decision to the commit: what
+is already known is read inside it, so two processes remembering the same fact at once
+cannot both decide it is new; the files are written inside it too (atomic, each), and
+if the transaction then fails, `FileChanges` puts the files back as they were. A crash
+between a file and the commit leaves a file the mirror does not know yet: `sync` (run
+when a home opens, by the watcher and by `memoir reindex`) compares the vault with the
 mirror's snapshot of file hashes and repairs whatever differs, which is also how
 edits, additions and deletions made by people reach the index.
+
+Whose memory: in unified mode (`unified=True`) a memory belongs to an agent, except in
+the shared `global` conversation; in separate mode memories carry no agent.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memoir.errors import InvalidInput, NotFound
-from memoir.index.embedders import CachedEmbedder, content_hash
-from memoir.model import DEFAULT_CONVERSATION, new_ulid
-from memoir.model.memory import Memory, MemoryKind, Severity, normalise_content
-from memoir.store import IndexItem, Store
-from memoir.vault.diff import diff_vault, file_hash
+from memoir.errors import InvalidInput, MemoirError, NotFound
+from memoir.index.embedders import CachedEmbedder
+from memoir.model import DEFAULT_CONVERSATION, is_ulid
+from memoir.model.checks import brief
+from memoir.model.memory import Memory
+from memoir.store import Store
+from memoir.vault.diff import UNREADABLE, VaultDiff, diff_vault, file_hash
+from memoir.vault.drafts import MemoryDraft, commit_message, excerpt, find_args, index_item, merged
+from memoir.vault.files import VaultFileError
 from memoir.vault.git import GitHistory
-from memoir.vault.vault import Vault
+from memoir.vault.vault import FileChanges, Note, Vault
 
-__all__ = ["MemoryBook", "MemoryDraft", "MemoryNotFound", "SyncReport"]
+__all__ = ["SHARED_CONVERSATION", "MemoryBook", "MemoryNotFound", "SyncReport"]
 
 log = logging.getLogger("memoir.vault")
+SHARED_CONVERSATION = "global"  # the one conversation every agent sees (seed 004)
 
 
 class MemoryNotFound(NotFound):
@@ -43,116 +53,26 @@ class SyncReport:
     changed: int = 0
     removed: int = 0
     broken: list[str] = field(default_factory=list)  # "path: reason" of files skipped (never deleted)
-
-
-_DRAFT_FIELDS = frozenset({"text", "kind", "conversation_id", "tags", "severity"})
-
-
-@dataclass(frozen=True)
-class MemoryDraft:
-    """A memory to keep, before it has an id and a date: what `remember_many` takes."""
-
-    text: str
-    kind: str = "fact"
-    conversation_id: str | None = None
-    tags: tuple[str, ...] = ()
-    severity: str | None = None
-    event_ids: tuple[str, ...] = ()
-    source: str = "user"
-
-    def __post_init__(self) -> None:
-        # Drafts arrive from JSON and mappings with lists; a lone string is one value, not its letters.
-        for name in ("tags", "event_ids"):
-            value = getattr(self, name)
-            try:
-                object.__setattr__(self, name, (value,) if isinstance(value, str) else tuple(value))
-            except TypeError:
-                raise InvalidInput(name, f"must be a list of strings, not {type(value).__name__}") from None
-
-    @classmethod
-    def of(cls, item: object) -> MemoryDraft:
-        """A draft from what callers pass: a draft, a text, or a mapping of `remember`'s arguments."""
-        if isinstance(item, MemoryDraft):
-            return item
-        if isinstance(item, str):
-            return cls(item)
-        if isinstance(item, Mapping):
-            unknown = sorted(set(map(str, item)) - {"text", "kind", "conversation_id", "tags", "severity"})
-            if unknown:
-                raise InvalidInput(
-                    unknown[0], "is not a field of a memory (text, kind, conversation_id, tags, severity)"
-                )
-            if "text" not in item:
-                raise InvalidInput("text", "is required")
-            return cls(**item)
-        raise InvalidInput("memory", f"expected a text, a mapping or a MemoryDraft, got {type(item).__name__}")
-
-    def to_memory(self, timestamp_ms: int) -> Memory:
-        """The memory this draft describes (validated), with a new id; raises `InvalidInput`."""
-        if not isinstance(self.text, str) or not self.text.strip():
-            raise InvalidInput("text", "must not be empty")
-        return Memory(
-            id=new_ulid(timestamp_ms),
-            kind=MemoryKind.parse(self.kind),
-            content=self.text,
-            conversation_id=self.conversation_id or DEFAULT_CONVERSATION,
-            tags=self.tags,
-            severity=None if self.severity is None else Severity.parse(self.severity),
-            event_ids=self.event_ids,
-            source=self.source,
-        )
-
-
-def _same_key(memory: Memory) -> tuple[str, str, str]:
-    """What makes two memories the same one (seed 000): scope, kind and normalised content."""
-    return memory.conversation_id, memory.kind.value, normalise_content(memory.content)
-
-
-def _merged(into: Memory, other: Memory) -> Memory:
-    """`into` with `other`'s tags and event ids added; `into` itself when nothing is new."""
-    tags = tuple(dict.fromkeys(into.tags + other.tags))
-    event_ids = tuple(dict.fromkeys(into.event_ids + other.event_ids))
-    if tags == into.tags and event_ids == into.event_ids:
-        return into
-    return replace(into, tags=tags, event_ids=event_ids)
-
-
-def index_item(memory: Memory) -> IndexItem:
-    metadata = {"source": memory.source}
-    if memory.tags:
-        metadata["tags"] = ",".join(memory.tags)
-    if memory.severity is not None:
-        metadata["severity"] = memory.severity.value
-    return IndexItem(
-        kind=memory.kind.value,
-        ref=memory.id,
-        conversation_id=memory.conversation_id,
-        created_ms=int(memory.created_at.timestamp() * 1000),
-        text=memory.content,
-        search_text=memory.content,
-        content_hash=content_hash(memory.content),
-        event_ids=memory.event_ids,
-        metadata=metadata,
-    )
-
-
-def _why(memory: Memory) -> str:
-    return f" (from events {', '.join(memory.event_ids)})" if memory.event_ids else f" ({memory.source})"
-
-
-def _commit_message(memories: Sequence[Memory]) -> str:
-    lines = [f"{m.kind.value} {m.id}: {m.content[:60]}{_why(m)}" for m in memories]
-    if len(lines) == 1:
-        return f"remember {lines[0]}"
-    return f"remember {len(lines)} memories\n\n" + "\n".join(lines)
+    swept: int = 0  # temporary files a crash left behind, removed
 
 
 class MemoryBook:
-    def __init__(self, store: Store, vault: Vault, embedder: CachedEmbedder, git: GitHistory | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        vault: Vault,
+        embedder: CachedEmbedder,
+        git: GitHistory | None = None,
+        *,
+        unified: bool = False,
+        default_agent: str | None = None,
+    ) -> None:
         self.store = store
         self.vault = vault
         self.embedder = embedder
         self.git = git
+        self.unified = unified
+        self.default_agent = default_agent
         self._batching = 0
         self._page_stale = False
 
@@ -167,9 +87,24 @@ class MemoryBook:
             if not self._batching and self._page_stale:
                 self.refresh_facts_page()
 
+    @contextmanager
+    def _changing(self) -> Iterator[FileChanges]:
+        """The store's write transaction with the files changed in it: both happen, or neither."""
+        with self.vault.changes() as files, self.store.atomic():
+            yield files
+
     def _record(self, message: str) -> None:
         if self.git is not None:
             self.git.commit(message)
+
+    def owner(self, conversation_id: str, agent_id: str | None) -> str | None:
+        """Whose a new memory is: the agent's in unified mode, nobody's in `global` or separate mode."""
+        if not self.unified or conversation_id == SHARED_CONVERSATION:
+            return None
+        agent = agent_id if agent_id is not None else self.default_agent
+        if agent is None:
+            raise InvalidInput("agent_id", "unified mode keeps memories per agent: pass agent_id or configure one")
+        return agent
 
     # -- changes ----------------------------------------------------------------------
 
@@ -183,24 +118,32 @@ class MemoryBook:
         severity: str | None = None,
         event_ids: Iterable[str] = (),
         source: str = "user",
+        agent_id: str | None = None,
     ) -> Memory:
         """Store a memory; the same content again (normalised) adds nothing, tags merge."""
-        draft = MemoryDraft(text, kind, conversation_id, tuple(tags), severity, tuple(event_ids), source)
+        draft = MemoryDraft(text, kind, conversation_id, tuple(tags), severity, tuple(event_ids), source, agent_id)
         return self.remember_many([draft])[0]
 
     def remember_many(self, drafts: Sequence[MemoryDraft]) -> list[Memory]:
         """Store many memories: all checked first, one embedding call, one transaction, one commit.
 
-        A content kept already (normalised, same conversation and kind), in the store or earlier
-        in `drafts`, is not kept twice: tags and event ids merge into the first, which keeps its
-        date. Returns one memory per draft, in order; duplicates share theirs.
+        A content kept already (normalised, same owner, conversation and kind), in the store or
+        earlier in `drafts`, is not kept twice: tags and event ids merge into the first, which
+        keeps its date. Returns one memory per draft, in order; duplicates share theirs.
         """
         memories = self._validated(drafts)
-        results, changed = self._deduplicated(memories)
+        # Embedding first (slow, cached, and the step most likely to fail: a model or server
+        # missing), outside the transaction and before any file is written.
+        self.embedder.embed_hashed([m.content for m in memories])
+        with self._changing() as files:
+            results, changed = self._deduplicated(memories)
+            paths = [files.write(m, self._note_path(m)) for m in changed]
+            for memory, path in zip(changed, paths, strict=True):
+                self.store.memory_save(memory, str(path), file_hash(path))
+            self.store.index_add([index_item(m) for m in changed])
         if changed:
-            self._save_many(changed)
             self.refresh_facts_page()
-            self._record(_commit_message(changed))
+            self._record(commit_message(changed))
         return results
 
     def _validated(self, drafts: Sequence[object]) -> list[Memory]:
@@ -211,7 +154,8 @@ class MemoryBook:
             try:
                 if not isinstance(draft, MemoryDraft):
                     raise InvalidInput("memory", f"expected a MemoryDraft, got {type(draft).__name__}")
-                memories.append(draft.to_memory(timestamp_ms))
+                conversation = DEFAULT_CONVERSATION if draft.conversation_id is None else draft.conversation_id
+                memories.append(draft.to_memory(timestamp_ms, self.owner(conversation, draft.agent_id)))
             except InvalidInput as exc:
                 if len(drafts) == 1:
                     raise
@@ -219,43 +163,95 @@ class MemoryBook:
         return memories
 
     def _deduplicated(self, memories: list[Memory]) -> tuple[list[Memory], list[Memory]]:
-        """(the memory each one becomes, those to write): duplicates merge, in the batch and with the store."""
-        firsts: dict[tuple[str, str, str], Memory] = {}
+        """(the memory each one becomes, those to write): duplicates merge, in the batch and with the store.
+
+        Runs inside the write transaction, so what it finds cannot change before the writes.
+        """
+        firsts: dict[tuple[str | None, str, str, str], Memory] = {}
         for memory in memories:
-            key = _same_key(memory)
-            firsts[key] = _merged(firsts[key], memory) if key in firsts else memory
+            key = memory.key
+            firsts[key] = merged(firsts[key], memory) if key in firsts else memory
         changed = []
         for key, memory in firsts.items():
-            same = self.store.memory_find(memory.conversation_id, memory.kind.value, memory.content)
+            same = self._settled(self.store.memory_find(*find_args(memory)), memory)
+            if same is not None and same.unreadable:
+                firsts[key] = same  # its note is broken: the person fixing it decides, memoir writes nothing
+                continue
             if same is not None:  # seed 000: duplicates merge their tags and keep the original date
-                firsts[key] = memory = _merged(same, memory)
-            if memory is not same:
+                firsts[key] = memory = merged(same, memory)
+            if memory is not same or self._current_note(same) is None:  # a note deleted by hand comes back
                 changed.append(memory)
-        return [firsts[_same_key(m)] for m in memories], changed
+        return [firsts[m.key] for m in memories], changed
 
-    def _save_many(self, memories: list[Memory]) -> None:
-        # Embedding first (slow, cached, and the step most likely to fail: a model or server
-        # missing), so a failure leaves no file behind; files next, as the source of truth.
-        self.embedder.embed_hashed([m.content for m in memories])
-        paths = [self.vault.write(m) for m in memories]
-        with self.store.atomic():
-            for memory, path in zip(memories, paths, strict=True):
-                self.store.memory_save(memory, str(path), file_hash(path))
-            self.store.index_add([index_item(m) for m in memories])
+    def _settled(self, same: Memory | None, memory: Memory) -> Memory | None:
+        """`same` as its note holds it now, the mirror brought in line first (a person may have changed it).
 
-    def forget(self, memory_id: str, replaced_by: str | None = None) -> Memory:
-        """Soft delete: the file moves under deleted/ as a tombstone; search no longer sees it."""
-        memory = self.get(memory_id)
-        if memory.deleted:
-            return memory
-        tombstone = self.vault.delete(memory, datetime.now(UTC), replaced_by)
-        path = self.vault.path_of(tombstone)
-        with self.store.atomic():
+        A note edited to say something else, or to claim another id, no longer holds this
+        content: the mirror learns that now (as a sync would), and `memory` is new. A broken
+        note flags its memory unreadable. A note deleted by hand leaves `same` to be written again.
+        """
+        if same is None or same.unreadable:
+            return same
+        recorded = self.store.memory_file(same.id)
+        notes = [
+            self.vault.read(p)
+            for p in dict.fromkeys([*([Path(recorded)] if recorded else []), self.vault.path_of(same)])
+        ]
+        present = [n for n in notes if n is not None]
+        for note in present:
+            found = note.found
+            if isinstance(found, Memory) and found.id == same.id and not found.deleted:
+                if found != same:
+                    self._mirror(found, note.path, note.digest)
+                return found if found.key == memory.key else None
+        for note in present:
+            if isinstance(note.found, VaultFileError):
+                self.store.memory_mark_unreadable(same.id, note.found.reason, UNREADABLE)
+                self.store.index_remove([same.id])
+                return replace(same, unreadable=note.found.reason)
+        if present:  # its path now holds another memory (an id edited by hand)
+            self._file_gone(same.id, recorded or str(self.vault.path_of(same)))
+            return None
+        return same
+
+    def _note_path(self, memory: Memory) -> Path | None:
+        """Where the note of a known memory is now, if a person moved it (a merge rewrites it there)."""
+        note = self._current_note(memory)
+        return note.path if note is not None else None
+
+    def _current_note(self, memory: Memory) -> Note | None:
+        """The live note that holds `memory` now (where the mirror saw it, or memoir's own path).
+
+        A file that holds something else by now (an id edited by hand) or cannot be read is
+        not this memory's note: forget leaves it alone.
+        """
+        recorded = self.store.memory_file(memory.id)
+        for path in dict.fromkeys([*([Path(recorded)] if recorded else []), self.vault.path_of(memory)]):
+            note = self.vault.read(path)
+            found = note.found if note is not None else None
+            if isinstance(found, Memory) and found.id == memory.id and not found.deleted:
+                return note
+        return None
+
+    def forget(self, memory_id: str, replaced_by: str | None = None, *, agent_id: str | None = None) -> Memory:
+        """Soft delete: the file moves under deleted/ as a tombstone; search no longer sees it.
+
+        With `agent_id` (unified mode), only that agent's own or shared memories can be forgotten.
+        """
+        with self._changing() as files:
+            memory = self.get(memory_id, agent_id=agent_id)  # read inside: another process may have forgotten it
+            if memory.deleted:
+                return memory
+            note = self._current_note(memory)
+            if note is not None:  # the note as it is now: a person's edits go into the tombstone
+                memory = replace(note.found, agent_id=memory.agent_id) if isinstance(note.found, Memory) else memory
+            tombstone = files.delete(memory, datetime.now(UTC), replaced_by, note.path if note else None)
+            path = self.vault.path_of(tombstone)
             self.store.memory_save(tombstone, str(path), file_hash(path))
             self.store.index_remove([memory.id])
         self.refresh_facts_page()
         why = f"replaced by {replaced_by}" if replaced_by else "deleted"
-        self._record(f"forget {memory.kind.value} {memory.id}: {memory.content[:60]} ({why})")
+        self._record(f"forget {memory.kind.value} {memory.id}: {excerpt(memory.content)} ({why})")
         return tombstone
 
     def update(self, memory_id: str, text: str, event_ids: Iterable[str] = (), source: str = "user") -> Memory:
@@ -269,29 +265,38 @@ class MemoryBook:
             severity=old.severity.value if old.severity else None,
             event_ids=tuple(event_ids) or old.event_ids,
             source=source,
+            agent_id=old.agent_id,
         )
         if new.id != old.id:
             self.forget(old.id, replaced_by=new.id)
         return new
 
     def refresh_facts_page(self) -> None:
+        """Rewrite facts.md (derived: a failure is logged, and the next change writes it again)."""
         if self._batching:
             self._page_stale = True
             return
         self._page_stale = False
-        self.vault.write_facts_page(self.store.memory_list())
+        try:
+            self.vault.write_facts_page(self.store.memory_list())
+        except MemoirError as exc:
+            log.warning("facts.md not refreshed: %s", exc)
 
     # -- reading ----------------------------------------------------------------------
 
-    def get(self, memory_id: str) -> Memory:
-        memory = self.store.memory_get(memory_id.strip().upper()) if isinstance(memory_id, str) else None
-        if memory is None:
-            raise MemoryNotFound(str(memory_id))
+    def get(self, memory_id: str, *, agent_id: str | None = None) -> Memory:
+        """The memory with this id; with `agent_id`, only if that agent may see it (its own, or shared)."""
+        normalised = memory_id.strip().upper() if isinstance(memory_id, str) else None
+        if normalised is None or not is_ulid(normalised):
+            raise InvalidInput("memory_id", f"{brief(memory_id)} is not a 26-character ULID")
+        memory = self.store.memory_get(normalised)
+        if memory is None or (agent_id is not None and memory.agent_id not in (None, agent_id)):
+            raise MemoryNotFound(normalised)
         return memory
 
-    def history(self, memory_id: str) -> list[Memory]:
+    def history(self, memory_id: str, *, agent_id: str | None = None) -> list[Memory]:
         """Every version of a memory, oldest first: tombstones, then the live one (or the last)."""
-        memory = self.get(memory_id)
+        memory = self.get(memory_id, agent_id=agent_id)
         chain = [memory]
         while (before := self.store.memory_predecessor(chain[0].id)) is not None and len(chain) < 1000:
             chain.insert(0, before)
@@ -305,22 +310,41 @@ class MemoryBook:
     # -- the vault as truth -------------------------------------------------------------
 
     def sync(self) -> SyncReport:
-        """Bring mirror and index in line with the files (edits, additions, deletions, crashes)."""
-        known = self.store.memory_files()
-        diff = diff_vault(self.vault, known)
-        report = SyncReport(added=len(diff.added), changed=len(diff.changed), broken=[str(e) for e in diff.broken])
-        for error in diff.broken:
-            log.warning("skipping a vault file: %s", error)
-        for path in diff.superseded:  # finish the interrupted delete
+        """Bring mirror and index in line with the files (edits, additions, deletions, crashes).
+
+        A first look takes no lock; when it finds differences, the comparison is made again
+        and applied inside the write transaction, where no other process is changing files.
+        """
+        diff = diff_vault(self.vault, self.store.memory_files())
+        if not diff.in_step:
+            self.embedder.embed_hashed([m.content for _, m, _ in diff.files.values() if not m.deleted])
+            with self.store.atomic():
+                diff = diff_vault(self.vault, self.store.memory_files())
+                report = self._apply(diff)
+        else:
+            report = SyncReport()
+        report.broken = [str(e) for e in diff.problems]
+        for problem in diff.problems:
+            log.warning("left alone in the vault: %s", problem)
+        report.swept = self.vault.sweep_temporary()
+        if report.added or report.changed or report.removed:
+            self.refresh_facts_page()
+            self._record(f"sync: {report.added} added, {report.changed} changed, {report.removed} removed in the vault")
+        return report
+
+    def _apply(self, diff: VaultDiff) -> SyncReport:
+        report = SyncReport(added=len(diff.added), changed=len(diff.changed))
+        for path in diff.superseded:  # finish the interrupted forget: memoir's own note, as it wrote it
             path.unlink(missing_ok=True)
         for memory_id in (*diff.added, *diff.changed):
             path, memory, digest = diff.files[memory_id]
             self._mirror(memory, path, digest)
+        for memory_id, error in diff.unreadable.items():
+            self.store.memory_mark_unreadable(memory_id, error.reason, UNREADABLE)
+            self.store.index_remove([memory_id])
+        known = self.store.memory_files()
         for memory_id in diff.gone:  # a person deleted the file
             report.removed += self._file_gone(memory_id, known[memory_id][0])
-        if report.added or report.changed or report.removed:
-            self.refresh_facts_page()
-            self._record(f"sync: {report.added} added, {report.changed} changed, {report.removed} removed in the vault")
         return report
 
     def _file_gone(self, memory_id: str, path: str) -> bool:
@@ -328,17 +352,16 @@ class MemoryBook:
         memory = self.store.memory_get(memory_id)
         if memory is None:
             return False
-        with self.store.atomic():
-            self.store.memory_save(memory if memory.deleted else memory.tombstone(datetime.now(UTC)), path, "")
-            self.store.index_remove([memory_id])
+        tombstone = memory if memory.deleted else memory.tombstone(datetime.now(UTC))
+        self.store.memory_save(replace(tombstone, unreadable=None), path, "")
+        self.store.index_remove([memory_id])
         return not memory.deleted
 
     def _mirror(self, memory: Memory, path: Path, digest: str) -> None:
         if not memory.deleted:
-            self.embedder.embed_hashed([memory.content])
-        with self.store.atomic():
-            self.store.memory_save(memory, str(path), digest)
-            if memory.deleted:
-                self.store.index_remove([memory.id])
-            else:
-                self.store.index_add([index_item(memory)])
+            self.embedder.embed_hashed([memory.content])  # a cache hit: embedded before the transaction
+        self.store.memory_save(memory, str(path), digest)
+        if memory.deleted:
+            self.store.index_remove([memory.id])
+        else:
+            self.store.index_add([index_item(memory)])

@@ -5,10 +5,16 @@
   inside the vault before anything is written.
 - Writes are atomic: a temporary file in the same folder, fsync, rename, fsync of the
   folder. A crash leaves the old file or the new one, never half of one.
+- Reads are bounded, since people edit these files: a note is read without following a
+  symbolic link, at most `MAX_NOTE_BYTES` of it, its front matter parsed without alias
+  expansion (a few hundred bytes of YAML aliases expand to gigabytes), and an error
+  message quotes at most `MAX_QUOTED` characters of what it found.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import hashlib
 import os
 import re
@@ -23,9 +29,20 @@ from memoir.errors import StoreError, UserError
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.model.memory import Memory
 
-__all__ = ["VaultFileError", "atomic_write", "inside", "parse_memory", "render_memory", "safe_name"]
+__all__ = [
+    "VaultFileError",
+    "atomic_write",
+    "inside",
+    "parse_memory",
+    "read_note",
+    "render_memory",
+    "safe_name",
+]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+MAX_NOTE_BYTES = 1 << 20  # a memory is at most 20,000 characters: a note this big is not one
+MAX_FRONT_MATTER = 64 * 1024
+MAX_QUOTED = 120
 
 
 class VaultFileError(StoreError):
@@ -33,7 +50,41 @@ class VaultFileError(StoreError):
 
     def __init__(self, path: Path, reason: str) -> None:
         self.path = path
-        super().__init__(f"{path}: {reason}")
+        self.reason = _bounded(reason)
+        super().__init__(f"{path}: {self.reason}")
+
+
+def _bounded(text: str) -> str:
+    """At most MAX_QUOTED characters of a message about a file: its values may be huge."""
+    return text if len(text) <= MAX_QUOTED else text[:MAX_QUOTED] + "…"
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """Safe YAML that refuses aliases: front matter never needs them, and they expand without bound."""
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.YAMLError("YAML aliases (*name) are not allowed in front matter")
+        return super().compose_node(parent, index)
+
+
+def read_note(path: Path) -> bytes | None:
+    """A note's bytes, read without following a symbolic link; None if it vanished meanwhile.
+
+    Raises VaultFileError for a link, a file too big to be a note, or one that cannot be read.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None  # moved or deleted by another process between listing and reading
+    except OSError as exc:
+        if path.is_symlink():
+            raise VaultFileError(path, "a symbolic link: memoir reads only the vault's own files") from None
+        raise VaultFileError(path, f"unreadable: {exc.strerror}") from None
+    with os.fdopen(fd, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size > MAX_NOTE_BYTES:
+            raise VaultFileError(path, f"larger than {MAX_NOTE_BYTES // 1024} KiB: not a memory note")
+        return handle.read(MAX_NOTE_BYTES + 1)
 
 
 def safe_name(value: str, limit: int = 64) -> str:
@@ -54,8 +105,13 @@ def inside(root: Path, path: Path) -> Path:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    """Replace `path` by `text` atomically; a StoreError that says what to do when it cannot.
+
+    A failed write leaves the old file as it was and no temporary file behind: on a full
+    disk a retry must not find even less space.
+    """
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".md")
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -64,8 +120,7 @@ def atomic_write(path: Path, text: str) -> None:
                 os.fsync(handle.fileno())
             os.replace(tmp, path)
         except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+            _remove_quietly(tmp)
             raise
         folder = os.open(path.parent, os.O_RDONLY)
         try:
@@ -73,7 +128,22 @@ def atomic_write(path: Path, text: str) -> None:
         finally:
             os.close(folder)
     except OSError as exc:
-        raise StoreError(f"cannot write {path}: {exc.strerror}; check that the vault is writable") from exc
+        raise _write_error(path, exc) from exc
+
+
+_NO_SPACE = (errno.ENOSPC, errno.EDQUOT)
+
+
+def _write_error(path: Path, exc: OSError) -> StoreError:
+    if exc.errno in _NO_SPACE:
+        return StoreError(f"no space left on the disk to write {path}: free disk space, then retry")
+    return StoreError(f"cannot write {path}: {exc.strerror or exc}; check that the vault is writable")
+
+
+def _remove_quietly(path: str) -> None:
+    # Cleanup after a failure: the error being raised is the one to report, not this one.
+    with contextlib.suppress(OSError):
+        os.unlink(path)
 
 
 def render_memory(memory: Memory) -> str:
@@ -94,21 +164,29 @@ def render_memory(memory: Memory) -> str:
         front["deleted_at"] = format_timestamp(memory.deleted_at)
     if memory.replaced_by is not None:
         front["replaced_by"] = memory.replaced_by
+    if memory.agent_id is not None:
+        front["agent_id"] = memory.agent_id
     header = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, default_flow_style=None)
     return f"---\n{header}---\n{memory.content}\n"
 
 
 def parse_memory(path: Path, text: str) -> Memory:
-    """A memory from a vault file; VaultFileError (with the path) when it is not one."""
+    """A memory from a vault file; VaultFileError (with the path) when it is not one.
+
+    `text` is the file decoded as it is (no newline translation): a CRLF in a memory is kept.
+    """
     if not text.startswith("---"):
         raise VaultFileError(path, "no front matter (the file must start with a --- line)")
     parts = text.split("\n---", 1)
     if len(parts) != 2:
         raise VaultFileError(path, "the front matter is not closed by a --- line")
+    if len(parts[0]) > MAX_FRONT_MATTER:
+        raise VaultFileError(path, f"front matter longer than {MAX_FRONT_MATTER // 1024} KiB")
     try:
-        front = yaml.safe_load(parts[0][3:])
-    except yaml.YAMLError as exc:
-        raise VaultFileError(path, f"broken front matter: {exc}".splitlines()[0]) from None
+        front = yaml.load(parts[0][3:], Loader=_NoAliasLoader)  # a SafeLoader: no object construction
+    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
+        first_line = (str(exc) or repr(exc)).splitlines()[0]
+        raise VaultFileError(path, f"broken front matter: {first_line}") from None
     if not isinstance(front, dict):
         raise VaultFileError(path, "the front matter is not a YAML mapping")
     body = parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
@@ -123,13 +201,18 @@ def parse_memory(path: Path, text: str) -> Memory:
             severity=front.get("severity"),
             event_ids=tuple(str(e) for e in front.get("event_ids") or ()),
             source=str(front.get("source", "user")),
-            replaced_by=front.get("replaced_by"),
+            replaced_by=_optional_text(front.get("replaced_by")),
             deleted_at=_time(front.get("deleted_at")),
+            agent_id=_optional_text(front.get("agent_id")),
         )
     except KeyError as exc:
         raise VaultFileError(path, f"the front matter has no {exc.args[0]!r}") from None
-    except UserError as exc:
+    except (UserError, TypeError, ValueError, OverflowError) as exc:
         raise VaultFileError(path, str(exc)) from None
+
+
+def _optional_text(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def _time(value: Any) -> datetime | None:

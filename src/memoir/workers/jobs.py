@@ -37,7 +37,10 @@ class Job(Protocol):
     """A unit of derived work. A job may also define `prepare(events, store)`: it runs
     before the transaction (for slow work such as embedding, which must not hold the
     write lock) and must be safe to repeat; `run` then commits with the entries' removal.
-    A job may name its `lane` (default "fast"); a job that calls a model belongs in "llm"."""
+    A job may name its `lane` (default "fast"); a job that calls a model belongs in "llm".
+    A job that takes seconds per event may name `commit_every` (events per commit, read at
+    each claim): the runner then hands it that many events at a time and records each
+    step's progress, so a crash costs one step, not everything claimed (default: all at once)."""
 
     name: str
 

@@ -11,19 +11,28 @@ failing is retried with backoff and, after `max_attempts`, set aside as failed
 
 Nothing is lost on a crash: an entry is removed only in the transaction that
 commits its job's work, so after a restart whatever is left is simply run.
+
+A job that waits seconds per event (a model call) names how many events it settles per
+commit (`commit_every`). The runner then works through its entries in steps of that many
+events, each step committing the job's writes with the removal of the entries it finished
+and the shrinking of the one it cut short (`shrink_outbox`, which keeps the entry's place).
+A crash, or a stop, then costs only the step under way, however big the ingest call that
+wrote the entry was. Jobs that name nothing (the fast lane's) commit a whole claim at once,
+which is what makes them fast.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from memoir.config import WorkerSettings
-from memoir.errors import WorkerError
+from memoir.errors import ConfigError, WorkerError
 from memoir.model import Event, OutboxEntry, now_ms
 from memoir.store import Store
-from memoir.workers.jobs import FAST_LANE, JobRegistry
+from memoir.workers.jobs import FAST_LANE, Job, JobRegistry
 
 __all__ = ["OutboxRunner"]
 
@@ -91,21 +100,35 @@ class OutboxRunner:
             time.sleep(0.05)  # what is left waits out a retry backoff
 
     def _run_group(self, action: str, group: list[OutboxEntry], events: dict[str, Event]) -> int:
+        """Run one job over its claimed entries, a step at a time; returns the events finished."""
+        every = _commit_every(self.registry.get(action))
+        pending, done = group, 0
         try:
-            self._commit(action, group, events)
-            return sum(e.size for e in group)
+            while pending:
+                step, pending_after = _next_step(pending, every, events)
+                self._commit(action, step, events)
+                pending, done = pending_after, done + len(step.event_ids)
+                if self.stopping:  # a stop waits for the step under way, not for the whole claim
+                    return done
+            return done
         except Exception as exc:  # noqa: BLE001 - any job failure is recorded on its entry, never fatal
             if self.stopping:  # the home is closing under the job: not its fault, replayed next time
                 log.info("job %s interrupted by shutdown (%s); its entries stay for the next runner", action, exc)
-                return 0
-            if len(group) == 1 and group[0].size == 1:
-                self._fail(group[0], exc)
-                return 0
-            log.warning("job %s failed on %d events (%s); retrying them one by one", action, len(group), exc)
+                return done
+            if len(pending) == 1 and pending[0].size == 1:
+                self._fail(pending[0], exc)
+                return done
+            left = sum(e.size for e in pending)
+            log.warning("job %s failed on %d events (%s); retrying them one by one", action, left, exc)
+        return done + self._one_by_one(action, pending, events)
+
+    def _one_by_one(self, action: str, pending: list[OutboxEntry], events: dict[str, Event]) -> int:
         done = 0
-        for entry in self._singles(group, events):
+        for entry in self._singles(pending, events):
+            if self.stopping:
+                break
             try:
-                self._commit(action, [entry], events)
+                self._commit(action, _Step((entry.event_id,), (entry,)), events)
                 done += 1
             except Exception as exc:  # noqa: BLE001 - as above
                 self._fail(entry, exc)
@@ -122,21 +145,23 @@ class OutboxRunner:
                 singles.extend(self.store.split_outbox(entry, stamps))
         return singles
 
-    def _commit(self, action: str, entries: Sequence[OutboxEntry], events: dict[str, Event]) -> None:
+    def _commit(self, action: str, step: _Step, events: dict[str, Event]) -> None:
         job = self.registry.get(action)
         if job is None:
             raise WorkerError(f"no job registered for action {action!r}")
-        wanted = [event_id for e in entries for event_id in e.event_ids]
-        missing = [event_id for event_id in wanted if event_id not in events]
+        missing = [event_id for event_id in step.event_ids if event_id not in events]
         if missing:
             raise WorkerError(f"outbox entry refers to missing event {missing[0]}")
-        batch = [events[event_id] for event_id in wanted]
+        batch = [events[event_id] for event_id in step.event_ids]
         prepare = getattr(job, "prepare", None)
         if prepare is not None:  # outside the transaction: slow work must not hold the write lock
             prepare(batch, self.store)
         with self.store.atomic():
             job.run(batch, self.store)
-            self.store.complete_outbox(action, entries, self._clock())
+            now = self._clock()
+            self.store.complete_outbox(action, step.finished, now)
+            if step.cut is not None:
+                self.store.shrink_outbox(*step.cut, now)
 
     def _fail(self, entry: OutboxEntry, exc: Exception) -> None:
         attempts = entry.attempts + 1
@@ -156,3 +181,45 @@ def _group_by_action(entries: Sequence[OutboxEntry]) -> dict[str, list[OutboxEnt
     for entry in entries:
         groups.setdefault(entry.action, []).append(entry)
     return groups
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """Events whose work commits together: the entries it finishes, and at most one it cuts short."""
+
+    event_ids: tuple[str, ...]
+    finished: tuple[OutboxEntry, ...]
+    cut: tuple[OutboxEntry, OutboxEntry] | None = None  # (the entry as stored, what is left of it)
+
+
+def _next_step(
+    pending: Sequence[OutboxEntry], every: int | None, events: Mapping[str, Event]
+) -> tuple[_Step, list[OutboxEntry]]:
+    """The first `every` events of `pending` (all of them when None), and the entries left after them."""
+    if every is None:
+        return _Step(tuple(i for e in pending for i in e.event_ids), tuple(pending)), []
+    taken: list[str] = []
+    finished: list[OutboxEntry] = []
+    for position, entry in enumerate(pending):
+        room = every - len(taken)
+        if entry.size > room:  # the step ends inside this entry: it shrinks, and stays first in line
+            taken.extend(entry.event_ids[:room])
+            next_event = events.get(entry.event_ids[room])
+            left = entry.without_first(room, next_event.timestamp_ms if next_event else entry.timestamp_ms)
+            return _Step(tuple(taken), tuple(finished), (entry, left)), [left, *pending[position + 1 :]]
+        taken.extend(entry.event_ids)
+        finished.append(entry)
+        if len(taken) == every:
+            return _Step(tuple(taken), tuple(finished)), list(pending[position + 1 :])
+    return _Step(tuple(taken), tuple(finished)), []
+
+
+def _commit_every(job: Job | None) -> int | None:
+    """How many events the job settles per commit; None: all it is given at once."""
+    every = getattr(job, "commit_every", None)
+    if every is None:
+        return None
+    if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+        name = getattr(job, "name", "?")
+        raise ConfigError(f"job {name!r} has commit_every={every!r}: give a number of events (1 or more), or None")
+    return every

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 
 from memoir.config import WorkerSettings
-from memoir.errors import ConfigError, WorkerError
+from memoir.errors import ConfigError, StoreError, WorkerError
 from memoir.store import RunnerLease, Store
 from memoir.workers.jobs import JobRegistry
 from memoir.workers.runner import OutboxRunner
@@ -30,6 +30,7 @@ __all__ = ["MAX_DEFER", "QUIET", "BackgroundWorker", "Lanes", "run_in_foreground
 log = logging.getLogger("memoir.workers")
 QUIET = 0.02  # seconds without ingest before workers start on new entries
 MAX_DEFER = WorkerSettings().max_defer  # the longest workers hold back while ingest keeps arriving
+ERROR_PAUSE_S = 2.0  # after a failed step: a full disk or a broken model is not fixed in milliseconds
 
 
 class Pacer:
@@ -161,8 +162,11 @@ class BackgroundWorker:
             self.last_error = None
             return done
         except Exception as exc:  # keep the thread alive: the store may recover (disk space, locks)
-            self.last_error = f"{type(exc).__name__}: {exc}"
-            log.exception("outbox runner (%s lane) failed; retrying in %.1f s", self.runner.lane, self.poll_interval)
+            error = f"{type(exc).__name__}: {exc}"
+            if error != self.last_error:  # once per new error, not every poll: the log may be on that full disk
+                log.exception("outbox runner (%s lane) failed; retrying until it works", self.runner.lane)
+            self.last_error = error
+            self._stop.wait(ERROR_PAUSE_S)
             return 0
 
 
@@ -272,7 +276,10 @@ class Lanes:
             if worker.last_error:
                 return f"running in this process, retrying after an error: {worker.last_error}"
             return "running in this process"
-        lease = self.store.try_runner_lease(lane)
+        try:
+            lease = self.store.try_runner_lease(lane)
+        except StoreError as exc:  # status must answer even when the lock file cannot be made
+            return f"unknown: {exc}"
         if lease is None:
             return "running in another process"
         lease.release()

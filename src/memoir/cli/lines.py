@@ -1,0 +1,94 @@
+"""`memoir ingest`'s lines: each parsed from its own bytes, stored a batch at a time, refused alone."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+from memoir.engine import Memoir
+from memoir.errors import InvalidEvent, InvalidInput
+from memoir.model import Event
+
+__all__ = ["Batches", "parse_line"]
+
+
+class Batches:
+    """Events of numbered lines, stored a batch at a time; counts them and reports each line refused.
+
+    Refusals wait for their batch to be stored, so that those found then (an id stored with
+    other content) are reported in line order with those found while reading.
+    """
+
+    def __init__(self, memoir: Memoir, report: Callable[[str], None], size: int) -> None:
+        self.memoir, self.report, self.size = memoir, report, size
+        self.pending: list[tuple[int, Event]] = []
+        self.refused: list[tuple[int, str]] = []
+        self.accepted = 0
+        self.rejected = 0
+        self.done_through = 0  # every line up to this one is stored or reported
+
+    def add(self, number: int, raw: bytes) -> None:
+        try:
+            events = self.memoir.prepare(parse_line(raw, number))
+        except InvalidInput as exc:
+            self._refuse(number, exc)
+            return
+        self.pending.extend((number, event) for event in events)
+        if len(self.pending) >= self.size:
+            self.store()
+
+    def store(self) -> None:
+        batch, self.pending = self.pending, []
+        if batch:
+            try:
+                self.accepted += len(self.memoir.ingest([event for _, event in batch]))
+            except InvalidInput as exc:
+                # An event refused at write time (its id is stored with other content): the others
+                # were stored; those before it are done, the rest go one by one to say which lines.
+                first = exc.index or 0
+                self.accepted += first
+                self._one_by_one(batch[first:])
+            self.done_through = batch[-1][0]
+        for _, message in sorted(self.refused):
+            self.report(message)
+        self.refused.clear()
+
+    def _one_by_one(self, batch: list[tuple[int, Event]]) -> None:
+        for number, event in batch:
+            try:
+                self.memoir.ingest(event)
+            except InvalidInput as exc:
+                self._refuse(number, exc)
+            else:
+                self.accepted += 1
+
+    def _refuse(self, number: int, exc: InvalidInput) -> None:
+        self.rejected += 1
+        self.refused.append((number, f"line {number}: {exc}"))
+
+
+def parse_line(raw: bytes, number: int) -> dict[str, Any]:
+    """One line's event object, from its bytes; whatever is wrong with them is an InvalidEvent."""
+    try:
+        # A byte order mark may open the first line (some Windows tools write one).
+        line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidEvent("event", f"not UTF-8 (byte {raw[exc.start]:#04x} at column {exc.start + 1})") from None
+    try:
+        data = json.loads(line, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as exc:
+        raise InvalidEvent("event", f"malformed JSON ({exc.msg} at column {exc.colno})") from None
+    except RecursionError:
+        raise InvalidEvent("event", "malformed JSON (nested too deeply)") from None
+    except InvalidEvent:
+        raise
+    except ValueError:  # Python reads no integer past its digit limit (4,300 digits)
+        raise InvalidEvent("event", "malformed JSON (a number with too many digits)") from None
+    if not isinstance(data, dict):
+        raise InvalidEvent("event", f"each line must be one JSON object with event fields, got {type(data).__name__}")
+    return data
+
+
+def _refuse_constant(name: str) -> NoReturn:
+    raise InvalidEvent("event", f"malformed JSON ({name} is not a JSON value)")

@@ -1,0 +1,48 @@
+"""What the façade's reads return beside events and memories: a page of events, a home's status."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from memoir.model import Event
+from memoir.store import Checkpoint
+
+__all__ = ["EventPage", "Status"]
+
+
+class EventPage(list[Event]):
+    """A page of events in time order; `next_cursor` fetches the next page (None at the end)."""
+
+    def __init__(self, events: Iterable[Event], next_cursor: str | None) -> None:
+        super().__init__(events)
+        self.next_cursor = next_cursor
+
+
+@dataclass(frozen=True)
+class Status:
+    home: str
+    database: str
+    backend: str
+    size_bytes: int
+    schema: list[str]
+    events: int
+    sessions: int
+    conversations: int
+    outbox_pending: dict[str, int]
+    outbox_failed: dict[str, int]
+    checkpoints: list[Checkpoint]
+    workers: dict[str, str]  # lane -> its worker, in words
+    multi_agent_mode: str
+    indexed_items: int = 0
+
+    @property
+    def backlog(self) -> int:
+        return sum(self.outbox_pending.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        data = dataclasses.asdict(self)
+        data["outbox_backlog"] = self.backlog
+        return data
