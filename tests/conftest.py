@@ -90,7 +90,7 @@ def message(text: str = "hello", **fields: Any) -> dict[str, Any]:
     return {"session_id": "s1", "event_type": "user_message", "text": text, **fields}
 
 
-def cli(*args: str, home: Path | None = None, stdin: str | None = None, **env: str) -> Result:
+def cli(*args: str, home: Path | None = None, stdin: str | bytes | None = None, **env: str) -> Result:
     """Run the `memoir` command in this process, as typer's CliRunner does: exit code, stdout and stderr apart.
 
     MEMOIR_DEBUG is set so that an unexpected exception fails the test with its traceback

@@ -60,7 +60,7 @@ def ingest_lines(home: Path, *lines: bytes, via_stdin: bool = False, options: tu
         assert cli("init", home=home, **HASHING).exit_code == 0
     data = b"".join(raw + b"\n" for raw in lines)
     if via_stdin:
-        return cli("ingest", "-", "--no-wait", *options, home=home, stdin=data, **HASHING)  # type: ignore[arg-type]
+        return cli("ingest", "-", "--no-wait", *options, home=home, stdin=data, **HASHING)
     path = home.parent / "lines.jsonl"
     path.write_bytes(data)
     return cli("ingest", str(path), "--no-wait", *options, home=home, **HASHING)

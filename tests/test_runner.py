@@ -91,6 +91,22 @@ def test_a_failing_entry_stays_with_its_error_and_does_not_hold_back_the_others(
     assert left.last_error == "ValueError: cannot handle 'poison'"
 
 
+class FullDisk(Recorder):
+    def run(self, events: Sequence[Event], store: Store) -> None:
+        raise StoreError("the disk holding memoir.db is full: free disk space, then retry")
+
+
+def test_a_failing_store_is_not_held_against_the_entries(store: SQLiteStore) -> None:
+    """A full disk is nobody's fault: the error reaches the worker, no attempt is counted, nothing is split."""
+    registry = registry_with(FullDisk())
+    store.append([ev("a"), ev("b")], registry.actions_for)
+    runner = OutboxRunner(store, registry)
+    with pytest.raises(StoreError, match=r"disk .* is full"):
+        runner.run_once()
+    [entry] = store.outbox_entries()
+    assert (entry.attempts, entry.size, entry.last_error) == (0, 2, None)
+
+
 def test_a_failed_entry_waits_out_a_backoff_then_is_given_up_after_max_attempts(store: SQLiteStore) -> None:
     clock = [1_000_000]
     registry = registry_with(Recorder(fail_on=["poison"]))

@@ -264,3 +264,4 @@ class VectorIndex:
             self.path.with_suffix(".json").write_text(json.dumps(self._manifest()))
         except (OSError, RuntimeError) as exc:  # a cache: failing to save only costs a rebuild later
             log.warning("could not save the HNSW index to %s: %s", self.path, exc)
+            self.path.with_suffix(".tmp").unlink(missing_ok=True)  # a half-written copy only takes space

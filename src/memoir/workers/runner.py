@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from memoir.config import WorkerSettings
-from memoir.errors import ConfigError, WorkerError
+from memoir.errors import ConfigError, StoreError, WorkerError
 from memoir.model import Event, OutboxEntry, now_ms
 from memoir.store import Store
 from memoir.workers.jobs import FAST_LANE, Job, JobRegistry
@@ -111,6 +111,10 @@ class OutboxRunner:
                 if self.stopping:  # a stop waits for the step under way, not for the whole claim
                     return done
             return done
+        except StoreError:
+            # The store itself failed (a full disk, a lock held too long): not the job's fault and
+            # not the entries', so no attempt is counted and nothing is set aside; the caller retries.
+            raise
         except Exception as exc:  # noqa: BLE001 - any job failure is recorded on its entry, never fatal
             if self.stopping:  # the home is closing under the job: not its fault, replayed next time
                 log.info("job %s interrupted by shutdown (%s); its entries stay for the next runner", action, exc)
@@ -130,6 +134,8 @@ class OutboxRunner:
             try:
                 self._commit(action, _Step((entry.event_id,), (entry,)), events)
                 done += 1
+            except StoreError:
+                raise  # as in _run_group
             except Exception as exc:  # noqa: BLE001 - as above
                 self._fail(entry, exc)
         return done
