@@ -570,3 +570,29 @@ def test_any_remember_keeps_a_memory_or_refuses_naming_the_field(
         return
     event("kept")
     assert memory.id in {m.id for m in api.memories(memory.conversation_id)}
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda m: m.remember_many("hello"), "drafts"),
+        (lambda m: m.remember_many(None), "drafts"),
+        (lambda m: m.remember("x", tags=5), "tags"),
+        (lambda m: m.reindex(batch_size=0), "batch_size"),
+        (lambda m: m.reindex(batch_size="x"), "batch_size"),
+        (lambda m: m.reindex(progress="x"), "progress"),
+        (lambda m: m.flush(timeout="x"), "timeout"),
+        (lambda m: m.memories(kind="bogus"), "kind"),
+        (lambda m: m.memories(include_deleted="no"), "include_deleted"),
+        (lambda m: m.search("x", kinds=[]), "kinds"),
+    ],
+)
+def test_a_bad_argument_to_the_memory_api_names_its_field_and_changes_nothing(
+    open_memoir: Callable[..., Memoir], call: Callable[[Memoir], object], field: str
+) -> None:
+    memoir = open_memoir(embedding_provider="hashing")
+    memoir.remember("kept")
+    with pytest.raises(InvalidInput) as raised:
+        call(memoir)
+    assert raised.value.field == field
+    assert [m.content for m in memoir.memories()] == ["kept"]

@@ -185,3 +185,30 @@ def test_the_command_line_acts_as_the_agent_it_is_given(home: Path) -> None:
     assert memory_id in cli("memories", "--all-agents", "--json", home=home, **env).stdout
     assert cli("memories", home=home, **env).stderr.startswith("error: agent_id: ")  # nobody configured
     assert cli("forget", memory_id, "--agent", "coder", home=home, **env).exit_code == 0
+
+
+def test_facts_learned_in_global_stay_with_the_agent_whose_message_they_came_from(home: Path) -> None:
+    with unified(home) as memoir:
+        memoir.ingest(message("My wife is Alice.", conversation_id="global"), agent_id="coder")
+        memoir.flush()
+        memoir.ingest(message("My wife is Carol.", conversation_id="global"), agent_id="planner")
+        memoir.flush()
+        coder = memoir.memories("global", agent_id="coder")
+        planner = memoir.memories("global", agent_id="planner")
+        assert [m.content for m in coder] == ["The user's wife is Alice"]  # not replaced by the planner's user
+        assert [m.content for m in planner] == ["The user's wife is Carol"]
+        assert {m.agent_id for m in coder + planner} == {"coder", "planner"}
+
+
+def test_a_payload_cannot_speak_for_another_agent_than_the_caller(home: Path) -> None:
+    with unified(home) as memoir:
+        with pytest.raises(InvalidInput, match="agent_id"):
+            memoir.ingest(message("hello", agent_id="coder"), agent_id="planner")
+        with pytest.raises(InvalidInput, match="agent_id"):
+            memoir.remember_many([{"text": "x", "agent_id": "coder"}], agent_id="planner")
+        for flag in ("no", 1, None):
+            with pytest.raises(InvalidInput, match="all_agents"):
+                memoir.memories(agent_id="planner", all_agents=flag)  # type: ignore[arg-type]
+            with pytest.raises(InvalidInput, match="all_agents"):
+                memoir.events(agent_id="planner", all_agents=flag)  # type: ignore[arg-type]
+        assert memoir.events(all_agents=True) == [] and memoir.memories(all_agents=True) == []

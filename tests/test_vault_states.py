@@ -587,15 +587,19 @@ def test_temporary_files_left_by_a_crash_are_removed_when_the_home_opens(home: P
     with open_home(home) as memoir:
         memory = memoir.remember("Sam is allergic to peanuts")
         folder = memoir.memory_path(memory).parent
-    stale = folder / ".tmp-abc123.md"
+    stale = folder / ".tmp-abc12345.md"  # as atomic_write names them (mkstemp)
     stale.write_text("---\nid: half a note")
+    theirs = [folder / ".tmp-my-draft.md", home / "vault" / ".obsidian" / ".tmp-workspace12.md"]  # a person's
     an_hour_ago = time.time() - 3600
-    os.utime(stale, (an_hour_ago, an_hour_ago))
-    fresh = folder / ".tmp-def456.md"  # another process may be writing this one right now
+    for path in (stale, *theirs):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("---\nid: half a note")
+        os.utime(path, (an_hour_ago, an_hour_ago))
+    fresh = folder / ".tmp-def45678.md"  # another process may be writing this one right now
     fresh.write_text("---\nid: being written")
     with open_home(home) as memoir:
         assert not stale.exists()
-        assert fresh.exists()
+        assert fresh.exists() and all(path.exists() for path in theirs)
         assert [m.id for m in memoir.memories()] == [memory.id]
 
 
@@ -610,3 +614,56 @@ def test_a_crlf_body_survives_remember_and_reopen(home: Path, tmp_path: Path) ->
     shutil.copytree(home / "vault", copied / "vault")  # a home that knows the memory only from its file
     with open_home(copied) as memoir:
         assert [m.content for m in memoir.memories()] == ["a\r\nb"]
+
+
+def test_a_note_whose_name_is_not_utf8_is_reported_and_the_home_still_opens(home: Path) -> None:
+    with open_home(home) as memoir:
+        kept = memoir.remember("Sam is allergic to peanuts")
+        odd = memoir.remember("Ana prefers green tea over coffee")
+        note = memoir.memory_path(odd)
+    renamed = bytes(note.parent) + b"/caf\xe9.md"
+    os.rename(bytes(note), renamed)
+    with open_home(home) as memoir:
+        assert kept.id in [m.id for m in memoir.memories()]
+        assert any("not UTF-8" in line for line in concerns(memoir))
+    assert os.path.exists(renamed)
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("source", '"\\ud800"'), ("replaced_by", '"\\ud800"'), ("conversation_id", "[a]"), ("agent_id", "[x]")],
+)
+def test_a_front_matter_value_of_the_wrong_kind_makes_the_note_unreadable_not_the_home(
+    home: Path, field: str, value: str
+) -> None:
+    with open_home(home) as memoir:
+        memory = memoir.remember("Sam is allergic to peanuts")
+        note = memoir.memory_path(memory)
+    text = note.read_text()
+    note.write_text(text.replace("---\n", f"---\n{field}: {value}\n", 1) if field not in text else text)
+    if field in text:
+        lines = [f"{field}: {value}" if line.startswith(f"{field}:") else line for line in text.split("\n")]
+        note.write_text("\n".join(lines))
+    with open_home(home) as memoir:
+        [listed] = memoir.memories()
+        assert listed.unreadable and any(str(note) in line for line in concerns(memoir))
+
+
+def test_a_folder_linked_out_of_the_vault_keeps_its_memories_unreadable_not_forgotten(
+    home: Path, tmp_path: Path
+) -> None:
+    with open_home(home) as memoir:
+        memory = memoir.remember("Sam is allergic to peanuts")
+    folder = entries(home) / "default"
+    moved = tmp_path / "elsewhere"
+    shutil.move(folder, moved)
+    folder.symlink_to(moved, target_is_directory=True)
+    with open_home(home) as memoir:
+        [listed] = memoir.memories()
+        assert listed.id == memory.id and listed.unreadable and not listed.deleted
+        assert any("symbolic link to a folder" in line for line in concerns(memoir))
+    folder.unlink()
+    shutil.move(moved, folder)
+    with open_home(home) as memoir:
+        [listed] = memoir.memories()
+        assert listed.unreadable is None and memory.id in hit_ids(memoir, memory.content, "default")

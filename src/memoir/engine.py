@@ -17,17 +17,18 @@ from typing import Any
 from memoir.assembly import Parts, assemble, prepare_home
 from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.doctor import Finding, examine
-from memoir.errors import EventNotFound, InvalidInput, InvalidQuery
+from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
-from memoir.model import Event, EventKey, Memory, admit, is_ulid, now_ms
+from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
-from memoir.model.checks import brief, check_count, check_filters, check_query
+from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
+from memoir.model.memory import MemoryKind
 from memoir.retrieval import Context, Hit, TimeLike, format_context, search_scope, time_bound
 from memoir.store import EventQuery, IndexItem
 from memoir.vault import MemoryDraft, SyncReport
 from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
-from memoir.views import EventPage, Status
+from memoir.views import EventPage, Status, parse_cursor
 from memoir.workers import Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]
@@ -132,6 +133,11 @@ class Memoir:
         the stored event stands, and the new one needs an id of its own.
         """
         events = self.prepare(event_or_events, agent_id=agent_id)
+        for index, event in enumerate(events):  # a payload cannot speak for another agent than the caller
+            if agent_id is not None and event.agent_id != agent_id:
+                raise InvalidEvent(
+                    "agent_id", f"{brief(event.agent_id)} is not the caller {brief(agent_id)}", index=index
+                )
         with self._parts.lanes.ingesting():
             stored = self._parts.store.append(events, self._parts.registry.actions_for)
         refuse_conflicts(events, stored, batch=not isinstance(event_or_events, Event | Mapping))
@@ -154,6 +160,7 @@ class Memoir:
         Lanes without a live runner thread in this process are drained by the calling
         thread, unless another process's runner holds them, which is then waited for.
         """
+        check_seconds("timeout", timeout)
         return self._parts.lanes.flush(timeout)
 
     def pending(self) -> int:
@@ -185,8 +192,8 @@ class Memoir:
             until_ms=time_bound("until", until),
             session_id=session_id,
             conversation_id=conversation_id,
-            agent_id=agent_id if all_agents or not self._parts.unified else self._parts.agent_scope(agent_id),
-            after=_parse_cursor(cursor),
+            agent_id=_events_agent(self._parts, agent_id, all_agents),
+            after=parse_cursor(cursor),
             limit=limit,
         )
         found = self._parts.store.scan(query)
@@ -221,7 +228,12 @@ class Memoir:
         `global` conversation, whose memories every agent shares.
         """
         draft = MemoryDraft(
-            text, kind=kind, conversation_id=conversation_id, tags=tuple(tags), severity=severity, agent_id=agent_id
+            text,
+            kind=kind,
+            conversation_id=conversation_id,
+            tags=tags,  # type: ignore[arg-type]  # MemoryDraft turns any iterable into a tuple, or refuses it
+            severity=severity,
+            agent_id=agent_id,
         )
         return self._parts.book.remember_many([draft])[0]
 
@@ -232,11 +244,18 @@ class Memoir:
 
         Each item is a `MemoryDraft`, a text (a fact of the default conversation) or a
         mapping with `remember`'s argument names (`text`, `kind`, `conversation_id`, ...).
-        `agent_id` is the owner of drafts that name none.
+        `agent_id` is the calling agent: the owner of drafts that name none, and a draft naming
+        another agent is refused (a server passes its caller's agent; a payload cannot override it).
         """
-        book = self._parts.book
+        if isinstance(drafts, str | bytes | Mapping) or not isinstance(drafts, Iterable):
+            raise InvalidInput("drafts", f"expected a list of memories, got {brief(drafts)}")
         items = [MemoryDraft.of(item) for item in drafts]
-        return book.remember_many([d if d.agent_id is not None else replace(d, agent_id=agent_id) for d in items])
+        for number, draft in enumerate(items):
+            if agent_id is not None and draft.agent_id not in (None, agent_id):
+                raise InvalidInput(
+                    "agent_id", f"memory #{number} names {brief(draft.agent_id)}, not the caller {brief(agent_id)}"
+                )
+        return self._parts.book.remember_many([replace(d, agent_id=d.agent_id or agent_id) for d in items])
 
     def forget(self, memory_id: str, *, agent_id: str | None = None) -> Memory:
         """Soft-delete a memory: its file moves under `deleted/`, search stops finding it.
@@ -261,6 +280,10 @@ class Memoir:
         agent's, for administration, and must be asked for.
         """
         check_filters(conversation_id=conversation_id, kind=kind, agent_id=agent_id)
+        check_flag("include_deleted", include_deleted)
+        check_flag("all_agents", all_agents)
+        if kind is not None and kind not in {k.value for k in MemoryKind}:
+            raise InvalidQuery("kind", f"unknown kind {brief(kind)}; known: {', '.join(k.value for k in MemoryKind)}")
         visible_to = None if all_agents else self._parts.agent_scope(agent_id)
         return self._parts.store.memory_list(conversation_id, kind, include_deleted, visible_to)
 
@@ -328,6 +351,9 @@ class Memoir:
 
         Embeddings are cached by content hash, so a rebuild only embeds text it never saw.
         """
+        check_count("batch_size", batch_size, 1, MAX_PAGE)
+        if progress is not None and not callable(progress):
+            raise InvalidQuery("progress", f"must be a function of (done, total), got {brief(progress)}")
         parts = self._parts
 
         def memories() -> list[IndexItem]:
@@ -366,11 +392,7 @@ class Memoir:
         return run_in_foreground(self._parts.lanes, lanes, once=once, report=report)
 
 
-def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:
-    if cursor is None:
-        return None
-    try:
-        key = EventKey.parse(cursor)
-    except InvalidInput:
-        raise InvalidQuery("cursor", f"{brief(cursor)} is not a cursor returned by events()") from None
-    return key.timestamp_ms, key.ulid
+def _events_agent(parts: Parts, agent_id: str | None, all_agents: bool) -> str | None:
+    """Whose events a listing shows: the caller's in unified mode, unless every agent's is asked for."""
+    check_flag("all_agents", all_agents)
+    return agent_id if all_agents or not parts.unified else parts.agent_scope(agent_id)

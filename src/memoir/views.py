@@ -7,10 +7,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from memoir.model import Event
+from memoir.errors import InvalidInput, InvalidQuery
+from memoir.model import Event, EventKey
+from memoir.model.checks import brief
 from memoir.store import Checkpoint
 
-__all__ = ["EventPage", "Status"]
+__all__ = ["EventPage", "Status", "parse_cursor"]
 
 
 class EventPage(list[Event]):
@@ -46,3 +48,14 @@ class Status:
         data = dataclasses.asdict(self)
         data["outbox_backlog"] = self.backlog
         return data
+
+
+def parse_cursor(cursor: str | None) -> tuple[int, str] | None:
+    """The position after which a page starts, from an `EventPage.next_cursor`."""
+    if cursor is None:
+        return None
+    try:
+        key = EventKey.parse(cursor)
+    except InvalidInput:
+        raise InvalidQuery("cursor", f"{brief(cursor)} is not a cursor returned by events()") from None
+    return key.timestamp_ms, key.ulid

@@ -148,8 +148,8 @@ class ExtractFactsJob:
             # Only a memory the speaker could see, of the event's own conversation: a model may
             # name any id, and another agent's or conversation's memory is not its to change.
             target = self.book.get(decision.memory_id, agent_id=event.agent_id if self.book.unified else None)
-            if target.conversation_id != event.conversation_id:
-                raise NotFound(f"{decision.memory_id} is not of conversation {event.conversation_id}")
+            if target.conversation_id != event.conversation_id or (self.book.unified and target.agent_id is None):
+                raise NotFound(f"{decision.memory_id} is not the speaker's memory of {event.conversation_id}")
             if target.deleted:  # a replay: already done
                 return
             if decision.event == "UPDATE":

@@ -105,6 +105,18 @@ def check_query(field: str, value: object, max_length: int) -> None:
     check_whole(field, value, InvalidQuery)
 
 
+def check_flag(field: str, value: object) -> None:
+    """True or False, nothing truthy: `all_agents="no"` must not read across agents."""
+    if not isinstance(value, bool):
+        raise InvalidQuery(field, f"must be True or False, got {brief(value)}")
+
+
+def check_seconds(field: str, value: object) -> None:
+    """None (no limit) or a number of seconds, not negative."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float) or not value >= 0):
+        raise InvalidQuery(field, f"must be a number of seconds (or None), got {brief(value)}")
+
+
 def check_count(field: str, value: Any, low: int, high: int) -> None:
     """A whole number from `low` to `high`; a bool is no number here."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 from memoir.errors import InvalidInput
-from memoir.model.checks import check_id, surrogate_at
+from memoir.model.checks import brief, check_id, surrogate_at
 from memoir.model.enums import ParsedEnum
 from memoir.model.event import DEFAULT_CONVERSATION, parse_timestamp
 from memoir.model.ids import is_ulid
@@ -59,6 +59,17 @@ def _tags(values: Iterable[str]) -> tuple[str, ...]:
     return tuple(tags)
 
 
+def _check_sources(event_ids: object, source: object, replaced_by: object) -> None:
+    """Where a memory came from: event ids (one-line ids), a source word, its successor's id (a ULID)."""
+    if isinstance(event_ids, str) or not isinstance(event_ids, tuple | list):
+        raise InvalidInput("event_ids", f"must be a list of event ids, got {brief(event_ids)}")
+    for event_id in event_ids:
+        check_id("event_ids", event_id, error=InvalidInput)
+    check_id("source", source, error=InvalidInput)
+    if replaced_by is not None and not is_ulid(replaced_by):
+        raise InvalidInput("replaced_by", f"{brief(replaced_by)} is not a 26-character ULID")
+
+
 @dataclass(frozen=True)
 class Memory:
     id: str  # a ULID: memories sort by creation like events do
@@ -96,6 +107,7 @@ class Memory:
             if self.kind is not MemoryKind.GOTCHA:
                 raise InvalidInput("severity", "only gotchas have a severity")
             set_(self, "severity", Severity.parse(self.severity))
+        _check_sources(self.event_ids, self.source, self.replaced_by)
         set_(self, "event_ids", tuple(self.event_ids))
         # Milliseconds, as everything memoir stores: a memory read back equals the one written.
         set_(self, "created_at", parse_timestamp(self.created_at, "created_at"))

@@ -56,8 +56,10 @@ def _kinds(kinds: Iterable[str] | str | None) -> tuple[str, ...] | None:
         raise InvalidQuery("kinds", f"expected kind names, got {brief(kinds)}")
     chosen = tuple(kinds.split(",")) if isinstance(kinds, str) else tuple(kinds)
     unknown = [kind for kind in chosen if kind not in KINDS]
-    if unknown or not chosen:
-        raise InvalidQuery("kinds", f"unknown kind {brief(unknown[0] if unknown else '')}; known: {', '.join(KINDS)}")
+    if not chosen:
+        raise InvalidQuery("kinds", f"name at least one kind: {', '.join(KINDS)}")
+    if unknown:
+        raise InvalidQuery("kinds", f"unknown kind {brief(unknown[0])}; known: {', '.join(KINDS)}")
     return chosen
 
 

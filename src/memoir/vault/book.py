@@ -97,9 +97,13 @@ class MemoryBook:
         if self.git is not None:
             self.git.commit(message)
 
-    def owner(self, conversation_id: str, agent_id: str | None) -> str | None:
-        """Whose a new memory is: the agent's in unified mode, nobody's in `global` or separate mode."""
-        if not self.unified or conversation_id == SHARED_CONVERSATION:
+    def owner(self, conversation_id: str, agent_id: str | None, learned: bool = False) -> str | None:
+        """Whose a new memory is: the agent's in unified mode, nobody's in separate mode.
+
+        A memory told for `global` is shared; one learned from an agent's events stays that
+        agent's even there (derived data follows its source).
+        """
+        if not self.unified or (conversation_id == SHARED_CONVERSATION and not learned):
             return None
         agent = agent_id if agent_id is not None else self.default_agent
         if agent is None:
@@ -155,7 +159,8 @@ class MemoryBook:
                 if not isinstance(draft, MemoryDraft):
                     raise InvalidInput("memory", f"expected a MemoryDraft, got {type(draft).__name__}")
                 conversation = DEFAULT_CONVERSATION if draft.conversation_id is None else draft.conversation_id
-                memories.append(draft.to_memory(timestamp_ms, self.owner(conversation, draft.agent_id)))
+                owner = self.owner(conversation, draft.agent_id, learned=bool(draft.event_ids))
+                memories.append(draft.to_memory(timestamp_ms, owner))
             except InvalidInput as exc:
                 if len(drafts) == 1:
                     raise

@@ -17,6 +17,7 @@ already has live, or else the oldest, is used: a memory is live once.
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,10 +63,13 @@ def diff_vault(vault: Vault, known: Mapping[str, tuple[str, str]]) -> VaultDiff:
     diff = VaultDiff()
     claims: dict[str, list[Note]] = {}
     broken_paths: dict[str, VaultFileError] = {}
+    linked: dict[str, VaultFileError] = {}  # folders that are links: the notes behind them are not read
     for note in vault.scan():
         if isinstance(note.found, VaultFileError):
             diff.broken.append(note.found)
             broken_paths[str(note.path)] = note.found
+            if note.path.is_dir():
+                linked[str(note.path) + os.sep] = note.found
         else:
             claims.setdefault(note.found.id, []).append(note)
     chosen = {i: _settle_claims(vault, n, known, diff) if len(n) > 1 else n[0] for i, n in claims.items()}
@@ -83,9 +87,10 @@ def diff_vault(vault: Vault, known: Mapping[str, tuple[str, str]]) -> VaultDiff:
     for memory_id, (path, digest) in known.items():
         if memory_id in diff.files or not digest:  # an empty hash: its deletion was mirrored already
             continue
-        if path in broken_paths:
+        behind = next((error for folder, error in linked.items() if path.startswith(folder)), None)
+        if path in broken_paths or behind is not None:
             if digest != UNREADABLE:
-                diff.unreadable[memory_id] = broken_paths[path]
+                diff.unreadable[memory_id] = broken_paths.get(path) or behind  # type: ignore[assignment]
         else:
             diff.gone.append(memory_id)
     return diff

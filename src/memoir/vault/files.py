@@ -51,7 +51,9 @@ class VaultFileError(StoreError):
     def __init__(self, path: Path, reason: str) -> None:
         self.path = path
         self.reason = _bounded(reason)
-        super().__init__(f"{path}: {self.reason}")
+        # A name that is not UTF-8 arrives as surrogate escapes: shown as \x.. so the message prints anywhere.
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        super().__init__(f"{shown}: {self.reason}")
 
 
 def _bounded(text: str) -> str:
@@ -192,27 +194,44 @@ def parse_memory(path: Path, text: str) -> Memory:
     body = parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
     try:
         return Memory(
-            id=str(front["id"]),
+            id=_scalar(front, "id"),
             kind=front.get("kind", "fact"),
             content=body.strip(),
-            conversation_id=str(front.get("conversation_id", "default")),
+            conversation_id=_scalar(front, "conversation_id", "default"),
             created_at=_time(front.get("created_at")) or datetime.now(UTC),
-            tags=tuple(str(t) for t in front.get("tags") or ()),
+            tags=tuple(str(t) for t in _list(front, "tags")),
             severity=front.get("severity"),
-            event_ids=tuple(str(e) for e in front.get("event_ids") or ()),
-            source=str(front.get("source", "user")),
-            replaced_by=_optional_text(front.get("replaced_by")),
+            event_ids=tuple(str(e) for e in _list(front, "event_ids")),
+            source=_scalar(front, "source", "user"),
+            replaced_by=_optional_text(front, "replaced_by"),
             deleted_at=_time(front.get("deleted_at")),
-            agent_id=_optional_text(front.get("agent_id")),
+            agent_id=_optional_text(front, "agent_id"),
         )
     except KeyError as exc:
         raise VaultFileError(path, f"the front matter has no {exc.args[0]!r}") from None
+    except VaultFileError as exc:  # raised by the value helpers, which do not know the path
+        raise VaultFileError(path, exc.reason) from None
     except (UserError, TypeError, ValueError, OverflowError) as exc:
         raise VaultFileError(path, str(exc)) from None
 
 
-def _optional_text(value: Any) -> str | None:
-    return None if value is None else str(value)
+def _scalar(front: dict[Any, Any], key: str, default: str | None = None) -> str:
+    """A one-word value of the front matter as text (YAML may read `123` as a number); never a list."""
+    value = front[key] if default is None else front.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        raise VaultFileError(Path(key), f"{key} must be a single value, not {type(value).__name__}")
+    return str(value)
+
+
+def _optional_text(front: dict[Any, Any], key: str) -> str | None:
+    return None if front.get(key) is None else _scalar(front, key)
+
+
+def _list(front: dict[Any, Any], key: str) -> list[Any]:
+    value = front.get(key) or []
+    if not isinstance(value, list) or any(isinstance(v, list | dict) for v in value):
+        raise VaultFileError(Path(key), f"{key} must be a list of single values")
+    return value
 
 
 def _time(value: Any) -> datetime | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import os
+import re
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ log = logging.getLogger("memoir.vault")
 RECENT_ON_PAGE = 50  # seed 000: recent facts capped at 50 on save
 TEMPORARY_PREFIX = ".tmp-"
 UNDO_PREFIX = TEMPORARY_PREFIX + "undo-"  # a hard link to a note a change may have to put back
+# What atomic_write (mkstemp: 8 random characters) and FileChanges name their files.
+_OUR_TEMPORARY = re.compile(r"\.tmp-(?:[a-z0-9_]{8}\.md|undo-.+\.md)")
 STALE_TEMPORARY_S = 600  # older than any write in progress: a crash left it
 
 
@@ -78,12 +81,18 @@ class Vault:
         """
         if not self.entries.exists():
             return
-        for folder, _, names in os.walk(self.entries):
+        for folder, folders, names in os.walk(self.entries):
+            for name in sorted(folders):
+                if os.path.islink(os.path.join(folder, name)):  # os.walk does not enter it: say so
+                    path = Path(folder) / name
+                    yield Note(path, VaultFileError(path, "a symbolic link to a folder: not read, left alone"), "")
             for name in sorted(names):
                 if not name.endswith(".md") or name.startswith(TEMPORARY_PREFIX):
                     continue
-                note = self.read(Path(folder) / name)
-                if note is not None:
+                path = Path(folder) / name
+                if not _utf8_name(path):
+                    yield Note(path, VaultFileError(path, "its name is not UTF-8: rename it"), "")
+                elif (note := self.read(path)) is not None:
                     yield note
 
     @staticmethod
@@ -110,8 +119,8 @@ class Vault:
         for folder, _, names in os.walk(self.root):
             for name in names:
                 path = Path(folder) / name
-                if not name.startswith(TEMPORARY_PREFIX) or ".git" in path.parts:
-                    continue
+                if not _OUR_TEMPORARY.fullmatch(name) or ".git" in path.parts or ".obsidian" in path.parts:
+                    continue  # only the names memoir itself makes: a person's ".tmp-" file is theirs
                 try:
                     info = path.lstat()
                     # An undo link keeps its note's old mtime: its ctime says when it was made.
@@ -145,6 +154,15 @@ class Vault:
         path = self.root / "facts.md"
         atomic_write(path, text)
         return path
+
+
+def _utf8_name(path: Path) -> bool:
+    # A name that is not UTF-8 reaches Python as surrogate escapes, which no database can store.
+    try:
+        str(path).encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class FileChanges:

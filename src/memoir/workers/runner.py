@@ -91,7 +91,16 @@ class OutboxRunner:
         """
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
-            if self.run_once():
+            try:
+                if self.run_once():
+                    continue
+            except StoreError as exc:
+                if deadline is None:
+                    raise  # with no time limit, waiting for a store that fails would never end
+                log.warning("outbox runner (%s lane) waits: %s", self.lane, exc)
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.2)
                 continue
             if self.pending() == 0:
                 return True
