@@ -667,3 +667,15 @@ def test_a_folder_linked_out_of_the_vault_keeps_its_memories_unreadable_not_forg
     with open_home(home) as memoir:
         [listed] = memoir.memories()
         assert listed.unreadable is None and memory.id in hit_ids(memoir, memory.content, "default")
+
+
+def test_front_matter_keys_a_person_added_survive_forget_and_a_merge(home: Path) -> None:
+    with open_home(home) as memoir:
+        memory = memoir.remember("Sam is allergic to peanuts")
+        note = memoir.memory_path(memory)
+        note.write_text(note.read_text().replace("---\n", "---\naliases: [Sam's allergy]\n", 1))
+        merged = memoir.remember("Sam is allergic to peanuts", tags=["health"])
+        assert "aliases: [Sam's allergy]" in note.read_text() or "- Sam's allergy" in note.read_text()
+        assert merged.tags == ("health",)
+        tombstone = memoir.forget(memory.id)
+        assert "Sam's allergy" in memoir.memory_path(tombstone).read_text()

@@ -87,6 +87,8 @@ class Memory:
     # Why its note cannot be read now (a person broke its front matter): the mirror's last good
     # copy is shown, flagged, until the file is fixed. Never written to the file itself.
     unreadable: str | None = field(default=None, compare=False)
+    # Front-matter keys a person added (Obsidian aliases, links...): carried through rewrites.
+    extra: tuple[tuple[str, object], ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__

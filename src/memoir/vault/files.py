@@ -168,6 +168,8 @@ def render_memory(memory: Memory) -> str:
         front["replaced_by"] = memory.replaced_by
     if memory.agent_id is not None:
         front["agent_id"] = memory.agent_id
+    for key, value in memory.extra:  # a person's own keys, kept as they were
+        front.setdefault(key, value)
     header = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, default_flow_style=None)
     return f"---\n{header}---\n{memory.content}\n"
 
@@ -206,6 +208,7 @@ def parse_memory(path: Path, text: str) -> Memory:
             replaced_by=_optional_text(front, "replaced_by"),
             deleted_at=_time(front.get("deleted_at")),
             agent_id=_optional_text(front, "agent_id"),
+            extra=tuple((str(k), v) for k, v in front.items() if k not in _KNOWN_KEYS),
         )
     except KeyError as exc:
         raise VaultFileError(path, f"the front matter has no {exc.args[0]!r}") from None
@@ -213,6 +216,12 @@ def parse_memory(path: Path, text: str) -> Memory:
         raise VaultFileError(path, exc.reason) from None
     except (UserError, TypeError, ValueError, OverflowError) as exc:
         raise VaultFileError(path, str(exc)) from None
+
+
+_KNOWN_KEYS = frozenset(
+    {"id", "role", "kind", "conversation_id", "created_at", "tags", "source", "event_ids", "severity"}
+    | {"deleted_at", "replaced_by", "agent_id"}
+)
 
 
 def _scalar(front: dict[Any, Any], key: str, default: str | None = None) -> str:
