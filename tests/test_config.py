@@ -134,3 +134,9 @@ def test_an_unknown_provider_lists_the_known_ones(tmp_path: Path) -> None:
 
     with pytest.raises(ConfigError, match=r"provider 'nope'; known: hashing, local, local-exact, openai"):
         Memoir.open(tmp_path / "h", embedding_provider="nope", worker_enabled=False)
+
+
+@pytest.mark.parametrize("value", ["a\nb", "x" * 257, "tab\there"])
+def test_an_agent_id_setting_must_be_one_printable_line(value: str) -> None:
+    with pytest.raises(ConfigError, match="agent_id"):
+        load_settings({"agent_id": value})

@@ -183,6 +183,7 @@ def test_the_command_line_acts_as_the_agent_it_is_given(home: Path) -> None:
     refused = cli("forget", memory_id, *as_planner, home=home, **env)
     assert refused.exit_code == 2 and "no memory with id" in refused.stderr
     assert memory_id in cli("memories", "--all-agents", "--json", home=home, **env).stdout
+    assert "coder" in cli("memories", "--all-agents", home=home, **env).stdout  # whose, in the table
     assert cli("memories", home=home, **env).stderr.startswith("error: agent_id: ")  # nobody configured
     assert cli("forget", memory_id, "--agent", "coder", home=home, **env).exit_code == 0
 

@@ -174,7 +174,8 @@ def _lines(source: str) -> Iterator[tuple[Iterator[tuple[int, bytes]], Callable[
         return
     path = Path(source)
     if not path.is_file():
-        _fail(f"{source}: no such file (give a JSON Lines file, or - for standard input)", EXIT_BAD_INPUT)
+        what = "a folder, not a file" if path.is_dir() else "no such file"
+        _fail(f"{source}: {what} (give a JSON Lines file, or - for standard input)", EXIT_BAD_INPUT)
     with render.byte_progress(err, path) as (advance, report), path.open("rb") as handle:
         yield _numbered(handle, advance), report
 

@@ -112,7 +112,9 @@ def memory_dict(memory: Memory) -> dict[str, Any]:
 
 
 def memories_table(memories: Iterable[Memory]) -> Table:
-    table = _table("id", "kind", "created (UTC)", "text", "tags", "state")
+    memories = list(memories)
+    agents = any(m.agent_id for m in memories)  # unified mode: say whose each memory is
+    table = _table("id", *(["agent"] if agents else []), "kind", "created (UTC)", "text", "tags", "state")
     for memory in memories:
         state = (
             "live" if not memory.deleted else (f"replaced by {memory.replaced_by}" if memory.replaced_by else "deleted")
@@ -122,6 +124,7 @@ def memories_table(memories: Iterable[Memory]) -> Table:
         kind = memory.kind.value + (f", {memory.severity.value}" if memory.severity else "")
         table.add_row(
             memory.id,
+            *([escape(memory.agent_id or "(shared)")] if agents else []),
             kind,
             memory.created_at.strftime("%Y-%m-%d %H:%M"),
             escape(snippet(memory.content, 100)),

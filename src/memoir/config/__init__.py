@@ -25,6 +25,15 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from memoir.config.parsers import (
+    parse_agent_id,
+    parse_bool,
+    parse_choice,
+    parse_number,
+    parse_optional_text,
+    parse_path,
+    parse_sources,
+)
 from memoir.errors import ConfigError
 
 __all__ = [
@@ -52,65 +61,6 @@ class MultiAgentMode(StrEnum):
     UNIFIED = "unified"  # one store shared by agents; every event is tagged with agent_id
 
 
-def _parse_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise ValueError(f"{value!r} is not true/false")
-
-
-def _parse_number(kind: type[int] | type[float], minimum: float, maximum: float | None = None) -> Callable[[Any], Any]:
-    def parse(value: Any) -> Any:
-        if isinstance(value, bool):
-            raise ValueError(f"{value!r} is not a number")
-        try:
-            number = kind(value)
-        except (TypeError, ValueError):
-            noun = "a whole number" if kind is int else "a number"
-            raise ValueError(f"{value!r} is not {noun}") from None
-        if number < minimum:
-            raise ValueError(f"{number} is below the minimum {minimum:g}")
-        if maximum is not None and number > maximum:
-            raise ValueError(f"{number} is above the maximum {maximum:g}")
-        return number
-
-    return parse
-
-
-def _parse_choice(*choices: str) -> Callable[[Any], str]:
-    def parse(value: Any) -> str:
-        text = str(value).strip().lower()
-        if text not in choices:
-            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
-        return text
-
-    return parse
-
-
-def _parse_path(value: Any) -> Path:
-    if not str(value).strip():
-        raise ValueError("an empty path")
-    return Path(os.path.expanduser(str(value)))
-
-
-def _parse_optional_text(value: Any) -> str | None:
-    text = str(value).strip()
-    return text or None
-
-
-def _parse_sources(value: Any) -> tuple[str, ...]:
-    items = value if isinstance(value, list | tuple) else str(value).split(",")
-    names = tuple(dict.fromkeys(str(item).strip().lower() for item in items if str(item).strip()))
-    unknown = [name for name in names if name not in ("vector", "keyword")]
-    if unknown or not names:
-        raise ValueError(f"{value!r} is not a list of vector, keyword")
-    return names
-
-
 def option(default: Any, parse: Callable[[Any], Any], help: str) -> Any:
     """A setting: a dataclass field whose metadata says how to parse it and what it means."""
     return field(default=default, metadata={"parse": parse, "help": help})
@@ -118,18 +68,18 @@ def option(default: Any, parse: Callable[[Any], Any], help: str) -> Any:
 
 @dataclass(frozen=True)
 class StoreSettings:
-    synchronous: str = option("full", _parse_choice("full", "normal"), "full: fsync every commit (durable)")
-    busy_timeout: float = option(30.0, _parse_number(float, 0), "seconds a writer waits for the database lock")
+    synchronous: str = option("full", parse_choice("full", "normal"), "full: fsync every commit (durable)")
+    busy_timeout: float = option(30.0, parse_number(float, 0), "seconds a writer waits for the database lock")
 
 
 @dataclass(frozen=True)
 class WorkerSettings:
-    enabled: bool = option(True, _parse_bool, "run the outbox runners in background threads of Memoir")
-    batch_size: int = option(500, _parse_number(int, 1), "outbox entries a runner takes at a time")
-    poll_interval: float = option(0.5, _parse_number(float, 0.01), "seconds between looks at an empty outbox")
-    max_attempts: int = option(5, _parse_number(int, 1), "tries before an outbox entry is set aside as failed")
+    enabled: bool = option(True, parse_bool, "run the outbox runners in background threads of Memoir")
+    batch_size: int = option(500, parse_number(int, 1), "outbox entries a runner takes at a time")
+    poll_interval: float = option(0.5, parse_number(float, 0.01), "seconds between looks at an empty outbox")
+    max_attempts: int = option(5, parse_number(int, 1), "tries before an outbox entry is set aside as failed")
     max_defer: float = option(
-        1.0, _parse_number(float, 0), "longest the workers hold back while ingest keeps arriving (0: never)"
+        1.0, parse_number(float, 0), "longest the workers hold back while ingest keeps arriving (0: never)"
     )
 
 
@@ -137,91 +87,91 @@ class WorkerSettings:
 class EmbeddingSettings:
     provider: str = option(
         "local",
-        _parse_optional_text,
+        parse_optional_text,
         "local: bundled MiniLM (local-exact: without int8 arithmetic); openai: a server; hashing: shared words",
     )
-    model: str | None = option(None, _parse_optional_text, "model name for an embeddings server")
+    model: str | None = option(None, parse_optional_text, "model name for an embeddings server")
     base_url: str | None = option(
-        None, _parse_optional_text, "OpenAI-compatible base URL, e.g. http://localhost:11434/v1"
+        None, parse_optional_text, "OpenAI-compatible base URL, e.g. http://localhost:11434/v1"
     )
-    api_key: str | None = option(None, _parse_optional_text, "API key for the embeddings server")
-    threads: int = option(2, _parse_number(int, 1), "threads the local embedding model may use")
-    model_dir: Path | None = option(None, _parse_path, "where the local model's int8 build is kept (<home>/models)")
+    api_key: str | None = option(None, parse_optional_text, "API key for the embeddings server")
+    threads: int = option(2, parse_number(int, 1), "threads the local embedding model may use")
+    model_dir: Path | None = option(None, parse_path, "where the local model's int8 build is kept (<home>/models)")
 
 
 @dataclass(frozen=True)
 class SearchSettings:
-    top_k: int = option(5, _parse_number(int, 1), "hits returned when k is not given")
-    candidates: int = option(50, _parse_number(int, 1), "candidates taken from each of vector and keyword search")
-    sources: tuple[str, ...] = option(("vector", "keyword"), _parse_sources, "candidate lists: vector, keyword")
-    fusion: str = option("scores", _parse_choice("scores", "rrf"), "fuse normalised scores, or reciprocal ranks")
-    keyword_weight: float = option(0.6, _parse_number(float, 0, 1), "share of BM25 in score fusion (the rest: cosine)")
-    speaker_boost: float = option(0.1, _parse_number(float, 0, 1), "added to a named speaker's turns")
-    rrf_k: float = option(60.0, _parse_number(float, 1), "reciprocal-rank fusion constant")
+    top_k: int = option(5, parse_number(int, 1), "hits returned when k is not given")
+    candidates: int = option(50, parse_number(int, 1), "candidates taken from each of vector and keyword search")
+    sources: tuple[str, ...] = option(("vector", "keyword"), parse_sources, "candidate lists: vector, keyword")
+    fusion: str = option("scores", parse_choice("scores", "rrf"), "fuse normalised scores, or reciprocal ranks")
+    keyword_weight: float = option(0.6, parse_number(float, 0, 1), "share of BM25 in score fusion (the rest: cosine)")
+    speaker_boost: float = option(0.1, parse_number(float, 0, 1), "added to a named speaker's turns")
+    rrf_k: float = option(60.0, parse_number(float, 1), "reciprocal-rank fusion constant")
     mmr_lambda: float = option(
-        0.7, _parse_number(float, 0, 1), "MMR: 1.0 ranks by relevance only, lower favours diversity"
+        0.7, parse_number(float, 0, 1), "MMR: 1.0 ranks by relevance only, lower favours diversity"
     )
     # agent-memory's duplicate threshold: only near-copies are redundant (docs/decisions.md 13)
-    mmr_floor: float = option(0.85, _parse_number(float, 0, 1), "cosine above which MMR counts items as redundant")
-    recency_weight: float = option(0.2, _parse_number(float, 0, 1), "weight w of exp(-age_days/30) in the final score")
+    mmr_floor: float = option(0.85, parse_number(float, 0, 1), "cosine above which MMR counts items as redundant")
+    recency_weight: float = option(0.2, parse_number(float, 0, 1), "weight w of exp(-age_days/30) in the final score")
     score_threshold: float = option(
-        0.35, _parse_number(float, 0, 1), "minimum reranker relevance (with a reranker only)"
+        0.35, parse_number(float, 0, 1), "minimum reranker relevance (with a reranker only)"
     )
-    rerank: str = option("none", _parse_optional_text, "cross-encoder rerank backend: none, http or onnx")
-    rerank_url: str | None = option(None, _parse_optional_text, "a /v1/rerank endpoint (search.rerank = http)")
-    rerank_model: str | None = option(None, _parse_optional_text, "model name (http) or ONNX file path (onnx)")
-    rerank_candidates: int = option(30, _parse_number(int, 1), "candidates the reranker scores")
-    neighbours: int = option(1, _parse_number(int, 0), "turns before and after a hit attached as its context")
+    rerank: str = option("none", parse_optional_text, "cross-encoder rerank backend: none, http or onnx")
+    rerank_url: str | None = option(None, parse_optional_text, "a /v1/rerank endpoint (search.rerank = http)")
+    rerank_model: str | None = option(None, parse_optional_text, "model name (http) or ONNX file path (onnx)")
+    rerank_candidates: int = option(30, parse_number(int, 1), "candidates the reranker scores")
+    neighbours: int = option(1, parse_number(int, 0), "turns before and after a hit attached as its context")
 
 
 @dataclass(frozen=True)
 class LLMSettings:
     base_url: str | None = option(
-        "http://localhost:11434/v1", _parse_optional_text, "OpenAI-compatible base URL (Ollama's)"
+        "http://localhost:11434/v1", parse_optional_text, "OpenAI-compatible base URL (Ollama's)"
     )
-    model: str | None = option(None, _parse_optional_text, "chat model; none means heuristics only (e.g. qwen2.5:7b)")
-    api_key: str | None = option(None, _parse_optional_text, "API key for the LLM server")
-    timeout: float = option(60.0, _parse_number(float, 0.1), "seconds to wait for one LLM answer")
-    retries: int = option(3, _parse_number(int, 0), "retries after a timeout or a 5xx answer")
-    breaker_threshold: int = option(3, _parse_number(int, 1), "consecutive failures that open the circuit")
-    breaker_reset: float = option(30.0, _parse_number(float, 0), "seconds before an open circuit lets a trial through")
+    model: str | None = option(None, parse_optional_text, "chat model; none means heuristics only (e.g. qwen2.5:7b)")
+    api_key: str | None = option(None, parse_optional_text, "API key for the LLM server")
+    timeout: float = option(60.0, parse_number(float, 0.1), "seconds to wait for one LLM answer")
+    retries: int = option(3, parse_number(int, 0), "retries after a timeout or a 5xx answer")
+    breaker_threshold: int = option(3, parse_number(int, 1), "consecutive failures that open the circuit")
+    breaker_reset: float = option(30.0, parse_number(float, 0), "seconds before an open circuit lets a trial through")
 
 
 @dataclass(frozen=True)
 class MemorySettings:
-    extract: bool = option(True, _parse_bool, "extract facts from user messages into the vault")
-    max_entries: int = option(500, _parse_number(int, 1), "live memories per conversation before the oldest go")
+    extract: bool = option(True, parse_bool, "extract facts from user messages into the vault")
+    max_entries: int = option(500, parse_number(int, 1), "live memories per conversation before the oldest go")
 
 
 @dataclass(frozen=True)
 class VaultSettings:
-    git: bool = option(False, _parse_bool, "commit every vault change to git (seed 004's enable_git_versioning)")
-    watch: bool = option(False, _parse_bool, "watch the vault and re-index files people edit (start_watcher)")
+    git: bool = option(False, parse_bool, "commit every vault change to git (seed 004's enable_git_versioning)")
+    watch: bool = option(False, parse_bool, "watch the vault and re-index files people edit (start_watcher)")
 
 
 @dataclass(frozen=True)
 class IndexSettings:
-    hnsw_threshold: int = option(50_000, _parse_number(int, 1), "items from which an HNSW graph serves big scopes")
+    hnsw_threshold: int = option(50_000, parse_number(int, 1), "items from which an HNSW graph serves big scopes")
 
 
 def _parse_mode(value: Any) -> MultiAgentMode:
-    return MultiAgentMode(_parse_choice("separate", "unified")(value))
+    return MultiAgentMode(parse_choice("separate", "unified")(value))
 
 
 @dataclass(frozen=True)
 class Settings:
     """Every setting, grouped in sections as in the TOML file (`settings.search.top_k`)."""
 
-    home: Path = option(Path("~/.memoir").expanduser(), _parse_path, "folder holding all of memoir's state")
-    db_path: Path | None = option(None, _parse_path, "SQLite database file (default: <home>/memoir.db)")
+    home: Path = option(Path("~/.memoir").expanduser(), parse_path, "folder holding all of memoir's state")
+    db_path: Path | None = option(None, parse_path, "SQLite database file (default: <home>/memoir.db)")
     multi_agent_mode: MultiAgentMode = option(
         MultiAgentMode.SEPARATE,
         _parse_mode,
         "separate: one store per project; unified: one store, events tagged with agent_id",
     )
-    agent_id: str | None = option(None, _parse_optional_text, "agent id given to events that carry none (unified mode)")
-    log_level: str = option("info", _parse_choice("debug", "info", "warning", "error"), "log verbosity")
-    max_clock_skew: float = option(300.0, _parse_number(float, 0), "seconds an event's timestamp may lie in the future")
+    agent_id: str | None = option(None, parse_agent_id, "agent id given to events that carry none (unified mode)")
+    log_level: str = option("info", parse_choice("debug", "info", "warning", "error"), "log verbosity")
+    max_clock_skew: float = option(300.0, parse_number(float, 0), "seconds an event's timestamp may lie in the future")
     store: StoreSettings = field(default_factory=StoreSettings)
     worker: WorkerSettings = field(default_factory=WorkerSettings)
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)

@@ -1,0 +1,88 @@
+"""Parsers of setting values: each takes what a file, a variable or a call gave and returns the typed
+value, or raises ValueError saying what is wrong (the caller names the key)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = [
+    "parse_agent_id",
+    "parse_bool",
+    "parse_choice",
+    "parse_number",
+    "parse_optional_text",
+    "parse_path",
+    "parse_sources",
+]
+
+
+def parse_bool(value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{value!r} is not true/false")
+
+
+def parse_number(kind: type[int] | type[float], minimum: float, maximum: float | None = None) -> Callable[[Any], Any]:
+    def parse(value: Any) -> Any:
+        if isinstance(value, bool):
+            raise ValueError(f"{value!r} is not a number")
+        try:
+            number = kind(value)
+        except (TypeError, ValueError):
+            noun = "a whole number" if kind is int else "a number"
+            raise ValueError(f"{value!r} is not {noun}") from None
+        if number < minimum:
+            raise ValueError(f"{number} is below the minimum {minimum:g}")
+        if maximum is not None and number > maximum:
+            raise ValueError(f"{number} is above the maximum {maximum:g}")
+        return number
+
+    return parse
+
+
+def parse_choice(*choices: str) -> Callable[[Any], str]:
+    def parse(value: Any) -> str:
+        text = str(value).strip().lower()
+        if text not in choices:
+            raise ValueError(f"{value!r} is not one of {', '.join(choices)}")
+        return text
+
+    return parse
+
+
+def parse_path(value: Any) -> Path:
+    if not str(value).strip():
+        raise ValueError("an empty path")
+    return Path(os.path.expanduser(str(value)))
+
+
+def parse_optional_text(value: Any) -> str | None:
+    text = str(value).strip()
+    return text or None
+
+
+def parse_agent_id(value: Any) -> str | None:
+    """An agent id as events carry it: one printable line of at most 256 characters (empty: none)."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{value!r} is not an agent id (text)")
+    text = parse_optional_text(value)
+    if text is not None and (len(text) > 256 or not text.isprintable()):
+        raise ValueError(f"{text[:40]!r} is not an agent id: one printable line of at most 256 characters")
+    return text
+
+
+def parse_sources(value: Any) -> tuple[str, ...]:
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    names = tuple(dict.fromkeys(str(item).strip().lower() for item in items if str(item).strip()))
+    unknown = [name for name in names if name not in ("vector", "keyword")]
+    if unknown or not names:
+        raise ValueError(f"{value!r} is not a list of vector, keyword")
+    return names
