@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from memoir.ingest.answers import check_facts
 from memoir.llm import ChatClient
 
 __all__ = ["FACT_SYSTEM_PROMPT", "extract_by_rules", "extract_with_llm", "worth_extracting"]
@@ -21,7 +22,7 @@ Return 0 to 3 short, atomic, standalone facts, each understandable without the m
 written in the third person about "the user" (example: "My wife is Anne" -> "The user's wife is named Anne").
 Only facts the user states about themselves, their life, preferences, plans or work; nothing from
 questions, greetings, thanks or acknowledgements. If there is nothing, return an empty list.
-Answer with JSON only: {"facts": ["...", "..."]}"""
+Answer with JSON only: an object whose one key "facts" holds the list of fact strings."""
 
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|me|my|mine|myself|we|we're|our|us)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.!?\n]+[.!?]?")
@@ -65,8 +66,13 @@ _LEADING = re.compile(
 
 
 def worth_extracting(text: str) -> bool:
-    """Does the message say anything in the first person (the only place facts about the user are)?"""
-    return bool(_FIRST_PERSON.search(text))
+    """Does the message state anything in the first person (the only place facts about the user are)?
+
+    Questions state nothing ("Is my backend language Python?"): only sentences that do not
+    end with a question mark count.
+    """
+    statements = [s for s in _SENTENCE.findall(text) if not s.strip().endswith("?")]
+    return any(_FIRST_PERSON.search(s) for s in statements)
 
 
 def _clean(text: str) -> str:
@@ -123,5 +129,6 @@ def _facts(value: Any) -> list[str]:
 
 
 def extract_with_llm(client: ChatClient, text: str) -> list[str]:
+    """The model's facts for a message, each checked against it (`answers.check_facts`)."""
     messages = [{"role": "system", "content": FACT_SYSTEM_PROMPT}, {"role": "user", "content": text}]
-    return client.complete_json(messages, _facts)
+    return client.complete_json(messages, lambda value: check_facts(_facts(value), text))

@@ -4,12 +4,14 @@ The model sees the nearest existing memories, renumbered 0..n-1 (short ids it ca
 confuse), and the new facts, and must return *every* memory with an event:
 ADD (new), UPDATE (same topic, new content: the old one becomes a tombstone with
 `replaced_by`), DELETE (contradicted) or NONE. Answers naming unknown ids are rejected
-(and asked again once); on any failure every new fact is simply added.
+(and asked again once), and so are answers whose ADD or UPDATE text is not one of the
+new facts (a copied placeholder such as "...") or that leave a new fact unaccounted for
+(`answers.check_reconciliation`); after a second bad answer the rules decide the turn.
 
 Guard (the reference's PR #109): models answer UPDATE for unrelated topics, which
 would silently destroy a memory. An UPDATE is only carried out when the old and new
 text share a content word other than "user"; otherwise the old memory stays and the
-new text is added.
+new text is added. A DELETE needs the same: a new fact on the memory's topic.
 
 Without an LLM, the rules decide: the same content is NONE, a fact filling the same slot
 as an existing one ("The user's wife is ...") is an UPDATE, anything else an ADD.
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memoir.index.keyword import terms
+from memoir.ingest.answers import check_reconciliation
 from memoir.llm import ChatClient
 from memoir.model.memory import Memory, normalise_content
 
@@ -36,8 +39,10 @@ and NEW facts. Return every memory, existing and new, each with one event:
 - "DELETE": an existing memory the new facts explicitly contradict
 - "NONE": an existing memory that is unrelated to the new facts, or a new fact that is an exact duplicate
 Never UPDATE a memory about a different topic: ADD the new fact and leave the other memory as NONE.
-Every existing memory must appear exactly once. Answer with JSON only:
-{"memory": [{"id": "0", "text": "...", "event": "NONE"}, {"id": "new", "text": "...", "event": "ADD"}]}"""
+Every existing memory must appear exactly once, and every new fact must appear (ADD or UPDATE) unless
+an existing memory already says it. ADD and UPDATE carry the new fact's text word for word.
+Answer with JSON only: an object whose one key "memory" holds a list of objects with the keys
+"id" (an existing id, or "new" for an ADD), "text" and "event"."""
 
 EVENTS = ("ADD", "UPDATE", "DELETE", "NONE")
 
@@ -77,7 +82,7 @@ def reconcile_by_rules(new_facts: Sequence[str], existing: Sequence[Memory]) -> 
     return decisions
 
 
-def _validator(existing: Sequence[Memory]) -> Any:
+def _validator(new_facts: Sequence[str], existing: Sequence[Memory]) -> Any:
     known = {str(i) for i in range(len(existing))}
 
     def validate(value: Any) -> list[dict[str, str]]:
@@ -92,6 +97,7 @@ def _validator(existing: Sequence[Memory]) -> Any:
             if item["event"] != "ADD" and memory_id not in known:
                 raise ValueError(f"unknown id {memory_id!r}: existing ids are {sorted(known)}")
             checked.append({"id": memory_id, "text": item["text"].strip(), "event": item["event"]})
+        check_reconciliation(checked, new_facts, existing)
         return checked
 
     return validate
@@ -109,10 +115,12 @@ def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: S
         {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
     ]
     decisions: list[Decision] = []
-    for item in client.complete_json(messages, _validator(existing)):
+    for item in client.complete_json(messages, _validator(new_facts, existing)):
         old = existing[int(item["id"])] if item["event"] != "ADD" else None
         if item["event"] == "UPDATE" and old is not None and not same_topic(old.content, item["text"]):
             decisions.append(Decision("ADD", item["text"]))  # the PR #109 guard: keep the unrelated memory
+        elif item["event"] == "DELETE" and old is not None and not any(same_topic(old.content, f) for f in new_facts):
+            continue  # the same guard for DELETE: only a new fact on the same topic can contradict a memory
         elif (
             item["event"] == "UPDATE"
             and old is not None

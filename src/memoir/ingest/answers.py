@@ -1,0 +1,76 @@
+"""What a model's answer must be before memoir acts on it: no placeholders, no invented facts, none lost.
+
+Small local models copy the example of a prompt (`"text": "..."`), repeat the user's
+sentence in the first person, state as fact what the user only asked, and leave new
+facts out of a list they were asked to complete. Each check here raises ValueError
+saying what is wrong, which `ChatClient.complete_json` quotes back to the model for one
+corrective retry; a second bad answer hands the whole turn to the rules (never half).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.index.keyword import terms
+from memoir.model.memory import Memory, normalise_content
+
+__all__ = ["check_facts", "check_reconciliation", "is_placeholder", "supported_by"]
+
+_NOT_CONTENT = {"user", "users", "the", "named", "called", "name"}
+_FIRST_PERSON_START = re.compile(r"^(?:i|i'm|i've|i'd|my|me|we|we're|our)\b", re.IGNORECASE)
+_SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
+_TAUTOLOGY = re.compile(r"^(?P<x>.+?) (?:is|are|was|were) (?:named |called )?(?P=x)[.!]?$", re.IGNORECASE)
+_PLACEHOLDERS = {"", "...", "…", "n/a", "na", "none", "null", "text", "fact", "new", "tbd", "todo"}
+
+
+def is_placeholder(text: str) -> bool:
+    """Text that says nothing: dots, "none", a word from a prompt's template."""
+    return normalise_content(text).strip(" .…\"'") in _PLACEHOLDERS
+
+
+def supported_by(fact: str, message: str) -> bool:
+    """Does the message say what `fact` claims: a content word in common, and every name and number of it?
+
+    Names and numbers are what a model invents ("The user's backend language is Python"
+    from "Is my backend language Go?"): each must appear in the message.
+    """
+    said = message.lower()
+    specifics = [w for w in _SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
+    if any(w.lower() not in said for w in specifics):
+        return False
+    return bool((set(terms(fact)) - _NOT_CONTENT) & set(terms(message)))
+
+
+def check_facts(facts: Sequence[str], message: str) -> list[str]:
+    """The facts of an extraction answer, each checked against the message; ValueError names the first bad one."""
+    for fact in facts:
+        if is_placeholder(fact):
+            raise ValueError(f"{fact!r} is not a fact: write the fact itself")
+        if _TAUTOLOGY.match(fact.strip()):
+            raise ValueError(f"{fact!r} says nothing: say what the user stated about whom")
+        if _FIRST_PERSON_START.match(fact.strip()):
+            raise ValueError(f"{fact!r} repeats the user's words: write it about 'the user', in the third person")
+        if not supported_by(fact, message):
+            raise ValueError(f"{fact!r} is not stated in the user's message")
+    return list(facts)
+
+
+def check_reconciliation(items: list[dict[str, str]], new_facts: Sequence[str], existing: Sequence[Memory]) -> None:
+    """Every ADD or UPDATE carries one of the new facts, and every new fact is accounted for.
+
+    A new fact is accounted for when an ADD or an UPDATE carries its text, or when an
+    existing memory already says it (then NONE is right).
+    """
+    wanted = {normalise_content(f): f for f in new_facts}
+    carried = set()
+    for item in items:
+        if item["event"] in ("ADD", "UPDATE"):
+            said = normalise_content(item["text"])
+            if is_placeholder(item["text"]) or said not in wanted:
+                raise ValueError(f"{item['event']} must carry one of the new facts word for word, not {item['text']!r}")
+            carried.add(said)
+    known = {normalise_content(m.content) for m in existing}
+    missing = [fact for said, fact in wanted.items() if said not in carried and said not in known]
+    if missing:
+        raise ValueError(f"the new fact {missing[0]!r} is missing: ADD it, or UPDATE the memory it changes")
