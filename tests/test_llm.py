@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
 import pytest
 
 from memoir import ModelOutputError, ModelUnavailable
+from memoir.ingest.extract import extract_with_llm
+from memoir.ingest.reconcile import reconcile_with_llm
 from memoir.llm import LLM, BreakerState, ChatClient, CircuitBreaker, extract_json
+from memoir.model import Memory, new_ulid
 from tests.scripted_server import replies, scripted_server
 
 FACTS = '{"facts": ["Sam is allergic to peanuts"]}'
@@ -71,6 +75,41 @@ def test_a_server_without_json_mode_is_asked_in_words() -> None:
         assert llm.complete_json([{"role": "user", "content": "x"}], facts) == ["Sam is allergic to peanuts"]
         llm.chat([{"role": "user", "content": "again"}], json_schema=True)
     assert "response_format" not in server.requests[-1][1]  # remembered: not asked again
+
+
+def test_structured_calls_send_a_strict_schema_with_the_prompts_ids_only() -> None:
+    added = {"id": "new", "text": "The user is allergic to peanuts", "event": "ADD"}
+    reconciled = json.dumps({"memory": [{"id": "0", "text": "x", "event": "NONE"}, added]})
+    answers = replies('{"facts": ["The user is allergic to peanuts"]}', reconciled)
+    with scripted_server({"/v1/chat/completions": answers}) as server:
+        llm = client(server.url)
+        facts = extract_with_llm(llm, "I am allergic to peanuts.")
+        known = [Memory(id=new_ulid(1_700_000_000_000), kind="fact", content="The user lives in Porto")]
+        assert [d.event for d in reconcile_with_llm(llm, facts, known)] == ["ADD"]
+    (_, extraction), (_, reconciliation) = server.requests
+    for body in (extraction, reconciliation):
+        assert body["response_format"]["type"] == "json_schema"
+        assert body["response_format"]["json_schema"]["strict"] is True
+    item = reconciliation["response_format"]["json_schema"]["schema"]["properties"]["memory"]["items"]
+    assert item["properties"]["id"]["enum"] == ["0", "new"]
+    assert item["properties"]["event"]["enum"] == ["ADD", "UPDATE", "DELETE", "NONE"]
+
+
+def test_a_server_refusing_schemas_gets_json_mode_and_is_remembered() -> None:
+    def route(body: dict[str, Any]) -> tuple[int, Any]:
+        if body.get("response_format", {}).get("type") == "json_schema":
+            return 400, {"error": "response_format json_schema is not supported"}
+        return 200, {"choices": [{"message": {"content": FACTS}}]}
+
+    schema = {"type": "object", "properties": {"facts": {"type": "array"}}}
+    with scripted_server({"/v1/chat/completions": route}) as server:
+        llm = client(server.url)
+        assert llm.complete_json([{"role": "user", "content": "x"}], facts, schema=schema) == [
+            "Sam is allergic to peanuts"
+        ]
+        llm.complete_json([{"role": "user", "content": "again"}], facts, schema=schema)
+    sent = [body.get("response_format", {}).get("type") for _, body in server.requests]
+    assert sent == ["json_schema", "json_object", "json_object"]  # refused once, not asked again
 
 
 def test_5xx_answers_are_retried_with_backoff() -> None:

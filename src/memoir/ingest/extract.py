@@ -128,7 +128,18 @@ def _facts(value: Any) -> list[str]:
     return [f.strip() for f in items if f.strip()][:MAX_FACTS]
 
 
+# The answer's shape, sent as a strict JSON schema: a server that takes it can answer nothing else.
+FACTS_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "facts": {"type": "array", "items": {"type": "string", "minLength": 3}, "maxItems": MAX_FACTS},
+    },
+    "required": ["facts"],
+    "additionalProperties": False,
+}
+
+
 def extract_with_llm(client: ChatClient, text: str) -> list[str]:
     """The model's facts for a message, each checked against it (`answers.check_facts`)."""
     messages = [{"role": "system", "content": FACT_SYSTEM_PROMPT}, {"role": "user", "content": text}]
-    return client.complete_json(messages, lambda value: check_facts(_facts(value), text))
+    return client.complete_json(messages, lambda value: check_facts(_facts(value), text), schema=FACTS_SCHEMA)

@@ -82,6 +82,22 @@ def reconcile_by_rules(new_facts: Sequence[str], existing: Sequence[Memory]) -> 
     return decisions
 
 
+def decisions_schema(existing: int) -> dict[str, Any]:
+    """The answer's shape as a strict JSON schema: ids limited to those in the prompt and "new"."""
+    item = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string", "enum": [*(str(i) for i in range(existing)), "new"]},
+            "text": {"type": "string", "minLength": 3},
+            "event": {"type": "string", "enum": list(EVENTS)},
+        },
+        "required": ["id", "text", "event"],
+        "additionalProperties": False,
+    }
+    memory = {"type": "array", "items": item}
+    return {"type": "object", "properties": {"memory": memory}, "required": ["memory"], "additionalProperties": False}
+
+
 def _validator(new_facts: Sequence[str], existing: Sequence[Memory]) -> Any:
     known = {str(i) for i in range(len(existing))}
 
@@ -115,7 +131,8 @@ def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: S
         {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
     ]
     decisions: list[Decision] = []
-    for item in client.complete_json(messages, _validator(new_facts, existing)):
+    answer = client.complete_json(messages, _validator(new_facts, existing), schema=decisions_schema(len(existing)))
+    for item in answer:
         old = existing[int(item["id"])] if item["event"] != "ADD" else None
         if item["event"] == "UPDATE" and old is not None and not same_topic(old.content, item["text"]):
             decisions.append(Decision("ADD", item["text"]))  # the PR #109 guard: keep the unrelated memory

@@ -5,9 +5,12 @@
   when to try again).
 - Errors say what to do, with the model name in them: an unknown model suggests
   `ollama pull`, an unreachable server suggests starting it or fixing `llm.base_url`.
-- Structured output: JSON mode (or a JSON schema) is requested when the server takes
-  it, and dropped for good if the server rejects the parameter; the answer is parsed
-  tolerantly and validated, and a failure gets one corrective retry that quotes the error.
+- Structured output: a strict JSON schema is sent with every structured call
+  (`response_format` of type `json_schema`; Ollama, llama.cpp, vLLM and OpenAI take it);
+  a server that refuses schemas is asked for JSON mode (`json_object`), and one that
+  refuses that too is asked in words only. The client remembers what its server takes.
+  The answer is parsed tolerantly and validated, and a failure gets one corrective retry
+  that quotes the error.
 """
 
 from __future__ import annotations
@@ -24,6 +27,14 @@ from memoir.http import model_client
 from memoir.llm.structured import extract_json
 
 __all__ = ["ChatClient", "Health", "Message"]
+
+_FORMATS = ("json_schema", "json_object")
+
+
+def _refuses_format(text: str) -> bool:
+    """A 400 answer about the response format or its schema (wording differs between servers)."""
+    lowered = text.lower()
+    return "format" in lowered or "schema" in lowered
 
 T = TypeVar("T")
 Message = dict[str, str]
@@ -53,7 +64,7 @@ class ChatClient:
         self.backoff = backoff
         self.timeout = timeout
         self.calls = 0  # requests sent, for the write-path benchmark and status
-        self._json_mode = True  # until the server says it does not take response_format
+        self.formats = list(_FORMATS)  # what the server may take, best first: dropped as it refuses them
         self._http = model_client(self.base_url, api_key=api_key, timeout=timeout, transport=transport)
 
     def close(self) -> None:
@@ -64,17 +75,19 @@ class ChatClient:
     def chat(self, messages: Sequence[Message], *, temperature: float = 0.0, json_schema: Any = None) -> str:
         """The assistant's reply text. `json_schema=True` asks for JSON; a dict asks for that schema."""
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": temperature}
-        if json_schema is not None and self._json_mode:
-            body["response_format"] = (
-                {"type": "json_object"}
-                if json_schema is True
-                else {"type": "json_schema", "json_schema": {"name": "answer", "schema": json_schema}}
-            )
-        response = self._post("chat/completions", body)
-        if response.status_code == 400 and "response_format" in body and "format" in response.text.lower():
-            self._json_mode = False  # an older server: ask in words instead, parse tolerantly
-            body.pop("response_format")
+        while True:
+            kind = self._format_for(json_schema)
+            if kind == "json_schema":
+                strict = {"name": "answer", "strict": True, "schema": json_schema}
+                body["response_format"] = {"type": "json_schema", "json_schema": strict}
+            elif kind == "json_object":
+                body["response_format"] = {"type": "json_object"}
+            else:
+                body.pop("response_format", None)
             response = self._post("chat/completions", body)
+            if not (response.status_code == 400 and kind and _refuses_format(response.text)):
+                break
+            self.formats.remove(kind)  # this server does not take it: the next best, now and from now on
         self._raise_for(response)
         try:
             content = response.json()["choices"][0]["message"]["content"]
@@ -137,6 +150,13 @@ class ChatClient:
                     return response
             time.sleep(self.backoff * 2**attempt)
         raise AssertionError("unreachable")
+
+    def _format_for(self, json_schema: Any) -> str | None:
+        """The `response_format` type to send: the best this server still may take for the request."""
+        if json_schema is None:
+            return None
+        wanted = ("json_schema", "json_object") if isinstance(json_schema, dict) else ("json_object",)
+        return next((kind for kind in wanted if kind in self.formats), None)
 
     def _unreachable(self, exc: Exception) -> str:
         return (
