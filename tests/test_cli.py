@@ -17,8 +17,10 @@ import pytest
 
 from memoir import Memoir
 from tests.conftest import REPO, cli, run_cli
+from tests.scripted_server import replies, scripted_server
 
 EXAMPLE = REPO / "examples" / "conversation.jsonl"
+HASHING_ENV = {"MEMOIR_EMBEDDING_PROVIDER": "hashing"}
 
 
 @pytest.fixture
@@ -291,3 +293,23 @@ def test_reindex_rebuilds_the_search_index(ingested: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout == f"reindexed: {21 + facts} items searchable\n"  # turns and facts
     assert status(ingested)["indexed_items"] == 21 + facts
+
+
+def test_ingest_returns_once_searchable_and_leaves_the_models_work_to_its_lane(home: Path, tmp_path: Path) -> None:
+    lines = tmp_path / "turns.jsonl"
+    lines.write_text(
+        json.dumps({"session_id": "s", "event_type": "user_message", "text": "I keep bees on the roof."}) + "\n"
+    )
+    model = replies('{"facts": ["The user keeps bees on the roof"]}')
+    with scripted_server({"/v1/chat/completions": model}) as server:
+        env = {"MEMOIR_LLM_MODEL": "qwen", "MEMOIR_LLM_BASE_URL": server.url + "/v1", **HASHING_ENV}
+        assert cli("init", home=home, **env).exit_code == 0
+        result = cli("ingest", str(lines), home=home, **env)
+        assert result.exit_code == 0 and "1 events wait for the model" in result.stderr, result.stderr
+        assert server.requests == []  # nothing waited for the model
+        assert "bees" in cli("search", "bees roof", home=home, **env).stdout  # but the turn is searchable
+        waited = cli("ingest", str(lines), "--wait", home=home, **env)  # the same event again: drains the lane
+        assert waited.exit_code == 0 and server.requests
+    with Memoir.open(home, worker_enabled=False, embedding_provider="hashing") as memoir:
+        assert [m.content for m in memoir.memories()] == ["The user keeps bees on the roof"]
+        assert memoir.pending() == 0

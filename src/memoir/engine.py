@@ -29,7 +29,7 @@ from memoir.vault import MemoryDraft, SyncReport
 from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
 from memoir.views import EventPage, Status, parse_cursor
-from memoir.workers import Job, run_in_foreground
+from memoir.workers import FAST_LANE, Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]
 
@@ -154,14 +154,23 @@ class Memoir:
             agent_required=settings.multi_agent_mode is MultiAgentMode.UNIFIED,
         )
 
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every lane's outbox is drained; False if `timeout` seconds passed first.
+    def flush(self, timeout: float | None = None, *, lanes: Iterable[str] | None = None) -> bool:
+        """Wait until the lanes' outbox is drained (all by default); False if `timeout` seconds passed first.
 
         Lanes without a live runner thread in this process are drained by the calling
         thread, unless another process's runner holds them, which is then waited for.
         """
         check_seconds("timeout", timeout)
-        return self._parts.lanes.flush(timeout)
+        return self._parts.lanes.flush(timeout, lanes)
+
+    def wait_searchable(self, timeout: float | None = None) -> bool:
+        """Wait until what was ingested is searchable (the fast lane), not for the model's work."""
+        return self.flush(timeout, lanes=[FAST_LANE])
+
+    @property
+    def uses_model(self) -> bool:
+        """Whether a chat model is configured (its work waits in the llm lane; rules are instant)."""
+        return self._parts.llm.configured
 
     def pending(self) -> int:
         """Events whose background work (indexing, extraction) is still to do."""
@@ -364,24 +373,9 @@ class Memoir:
         )
 
     def status(self) -> Status:
-        store = self._parts.store
-        stats = store.stats()
-        return Status(
-            home=str(self.home),
-            database=stats.location,
-            backend=stats.backend,
-            size_bytes=stats.size_bytes,
-            schema=stats.schema,
-            events=stats.events,
-            sessions=stats.sessions,
-            conversations=stats.conversations,
-            outbox_pending=stats.outbox_pending,
-            outbox_failed=stats.outbox_failed,
-            checkpoints=store.checkpoints(),
-            workers=self._parts.lanes.describe(),
-            multi_agent_mode=self.settings.multi_agent_mode.value,
-            indexed_items=store.index_count(),
-        )
+        """Counts, backlog, workers and the database, for `memoir status`."""
+        parts = self._parts
+        return Status.of(parts.store, str(self.home), parts.lanes.describe(), self.settings.multi_agent_mode.value)
 
     def retry_failed(self) -> int:
         """Put outbox entries that were set aside after failures back in the queue; returns how many."""

@@ -10,7 +10,7 @@ from typing import Any
 from memoir.errors import InvalidInput, InvalidQuery
 from memoir.model import Event, EventKey
 from memoir.model.checks import brief
-from memoir.store import Checkpoint
+from memoir.store import Checkpoint, Store
 
 __all__ = ["EventPage", "Status", "parse_cursor"]
 
@@ -39,6 +39,26 @@ class Status:
     workers: dict[str, str]  # lane -> its worker, in words
     multi_agent_mode: str
     indexed_items: int = 0
+
+    @classmethod
+    def of(cls, store: Store, home: str, workers: dict[str, str], multi_agent_mode: str) -> Status:
+        stats = store.stats()
+        return cls(
+            home=home,
+            database=stats.location,
+            backend=stats.backend,
+            size_bytes=stats.size_bytes,
+            schema=stats.schema,
+            events=stats.events,
+            sessions=stats.sessions,
+            conversations=stats.conversations,
+            outbox_pending=stats.outbox_pending,
+            outbox_failed=stats.outbox_failed,
+            checkpoints=store.checkpoints(),
+            workers=workers,
+            multi_agent_mode=multi_agent_mode,
+            indexed_items=store.index_count(),
+        )
 
     @property
     def backlog(self) -> int:

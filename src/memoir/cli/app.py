@@ -21,7 +21,7 @@ from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import render
-from memoir.cli.lines import Batches
+from memoir.cli.lines import Batches, wait_for_jobs
 from memoir.config import load_settings
 from memoir.engine import Memoir
 from memoir.errors import MemoirError, RuntimeFailure, UserError
@@ -130,12 +130,21 @@ def ingest(
     ctx: typer.Context,
     source: Annotated[str, typer.Argument(help="a JSON Lines file of events, or - for standard input")],
     batch_size: Annotated[int, typer.Option(min=1, max=10_000, help="events per transaction")] = 1000,
-    wait: Annotated[bool, typer.Option(help="wait for background jobs to finish before exiting")] = True,
+    wait: Annotated[
+        bool | None,
+        typer.Option(
+            "--wait/--no-wait",
+            help="--wait: also wait for the model's work (fact extraction), with a progress bar;"
+            " --no-wait: return once stored. Default: return once searchable",
+        ),
+    ] = None,
 ) -> None:
     """Append events from JSON Lines (one event object per line).
 
     Every line stands alone: good lines are kept whatever is wrong with others; each
     rejected line is reported as `line N: reason` on stderr, and the exit code is then 2.
+    By default it returns once the events are stored and searchable; work that waits on a
+    model (fact extraction) goes on in its lane (`memoir worker`), unless `--wait`.
     """
     with _open(ctx) as memoir, _lines(source) as (numbered, report):
         batches = Batches(memoir, report, batch_size)
@@ -150,9 +159,9 @@ def ingest(
                 f" rerun from line {batches.done_through + 1} once the cause below is fixed"
             )
             raise
-        if wait:
+        if wait is not False:
             try:
-                memoir.flush()
+                wait_for_jobs(memoir, err, everything=bool(wait))
             except RuntimeFailure as exc:  # the events are stored: only their background work waits
                 err.print(f"warning: stored; background work waits until this is fixed: {render.escape(str(exc))}")
     out.print(f"ingested {batches.accepted}, rejected {batches.rejected}")

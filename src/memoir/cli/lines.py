@@ -1,16 +1,20 @@
-"""`memoir ingest`'s lines: each parsed from its own bytes, stored a batch at a time, refused alone."""
+"""`memoir ingest`'s lines (each parsed from its own bytes, stored a batch at a time, refused alone) and its wait."""
 
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from rich.console import Console
+
+from memoir.cli import render
 from memoir.engine import Memoir
 from memoir.errors import InvalidEvent, InvalidInput
 from memoir.model import Event
 
-__all__ = ["Batches", "parse_line"]
+__all__ = ["Batches", "parse_line", "wait_for_jobs"]
 
 
 class Batches:
@@ -92,3 +96,34 @@ def parse_line(raw: bytes, number: int) -> dict[str, Any]:
 
 def _refuse_constant(name: str) -> NoReturn:
     raise InvalidEvent("event", f"malformed JSON ({name} is not a JSON value)")
+
+
+def wait_for_jobs(memoir: Memoir, err: Console, *, everything: bool) -> None:
+    """The fast lane always (searchable on return); the llm lane with `--wait`, or when no model makes it slow."""
+    if not everything and memoir.uses_model:
+        memoir.wait_searchable()
+        if left := memoir.pending():
+            err.print(f"{left} events wait for the model (fact extraction): `memoir worker` runs it, or ingest --wait")
+        return
+    if not everything:
+        memoir.flush()
+        return
+    with render.count_progress(err, "waiting for background jobs") as update:
+        total = max(memoir.pending(), 1)
+        done = threading.Event()
+        failure: list[BaseException] = []
+
+        def drain() -> None:
+            try:
+                memoir.flush()
+            except BaseException as exc:  # noqa: BLE001 - raised again from the main thread
+                failure.append(exc)
+            finally:
+                done.set()
+
+        threading.Thread(target=drain, name="memoir-ingest-wait", daemon=True).start()
+        while not done.wait(0.2):
+            update(max(0, total - memoir.pending()), total)
+        update(total, total)
+    if failure:
+        raise failure[0]

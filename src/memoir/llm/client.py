@@ -36,6 +36,7 @@ def _refuses_format(text: str) -> bool:
     lowered = text.lower()
     return "format" in lowered or "schema" in lowered
 
+
 T = TypeVar("T")
 Message = dict[str, str]
 

@@ -234,21 +234,22 @@ class Lanes:
     def pending(self) -> int:
         return sum(self.runner(lane).pending() for lane in self.registry.lanes)
 
-    def flush(self, timeout: float | None = None) -> bool:
-        """Wait until every lane's entries are done; False if `timeout` seconds passed first.
+    def flush(self, timeout: float | None = None, lanes: Iterable[str] | None = None) -> bool:
+        """Wait until the lanes' entries are done (all lanes by default); False if `timeout` seconds passed first.
 
         A lane with a live worker in this process is woken and waited for; any other lane
         is drained by the calling thread, unless another process's runner holds its lease,
         in which case that runner is waited for.
         """
         deadline = None if timeout is None else time.monotonic() + timeout
-        for lane in self.registry.lanes:
+        chosen = self.select(lanes)
+        for lane in chosen:
             worker = self._workers.get(lane)
             if worker is not None and worker.alive:
                 worker.wake()
             elif not self._drain_here(lane, deadline):
                 return False
-        while self.pending():
+        while sum(self.runner(lane).pending() for lane in chosen):
             if deadline is not None and time.monotonic() > deadline:
                 return False
             time.sleep(0.01)
