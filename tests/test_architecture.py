@@ -28,7 +28,7 @@ ALLOWED = {
     "retrieval": {"errors", "model", "config", "registry", "store", "index", "http"},
     "assembly": {"errors", "model", "config", "store", "workers", "index", "llm", "vault", "ingest", "retrieval"},
     "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
-    "views": {"errors", "model", "store"},
+    "views": {"errors", "model", "config", "store", "llm"},
     "engine": {
         "errors",
         "model",

@@ -11,7 +11,9 @@ built-ins and a user's own are registered alike.
 from __future__ import annotations
 
 import os
+import time
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from memoir.config import MultiAgentMode, Settings
@@ -20,6 +22,7 @@ from memoir.index import CachedEmbedder, IndexEventJob, VectorIndex
 from memoir.index.providers import EMBEDDERS
 from memoir.ingest import ExtractFactsJob
 from memoir.llm import LLM, ChatClient, CircuitBreaker
+from memoir.llm.breaker import RowStorage
 from memoir.model import Event, Memory
 from memoir.model.checks import check_id
 from memoir.retrieval import SearchPipeline
@@ -85,8 +88,15 @@ class Parts:
                     timeout=section.timeout,
                     retries=section.retries,
                 )
-            self._llm = LLM(client, CircuitBreaker(section.breaker_threshold, section.breaker_reset))
+            self._llm = LLM(client, self._breaker())
         return self._llm
+
+    def _breaker(self) -> CircuitBreaker:
+        """The model's breaker, kept in the store: every process of the home shares it."""
+        section = self.settings.llm
+        key = f"{section.base_url} {section.model}"
+        storage = RowStorage(partial(self.store.breaker_row, key), partial(self.store.breaker_update, key))
+        return CircuitBreaker(section.breaker_threshold, section.breaker_reset, clock=time.time, storage=storage)
 
     @property
     def unified(self) -> bool:

@@ -5,14 +5,17 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
+from memoir.config import Settings
 from memoir.errors import InvalidInput, InvalidQuery
+from memoir.llm import LLM
 from memoir.model import Event, EventKey
 from memoir.model.checks import brief
 from memoir.store import Checkpoint, Store
 
-__all__ = ["EventPage", "Status", "parse_cursor"]
+__all__ = ["EventPage", "Status", "model_state", "parse_cursor"]
 
 
 class EventPage(list[Event]):
@@ -39,6 +42,7 @@ class Status:
     workers: dict[str, str]  # lane -> its worker, in words
     multi_agent_mode: str
     indexed_items: int = 0
+    model: dict[str, Any] | None = None  # the chat model and its breaker (shared by every process); None: rules
 
     @classmethod
     def of(cls, store: Store, home: str, workers: dict[str, str], multi_agent_mode: str) -> Status:
@@ -79,3 +83,19 @@ def parse_cursor(cursor: str | None) -> tuple[int, str] | None:
     except InvalidInput:
         raise InvalidQuery("cursor", f"{brief(cursor)} is not a cursor returned by events()") from None
     return key.timestamp_ms, key.ulid
+
+
+def model_state(settings: Settings, llm: LLM) -> dict[str, Any] | None:
+    """The chat model and its circuit breaker as every process of the home sees it."""
+    if not llm.configured:
+        return None
+    snapshot = llm.breaker.snapshot()
+    since = None if snapshot.since is None else datetime.fromtimestamp(snapshot.since, UTC).isoformat()
+    return {
+        "model": settings.llm.model,
+        "base_url": settings.llm.base_url,
+        "breaker": snapshot.state.value,
+        "failures": snapshot.consecutive_failures,
+        "last_error": snapshot.last_error,
+        "since": since,
+    }

@@ -150,6 +150,7 @@ def status_table(status: Status) -> Table:
         ("outbox failed", failed),
         ("search index", f"{status.indexed_items:,} items"),
         *((f"worker ({lane} lane)", state) for lane, state in status.workers.items()),
+        ("model", _model_line(status.model)),
         ("multi-agent mode", status.multi_agent_mode),
         ("schema", ", ".join(status.schema)),
     ]
@@ -158,6 +159,17 @@ def status_table(status: Status) -> Table:
     for name, value in rows:
         table.add_row(name, escape(value))
     return table
+
+
+def _model_line(model: dict[str, Any] | None) -> str:
+    if model is None:
+        return "none (facts are extracted by rules)"
+    line = f"{model['model']} at {model['base_url']}; circuit breaker {model['breaker']}"
+    if model["breaker"] != "closed":
+        line += (
+            f" since {model['since']} ({model['failures']} failures; last: {snippet(model['last_error'] or '', 80)})"
+        )
+    return line
 
 
 def settings_rows(settings: Settings) -> list[tuple[str, Any, str]]:

@@ -282,8 +282,20 @@ class MemoryMirror(Protocol):
     def memory_files(self) -> dict[str, tuple[str, str]]: ...
 
 
-class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, Protocol):
-    """Everything memoir needs from a database: the five roles together.
+# A breaker's row: (failures, opened_ms, trial_until_ms, last_error).
+BreakerRow = tuple[int, int | None, int | None, str | None]
+
+
+class ModelState(Protocol):
+    """What the LLM path keeps for every process of a home: each model's circuit breaker."""
+
+    def breaker_row(self, key: str) -> BreakerRow: ...
+
+    def breaker_update(self, key: str, change: Callable[[BreakerRow], BreakerRow]) -> BreakerRow: ...
+
+
+class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, ModelState, Protocol):
+    """Everything memoir needs from a database: the six roles together.
 
     Code above the store asks for `Store`; a function that needs one role only may ask
     for that role, which is how a second backend can arrive role by role.

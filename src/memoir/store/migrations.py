@@ -240,6 +240,34 @@ def m008_memory_agents(conn: sqlite3.Connection) -> None:
     )
 
 
+def m009_llm_state(conn: sqlite3.Connection) -> None:
+    # The circuit breaker of each model, shared by every process of a home (wall-clock ms),
+    # and the ledger of LLM calls: what each job spent, for status and budgets.
+    _run_script(
+        conn,
+        """
+        CREATE TABLE llm_breakers (
+            key TEXT PRIMARY KEY,
+            failures INTEGER NOT NULL,
+            opened_ms INTEGER,
+            trial_until_ms INTEGER,
+            last_error TEXT
+        ) STRICT;
+        CREATE TABLE llm_calls (
+            call_id INTEGER PRIMARY KEY,
+            at_ms INTEGER NOT NULL,
+            job TEXT NOT NULL,
+            model TEXT NOT NULL,
+            prompt_tokens INTEGER NOT NULL,
+            completion_tokens INTEGER NOT NULL,
+            duration_ms INTEGER NOT NULL,
+            outcome TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX llm_calls_by_job ON llm_calls (job, at_ms);
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -249,6 +277,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("006_outbox_batches", m006_outbox_batches),
     ("007_embeddings_inline", m007_embeddings_inline),
     ("008_memory_agents", m008_memory_agents),
+    ("009_llm_state", m009_llm_state),
 ]
 
 

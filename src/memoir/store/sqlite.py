@@ -36,6 +36,7 @@ from memoir.model import Event, EventType, now_ms
 from memoir.store.base import EventQuery, SessionInfo, StoreStats
 from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
 from memoir.store.sqlite_errors import FULL, UPGRADE_FULL, close_quietly, no_room, translate
+from memoir.store.sqlite_llm import SQLiteLLMTables
 from memoir.store.sqlite_memories import SQLiteMemoryTables
 from memoir.store.sqlite_outbox import SQLiteOutboxTables
 from memoir.store.sqlite_rows import (
@@ -55,7 +56,7 @@ __all__ = ["SQLiteStore"]
 log = logging.getLogger("memoir.store")
 
 
-class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables):
+class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQLiteLLMTables):
     backend = "sqlite"
 
     def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:

@@ -1,0 +1,37 @@
+"""The LLM tables of the SQLite store: each model's circuit breaker, shared by every process of a home."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from memoir.store.sqlite_parts import SQLiteParts
+
+__all__ = ["BreakerRow", "SQLiteLLMTables"]
+
+# (failures, opened_ms, trial_until_ms, last_error): the store keeps it, the breaker gives it meaning.
+from memoir.store.base import BreakerRow
+
+_CLOSED: BreakerRow = (0, None, None, None)
+
+
+class SQLiteLLMTables(SQLiteParts):
+    """Mixed into SQLiteStore; relies on its `_conn`, `atomic` and `_translated`."""
+
+    def breaker_row(self, key: str) -> BreakerRow:
+        rows = self._read(
+            "SELECT failures, opened_ms, trial_until_ms, last_error FROM llm_breakers WHERE key = ?", (key,)
+        )
+        return (rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else _CLOSED
+
+    def breaker_update(self, key: str, change: Callable[[BreakerRow], BreakerRow]) -> BreakerRow:
+        """Read, change and write a breaker's row in one write transaction (processes take turns)."""
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            found = conn.execute(
+                "SELECT failures, opened_ms, trial_until_ms, last_error FROM llm_breakers WHERE key = ?", (key,)
+            ).fetchone()
+            before: BreakerRow = (found[0], found[1], found[2], found[3]) if found else _CLOSED
+            after = change(before)
+            if after != before:
+                conn.execute("INSERT OR REPLACE INTO llm_breakers VALUES (?, ?, ?, ?, ?)", (key, *after))
+            return after
