@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 from typing import Any
 
@@ -127,6 +128,22 @@ def test_timeouts_are_retried_three_times_then_reported() -> None:
     with scripted_server({"/v1/chat/completions": slow}) as server, pytest.raises(ModelUnavailable, match=expected):
         client(server.url, timeout=0.2).chat([{"role": "user", "content": "hi"}])
     assert len(server.requests) == 4
+
+
+def test_a_hung_server_costs_one_budget_per_operation_retries_included() -> None:
+    """Timeout 0.4 s, 3 retries and a corrective retry would be 8 tries; a budget of 1 s stops it after about 3."""
+    release = threading.Event()
+
+    def hung(body: dict[str, Any]) -> tuple[int, Any]:
+        release.wait(5)
+        return 200, {"choices": [{"message": {"content": "late"}}]}
+
+    with scripted_server({"/v1/chat/completions": hung}) as server:
+        llm = client(server.url, timeout=0.4, retries=3, budget=1.0, backoff=0.01)
+        with pytest.raises(ModelUnavailable, match=r"within the budget of 1 s \(llm.budget\)"):
+            llm.complete_json([{"role": "user", "content": "hi"}], facts)
+        release.set()
+    assert 2 <= len(server.requests) <= 4  # not the 8 tries that timeouts alone allow
 
 
 def test_a_wrong_model_name_is_reported_with_the_name() -> None:

@@ -87,6 +87,7 @@ class Parts:
                     api_key=section.api_key,
                     timeout=section.timeout,
                     retries=section.retries,
+                    budget=section.budget,
                 )
             self._llm = LLM(client, self._breaker())
         return self._llm

@@ -133,6 +133,7 @@ class LLMSettings:
     api_key: str | None = option(None, parse_optional_text, "API key for the LLM server")
     timeout: float = option(60.0, parse_number(float, 0.1), "seconds to wait for one LLM answer")
     retries: int = option(3, parse_number(int, 0), "retries after a timeout or a 5xx answer")
+    budget: float = option(120.0, parse_number(float, 0.1), "seconds one LLM operation may take, retries included")
     breaker_threshold: int = option(3, parse_number(int, 1), "consecutive failures that open the circuit")
     breaker_reset: float = option(30.0, parse_number(float, 0), "seconds before an open circuit lets a trial through")
 

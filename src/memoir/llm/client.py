@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -57,6 +58,7 @@ class ChatClient:
         timeout: float = 60.0,
         retries: int = 3,
         backoff: float = 0.5,
+        budget: float | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
@@ -64,6 +66,10 @@ class ChatClient:
         self.retries = retries
         self.backoff = backoff
         self.timeout = timeout
+        # Seconds one operation (a structured call with its retries and its corrective retry)
+        # may take in all: a hung server costs at most this, not timeout x tries x 2.
+        self.budget = budget
+        self._deadline = threading.local()
         self.calls = 0  # requests sent, for the write-path benchmark and status
         self.formats = list(_FORMATS)  # what the server may take, best first: dropped as it refuses them
         self._http = model_client(self.base_url, api_key=api_key, timeout=timeout, transport=transport)
@@ -97,7 +103,17 @@ class ChatClient:
         return content if isinstance(content, str) else ""
 
     def complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], *, schema: Any = None) -> T:
-        """A validated JSON answer; one corrective retry quoting the problem, then ModelOutputError."""
+        """A validated JSON answer; one corrective retry quoting the problem, then ModelOutputError.
+
+        The whole operation, retries included, ends by the client's `budget` (ModelUnavailable).
+        """
+        self._deadline.at = None if self.budget is None else time.monotonic() + self.budget
+        try:
+            return self._complete_json(messages, validate, schema)
+        finally:
+            self._deadline.at = None
+
+    def _complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], schema: Any) -> T:
         answer = self.chat(messages, json_schema=schema if schema is not None else True)
         try:
             return validate(extract_json(answer))
@@ -132,13 +148,29 @@ class ChatClient:
 
     # -- transport ------------------------------------------------------------------------
 
+    def _left(self) -> float | None:
+        """Seconds left of the operation's budget (None: no budget); ModelUnavailable when none are."""
+        deadline: float | None = getattr(self._deadline, "at", None)
+        if deadline is None:
+            return None
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise ModelUnavailable(
+                f"model {self.model!r} at {self.base_url} gave no usable answer within the budget of"
+                f" {self.budget:g} s (llm.budget): raise it, or use a smaller model"
+            )
+        return left
+
     def _post(self, path: str, body: dict[str, Any]) -> httpx.Response:
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
+            left = self._left()
+            timeout = self.timeout if left is None else min(self.timeout, left)
             try:
                 self.calls += 1
-                response = self._http.post(path, json=body)
+                response = self._http.post(path, json=body, timeout=timeout)
             except httpx.TimeoutException:
+                self._left()  # the budget ran out, rather than one try's timeout: say so
                 if last:
                     raise ModelUnavailable(
                         f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
@@ -149,7 +181,8 @@ class ChatClient:
             else:
                 if response.status_code < 500 or last:
                     return response
-            time.sleep(self.backoff * 2**attempt)
+            left = self._left()
+            time.sleep(self.backoff * 2**attempt if left is None else min(self.backoff * 2**attempt, left))
         raise AssertionError("unreachable")
 
     def _format_for(self, json_schema: Any) -> str | None:
