@@ -1,12 +1,15 @@
-"""The circuit breaker of a home's model is shared by every process of the home, and shown."""
+"""A home's model as every process sees it: the shared circuit breaker, the ledger of calls, the budgets."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from memoir import Memoir
 from tests.conftest import message, run_cli
+from tests.scripted_server import chat_reply, scripted_server
 
 DEAD = "http://127.0.0.1:9/v1"  # nothing listens there: every call is refused at once
 ENV = {"MEMOIR_LLM_MODEL": "qwen", "MEMOIR_LLM_BASE_URL": DEAD, "MEMOIR_EMBEDDING_PROVIDER": "hashing"}
@@ -29,3 +32,36 @@ def test_a_breaker_opened_by_one_process_is_open_for_every_process_and_status_sa
 def test_without_a_model_status_says_the_rules_extract(home: Path) -> None:
     with Memoir.open(home, worker_enabled=False, embedding_provider="hashing") as memoir:
         assert memoir.status().model is None
+
+
+def counted(content: str, prompt: int = 40, completion: int = 10) -> Callable[[dict[str, Any]], tuple[int, Any]]:
+    """A model answering `content`, with the token usage OpenAI-compatible servers report."""
+    usage = {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion}
+    return lambda body: (200, {**chat_reply(content), "usage": usage})
+
+
+def test_the_ledger_counts_calls_and_tokens_per_job_and_status_shows_them(home: Path) -> None:
+    model = counted('{"facts": ["The user keeps bees"]}')
+    with scripted_server({"/v1/chat/completions": model}) as server:
+        options = {"llm_model": "qwen", "llm_base_url": server.url + "/v1", "embedding_provider": "hashing"}
+        with Memoir.open(home, worker_enabled=False, **options) as memoir:
+            memoir.ingest([message("I keep bees."), message("I keep bees on the roof.")])
+            assert memoir.flush(timeout=60)
+            usage = memoir.status().llm_usage["extract_facts"]
+        table = run_cli("status", home=home, **ENV).stdout
+    assert usage["calls"] == usage["calls_last_day"] >= 2  # extraction per turn, reconciliation for the second
+    assert usage["tokens"] == 50 * len(server.requests)
+    assert f"{usage['calls']} calls, {usage['tokens']} tokens in all" in table
+
+
+def test_a_job_past_its_daily_token_budget_hands_its_work_to_the_rules(home: Path) -> None:
+    model = counted('{"facts": ["The user keeps bees"]}', prompt=900, completion=100)
+    with scripted_server({"/v1/chat/completions": model}) as server:
+        options = {"llm_model": "qwen", "llm_base_url": server.url + "/v1", "embedding_provider": "hashing"}
+        budget = {"llm.daily_tokens": "extract_facts=1000"}
+        with Memoir.open(home, worker_enabled=False, **options, **budget) as memoir:
+            memoir.ingest([message("I keep bees."), message("I play the cello."), message("I live in Porto.")])
+            assert memoir.flush(timeout=60)
+            sources = [m.source for m in memoir.memories()]
+        assert len(server.requests) == 1  # one call spent the 1,000 tokens: nothing more was asked
+    assert sources == ["llm", "heuristics", "heuristics"]

@@ -23,7 +23,8 @@ from memoir.index.providers import EMBEDDERS
 from memoir.ingest import ExtractFactsJob
 from memoir.llm import LLM, ChatClient, CircuitBreaker
 from memoir.llm.breaker import RowStorage
-from memoir.model import Event, Memory
+from memoir.llm.service import CallRecord
+from memoir.model import Event, Memory, now_ms
 from memoir.model.checks import check_id
 from memoir.retrieval import SearchPipeline
 from memoir.retrieval.rerank import RERANKERS
@@ -36,6 +37,7 @@ from memoir.workers import JobRegistry, Lanes, TrackSessionJob
 __all__ = ["Parts", "assemble", "prepare_home"]
 
 NEIGHBOURS = 5  # existing facts a new fact is reconciled against
+DAY_MS = 24 * 3600 * 1000  # the window of llm.daily_tokens
 
 
 @dataclass
@@ -89,8 +91,22 @@ class Parts:
                     retries=section.retries,
                     budget=section.budget,
                 )
-            self._llm = LLM(client, self._breaker())
+            self._llm = LLM(
+                client,
+                self._breaker(),
+                ledger=self._record_call,
+                spent_today=self._tokens_today,
+                budgets=dict(section.daily_tokens),
+            )
         return self._llm
+
+    def _record_call(self, call: CallRecord) -> None:
+        tokens = (call.prompt_tokens, call.completion_tokens)
+        self.store.ledger_add(now_ms(), call.job, call.model, *tokens, call.duration_ms, call.outcome)
+
+    def _tokens_today(self, job: str) -> int:
+        _, prompt, completion = self.store.ledger_usage(now_ms() - DAY_MS).get(job, (0, 0, 0))
+        return prompt + completion
 
     def _breaker(self) -> CircuitBreaker:
         """The model's breaker, kept in the store: every process of the home shares it."""

@@ -28,7 +28,7 @@ from memoir.store import EventQuery, IndexItem
 from memoir.vault import MemoryDraft, SyncReport
 from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
-from memoir.views import EventPage, Status, model_state, parse_cursor
+from memoir.views import EventPage, Status, llm_usage, model_state, parse_cursor
 from memoir.workers import FAST_LANE, Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]
@@ -376,7 +376,8 @@ class Memoir:
         """Counts, backlog, workers, the model and its breaker, and the database, for `memoir status`."""
         parts = self._parts
         current = Status.of(parts.store, str(self.home), parts.lanes.describe(), self.settings.multi_agent_mode.value)
-        return replace(current, model=model_state(parts.settings, parts.llm))
+        usage = llm_usage(parts.store, now_ms() - 24 * 3600 * 1000)
+        return replace(current, model=model_state(parts.settings, parts.llm), llm_usage=usage)
 
     def retry_failed(self) -> int:
         """Put outbox entries that were set aside after failures back in the queue; returns how many."""

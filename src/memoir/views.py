@@ -15,7 +15,7 @@ from memoir.model import Event, EventKey
 from memoir.model.checks import brief
 from memoir.store import Checkpoint, Store
 
-__all__ = ["EventPage", "Status", "model_state", "parse_cursor"]
+__all__ = ["EventPage", "Status", "llm_usage", "model_state", "parse_cursor"]
 
 
 class EventPage(list[Event]):
@@ -43,6 +43,7 @@ class Status:
     multi_agent_mode: str
     indexed_items: int = 0
     model: dict[str, Any] | None = None  # the chat model and its breaker (shared by every process); None: rules
+    llm_usage: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)  # job -> calls and tokens
 
     @classmethod
     def of(cls, store: Store, home: str, workers: dict[str, str], multi_agent_mode: str) -> Status:
@@ -99,3 +100,18 @@ def model_state(settings: Settings, llm: LLM) -> dict[str, Any] | None:
         "last_error": snapshot.last_error,
         "since": since,
     }
+
+
+def llm_usage(store: Store, since_ms: int) -> dict[str, dict[str, int]]:
+    """Per job: LLM calls and tokens in all, and since `since_ms` (the last day, for status)."""
+    recent = store.ledger_usage(since_ms)
+    usage = {}
+    for job, (calls, prompt, completion) in store.ledger_usage().items():
+        day_calls, day_prompt, day_completion = recent.get(job, (0, 0, 0))
+        usage[job] = {
+            "calls": calls,
+            "tokens": prompt + completion,
+            "calls_last_day": day_calls,
+            "tokens_last_day": day_prompt + day_completion,
+        }
+    return usage

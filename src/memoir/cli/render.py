@@ -154,6 +154,14 @@ def status_table(status: Status) -> Table:
         ("multi-agent mode", status.multi_agent_mode),
         ("schema", ", ".join(status.schema)),
     ]
+    for job, used in status.llm_usage.items():
+        rows.append(
+            (
+                f"LLM {job}",
+                f"{used['calls_last_day']:,} calls, {used['tokens_last_day']:,} tokens in 24 h;"
+                f" {used['calls']:,} calls, {used['tokens']:,} tokens in all",
+            )
+        )
     for checkpoint in status.checkpoints:
         rows.append((f"job {checkpoint.job}", f"{checkpoint.processed:,} processed, {checkpoint.failed} failed"))
     for name, value in rows:

@@ -28,6 +28,7 @@ from typing import Any
 from memoir.config.parsers import (
     parse_agent_id,
     parse_bool,
+    parse_budgets,
     parse_choice,
     parse_number,
     parse_optional_text,
@@ -134,6 +135,9 @@ class LLMSettings:
     timeout: float = option(60.0, parse_number(float, 0.1), "seconds to wait for one LLM answer")
     retries: int = option(3, parse_number(int, 0), "retries after a timeout or a 5xx answer")
     budget: float = option(120.0, parse_number(float, 0.1), "seconds one LLM operation may take, retries included")
+    daily_tokens: tuple[tuple[str, int], ...] = option(
+        (), parse_budgets, "token budget per job for 24 h, e.g. extract_facts=200000 (none: unlimited)"
+    )
     breaker_threshold: int = option(3, parse_number(int, 1), "consecutive failures that open the circuit")
     breaker_reset: float = option(30.0, parse_number(float, 0), "seconds before an open circuit lets a trial through")
 

@@ -11,6 +11,7 @@ from typing import Any
 __all__ = [
     "parse_agent_id",
     "parse_bool",
+    "parse_budgets",
     "parse_choice",
     "parse_number",
     "parse_optional_text",
@@ -86,3 +87,19 @@ def parse_sources(value: Any) -> tuple[str, ...]:
     if unknown or not names:
         raise ValueError(f"{value!r} is not a list of vector, keyword")
     return names
+
+
+def parse_budgets(value: Any) -> tuple[tuple[str, int], ...]:
+    """Daily token budgets per job: a table in a file, or `job=tokens,job=tokens` in a variable."""
+    if isinstance(value, tuple):  # already parsed (a Settings value given back)
+        return value
+    items = value.items() if isinstance(value, dict) else (p.split("=", 1) for p in str(value).split(",") if p.strip())
+    budgets = {}
+    for item in items:
+        if len(item) != 2:
+            raise ValueError(f"{value!r} is not a list of job=tokens")
+        job, tokens = str(item[0]).strip(), str(item[1]).strip()
+        if not job or not tokens.isdigit():
+            raise ValueError(f"{job}={tokens} is not job=tokens (a whole number)")
+        budgets[job] = int(tokens)
+    return tuple(sorted(budgets.items()))

@@ -90,7 +90,9 @@ class ExtractFactsJob:
         self.stats.turns += 1
         if not worth_extracting(event.text):
             return Sourced([], "heuristics")
-        return llm.run(lambda client: extract_with_llm(client, event.text), lambda: extract_by_rules(event.text))
+        return llm.run(
+            lambda client: extract_with_llm(client, event.text), lambda: extract_by_rules(event.text), job=self.name
+        )
 
     def _settle(self, event: Event, facts: Sourced[list[str]], llm: LLM) -> list[Decision]:
         """Reconcile an event's facts with the nearest known ones and carry out the decisions."""
@@ -100,6 +102,7 @@ class ExtractFactsJob:
         decided = llm.run(
             lambda client: reconcile_with_llm(client, facts.value, existing),
             lambda: reconcile_by_rules(facts.value, existing),
+            job=self.name,
         )
         self._apply_all(decided.value, event, facts.source)
         self.stats.facts += len(facts.value)

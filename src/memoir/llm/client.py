@@ -70,6 +70,7 @@ class ChatClient:
         # may take in all: a hung server costs at most this, not timeout x tries x 2.
         self.budget = budget
         self._deadline = threading.local()
+        self._usage = threading.local()  # tokens counted per thread: the ledger reads them per operation
         self.calls = 0  # requests sent, for the write-path benchmark and status
         self.formats = list(_FORMATS)  # what the server may take, best first: dropped as it refuses them
         self._http = model_client(self.base_url, api_key=api_key, timeout=timeout, transport=transport)
@@ -96,6 +97,7 @@ class ChatClient:
                 break
             self.formats.remove(kind)  # this server does not take it: the next best, now and from now on
         self._raise_for(response)
+        self._count_tokens(response)
         try:
             content = response.json()["choices"][0]["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError) as exc:
@@ -147,6 +149,19 @@ class ChatClient:
         return Health(True, f"{self.base_url} serves {self.model!r}")
 
     # -- transport ------------------------------------------------------------------------
+
+    def tokens(self) -> tuple[int, int]:
+        """(prompt, completion) tokens the server reported for this thread's calls so far."""
+        return getattr(self._usage, "prompt", 0), getattr(self._usage, "completion", 0)
+
+    def _count_tokens(self, response: httpx.Response) -> None:
+        try:
+            usage = response.json().get("usage") or {}
+            prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+        except (ValueError, AttributeError, TypeError):
+            return  # no usage reported: the ledger counts the call with no tokens
+        self._usage.prompt = getattr(self._usage, "prompt", 0) + prompt
+        self._usage.completion = getattr(self._usage, "completion", 0) + completion
 
     def _left(self) -> float | None:
         """Seconds left of the operation's budget (None: no budget); ModelUnavailable when none are."""

@@ -287,11 +287,17 @@ BreakerRow = tuple[int, int | None, int | None, str | None]
 
 
 class ModelState(Protocol):
-    """What the LLM path keeps for every process of a home: each model's circuit breaker."""
+    """What the LLM path keeps for every process of a home: each model's circuit breaker, the ledger."""
 
     def breaker_row(self, key: str) -> BreakerRow: ...
 
     def breaker_update(self, key: str, change: Callable[[BreakerRow], BreakerRow]) -> BreakerRow: ...
+
+    def ledger_add(
+        self, at_ms: int, job: str, model: str, prompt: int, completion: int, duration_ms: int, outcome: str
+    ) -> None: ...
+
+    def ledger_usage(self, since_ms: int = 0) -> dict[str, tuple[int, int, int]]: ...
 
 
 class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, ModelState, Protocol):

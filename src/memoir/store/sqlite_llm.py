@@ -1,4 +1,4 @@
-"""The LLM tables of the SQLite store: each model's circuit breaker, shared by every process of a home."""
+"""The LLM tables of the SQLite store: each model's circuit breaker and the ledger of calls, for every process."""
 
 from __future__ import annotations
 
@@ -35,3 +35,23 @@ class SQLiteLLMTables(SQLiteParts):
             if after != before:
                 conn.execute("INSERT OR REPLACE INTO llm_breakers VALUES (?, ?, ?, ?, ?)", (key, *after))
             return after
+
+    def ledger_add(
+        self, at_ms: int, job: str, model: str, prompt: int, completion: int, duration_ms: int, outcome: str
+    ) -> None:
+        """One LLM operation: what it cost and how it ended."""
+        with self._translated(), self.atomic():
+            self._conn().execute(
+                "INSERT INTO llm_calls (at_ms, job, model, prompt_tokens, completion_tokens, duration_ms, outcome)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (at_ms, job, model, prompt, completion, duration_ms, outcome),
+            )
+
+    def ledger_usage(self, since_ms: int = 0) -> dict[str, tuple[int, int, int]]:
+        """job -> (calls, prompt tokens, completion tokens) since `since_ms`."""
+        rows = self._read(
+            "SELECT job, count(*), sum(prompt_tokens), sum(completion_tokens) FROM llm_calls WHERE at_ms >= ?"
+            " GROUP BY job ORDER BY job",
+            (since_ms,),
+        )
+        return {job: (calls, prompt or 0, completion or 0) for job, calls, prompt, completion in rows}
