@@ -142,4 +142,11 @@ FACTS_SCHEMA = {
 def extract_with_llm(client: ChatClient, text: str) -> list[str]:
     """The model's facts for a message, each checked against it (`answers.check_facts`)."""
     messages = [{"role": "system", "content": FACT_SYSTEM_PROMPT}, {"role": "user", "content": text}]
-    return client.complete_json(messages, lambda value: check_facts(_facts(value), text), schema=FACTS_SCHEMA)
+    return client.complete_json(messages, lambda value: _checked(value, text), schema=FACTS_SCHEMA)
+
+
+def _checked(value: Any, text: str) -> list[str]:
+    facts = check_facts(_facts(value), text)
+    if not facts and (stated := extract_by_rules(text)):  # small models drop facts: none is not an answer here
+        raise ValueError(f"the message states a fact ({stated[0]!r}), and the answer lists none")
+    return facts
