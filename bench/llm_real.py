@@ -15,7 +15,7 @@ A real model (the kind people run on a laptop):
     python bench/llm_real.py --base-url http://127.0.0.1:8080/v1 --model qwen
 
 `--replay` serves the answers a real Qwen2.5 Coder 0.5B gave to memoir's prompts
-(../shared/data/llm-replays) from a scripted server on 127.0.0.1 instead: no model needed.
+(a copy of ../shared/data/llm-replays in tests/data) from a scripted server on 127.0.0.1: no model needed.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from tests.scripted_server import chat_reply, scripted_server  # noqa: E402
 
 from memoir import Memoir  # noqa: E402
 
-REPLAYS = ROOT.parent / "shared" / "data" / "llm-replays" / "qwen2.5-coder-0.5b-q4.jsonl"
+REPLAYS = ROOT / "tests" / "data" / "llm-replays" / "qwen2.5-coder-0.5b-q4.jsonl"  # a copy of ../shared's
 
 
 def _example_turns() -> list[str]:
