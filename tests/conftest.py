@@ -19,6 +19,7 @@ from memoir import Memoir
 from memoir.cli import app
 from memoir.cli.app import err as cli_err
 from memoir.cli.app import out as cli_out
+from memoir.index.embedders import MiniLMEmbedder
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -29,8 +30,14 @@ settings.load_profile("memoir")
 
 @pytest.fixture(scope="session")
 def shared_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One int8 MiniLM build for the whole run (1.5 s each), instead of one per test home."""
-    return tmp_path_factory.mktemp("models")
+    """One int8 MiniLM build for the whole run (1.5 s each), instead of one per test home.
+
+    Built here, before any test: a test that compares what a command prints must not see
+    the build's log line because it happened to be the first to embed.
+    """
+    folder = tmp_path_factory.mktemp("models")
+    MiniLMEmbedder(int8_dir=folder).embed(["warm up"])
+    return folder
 
 
 @pytest.fixture(autouse=True)

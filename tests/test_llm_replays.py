@@ -145,6 +145,7 @@ def test_the_readme_session_on_recorded_answers_replaces_jane_by_anne(open_memoi
     jane, anne = memoir.memories("sam", include_deleted=True)
     assert (jane.content, jane.deleted, jane.replaced_by) == ("The user's wife is Jane", True, anne.id)
     assert (anne.content, anne.deleted) == ("The user's wife is Anne", False)
+    assert (anne.source, anne.reconciled_by) == ("heuristics", "heuristics")  # both answers were rejected
 
 
 @pytest.mark.parametrize(

@@ -107,6 +107,7 @@ def memory_dict(memory: Memory) -> dict[str, Any]:
         "replaced_by": memory.replaced_by,
         "deleted_at": format_timestamp(memory.deleted_at) if memory.deleted_at else None,
         "agent_id": memory.agent_id,
+        "reconciled_by": memory.reconciled_by,
         "unreadable": memory.unreadable,
     }
 

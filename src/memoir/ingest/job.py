@@ -104,7 +104,7 @@ class ExtractFactsJob:
             lambda: reconcile_by_rules(facts.value, existing),
             job=self.name,
         )
-        self._apply_all(decided.value, event, facts.source)
+        self._apply_all(decided.value, event, facts.source, decided.source)
         self.stats.facts += len(facts.value)
         return decided.value
 
@@ -115,7 +115,7 @@ class ExtractFactsJob:
                 found.setdefault(memory.id, memory)
         return list(found.values())
 
-    def _apply_all(self, decisions: Sequence[Decision], event: Event, source: str) -> None:
+    def _apply_all(self, decisions: Sequence[Decision], event: Event, source: str, reconciled_by: str) -> None:
         """Decisions in their order, ADDs written together (one embedding call, one transaction).
 
         An UPDATE or DELETE first writes the ADDs listed before it, so decisions take effect in
@@ -132,19 +132,20 @@ class ExtractFactsJob:
                         event_ids=(event.event_id,),
                         source=source,
                         agent_id=event.agent_id,  # unified mode: the speaker's agent owns the fact
+                        reconciled_by=reconciled_by,
                     )
                 )
             elif decision.event in ("UPDATE", "DELETE"):
                 self._add(adds)
                 adds = []
-                self._apply(decision, event, source)
+                self._apply(decision, event, source, reconciled_by)
         self._add(adds)
 
     def _add(self, drafts: list[MemoryDraft]) -> None:
         if drafts:
             self.book.remember_many(drafts)
 
-    def _apply(self, decision: Decision, event: Event, source: str) -> None:
+    def _apply(self, decision: Decision, event: Event, source: str, reconciled_by: str) -> None:
         if not decision.memory_id:
             return
         try:
@@ -156,7 +157,9 @@ class ExtractFactsJob:
             if target.deleted:  # a replay: already done
                 return
             if decision.event == "UPDATE":
-                self.book.update(target.id, decision.text, event_ids=[event.event_id], source=source)
+                self.book.update(
+                    target.id, decision.text, event_ids=[event.event_id], source=source, reconciled_by=reconciled_by
+                )
             elif decision.event == "DELETE":
                 self.book.forget(target.id)
         except NotFound:

@@ -84,6 +84,7 @@ class Memory:
     replaced_by: str | None = None  # on tombstones of updated memories
     deleted_at: datetime | None = None
     agent_id: str | None = None  # whose memory it is in unified mode; None: shared (`global`) or separate mode
+    reconciled_by: str | None = None  # llm or heuristics: which path decided it against known memories
     # Why its note cannot be read now (a person broke its front matter): the mirror's last good
     # copy is shown, flagged, until the file is fixed. Never written to the file itself.
     unreadable: str | None = field(default=None, compare=False)
@@ -110,6 +111,7 @@ class Memory:
                 raise InvalidInput("severity", "only gotchas have a severity")
             set_(self, "severity", Severity.parse(self.severity))
         _check_sources(self.event_ids, self.source, self.replaced_by)
+        check_id("reconciled_by", self.reconciled_by, optional=True, error=InvalidInput)
         set_(self, "event_ids", tuple(self.event_ids))
         # Milliseconds, as everything memoir stores: a memory read back equals the one written.
         set_(self, "created_at", parse_timestamp(self.created_at, "created_at"))

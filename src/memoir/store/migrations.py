@@ -268,6 +268,11 @@ def m009_llm_state(conn: sqlite3.Connection) -> None:
     )
 
 
+def m010_memory_reconciled_by(conn: sqlite3.Connection) -> None:
+    # Which path (llm or heuristics) reconciled a memory, beside `source`, which extracted it.
+    _run_script(conn, "ALTER TABLE memories ADD COLUMN reconciled_by TEXT;")
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -278,6 +283,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("007_embeddings_inline", m007_embeddings_inline),
     ("008_memory_agents", m008_memory_agents),
     ("009_llm_state", m009_llm_state),
+    ("010_memory_reconciled_by", m010_memory_reconciled_by),
 ]
 
 

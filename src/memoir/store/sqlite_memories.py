@@ -19,12 +19,12 @@ __all__ = ["SQLiteMemoryTables"]
 
 _COLUMNS = (
     "id, kind, conversation_id, content, tags, severity, created_ms, event_ids, source, replaced_by, deleted_ms,"
-    " agent_id, unreadable"
+    " agent_id, unreadable, reconciled_by"
 )
 _SAVE = (
     "INSERT OR REPLACE INTO memories (id, kind, conversation_id, content, normalised, tags, severity, created_ms,"
-    " event_ids, source, replaced_by, deleted_ms, path, file_hash, agent_id, unreadable)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " event_ids, source, replaced_by, deleted_ms, path, file_hash, agent_id, unreadable, reconciled_by)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 # Visible to an agent: its own memories and the shared ones (no agent).
 _VISIBLE = "(agent_id = ? OR agent_id IS NULL)"
@@ -38,7 +38,7 @@ def _when(ms: int | None) -> datetime | None:
 
 def _row_to_memory(row: Sequence[Any]) -> Memory:
     memory_id, kind, conversation, content, tags, severity, created, events, source, replaced_by, deleted = row[:11]
-    agent_id, unreadable = row[11:]
+    agent_id, unreadable, reconciled_by = row[11:]
     created_at = _when(created)
     assert created_at is not None
     return Memory(
@@ -55,6 +55,7 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
         deleted_at=_when(deleted),
         agent_id=agent_id,
         unreadable=unreadable,
+        reconciled_by=reconciled_by,
     )
 
 
@@ -79,6 +80,7 @@ class SQLiteMemoryTables(SQLiteParts):
             file_hash,
             memory.agent_id,
             memory.unreadable,
+            memory.reconciled_by,
         )
         with self._translated(), self.atomic():
             self._conn().execute(_SAVE, row)

@@ -123,9 +123,12 @@ class MemoryBook:
         event_ids: Iterable[str] = (),
         source: str = "user",
         agent_id: str | None = None,
+        reconciled_by: str | None = None,
     ) -> Memory:
         """Store a memory; the same content again (normalised) adds nothing, tags merge."""
-        draft = MemoryDraft(text, kind, conversation_id, tuple(tags), severity, tuple(event_ids), source, agent_id)
+        draft = MemoryDraft(
+            text, kind, conversation_id, tuple(tags), severity, tuple(event_ids), source, agent_id, reconciled_by
+        )
         return self.remember_many([draft])[0]
 
     def remember_many(self, drafts: Sequence[MemoryDraft]) -> list[Memory]:
@@ -259,7 +262,14 @@ class MemoryBook:
         self._record(f"forget {memory.kind.value} {memory.id}: {excerpt(memory.content)} ({why})")
         return tombstone
 
-    def update(self, memory_id: str, text: str, event_ids: Iterable[str] = (), source: str = "user") -> Memory:
+    def update(
+        self,
+        memory_id: str,
+        text: str,
+        event_ids: Iterable[str] = (),
+        source: str = "user",
+        reconciled_by: str | None = None,
+    ) -> Memory:
         """Seed 004's UPDATE: a new memory replaces the old, which becomes a tombstone."""
         old = self.get(memory_id)
         new = self.remember(
@@ -271,6 +281,7 @@ class MemoryBook:
             event_ids=tuple(event_ids) or old.event_ids,
             source=source,
             agent_id=old.agent_id,
+            reconciled_by=reconciled_by,
         )
         if new.id != old.id:
             self.forget(old.id, replaced_by=new.id)

@@ -28,6 +28,7 @@ class MemoryDraft:
     event_ids: tuple[str, ...] = ()
     source: str = "user"
     agent_id: str | None = None  # unified mode: whose memory (None: the calling agent's default)
+    reconciled_by: str | None = None  # llm or heuristics, for memories the extraction job decided
 
     def __post_init__(self) -> None:
         # Drafts arrive from JSON and mappings with lists; a lone string is one value, not its letters.
@@ -68,6 +69,7 @@ class MemoryDraft:
             event_ids=self.event_ids,
             source=self.source,
             agent_id=agent_id,
+            reconciled_by=self.reconciled_by,
         )
 
 

@@ -168,6 +168,8 @@ def render_memory(memory: Memory) -> str:
         front["replaced_by"] = memory.replaced_by
     if memory.agent_id is not None:
         front["agent_id"] = memory.agent_id
+    if memory.reconciled_by is not None:
+        front["reconciled_by"] = memory.reconciled_by
     for key, value in memory.extra:  # a person's own keys, kept as they were
         front.setdefault(key, value)
     header = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, default_flow_style=None)
@@ -208,6 +210,7 @@ def parse_memory(path: Path, text: str) -> Memory:
             replaced_by=_optional_text(front, "replaced_by"),
             deleted_at=_time(front.get("deleted_at")),
             agent_id=_optional_text(front, "agent_id"),
+            reconciled_by=_optional_text(front, "reconciled_by"),
             extra=tuple((str(k), v) for k, v in front.items() if k not in _KNOWN_KEYS),
         )
     except KeyError as exc:
@@ -220,7 +223,7 @@ def parse_memory(path: Path, text: str) -> Memory:
 
 _KNOWN_KEYS = frozenset(
     {"id", "role", "kind", "conversation_id", "created_at", "tags", "source", "event_ids", "severity"}
-    | {"deleted_at", "replaced_by", "agent_id"}
+    | {"deleted_at", "replaced_by", "agent_id", "reconciled_by"}
 )
 
 
