@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -65,3 +66,22 @@ def test_a_job_past_its_daily_token_budget_hands_its_work_to_the_rules(home: Pat
             sources = [m.source for m in memoir.memories()]
         assert len(server.requests) == 1  # one call spent the 1,000 tokens: nothing more was asked
     assert sources == ["llm", "heuristics", "heuristics"]
+
+
+def test_a_hung_model_costs_one_budget_per_call_then_the_shared_breaker_opens(home: Path) -> None:
+    release = threading.Event()
+
+    def hung(body: dict[str, Any]) -> tuple[int, Any]:
+        release.wait(10)
+        return 200, chat_reply('{"facts": []}')
+
+    with scripted_server({"/v1/chat/completions": hung}) as server:
+        options = {"llm_model": "qwen", "llm_base_url": server.url + "/v1", "embedding_provider": "hashing"}
+        with Memoir.open(home, worker_enabled=False, llm_timeout=5, llm_budget=0.3, **options) as memoir:
+            memoir.ingest([message(f"I have {n} cats.") for n in range(5)])
+            assert memoir.flush(timeout=60)
+            state, usage = memoir.status().model, memoir.status().llm_usage["extract_facts"]
+            outcomes = memoir._parts.store.connection().execute("SELECT outcome FROM llm_calls").fetchall()
+        release.set()
+    assert state is not None and state["breaker"] == "open" and "budget" in state["last_error"]
+    assert usage["calls"] == 3 and [o for (o,) in outcomes] == ["timed out"] * 3  # then the rules, at once

@@ -77,7 +77,7 @@ class LLM:
             return Sourced(fallback(), "heuristics", over)
         if not self.breaker.allow():
             return Sourced(fallback(), "heuristics", "circuit breaker open")
-        started, before = time.monotonic(), self.client.tokens()
+        started, before, sent = time.monotonic(), self.client.tokens(), self.client.calls
         try:
             value = attempt(self.client)
         except (ModelUnavailable, ModelOutputError) as exc:
@@ -89,8 +89,9 @@ class LLM:
             state = self.breaker.snapshot()
             log.warning("LLM failed (%d in a row, breaker %s): %s", state.consecutive_failures, state.state, exc)
             return Sourced(fallback(), "heuristics", str(exc))
-        self._write(job, started, before, "ok")
-        self.breaker.record_success()
+        if self.client.calls > sent:  # it asked the model (an attempt may decide without it)
+            self._write(job, started, before, "ok")
+            self.breaker.record_success()
         return Sourced(value, "llm")
 
     def _over_budget(self, job: str) -> str | None:
