@@ -89,9 +89,10 @@ class LLM:
             state = self.breaker.snapshot()
             log.warning("LLM failed (%d in a row, breaker %s): %s", state.consecutive_failures, state.state, exc)
             return Sourced(fallback(), "heuristics", str(exc))
-        if self.client.calls > sent:  # it asked the model (an attempt may decide without it)
-            self._write(job, started, before, "ok")
-            self.breaker.record_success()
+        if self.client.calls == sent:  # decided without asking the model (nothing to reconcile against)
+            return Sourced(value, "heuristics")
+        self._write(job, started, before, "ok")
+        self.breaker.record_success()
         return Sourced(value, "llm")
 
     def _over_budget(self, job: str) -> str | None:
