@@ -30,11 +30,10 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.scripted_server import chat_reply, scripted_server  # noqa: E402
+from tests.replays import Replayer  # noqa: E402
+from tests.scripted_server import scripted_server  # noqa: E402
 
 from memoir import Memoir  # noqa: E402
-
-REPLAYS = ROOT / "tests" / "data" / "llm-replays" / "qwen2.5-coder-0.5b-q4.jsonl"  # a copy of ../shared's
 
 
 def _example_turns() -> list[str]:
@@ -90,29 +89,6 @@ def run_session(name: str, turns: list[str], expected: list[set[str]], options: 
         "wrong": len(wrong),
         "live": live,
     }
-
-
-class Replayer:
-    """The recorded answers of a real small model, served whatever prompt arrives."""
-
-    def __init__(self) -> None:
-        rows = [json.loads(line) for line in REPLAYS.read_text().splitlines() if line.strip()]
-        self.extractions = {
-            r["request"]["messages"][1]["content"]: r["content"]
-            for r in rows
-            if "extract" in r["request"]["messages"][0]["content"]
-        }
-        self.reconciliations = [
-            r["content"] for r in rows if "memory up to date" in r["request"]["messages"][0]["content"]
-        ]
-        self.calls = 0
-
-    def __call__(self, body: dict[str, Any]) -> tuple[int, Any]:
-        self.calls += 1
-        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
-        if system.startswith("You extract facts"):
-            return 200, chat_reply(self.extractions.get(user, '{"facts": []}'))
-        return 200, chat_reply(self.reconciliations[self.calls % len(self.reconciliations)])
 
 
 def report(results: list[dict[str, Any]]) -> None:

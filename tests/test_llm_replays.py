@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,18 +23,8 @@ from memoir.llm import ChatClient
 from memoir.model import new_ulid
 from memoir.model.memory import Memory, normalise_content
 from tests.conftest import message
+from tests.replays import EXTRACTIONS, RECONCILIATIONS, Replayer, user_text
 from tests.scripted_server import chat_reply, scripted_server
-
-# A copy of ../shared/data/llm-replays, kept with the tests so a fresh clone runs them.
-REPLAYS = Path(__file__).parent / "data" / "llm-replays" / "qwen2.5-coder-0.5b-q4.jsonl"
-ROWS = [json.loads(line) for line in REPLAYS.read_text().splitlines() if line.strip()]
-EXTRACTIONS = [r for r in ROWS if r["request"]["messages"][0]["content"].startswith("You extract facts")]
-RECONCILIATIONS = [r for r in ROWS if r["request"]["messages"][0]["content"].startswith("You keep a user's memory")]
-
-
-def user_text(row: dict[str, Any]) -> str:
-    """The message the call was about (a corrective retry repeats it first, then adds its complaint)."""
-    return str(row["request"]["messages"][1]["content"])
 
 
 def always(content: str) -> Callable[[dict[str, Any]], tuple[int, Any]]:
@@ -87,23 +76,6 @@ def test_a_reconciliation_answer_never_stores_placeholders_nor_loses_or_destroys
             assert any(same_topic(old.content, fact) for fact in new_facts), f"{decision} without a same-topic fact"
     known = {normalise_content(m.content) for m in existing}
     assert all(normalise_content(f) in carried | known for f in new_facts), "a new fact was dropped"
-
-
-class Replayer:
-    """The recordings as an upstream: an extraction answer for its own message, reconciliations in turn."""
-
-    def __init__(self) -> None:
-        self.extractions = {user_text(r): r["content"] for r in EXTRACTIONS}
-        self.reconciliations = [r["content"] for r in RECONCILIATIONS]
-        self.calls = 0
-
-    def __call__(self, body: dict[str, Any]) -> tuple[int, Any]:
-        self.calls += 1
-        system, user = body["messages"][0]["content"], body["messages"][1]["content"]
-        if system.startswith("You extract facts"):
-            return 200, chat_reply(self.extractions.get(user, '{"facts": []}'))
-        answer = self.reconciliations[self.calls % len(self.reconciliations)]
-        return 200, chat_reply(answer)
 
 
 def test_the_write_path_on_recorded_answers_keeps_every_fact_with_true_provenance(
