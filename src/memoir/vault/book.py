@@ -144,13 +144,13 @@ class MemoryBook:
         self.embedder.embed_hashed([m.content for m in memories])
         with self._changing() as files:
             results, changed = self._deduplicated(memories)
-            paths = [files.write(m, self._note_path(m)) for m in changed]
-            for memory, path in zip(changed, paths, strict=True):
+            for memory, where in changed:
+                path = files.write(memory, where)
                 self.store.memory_save(memory, str(path), file_hash(path))
-            self.store.index_add([index_item(m) for m in changed])
+            self.store.index_add([index_item(m) for m, _ in changed])
         if changed:
             self.refresh_facts_page()
-            self._record(commit_message(changed))
+            self._record(commit_message([m for m, _ in changed]))
         return results
 
     def _validated(self, drafts: Sequence[object]) -> list[Memory]:
@@ -170,8 +170,10 @@ class MemoryBook:
                 raise InvalidInput(exc.field, f"{exc.reason} (memory #{number} of the batch)") from None
         return memories
 
-    def _deduplicated(self, memories: list[Memory]) -> tuple[list[Memory], list[Memory]]:
-        """(the memory each one becomes, those to write): duplicates merge, in the batch and with the store.
+    def _deduplicated(self, memories: list[Memory]) -> tuple[list[Memory], list[tuple[Memory, Path | None]]]:
+        """(the memory each one becomes, those to write with where their note is now, if a person moved it).
+
+        Duplicates merge, in the batch and with the store.
 
         Runs inside the write transaction, so what it finds cannot change before the writes.
         """
@@ -179,16 +181,19 @@ class MemoryBook:
         for memory in memories:
             key = memory.key
             firsts[key] = merged(firsts[key], memory) if key in firsts else memory
-        changed = []
+        changed: list[tuple[Memory, Path | None]] = []
         for key, memory in firsts.items():
             same = self._settled(self.store.memory_find(*find_args(memory)), memory)
-            if same is not None and same.unreadable:
+            if same is None:
+                changed.append((memory, None))
+                continue
+            if same.unreadable:
                 firsts[key] = same  # its note is broken: the person fixing it decides, memoir writes nothing
                 continue
-            if same is not None:  # seed 000: duplicates merge their tags and keep the original date
-                firsts[key] = memory = merged(same, memory)
-            if memory is not same or self._current_note(same) is None:  # a note deleted by hand comes back
-                changed.append(memory)
+            firsts[key] = memory = merged(same, memory)  # seed 000: tags merge, the original date stays
+            note = self._current_note(same)
+            if memory is not same or note is None:  # changed, or a note deleted by hand comes back
+                changed.append((memory, note.path if note else None))
         return [firsts[m.key] for m in memories], changed
 
     def _settled(self, same: Memory | None, memory: Memory) -> Memory | None:
@@ -200,12 +205,7 @@ class MemoryBook:
         """
         if same is None or same.unreadable:
             return same
-        recorded = self.store.memory_file(same.id)
-        notes = [
-            self.vault.read(p)
-            for p in dict.fromkeys([*([Path(recorded)] if recorded else []), self.vault.path_of(same)])
-        ]
-        present = [n for n in notes if n is not None]
+        recorded, present = self._notes_of(same)
         for note in present:
             found = note.found
             if isinstance(found, Memory) and found.id == same.id and not found.deleted:
@@ -222,10 +222,11 @@ class MemoryBook:
             return None
         return same
 
-    def _note_path(self, memory: Memory) -> Path | None:
-        """Where the note of a known memory is now, if a person moved it (a merge rewrites it there)."""
-        note = self._current_note(memory)
-        return note.path if note is not None else None
+    def _notes_of(self, memory: Memory) -> tuple[str | None, list[Note]]:
+        """(the path the mirror recorded, the notes now at it and at memoir's own path for the memory)."""
+        recorded = self.store.memory_file(memory.id)
+        paths = dict.fromkeys([*([Path(recorded)] if recorded else []), self.vault.path_of(memory)])
+        return recorded, [note for path in paths if (note := self.vault.read(path)) is not None]
 
     def _current_note(self, memory: Memory) -> Note | None:
         """The live note that holds `memory` now (where the mirror saw it, or memoir's own path).
@@ -233,10 +234,8 @@ class MemoryBook:
         A file that holds something else by now (an id edited by hand) or cannot be read is
         not this memory's note: forget leaves it alone.
         """
-        recorded = self.store.memory_file(memory.id)
-        for path in dict.fromkeys([*([Path(recorded)] if recorded else []), self.vault.path_of(memory)]):
-            note = self.vault.read(path)
-            found = note.found if note is not None else None
+        for note in self._notes_of(memory)[1]:
+            found = note.found
             if isinstance(found, Memory) and found.id == memory.id and not found.deleted:
                 return note
         return None
@@ -358,9 +357,8 @@ class MemoryBook:
         for memory_id, error in diff.unreadable.items():
             self.store.memory_mark_unreadable(memory_id, error.reason, UNREADABLE)
             self.store.index_remove([memory_id])
-        known = self.store.memory_files()
-        for memory_id in diff.gone:  # a person deleted the file
-            report.removed += self._file_gone(memory_id, known[memory_id][0])
+        for memory_id, recorded in diff.gone.items():  # a person deleted the file
+            report.removed += self._file_gone(memory_id, recorded)
         return report
 
     def _file_gone(self, memory_id: str, path: str) -> bool:

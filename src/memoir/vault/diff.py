@@ -42,7 +42,7 @@ class VaultDiff:
     files: dict[str, tuple[Path, Memory, str]] = field(default_factory=dict)  # id -> (path, memory, sha256)
     added: list[str] = field(default_factory=list)  # files the mirror has never seen
     changed: list[str] = field(default_factory=list)  # files whose path or content moved on
-    gone: list[str] = field(default_factory=list)  # mirrored files no longer on disk
+    gone: dict[str, str] = field(default_factory=dict)  # id -> path of mirrored files no longer on disk
     broken: list[VaultFileError] = field(default_factory=list)  # unreadable files, left alone
     unreadable: dict[str, VaultFileError] = field(default_factory=dict)  # mirrored memories whose note broke
     duplicates: list[VaultFileError] = field(default_factory=list)  # notes claiming an id another one has
@@ -92,7 +92,7 @@ def diff_vault(vault: Vault, known: Mapping[str, tuple[str, str]]) -> VaultDiff:
             if digest != UNREADABLE:
                 diff.unreadable[memory_id] = broken_paths.get(path) or behind  # type: ignore[assignment]
         else:
-            diff.gone.append(memory_id)
+            diff.gone[memory_id] = path
     return diff
 
 
