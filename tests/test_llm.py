@@ -78,7 +78,7 @@ def test_a_server_without_json_mode_is_asked_in_words() -> None:
     assert "response_format" not in server.requests[-1][1]  # remembered: not asked again
 
 
-def test_structured_calls_send_a_strict_schema_with_the_prompts_ids_only() -> None:
+def test_structured_calls_send_a_strict_schema_with_the_prompts_ids_and_texts_only() -> None:
     added = {"id": "new", "text": "The user is allergic to peanuts", "event": "ADD"}
     reconciled = json.dumps({"memory": [{"id": "0", "text": "x", "event": "NONE"}, added]})
     answers = replies('{"facts": ["The user is allergic to peanuts"]}', reconciled)
@@ -94,6 +94,8 @@ def test_structured_calls_send_a_strict_schema_with_the_prompts_ids_only() -> No
     item = reconciliation["response_format"]["json_schema"]["schema"]["properties"]["memory"]["items"]
     assert item["properties"]["id"]["enum"] == ["0", "new"]
     assert item["properties"]["event"]["enum"] == ["ADD", "UPDATE", "DELETE", "NONE"]
+    # a constrained server can only answer with a new fact's words or an existing memory's
+    assert item["properties"]["text"]["enum"] == ["The user is allergic to peanuts", "The user lives in Porto"]
 
 
 def test_a_server_refusing_schemas_gets_json_mode_and_is_remembered() -> None:

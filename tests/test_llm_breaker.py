@@ -85,3 +85,24 @@ def test_a_hung_model_costs_one_budget_per_call_then_the_shared_breaker_opens(ho
         release.set()
     assert state is not None and state["breaker"] == "open" and "budget" in state["last_error"]
     assert usage["calls"] == 3 and [o for (o,) in outcomes] == ["timed out"] * 3  # then the rules, at once
+
+
+def test_a_format_the_server_refused_is_not_asked_for_again_by_any_process(home: Path) -> None:
+    def no_schemas(body: dict[str, Any]) -> tuple[int, Any]:
+        if body.get("response_format", {}).get("type") == "json_schema":
+            return 400, {"error": "response_format json_schema is not supported"}
+        return 200, chat_reply('{"facts": ["The user keeps bees"]}')
+
+    with scripted_server({"/v1/chat/completions": no_schemas}) as server:
+        options = {"llm_model": "qwen", "llm_base_url": server.url + "/v1", "embedding_provider": "hashing"}
+        with Memoir.open(home, worker_enabled=False, **options) as memoir:
+            memoir.ingest([message("I keep bees.")])
+            assert memoir.flush(timeout=60)
+        first = [body.get("response_format", {}).get("type") for _, body in server.requests]
+        server.requests.clear()
+        with Memoir.open(home, worker_enabled=False, **options) as memoir:  # a new process, after a restart
+            memoir.ingest([message("I grow tomatoes.")])
+            assert memoir.flush(timeout=60)
+        second = [body.get("response_format", {}).get("type") for _, body in server.requests]
+    assert first[:2] == ["json_schema", "json_object"]
+    assert second and set(second) == {"json_object"}  # learnt from the store: never refused again

@@ -90,6 +90,8 @@ class Parts:
                     timeout=section.timeout,
                     retries=section.retries,
                     budget=section.budget,
+                    formats=self.store.server_formats(section.base_url),
+                    remember_formats=partial(self.store.set_server_formats, section.base_url),
                 )
             self._llm = LLM(
                 client,

@@ -82,13 +82,16 @@ def reconcile_by_rules(new_facts: Sequence[str], existing: Sequence[Memory]) -> 
     return decisions
 
 
-def decisions_schema(existing: int) -> dict[str, Any]:
-    """The answer's shape as a strict JSON schema: ids limited to those in the prompt and "new"."""
+def decisions_schema(new_facts: Sequence[str], existing: Sequence[Memory]) -> dict[str, Any]:
+    """The answer's shape as a strict JSON schema: ids limited to those in the prompt and "new",
+    texts to the new facts and the existing memories' texts, so a server that constrains its
+    output (llama.cpp, Ollama, vLLM) cannot send a placeholder or an invented fact at all."""
+    texts = list(dict.fromkeys([*new_facts, *(m.content for m in existing)]))
     item = {
         "type": "object",
         "properties": {
-            "id": {"type": "string", "enum": [*(str(i) for i in range(existing)), "new"]},
-            "text": {"type": "string", "minLength": 3},
+            "id": {"type": "string", "enum": [*(str(i) for i in range(len(existing))), "new"]},
+            "text": {"type": "string", "enum": texts},
             "event": {"type": "string", "enum": list(EVENTS)},
         },
         "required": ["id", "text", "event"],
@@ -131,7 +134,8 @@ def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: S
         {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
     ]
     decisions: list[Decision] = []
-    answer = client.complete_json(messages, _validator(new_facts, existing), schema=decisions_schema(len(existing)))
+    schema = decisions_schema(new_facts, existing)
+    answer = client.complete_json(messages, _validator(new_facts, existing), schema=schema)
     for item in answer:
         old = existing[int(item["id"])] if item["event"] != "ADD" else None
         if item["event"] == "UPDATE" and old is not None and not same_topic(old.content, item["text"]):

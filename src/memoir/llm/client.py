@@ -8,13 +8,15 @@
 - Structured output: a strict JSON schema is sent with every structured call
   (`response_format` of type `json_schema`; Ollama, llama.cpp, vLLM and OpenAI take it);
   a server that refuses schemas is asked for JSON mode (`json_object`), and one that
-  refuses that too is asked in words only. The client remembers what its server takes.
+  refuses that too is asked in words only. The client remembers what its server takes (and
+  the store keeps it, so no process asks again with a format the server refused).
   The answer is parsed tolerantly and validated, and a failure gets one corrective retry
   that quotes the error.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -23,7 +25,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from memoir.errors import ModelOutputError, ModelUnavailable
+from memoir.errors import MemoirError, ModelOutputError, ModelUnavailable
 from memoir.http import model_client
 from memoir.llm.structured import extract_json
 
@@ -60,6 +62,8 @@ class ChatClient:
         backoff: float = 0.5,
         budget: float | None = None,
         transport: httpx.BaseTransport | None = None,
+        formats: Sequence[str] | None = None,
+        remember_formats: Callable[[list[str]], None] | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -72,7 +76,10 @@ class ChatClient:
         self._deadline = threading.local()
         self._usage = threading.local()  # tokens counted per thread: the ledger reads them per operation
         self.calls = 0  # requests sent, for the write-path benchmark and status
-        self.formats = list(_FORMATS)  # what the server may take, best first: dropped as it refuses them
+        # What the server may take, best first: dropped as it refuses them. `formats` is what an
+        # earlier run learnt (the store keeps it), and `remember_formats` tells the store anew.
+        self.formats = [kind for kind in (_FORMATS if formats is None else formats) if kind in _FORMATS]
+        self._remember_formats = remember_formats
         self._http = model_client(self.base_url, api_key=api_key, timeout=timeout, transport=transport)
 
     def close(self) -> None:
@@ -96,6 +103,7 @@ class ChatClient:
             if not (response.status_code == 400 and kind and _refuses_format(response.text)):
                 break
             self.formats.remove(kind)  # this server does not take it: the next best, now and from now on
+            self._remember()
         self._raise_for(response)
         self._count_tokens(response)
         try:
@@ -199,6 +207,13 @@ class ChatClient:
             left = self._left()
             time.sleep(self.backoff * 2**attempt if left is None else min(self.backoff * 2**attempt, left))
         raise AssertionError("unreachable")
+
+    def _remember(self) -> None:
+        if self._remember_formats is None:
+            return
+        # Bookkeeping: a full disk must not fail the call (the next run learns again).
+        with contextlib.suppress(MemoirError):
+            self._remember_formats(list(self.formats))
 
     def _format_for(self, json_schema: Any) -> str | None:
         """The `response_format` type to send: the best this server still may take for the request."""

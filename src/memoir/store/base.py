@@ -299,6 +299,10 @@ class ModelState(Protocol):
 
     def ledger_usage(self, since_ms: int = 0) -> dict[str, tuple[int, int, int]]: ...
 
+    def server_formats(self, base_url: str) -> list[str] | None: ...
+
+    def set_server_formats(self, base_url: str, formats: Sequence[str]) -> None: ...
+
 
 class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, ModelState, Protocol):
     """Everything memoir needs from a database: the six roles together.

@@ -273,6 +273,12 @@ def m010_memory_reconciled_by(conn: sqlite3.Connection) -> None:
     _run_script(conn, "ALTER TABLE memories ADD COLUMN reconciled_by TEXT;")
 
 
+def m011_llm_servers(conn: sqlite3.Connection) -> None:
+    # The structured-output formats each LLM server takes (space-separated, best first):
+    # learnt once, when it refuses one, and kept for every process and every restart.
+    _run_script(conn, "CREATE TABLE llm_servers (base_url TEXT PRIMARY KEY, formats TEXT NOT NULL) STRICT;")
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -284,6 +290,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("008_memory_agents", m008_memory_agents),
     ("009_llm_state", m009_llm_state),
     ("010_memory_reconciled_by", m010_memory_reconciled_by),
+    ("011_llm_servers", m011_llm_servers),
 ]
 
 

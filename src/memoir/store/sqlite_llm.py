@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from memoir.store.sqlite_parts import SQLiteParts
 
@@ -55,3 +55,12 @@ class SQLiteLLMTables(SQLiteParts):
             (since_ms,),
         )
         return {job: (calls, prompt or 0, completion or 0) for job, calls, prompt, completion in rows}
+
+    def server_formats(self, base_url: str) -> list[str] | None:
+        """The response formats a server was found to take (None: not yet refused any)."""
+        rows = self._read("SELECT formats FROM llm_servers WHERE base_url = ?", (base_url,))
+        return rows[0][0].split() if rows else None
+
+    def set_server_formats(self, base_url: str, formats: Sequence[str]) -> None:
+        with self._translated(), self.atomic():
+            self._conn().execute("INSERT OR REPLACE INTO llm_servers VALUES (?, ?)", (base_url, " ".join(formats)))
