@@ -219,10 +219,11 @@ def test_config_show_says_where_each_value_came_from(home: Path, tmp_path: Path)
 def test_worker_once_drains_what_ingest_left(ready: Path) -> None:
     assert cli("ingest", "--no-wait", str(EXAMPLE), home=ready).exit_code == 0
     # boundary events carry no text to index; facts come from the 10 user messages
-    assert status(ready)["outbox_pending"] == {"track_session": 27, "index_event": 21, "extract_facts": 10}
+    pending = {"track_session": 27, "index_event": 21, "segment": 23, "extract_facts": 10}
+    assert status(ready)["outbox_pending"] == pending
     result = cli("worker", "--once", home=ready)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == "outbox drained: 58 entries processed\n"
+    assert result.stdout == "outbox drained: 81 entries processed\n"
     assert status(ready)["outbox_backlog"] == 0
 
 
@@ -280,7 +281,7 @@ def test_search_shows_score_kind_when_text_and_provenance(ingested: Path) -> Non
     assert header.split() == ["score", "kind", "when", "(UTC)", "text", "from"]
     assert len(rows) == 2 and "allergic to peanuts" in table.stdout
     hits = json_lines(cli(*args, "--json", home=ingested).stdout)
-    assert len(hits) == 5 and all(h["event_ids"] for h in hits) and {h["kind"] for h in hits} <= {"turn", "fact"}
+    assert len(hits) == 5 and all(h["event_ids"] for h in hits) and {h["kind"] for h in hits} <= {"turn", "fact", "summary"}
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     bad = cli("search", "x", "--conversation", "lighthouse", "--kinds", "rumour", home=ingested)
     assert bad.exit_code == 2 and bad.stderr.startswith("error: kinds: unknown kind 'rumour'")
@@ -291,8 +292,9 @@ def test_reindex_rebuilds_the_search_index(ingested: Path) -> None:
     assert facts == 6  # what the rules learn from the example's ten user messages
     result = cli("reindex", home=ingested)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout == f"reindexed: {21 + facts} items searchable\n"  # turns and facts
-    assert status(ingested)["indexed_items"] == 21 + facts
+    summaries = status(ingested)["timeline"]["segments summarized"]  # a segment per session of the example
+    assert result.stdout == f"reindexed: {21 + facts + summaries} items searchable\n"  # turns, facts, summaries
+    assert status(ingested)["indexed_items"] == 21 + facts + summaries
 
 
 def test_ingest_returns_once_searchable_and_leaves_the_models_work_to_its_lane(home: Path, tmp_path: Path) -> None:

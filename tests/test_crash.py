@@ -78,10 +78,10 @@ def check_after_crash(home: Path, acknowledged: set[str]) -> None:
         indexed = {e.event_id for e in everything} - {
             event_id for event_id, action in pending if action == "index_event"
         }
-        assert store.index_count() == len(indexed)
+        assert store.index_count("turn") == len(indexed)
         # A restarted runner processes what was left, exactly once.
         assert memoir.flush(timeout=60)
-        assert store.index_count() == len(everything)
+        assert store.index_count("turn") == len(everything)
         assert store.outbox_entries() == []
         assert set(recorded_counts(memoir).values()) <= {1}
         assert set(recorded_counts(memoir)) == {e.event_id for e in everything}

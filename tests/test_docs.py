@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from memoir.cli.app import app, config_app
+from memoir.cli.app import app
 from tests.conftest import REPO
 
 
@@ -16,7 +16,9 @@ def test_the_readme_opens_with_make_run_and_make_test() -> None:
 
 def command_names() -> list[str]:
     names = [c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands]
-    names += [f"config {c.name}" for c in config_app.registered_commands]
+    for group in app.registered_groups:  # `memoir config show`, `memoir scheduler pause`, ...
+        assert group.typer_instance is not None
+        names += [f"{group.name} {c.name}" for c in group.typer_instance.registered_commands]
     return names
 
 

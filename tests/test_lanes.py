@@ -40,8 +40,9 @@ def wait_for(condition: Callable[[], bool], seconds: float = 20.0) -> bool:
 
 def test_built_in_jobs_declare_their_lanes(memoir: Memoir) -> None:
     registry = memoir._parts.registry
-    assert registry.names_in(FAST_LANE) == ["track_session", "index_event"]
+    assert registry.names_in(FAST_LANE) == ["track_session", "index_event", "segment"]
     assert registry.names_in(LLM_LANE) == ["extract_facts"]
+    assert [job.name for job in registry.periodic_in(LLM_LANE)] == ["summarize", "rollup"]
 
 
 def test_a_turn_is_searchable_while_the_model_is_stuck(open_memoir: Callable[..., Memoir]) -> None:
@@ -95,7 +96,7 @@ def test_a_job_may_open_its_own_lane_and_flush_drains_every_lane(memoir: Memoir)
 def test_the_worker_runs_only_the_lanes_named(memoir: Memoir) -> None:
     memoir.ingest(message("I like green tea"))
     processed = memoir.work([FAST_LANE], once=True, report=lambda line: None)
-    assert processed == 2  # the session catalogue and the index; extraction still waits
+    assert processed == 3  # the session catalogue, the index and the segments; extraction still waits
     assert memoir.status().outbox_pending == {"extract_facts": 1}
     with pytest.raises(ConfigError, match="no lane 'nope'"):
         memoir.work(["nope"], once=True, report=lambda line: None)
@@ -137,5 +138,5 @@ def test_workers_hold_back_while_ingest_is_under_way(open_memoir: Callable[..., 
         assert worker is not None
         worker.wake()
         time.sleep(0.3)
-        assert memoir.pending() == 2  # the fast lane waited for ingest to finish
+        assert memoir.pending() == 3  # the fast lane (sessions, index, segments) waited for ingest to finish
     assert wait_for(lambda: memoir.pending() == 0)

@@ -119,7 +119,7 @@ def test_get_event_finds_by_id_and_says_clearly_when_it_cannot(memoir: Memoir) -
 
 def test_flush_without_a_background_runner_drains_the_outbox_itself(memoir: Memoir) -> None:
     memoir.ingest([message("a"), message("b")])
-    assert memoir.status().backlog == 6  # per user message: sessions, search index, fact extraction
+    assert memoir.status().backlog == 8  # per user message: sessions, search index, segments, fact extraction
     assert memoir.flush(timeout=10)
     status = memoir.status()
     assert status.backlog == 0
@@ -138,13 +138,13 @@ def test_the_background_runner_processes_what_is_ingested(open_memoir: Callable[
 def test_status_reports_counts_backlog_database_and_size(memoir: Memoir, home: Path) -> None:
     memoir.ingest([message("a", conversation_id="c1"), message("b", conversation_id="c2")])
     status = memoir.status()
-    assert (status.events, status.conversations, status.backlog) == (2, 2, 6)
+    assert (status.events, status.conversations, status.backlog) == (2, 2, 8)
     assert status.database == str(home / "memoir.db")
     assert status.size_bytes > 0
     assert all(state.startswith("not running") for state in status.workers.values())
     data = status.to_dict()
-    assert data["outbox_backlog"] == 6
-    assert data["outbox_pending"] == {"track_session": 2, "index_event": 2, "extract_facts": 2}
+    assert data["outbox_backlog"] == 8
+    assert data["outbox_pending"] == {"track_session": 2, "index_event": 2, "segment": 2, "extract_facts": 2}
 
 
 def test_unified_mode_tags_events_with_the_configured_agent(open_memoir: Callable[..., Memoir]) -> None:

@@ -32,10 +32,12 @@ def texts(hits: list) -> list[str]:
 def test_every_turn_with_text_is_indexed_once(lighthouse: Memoir) -> None:
     indexable = [e for e in EXAMPLE if e["event_type"] in ("user_message", "assistant_message", "tool_result")]
     facts = lighthouse.memories("lighthouse")
-    assert lighthouse.status().indexed_items == len(indexable) + len(facts)
+    summaries = lighthouse.status().timeline["segments summarized"]  # one per session of the example
+    assert summaries == 2
+    assert lighthouse.status().indexed_items == len(indexable) + len(facts) + summaries
     lighthouse.ingest(EXAMPLE)  # the same events again
     lighthouse.flush()
-    assert lighthouse.status().indexed_items == len(indexable) + len(facts)
+    assert lighthouse.status().indexed_items == len(indexable) + len(facts) + summaries
     assert lighthouse.memories("lighthouse") == facts
 
 
@@ -142,7 +144,7 @@ def test_reindex_gives_identical_results(lighthouse: Memoir) -> None:
     ]
     progress: list[tuple[int, int]] = []
     assert lighthouse.reindex(progress=lambda done, total: progress.append((done, total))) == items
-    assert items > 21  # the 21 turns and the memories
+    assert items > 21  # the 21 turns, the memories and the segments' summaries
     after = [
         [(h.event_ids, h.score) for h in lighthouse.search(q, k=5, conversation_id="lighthouse")] for q in questions
     ]

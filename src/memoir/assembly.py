@@ -29,6 +29,9 @@ from memoir.model.checks import check_id
 from memoir.retrieval import SearchPipeline
 from memoir.retrieval.rerank import RERANKERS
 from memoir.store import IndexScope, SQLiteStore, Store
+from memoir.timeline.builder import TimelineBuilder
+from memoir.timeline.jobs import RollupJob, SummarizeJob
+from memoir.timeline.segments import SegmentJob
 from memoir.vault import MemoryBook, Vault
 from memoir.vault.git import GitHistory
 from memoir.vault.watcher import VaultWatcher
@@ -52,6 +55,7 @@ class Parts:
     registry: JobRegistry
     lanes: Lanes
     watcher: VaultWatcher | None = None
+    _timeline: TimelineBuilder | None = field(default=None, repr=False)
     _pipeline: SearchPipeline | None = field(default=None, repr=False)
     _llm: LLM | None = field(default=None, repr=False)
 
@@ -116,6 +120,13 @@ class Parts:
         key = f"{section.base_url} {section.model}"
         storage = RowStorage(partial(self.store.breaker_row, key), partial(self.store.breaker_update, key))
         return CircuitBreaker(section.breaker_threshold, section.breaker_reset, clock=time.time, storage=storage)
+
+    @property
+    def timeline(self) -> TimelineBuilder:
+        """Segments' summaries and the rollups (the model is asked on first use, not at open)."""
+        if self._timeline is None:
+            self._timeline = TimelineBuilder(self.store, lambda: self.llm, lambda: self.embedder)
+        return self._timeline
 
     @property
     def unified(self) -> bool:
@@ -206,7 +217,10 @@ def register_builtin_jobs(parts: Parts) -> None:
     registry = parts.registry
     registry.register(TrackSessionJob())
     registry.register(IndexEventJob(parts.embedder))
+    registry.register(SegmentJob(parts.timeline.segmenter, unified=parts.unified))
     if parts.settings.memory.extract:
         registry.register(
             ExtractFactsJob(parts.book, lambda: parts.llm, parts.nearest_facts, parts.settings.memory.max_entries)
         )
+    registry.register_periodic(SummarizeJob(parts.timeline))
+    registry.register_periodic(RollupJob(parts.timeline))

@@ -25,6 +25,7 @@ from memoir.model.checks import brief, check_count, check_filters, check_flag, c
 from memoir.model.memory import MemoryKind
 from memoir.retrieval import Context, Hit, TimeLike, format_context, search_scope, time_bound
 from memoir.store import EventQuery, IndexItem
+from memoir.timeline_methods import TimelineMethods
 from memoir.vault import MemoryDraft, SyncReport
 from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
@@ -41,7 +42,7 @@ ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir:
+class Memoir(TimelineMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:
@@ -366,7 +367,8 @@ class Memoir:
         parts = self._parts
 
         def memories() -> list[IndexItem]:
-            return [index_item(m) for m in parts.store.memory_list() if not m.unreadable]
+            items = [index_item(m) for m in parts.store.memory_list() if not m.unreadable]
+            return items + parts.timeline.index_items()
 
         return rebuild_index(
             parts.store, parts.index_job, parts.embedder, memories, progress=progress, batch_size=batch_size
@@ -377,7 +379,8 @@ class Memoir:
         parts = self._parts
         current = Status.of(parts.store, str(self.home), parts.lanes.describe(), self.settings.multi_agent_mode.value)
         usage = llm_usage(parts.store, now_ms() - 24 * 3600 * 1000)
-        return replace(current, model=model_state(parts.settings, parts.llm), llm_usage=usage)
+        jobs = [job.to_dict() for job in self.scheduler_status()]
+        return replace(current, model=model_state(parts.settings, parts.llm), llm_usage=usage, jobs=jobs)
 
     def retry_failed(self) -> int:
         """Put outbox entries that were set aside after failures back in the queue; returns how many."""

@@ -44,6 +44,8 @@ class Status:
     indexed_items: int = 0
     model: dict[str, Any] | None = None  # the chat model and its breaker (shared by every process); None: rules
     llm_usage: dict[str, dict[str, int]] = dataclasses.field(default_factory=dict)  # job -> calls and tokens
+    jobs: list[dict[str, Any]] = dataclasses.field(default_factory=list)  # the scheduler's view of every job
+    timeline: dict[str, int] = dataclasses.field(default_factory=dict)  # segments per state, TOC nodes
 
     @classmethod
     def of(cls, store: Store, home: str, workers: dict[str, str], multi_agent_mode: str) -> Status:
@@ -63,6 +65,10 @@ class Status:
             workers=workers,
             multi_agent_mode=multi_agent_mode,
             indexed_items=store.index_count(),
+            timeline={
+                **{f"segments {k}": v for k, v in store.segment_counts().items()},
+                "toc nodes": store.toc_count(),
+            },
         )
 
     @property

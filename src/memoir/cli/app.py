@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import render
+from memoir.cli import timeline as timeline_commands
 from memoir.cli.lines import Batches, wait_for_jobs
 from memoir.config import load_settings
 from memoir.engine import Memoir
@@ -384,6 +385,9 @@ def worker(
         total = memoir.work(lane or None, once=once, report=lambda line: err.print(render.escape(line)))
     if once:
         out.print(f"outbox drained: {total} entries processed")
+
+
+timeline_commands.register(app, _open, out, err)
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -163,10 +164,25 @@ def status_table(status: Status) -> Table:
                 f" {used['calls']:,} calls, {used['tokens']:,} tokens in all",
             )
         )
-    for checkpoint in status.checkpoints:
-        rows.append((f"job {checkpoint.job}", f"{checkpoint.processed:,} processed, {checkpoint.failed} failed"))
+    timeline = ", ".join(f"{k} {v:,}" for k, v in status.timeline.items())
+    rows.append(("timeline", timeline or "empty"))
+    for entry in status.jobs:
+        state = "paused" if entry["paused"] else entry["lane"] + " lane"
+        line = f"{state}; backlog {entry['backlog']:,}, {entry['runs']:,} done, {entry['failures']} failed"
+        rows.append((f"job {entry['name']}", line))
     for name, value in rows:
         table.add_row(name, escape(value))
+    return table
+
+
+def jobs_table(jobs: Iterable[dict[str, Any]]) -> Table:
+    table = _table("job", "lane", "kind", "state", "backlog", "done", "failures", "last run")
+    for job in jobs:
+        last = job["last_run_ms"]
+        when = datetime.fromtimestamp(last / 1000, UTC).strftime("%Y-%m-%d %H:%M:%S") if last else "never"
+        state = "paused" if job["paused"] else "active"
+        row = (job["name"], job["lane"], job["kind"], state, f"{job['backlog']:,}", f"{job['runs']:,}")
+        table.add_row(*(escape(v) for v in row), str(job["failures"]), when)
     return table
 
 

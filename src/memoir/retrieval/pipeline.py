@@ -35,7 +35,7 @@ __all__ = ["Hit", "SearchPipeline"]
 
 @dataclass(frozen=True)
 class Hit:
-    kind: str  # "turn" now; "fact", "gotcha", "decision", "learning", "summary" later
+    kind: str  # "turn", "fact", "gotcha", "decision", "learning", or "summary" (a segment's; metadata node_id)
     text: str
     score: float
     event_ids: tuple[str, ...]  # provenance
@@ -125,7 +125,7 @@ class SearchPipeline:
             text=item.text,
             score=round(candidate.score, 6),
             event_ids=item.event_ids,
-            memory_id=None if item.kind == "turn" else item.ref,
+            memory_id=None if item.kind in ("turn", "summary") else item.ref,
             metadata=item.metadata,
             created_at=datetime.fromtimestamp(item.created_ms / 1000, UTC),
             conversation_id=item.conversation_id,

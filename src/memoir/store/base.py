@@ -23,6 +23,7 @@ from typing import Protocol
 
 from memoir.model import Event, OutboxEntry
 from memoir.model.memory import Memory
+from memoir.model.timeline import Grip, Segment, TocLevel, TocNode
 
 __all__ = [
     "Checkpoint",
@@ -52,6 +53,8 @@ class EventQuery:
     agent_id: str | None = None
     after: tuple[int, str] | None = None  # (timestamp_ms, event_id) of the last row already seen
     limit: int = 100
+    before: tuple[int, str] | None = None  # only rows earlier than this (timestamp_ms, event_id)
+    newest_first: bool = False  # the `limit` latest rows, newest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,7 +229,7 @@ class SearchIndex(Protocol):
 
     def index_generation(self) -> int: ...
 
-    def index_count(self) -> int: ...
+    def index_count(self, kind: str | None = None) -> int: ...
 
     def index_without_vectors(self, model: str) -> int: ...
 
@@ -304,8 +307,59 @@ class ModelState(Protocol):
     def set_server_formats(self, base_url: str, formats: Sequence[str]) -> None: ...
 
 
-class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, ModelState, Protocol):
-    """Everything memoir needs from a database: the six roles together.
+class TimelineStore(Protocol):
+    """The timeline (seed 002): segments, versioned TOC nodes with a latest pointer, grips;
+    and the scheduler's per-job state. A scope is a conversation and an agent (None outside
+    unified mode); node ids are unique within a scope, grip ids everywhere."""
+
+    def segment_open(self, conversation_id: str, agent_id: str | None, session_id: str) -> Segment | None: ...
+
+    def segment_save(self, segment: Segment) -> None: ...
+
+    def segments(self, state: str, *, ended_before_ms: int | None = None, limit: int = 100) -> list[Segment]: ...
+
+    def segment_counts(self, ended_before_ms: int | None = None) -> dict[str, int]: ...
+
+    def toc_put(self, node: TocNode, grips: Sequence[Grip] = (), *, created_ms: int) -> TocNode: ...
+
+    def toc_get(
+        self, conversation_id: str, agent_id: str | None, node_id: str, version: int | None = None
+    ) -> TocNode | None: ...
+
+    def toc_scopes_of(self, node_id: str, agent_id: str | None) -> list[str]: ...
+
+    def toc_children(
+        self,
+        conversation_id: str,
+        agent_id: str | None,
+        parent_id: str | None,
+        *,
+        after: tuple[int, str] | None = None,
+        limit: int = 1000,
+        level: TocLevel | None = None,
+    ) -> list[TocNode]: ...
+
+    def toc_stale_parents(self, level: TocLevel) -> list[tuple[str, str | None, str, bool]]: ...
+
+    def toc_conversations(self, agent_id: str | None, *, all_agents: bool = False) -> list[tuple[str, str | None]]: ...
+
+    def toc_count(self) -> int: ...
+
+    def grip_get(self, grip_id: str) -> Grip | None: ...
+
+    def grips_get(self, grip_ids: Sequence[str]) -> dict[str, Grip]: ...
+
+    def job_states(self) -> dict[str, tuple[bool, int | None, int, int, str | None]]: ...
+
+    def job_pause(self, name: str, paused: bool) -> None: ...
+
+    def job_ran(self, name: str, at_ms: int, error: str | None = None, done: int = 1) -> None: ...
+
+    def paused_jobs(self) -> set[str]: ...
+
+
+class Store(Database, EventLog, OutboxQueue, SearchIndex, MemoryMirror, ModelState, TimelineStore, Protocol):
+    """Everything memoir needs from a database: the seven roles together.
 
     Code above the store asks for `Store`; a function that needs one role only may ask
     for that role, which is how a second backend can arrive role by role.

@@ -279,6 +279,73 @@ def m011_llm_servers(conn: sqlite3.Connection) -> None:
     _run_script(conn, "CREATE TABLE llm_servers (base_url TEXT PRIMARY KEY, formats TEXT NOT NULL) STRICT;")
 
 
+def m012_timeline(conn: sqlite3.Connection) -> None:
+    # The timeline (seed 002): segments of sessions, versioned TOC nodes with a latest
+    # pointer, grips; and the scheduler's per-job state (pause survives restarts).
+    # A scope is a conversation and, in unified mode, an agent ('' when none).
+    _run_script(
+        conn,
+        """
+        CREATE TABLE segments (
+            segment_id TEXT PRIMARY KEY,
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            session_id TEXT NOT NULL,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            token_count INTEGER NOT NULL,
+            event_ids TEXT NOT NULL,
+            overlap_ids TEXT NOT NULL,
+            state TEXT NOT NULL
+        ) STRICT;
+        CREATE INDEX segments_of_session ON segments (conversation_id, agent_id, session_id, state);
+        CREATE INDEX segments_by_state ON segments (state, end_ms);
+        CREATE TABLE toc_nodes (
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            node_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            created_ms INTEGER NOT NULL,
+            body TEXT NOT NULL,
+            PRIMARY KEY (conversation_id, agent_id, node_id, version)
+        ) STRICT;
+        CREATE TABLE toc_latest (
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            node_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            level TEXT NOT NULL,
+            parent_id TEXT,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            created_ms INTEGER NOT NULL,
+            PRIMARY KEY (conversation_id, agent_id, node_id)
+        ) STRICT;
+        CREATE INDEX toc_children ON toc_latest (conversation_id, agent_id, parent_id, start_ms, node_id);
+        CREATE INDEX toc_by_level ON toc_latest (level, conversation_id, agent_id);
+        CREATE TABLE grips (
+            grip_id TEXT PRIMARY KEY,
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            toc_node_id TEXT,
+            excerpt TEXT NOT NULL,
+            event_id_start TEXT NOT NULL,
+            event_id_end TEXT NOT NULL,
+            timestamp_ms INTEGER NOT NULL,
+            source TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE jobs (
+            name TEXT PRIMARY KEY,
+            paused INTEGER NOT NULL DEFAULT 0,
+            last_run_ms INTEGER,
+            runs INTEGER NOT NULL DEFAULT 0,
+            failures INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT
+        ) STRICT;
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -291,6 +358,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("009_llm_state", m009_llm_state),
     ("010_memory_reconciled_by", m010_memory_reconciled_by),
     ("011_llm_servers", m011_llm_servers),
+    ("012_timeline", m012_timeline),
 ]
 
 

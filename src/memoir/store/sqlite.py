@@ -50,13 +50,14 @@ from memoir.store.sqlite_rows import (
     where_clause,
 )
 from memoir.store.sqlite_search import SQLiteSearchTables
+from memoir.store.sqlite_timeline import SQLiteTimelineTables
 
 __all__ = ["SQLiteStore"]
 
 log = logging.getLogger("memoir.store")
 
 
-class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQLiteLLMTables):
+class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQLiteLLMTables, SQLiteTimelineTables):
     backend = "sqlite"
 
     def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:
@@ -304,7 +305,8 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQ
 
     def scan(self, query: EventQuery) -> list[Event]:
         where, params = where_clause(query)
-        sql = f"SELECT {EVENT_COLUMNS} FROM events{where} ORDER BY timestamp_ms, event_id LIMIT ?"
+        order = "timestamp_ms DESC, event_id DESC" if query.newest_first else "timestamp_ms, event_id"
+        sql = f"SELECT {EVENT_COLUMNS} FROM events{where} ORDER BY {order} LIMIT ?"
         return [row_to_event(row) for row in self._read(sql, [*params, query.limit])]
 
     def count_events(self, query: EventQuery | None = None) -> int:

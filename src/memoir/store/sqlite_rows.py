@@ -100,4 +100,7 @@ def where_clause(query: EventQuery) -> tuple[str, list[Any]]:
     if query.after is not None:
         clauses.append("(timestamp_ms, event_id) > (?, ?)")
         params.extend(query.after)
+    if query.before is not None:
+        clauses.append("(timestamp_ms, event_id) < (?, ?)")
+        params.extend(query.before)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params

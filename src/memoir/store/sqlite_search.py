@@ -132,8 +132,10 @@ class SQLiteSearchTables(SQLiteParts):
     def index_generation(self) -> int:
         return int(self._read("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
 
-    def index_count(self) -> int:
-        return int(self._read("SELECT count(*) FROM index_items")[0][0])
+    def index_count(self, kind: str | None = None) -> int:
+        if kind is None:
+            return int(self._read("SELECT count(*) FROM index_items")[0][0])
+        return int(self._read("SELECT count(*) FROM index_items WHERE kind = ?", (kind,))[0][0])
 
     def index_without_vectors(self, model: str) -> int:
         """Items with no cached vector of `model` (indexed under another embedder): vector search misses them."""

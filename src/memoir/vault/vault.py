@@ -5,6 +5,7 @@
       entries/<conversation>/facts/<created>__<id>.md
       entries/<conversation>/gotchas|decisions|learnings/...
       entries/<conversation>/deleted/<kind>s/...  soft deletes, tombstones with replaced_by
+      entries/<conversation>/[deleted/]summaries/  conversation summaries (vault/summaries.py): not memories
 
 A person may edit, add or delete these files; memoir reads them back (see `scan`).
 Deleting a memory moves its file under `deleted/`: the tombstone is written first, then
@@ -82,6 +83,7 @@ class Vault:
         if not self.entries.exists():
             return
         for folder, folders, names in os.walk(self.entries):
+            folders[:] = [name for name in folders if not _summaries(self.entries, Path(folder) / name)]
             for name in sorted(folders):
                 if os.path.islink(os.path.join(folder, name)):  # os.walk does not enter it: say so
                     path = Path(folder) / name
@@ -154,6 +156,12 @@ class Vault:
         path = self.root / "facts.md"
         atomic_write(path, text)
         return path
+
+
+def _summaries(entries: Path, folder: Path) -> bool:
+    """A conversation's summaries (vault/summaries.py): kept beside its notes, but not memories."""
+    parts = folder.relative_to(entries).parts
+    return parts[-1] == "summaries" and (len(parts) == 2 or parts[1:] == ("deleted", "summaries"))
 
 
 def _utf8_name(path: Path) -> bool:

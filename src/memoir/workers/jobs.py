@@ -24,6 +24,7 @@ from typing import Protocol, runtime_checkable
 from memoir.errors import ConfigError
 from memoir.model import Event, OutboxAction
 from memoir.store import Store
+from memoir.workers.scheduler import PeriodicJob
 
 __all__ = ["FAST_LANE", "LLM_LANE", "Job", "JobRegistry", "TrackSessionJob", "lane_of"]
 
@@ -65,6 +66,7 @@ class TrackSessionJob:
 class JobRegistry:
     def __init__(self) -> None:
         self._jobs: dict[str, Job] = {}
+        self._periodic: dict[str, PeriodicJob] = {}
         self._lanes: list[str] = []
 
     def register(self, job: Job) -> Job:
@@ -75,8 +77,31 @@ class JobRegistry:
         if not _LANE_NAME.fullmatch(lane := lane_of(job)):
             raise ConfigError(f"job {job.name!r} names the lane {lane!r}: use lowercase letters, digits and _")
         self._jobs[job.name] = job
-        self._lanes = list(dict.fromkeys(lane_of(j) for j in self._jobs.values()))
+        lanes = [lane_of(j) for j in self._jobs.values()] + [j.lane for j in self._periodic.values()]
+        self._lanes = list(dict.fromkeys(lanes))
         return job
+
+    def register_periodic(self, job: PeriodicJob) -> PeriodicJob:
+        """A job that finds its work in the store; its lane's runner ticks it when the outbox is empty."""
+        if not isinstance(job, PeriodicJob):
+            raise ConfigError(f"{job!r} is not a periodic job: it needs a name, a lane, backlog() and tick()")
+        if job.name in self._jobs or (job.name in self._periodic and self._periodic[job.name] is not job):
+            raise ConfigError(f"a job named {job.name!r} is already registered")
+        self._periodic[job.name] = job
+        self._lanes = list(dict.fromkeys([*self._lanes, job.lane]))
+        return job
+
+    def periodic_in(self, lane: str) -> list[PeriodicJob]:
+        return [job for job in self._periodic.values() if job.lane == lane]
+
+    @property
+    def periodic(self) -> dict[str, PeriodicJob]:
+        return dict(self._periodic)
+
+    @property
+    def all_names(self) -> list[str]:
+        """Every job, outbox and periodic: what the scheduler can pause."""
+        return [*self._jobs, *self._periodic]
 
     def get(self, name: str) -> Job | None:
         return self._jobs.get(name)
@@ -89,6 +114,9 @@ class JobRegistry:
     def lanes(self) -> list[str]:
         """The lanes that have jobs, in the order their first job was registered (asked at every ingest)."""
         return list(self._lanes)
+
+    def lane(self, name: str) -> str:
+        return lane_of(self._jobs[name])
 
     def names_in(self, lane: str) -> list[str]:
         return [name for name, job in self._jobs.items() if lane_of(job) == lane]

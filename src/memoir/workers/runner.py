@@ -33,6 +33,7 @@ from memoir.errors import ConfigError, StoreError, WorkerError
 from memoir.model import Event, OutboxEntry, now_ms
 from memoir.store import Store
 from memoir.workers.jobs import FAST_LANE, Job, JobRegistry
+from memoir.workers.scheduler import Ticker
 
 __all__ = ["OutboxRunner"]
 
@@ -60,22 +61,27 @@ class OutboxRunner:
         self.batch_size = batch_size
         self.max_attempts = max_attempts
         self._clock = clock
+        self.ticker = Ticker(store)
 
     @property
     def actions(self) -> list[str]:
-        """The jobs of this runner's lane (looked up each time: jobs may be registered later)."""
-        return self.registry.names_in(self.lane)
+        """The unpaused jobs of this runner's lane (looked up each time: jobs may be registered, paused later)."""
+        names = self.registry.names_in(self.lane)
+        paused = self.store.paused_jobs()
+        return [name for name in names if name not in paused]
 
     def pending(self) -> int:
-        """Entries of this lane's jobs not given up on, due now or later."""
-        return self.store.outbox_pending(self.actions)
+        """Entries of this lane's unpaused jobs not given up on, due now or later, and periodic work waiting."""
+        return self.store.outbox_pending(self.actions) + self.ticker.backlog(self.registry.periodic_in(self.lane))
 
     def run_once(self) -> int:
-        """Process one batch; returns how many events' work it finished. The caller holds the lease."""
+        """Process one batch (or, with none waiting, tick the lane's periodic jobs); returns the work done.
+
+        The caller holds the lease."""
         now = self._clock()
         entries = self.store.next_outbox(self.actions, self.batch_size, now)
         if not entries:
-            return 0
+            return self.ticker.tick(self.registry.periodic_in(self.lane))
         events = self.store.get_many([event_id for e in entries for event_id in e.event_ids])
         done = 0
         for action, group in _group_by_action(entries).items():

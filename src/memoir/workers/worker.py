@@ -224,6 +224,10 @@ class Lanes:
             for worker in self._workers.values():
                 worker.wake()
 
+    def wake(self) -> None:
+        for worker in self._workers.values():
+            worker.wake()
+
     def stop(self) -> None:
         for worker in self._workers.values():  # all at once: a lane waiting on a model may take a while
             worker.request_stop()

@@ -1,0 +1,219 @@
+"""The timeline's types (seed 002): segments, TOC nodes and bullets, grips and their context.
+
+A segment groups a session's events for summarizing; each summarized segment is a TOC
+node at level `segment`, rolled up into day, week, month and year nodes. Every bullet
+names grips, and a grip names the range of events (`event_id_start`..`event_id_end`)
+that supports it, so any claim of a summary ends at messages.
+
+Node ids follow the seed (`toc:day:2024-01-15`) and are unique within a scope: one
+conversation (and, in unified mode, one agent). Every node carries its scope.
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from enum import StrEnum
+
+from memoir.model.event import Event
+
+__all__ = [
+    "Grip",
+    "GripContext",
+    "Segment",
+    "TocBullet",
+    "TocLevel",
+    "TocNode",
+    "TocPage",
+    "parent_period",
+    "period_of",
+    "period_start",
+]
+
+
+class TocLevel(StrEnum):
+    YEAR = "year"
+    MONTH = "month"
+    WEEK = "week"
+    DAY = "day"
+    SEGMENT = "segment"
+
+    @property
+    def parent(self) -> TocLevel | None:
+        order = list(TocLevel)
+        index = order.index(self)
+        return order[index - 1] if index else None
+
+    @property
+    def child(self) -> TocLevel | None:
+        order = list(TocLevel)
+        index = order.index(self)
+        return order[index + 1] if index + 1 < len(order) else None
+
+
+@dataclass(frozen=True)
+class TocBullet:
+    text: str
+    grip_ids: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, object]:
+        return {"text": self.text, "grip_ids": list(self.grip_ids)}
+
+
+@dataclass(frozen=True)
+class Grip:
+    """An excerpt anchored to the events that support it."""
+
+    grip_id: str
+    excerpt: str
+    event_id_start: str
+    event_id_end: str
+    timestamp: datetime
+    source: str  # which process made it: segment_summarizer, extractive_summarizer
+    toc_node_id: str | None = None
+    conversation_id: str = ""
+    agent_id: str | None = None
+
+    def to_dict(self) -> dict[str, object]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data["timestamp"] = _iso(self.timestamp)
+        return data
+
+
+@dataclass(frozen=True)
+class TocNode:
+    node_id: str
+    level: TocLevel
+    title: str
+    start_time: datetime
+    end_time: datetime
+    bullets: tuple[TocBullet, ...] = ()
+    keywords: tuple[str, ...] = ()
+    child_node_ids: tuple[str, ...] = ()
+    version: int = 1
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    conversation_id: str = ""
+    agent_id: str | None = None
+    parent_id: str | None = None
+    source: str = "extractive"  # what wrote the bullets: llm, extractive, rollup
+    note: str | None = None  # why a model's answer was replaced, when it was
+
+    @property
+    def grip_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(g for b in self.bullets for g in b.grip_ids))
+
+    def to_dict(self) -> dict[str, object]:
+        data = {name: getattr(self, name) for name in self.__dataclass_fields__}
+        data.update(
+            level=self.level.value,
+            start_time=_iso(self.start_time),
+            end_time=_iso(self.end_time),
+            created_at=_iso(self.created_at),
+            bullets=[b.to_dict() for b in self.bullets],
+            keywords=list(self.keywords),
+            child_node_ids=list(self.child_node_ids),
+        )
+        return data
+
+    def same_content(self, other: TocNode) -> bool:
+        """Equal but for version and creation time: no new version is needed."""
+        keys = ("title", "bullets", "keywords", "child_node_ids", "start_time", "end_time", "source", "note")
+        return all(getattr(self, k) == getattr(other, k) for k in keys)
+
+
+@dataclass(frozen=True)
+class TocPage:
+    nodes: list[TocNode]
+    next_cursor: str | None
+    has_more: bool
+
+
+@dataclass(frozen=True)
+class GripContext:
+    grip: Grip
+    events_before: list[Event]
+    excerpt_events: list[Event]
+    events_after: list[Event]
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A run of a session's events summarized together; `overlap_event_ids` come from the one before."""
+
+    segment_id: str
+    conversation_id: str
+    session_id: str
+    event_ids: tuple[str, ...]
+    start_ms: int
+    end_ms: int
+    token_count: int
+    overlap_event_ids: tuple[str, ...] = ()
+    agent_id: str | None = None
+    state: str = "open"  # open, closed (to summarize), summarized
+
+    @property
+    def node_id(self) -> str:
+        return f"toc:segment:{_day(self.start_ms).isoformat()}:{self.segment_id}"
+
+
+def _iso(moment: datetime) -> str:
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _day(ms: int) -> date:
+    return datetime.fromtimestamp(ms / 1000, UTC).date()
+
+
+def period_of(level: TocLevel, moment: date) -> tuple[str, str, datetime, datetime]:
+    """(node id, title, start, end) of the calendar period at `level` holding `moment` (UTC).
+
+    Weeks are ISO weeks; a week belongs to the month (and year) of its Thursday, as ISO
+    years do, so a week spanning two years has one parent.
+    """
+    if level is TocLevel.DAY:
+        start = datetime(moment.year, moment.month, moment.day, tzinfo=UTC)
+        title = (
+            f"{calendar.day_name[moment.weekday()]}, {calendar.month_name[moment.month]} {moment.day}, {moment.year}"
+        )
+        return f"toc:day:{moment.isoformat()}", title, start, start + timedelta(days=1)
+    if level is TocLevel.WEEK:
+        year, week, weekday = moment.isocalendar()
+        monday = moment - timedelta(days=weekday - 1)
+        sunday = monday + timedelta(days=6)
+        start = datetime(monday.year, monday.month, monday.day, tzinfo=UTC)
+        span = f"{calendar.month_abbr[monday.month]} {monday.day} - {calendar.month_abbr[sunday.month]} {sunday.day}"
+        return f"toc:week:{year}-W{week:02d}", f"Week {week}, {year} ({span})", start, start + timedelta(days=7)
+    if level is TocLevel.MONTH:
+        start = datetime(moment.year, moment.month, 1, tzinfo=UTC)
+        days = calendar.monthrange(moment.year, moment.month)[1]
+        title = f"{calendar.month_name[moment.month]} {moment.year}"
+        return f"toc:month:{moment.year}-{moment.month:02d}", title, start, start + timedelta(days=days)
+    if level is TocLevel.YEAR:
+        start = datetime(moment.year, 1, 1, tzinfo=UTC)
+        return f"toc:year:{moment.year}", str(moment.year), start, datetime(moment.year + 1, 1, 1, tzinfo=UTC)
+    raise ValueError(f"segments are not calendar periods: {level}")
+
+
+def period_start(node_id: str) -> date:
+    """The first day of the period a calendar node id names (`toc:week:2025-W01` -> 2024-12-30)."""
+    _, level, stamp = node_id.split(":", 2)
+    if level == TocLevel.DAY.value:
+        return date.fromisoformat(stamp)
+    if level == TocLevel.WEEK.value:
+        year, week = stamp.split("-W")
+        return date.fromisocalendar(int(year), int(week), 1)
+    if level == TocLevel.MONTH.value:
+        year, month = stamp.split("-")
+        return date(int(year), int(month), 1)
+    if level == TocLevel.YEAR.value:
+        return date(int(stamp), 1, 1)
+    raise ValueError(f"{node_id!r} names no calendar period")
+
+
+def parent_period(level: TocLevel, moment: date) -> date:
+    """The date that places a node of `level` (starting on `moment`) in its parent period:
+    a week's Thursday (ISO), any other period's own first day."""
+    if level is TocLevel.WEEK:
+        return moment + timedelta(days=3 - moment.weekday())
+    return moment

@@ -1,0 +1,1 @@
+"""The timeline: segments, summaries with grips, the table of contents, conversation summaries."""
