@@ -281,7 +281,11 @@ def test_search_shows_score_kind_when_text_and_provenance(ingested: Path) -> Non
     assert header.split() == ["score", "kind", "when", "(UTC)", "text", "from"]
     assert len(rows) == 2 and "allergic to peanuts" in table.stdout
     hits = json_lines(cli(*args, "--json", home=ingested).stdout)
-    assert len(hits) == 5 and all(h["event_ids"] for h in hits) and {h["kind"] for h in hits} <= {"turn", "fact", "summary"}
+    assert (
+        len(hits) == 5
+        and all(h["event_ids"] for h in hits)
+        and {h["kind"] for h in hits} <= {"turn", "fact", "summary"}
+    )
     assert [h["score"] for h in hits] == sorted((h["score"] for h in hits), reverse=True)
     bad = cli("search", "x", "--conversation", "lighthouse", "--kinds", "rumour", home=ingested)
     assert bad.exit_code == 2 and bad.stderr.startswith("error: kinds: unknown kind 'rumour'")

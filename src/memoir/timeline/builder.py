@@ -10,7 +10,8 @@
   node's children are found by their `parent_id`, so browsing never waits); later
   changes of its children are rolled into it once the period has aged (day 1 h after it
   ends, week and month 24 h, year 7 days), or at once when forced, as a new version.
-  A rollup's bullets are its children's, grips and all, picked in turn from each child, so every claim of a year still ends at messages.
+  A rollup's bullets are its children's, grips and all, picked in turn from each child,
+  so every claim of a year still ends at messages.
 """
 
 from __future__ import annotations
