@@ -279,8 +279,8 @@ def test_a_dead_server_falls_back_to_the_extractive_summary() -> None:
 # -- vault files ----------------------------------------------------------------------------
 
 
-def _summary(conversation_id: str = "c1", tokens: int = 8_000) -> ConversationSummary:
-    return summarize_conversation(conversation_id, conversation(tokens), None, agent_id="agent-7")
+def _summary(conversation_id: str = "c1", tokens: int = 8_000, agent_id: str | None = None) -> ConversationSummary:
+    return summarize_conversation(conversation_id, conversation(tokens), None, agent_id=agent_id)
 
 
 def _front(path: Path) -> dict[str, object]:
@@ -304,7 +304,6 @@ def test_summary_files_layout_and_front_matter(tmp_path: Path) -> None:
         "id": "summary:c1:L1:1",
         "role": "summary",
         "conversation_id": "c1",
-        "agent_id": "agent-7",
         "summary_kind": "detailed/L1",
         "created_at": "2024-05-02T12:00:00.000Z",
         "source": "extractive",
@@ -319,6 +318,19 @@ def test_summary_files_layout_and_front_matter(tmp_path: Path) -> None:
     assert files.read("c1")[0].event_ids == summary.parts[0].event_ids
     assert files.final_text("c1") == summary.final.text if summary.final else False
     assert files.final_text("elsewhere") is None
+
+
+def test_each_agent_of_a_conversation_keeps_its_own_summary(tmp_path: Path) -> None:
+    files = SummaryFiles(tmp_path)
+    files.write(_summary(tokens=1_500, agent_id="planner"), now=NOW)
+    files.write(_summary(tokens=8_000, agent_id="coder"), now=NOW)
+    base = tmp_path.resolve() / "entries" / "c1" / "summaries"
+    assert (base / "@planner" / "L3" / "final.md").exists() and (base / "@coder" / "L1" / "chunk_0.md").exists()
+    assert _front(base / "@planner" / "L3" / "final.md")["agent_id"] == "planner"
+    assert files.final_text("c1") is None  # nobody's summary is everybody's
+    files.write(_summary(tokens=8_000, agent_id="planner"), now=NOW + timedelta(hours=1))
+    assert (tmp_path / "entries" / "c1" / "deleted" / "summaries" / "@planner" / "L3").is_dir()
+    assert [s.level for s in files.read("c1", agent_id="coder")] == ["L1", "L1", "L1", "L3"]
 
 
 def test_a_new_summary_moves_the_old_files_to_deleted(tmp_path: Path) -> None:

@@ -30,10 +30,12 @@ from memoir.retrieval import SearchPipeline
 from memoir.retrieval.rerank import RERANKERS
 from memoir.store import IndexScope, SQLiteStore, Store
 from memoir.timeline.builder import TimelineBuilder
+from memoir.timeline.conversations import ConversationSummaryJob
 from memoir.timeline.jobs import RollupJob, SummarizeJob
 from memoir.timeline.segments import SegmentJob
 from memoir.vault import MemoryBook, Vault
 from memoir.vault.git import GitHistory
+from memoir.vault.summaries import SummaryFiles
 from memoir.vault.watcher import VaultWatcher
 from memoir.workers import JobRegistry, Lanes, TrackSessionJob
 
@@ -120,6 +122,10 @@ class Parts:
         key = f"{section.base_url} {section.model}"
         storage = RowStorage(partial(self.store.breaker_row, key), partial(self.store.breaker_update, key))
         return CircuitBreaker(section.breaker_threshold, section.breaker_reset, clock=time.time, storage=storage)
+
+    @property
+    def summaries(self) -> SummaryFiles:
+        return SummaryFiles(self.vault.root)
 
     @property
     def timeline(self) -> TimelineBuilder:
@@ -224,3 +230,6 @@ def register_builtin_jobs(parts: Parts) -> None:
         )
     registry.register_periodic(SummarizeJob(parts.timeline))
     registry.register_periodic(RollupJob(parts.timeline))
+    registry.register_periodic(
+        ConversationSummaryJob(parts.store, parts.summaries, lambda: parts.llm, unified=parts.unified)
+    )

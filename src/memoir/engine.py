@@ -19,7 +19,7 @@ from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
-from memoir.model import Event, Memory, admit, is_ulid, now_ms
+from memoir.model import DEFAULT_CONVERSATION, Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
 from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
 from memoir.model.memory import MemoryKind
@@ -354,7 +354,9 @@ class Memoir(TimelineMethods):
         check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
         k = max(self.settings.search.top_k, 10)
         hits = self.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
-        return format_context(hits, summary=None, budget_tokens=budget_tokens)
+        conversation = conversation_id or DEFAULT_CONVERSATION
+        summary = self._parts.summaries.final_text(conversation, agent_id=self._parts.agent_scope(agent_id))
+        return format_context(hits, summary=summary, budget_tokens=budget_tokens)
 
     def reindex(self, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
         """Rebuild the search index from the event log and the vault; returns how many items it holds.

@@ -68,6 +68,16 @@ def _line(hit: Hit) -> str:
     return f"[{label}] {' '.join(hit.text.split())}"
 
 
+def _clip(text: str, tokens: int) -> str:
+    """`text` within about `tokens` (chars/4), cut at a sentence or word boundary."""
+    limit = tokens * 4
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("\n"))
+    return cut[: end + 1] if end > limit // 2 else cut[: cut.rfind(" ")] + " …"
+
+
 def format_context(hits: Sequence[Hit], *, summary: str | None = None, budget_tokens: int = 1500) -> Context:
     """The injection block for these hits, within the budget."""
     typed = select_typed(hits)
@@ -76,7 +86,8 @@ def format_context(hits: Sequence[Hit], *, summary: str | None = None, budget_to
     used_hits: list[Hit] = []
     spent = 0
     if summary:
-        block = f"Summary of the conversation so far:\n{summary.strip()}"
+        # At most half the budget: the summary leads, the memories that answer the turn still fit.
+        block = f"Summary of the conversation so far:\n{_clip(summary.strip(), budget_tokens // 2)}"
         parts.append(block)
         spent += estimate_tokens(block)
     lines: list[str] = []

@@ -282,7 +282,8 @@ def m011_llm_servers(conn: sqlite3.Connection) -> None:
 def m012_timeline(conn: sqlite3.Connection) -> None:
     # The timeline (seed 002): segments of sessions, versioned TOC nodes with a latest
     # pointer, grips; and the scheduler's per-job state (pause survives restarts).
-    # A scope is a conversation and, in unified mode, an agent ('' when none).
+    # A scope is a conversation and, in unified mode, an agent ('' when none). `built_ms`: when
+    # a node was last rolled up, changed or not (a parent older than a child is rolled up again).
     _run_script(
         conn,
         """
@@ -319,6 +320,7 @@ def m012_timeline(conn: sqlite3.Connection) -> None:
             start_ms INTEGER NOT NULL,
             end_ms INTEGER NOT NULL,
             created_ms INTEGER NOT NULL,
+            built_ms INTEGER NOT NULL,
             PRIMARY KEY (conversation_id, agent_id, node_id)
         ) STRICT;
         CREATE INDEX toc_children ON toc_latest (conversation_id, agent_id, parent_id, start_ms, node_id);
@@ -333,6 +335,14 @@ def m012_timeline(conn: sqlite3.Connection) -> None:
             event_id_end TEXT NOT NULL,
             timestamp_ms INTEGER NOT NULL,
             source TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE conversation_summaries (
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT NOT NULL,
+            events INTEGER NOT NULL,
+            level TEXT NOT NULL,
+            updated_ms INTEGER NOT NULL,
+            PRIMARY KEY (conversation_id, agent_id)
         ) STRICT;
         CREATE TABLE jobs (
             name TEXT PRIMARY KEY,

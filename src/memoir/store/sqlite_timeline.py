@@ -137,7 +137,11 @@ class SQLiteTimelineTables(SQLiteParts):
                 (*scope, node.node_id),
             ).fetchone()
             latest = self.toc_get(node.conversation_id, node.agent_id, node.node_id) if found else None
-            if latest is not None and latest.same_content(node):
+            if latest is not None and latest.same_content(node):  # no new version; rolled up all the same
+                conn.execute(
+                    "UPDATE toc_latest SET built_ms = ? WHERE conversation_id = ? AND agent_id = ? AND node_id = ?",
+                    (created_ms, *scope, node.node_id),
+                )
                 return latest
             version = (found[0] if found else 0) + 1
             conn.execute(
@@ -145,8 +149,8 @@ class SQLiteTimelineTables(SQLiteParts):
                 (*scope, node.node_id, version, created_ms, _body(node)),
             )
             conn.execute(
-                "INSERT OR REPLACE INTO toc_latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*scope, node.node_id, version, node.level.value, node.parent_id, *_span(node), created_ms),
+                "INSERT OR REPLACE INTO toc_latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (*scope, node.node_id, version, node.level.value, node.parent_id, *_span(node), created_ms, created_ms),
             )
             conn.executemany(
                 f"INSERT OR IGNORE INTO grips ({_GRIP}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -221,7 +225,7 @@ class SQLiteTimelineTables(SQLiteParts):
             "SELECT c.conversation_id, c.agent_id, c.parent_id, max(p.node_id IS NULL) FROM toc_latest c"
             " LEFT JOIN toc_latest p ON p.conversation_id = c.conversation_id AND p.agent_id = c.agent_id"
             " AND p.node_id = c.parent_id"
-            " WHERE c.level = ? AND c.parent_id IS NOT NULL AND (p.node_id IS NULL OR p.created_ms < c.created_ms)"
+            " WHERE c.level = ? AND c.parent_id IS NOT NULL AND (p.node_id IS NULL OR p.built_ms < c.created_ms)"
             " GROUP BY c.conversation_id, c.agent_id, c.parent_id ORDER BY c.conversation_id, c.agent_id, c.parent_id",
             (level.value,),
         )
@@ -250,6 +254,20 @@ class SQLiteTimelineTables(SQLiteParts):
     def grips_get(self, grip_ids: Sequence[str]) -> dict[str, Grip]:
         rows = self._read_in(f"SELECT {_GRIP} FROM grips WHERE grip_id IN ({{marks}})", list(grip_ids))
         return {row[0]: _grip(row) for row in rows}
+
+    # -- conversation summaries (the files are in the vault; this is what they cover) ---------
+
+    def summary_marks(self) -> dict[tuple[str, str | None], int]:
+        """(conversation, agent) -> events its summary covered when it was last written."""
+        rows = self._read("SELECT conversation_id, agent_id, events FROM conversation_summaries")
+        return {(conversation, agent or None): events for conversation, agent, events in rows}
+
+    def summary_mark(self, conversation_id: str, agent_id: str | None, events: int, level: str, at_ms: int) -> None:
+        with self._translated(), self.atomic():
+            self._conn().execute(
+                "INSERT OR REPLACE INTO conversation_summaries VALUES (?, ?, ?, ?, ?)",
+                (conversation_id, agent_id or "", events, level, at_ms),
+            )
 
     # -- the scheduler's job state --------------------------------------------------------
 

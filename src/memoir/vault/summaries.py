@@ -113,16 +113,21 @@ class SummaryFiles:
         self.root = vault_root.resolve()
         self.entries = self.root / "entries"
 
-    def folder(self, conversation_id: str, *, deleted: bool = False) -> Path:
-        """Where a conversation's summaries are kept: built from a safe name, checked to stay in the vault."""
+    def folder(self, conversation_id: str, *, deleted: bool = False, agent_id: str | None = None) -> Path:
+        """Where a conversation's summaries are kept: built from a safe name, checked to stay in the vault.
+
+        In unified mode each agent's summary of a conversation is its own (`summaries/@<agent>/`):
+        one agent's summary never tells another what it was not told."""
         check_id("conversation_id", conversation_id, error=InvalidInput)
+        check_id("agent_id", agent_id, optional=True, error=InvalidInput)
         base = self.entries / safe_name(conversation_id)
-        return base / "deleted" / "summaries" if deleted else base / "summaries"
+        folder = base / "deleted" / "summaries" if deleted else base / "summaries"
+        return folder / f"@{safe_name(agent_id)}" if agent_id else folder
 
     def write(self, summary: SummaryLike, *, now: datetime) -> list[Path]:
         """Write a summary's files, moving the ones it replaces under deleted/; the paths written."""
         now = parse_timestamp(now, "now")
-        folder = self.folder(summary.conversation_id)
+        folder = self.folder(summary.conversation_id, agent_id=summary.agent_id)
         old = self._existing(folder)
         written: list[Path] = []
         for part in sorted(summary.parts, key=lambda p: (p.level, p.index)):  # L3 last: it reads the others
@@ -145,10 +150,10 @@ class SummaryFiles:
         inside(self.root, path.parent)  # a folder linked to somewhere else is refused
         return path
 
-    def read(self, conversation_id: str) -> list[StoredSummary]:
+    def read(self, conversation_id: str, *, agent_id: str | None = None) -> list[StoredSummary]:
         """The conversation's summary files, L1s, L2s then the L3; a file that cannot be read is skipped."""
         found = []
-        for path in sorted(self._existing(self.folder(conversation_id)), key=_order):
+        for path in sorted(self._existing(self.folder(conversation_id, agent_id=agent_id)), key=_order):
             try:
                 found.append(load(path))
             except VaultFileError as exc:
@@ -157,9 +162,9 @@ class SummaryFiles:
                 continue  # replaced or moved meanwhile
         return found
 
-    def final_text(self, conversation_id: str) -> str | None:
+    def final_text(self, conversation_id: str, *, agent_id: str | None = None) -> str | None:
         """The body of the conversation's L3 summary; None when there is none or it cannot be read."""
-        path = self.folder(conversation_id) / "L3" / _NAME["L3"]
+        path = self.folder(conversation_id, agent_id=agent_id) / "L3" / _NAME["L3"]
         try:
             inside(self.root, path.parent)
             return load(path).text or None
@@ -183,8 +188,11 @@ class SummaryFiles:
 
     def _retire(self, path: Path, now: datetime, *, remove: bool = False) -> None:
         """Keep `path` under deleted/summaries/<level>/, under a name no other file has; `remove` it then."""
-        # path is entries/<conversation>/summaries/<level>/<name>
-        target_folder = path.parent.parent.parent / "deleted" / "summaries" / path.parent.name
+        # path is entries/<conversation>/summaries[/@<agent>]/<level>/<name>
+        agent_part = path.parent.parent.name if path.parent.parent.name.startswith("@") else None
+        base = path.parent.parent.parent.parent if agent_part else path.parent.parent.parent
+        deleted = base / "deleted" / "summaries"
+        target_folder = (deleted / agent_part if agent_part else deleted) / path.parent.name
         inside(self.root, target_folder)
         try:
             target_folder.mkdir(parents=True, exist_ok=True)
