@@ -7,8 +7,8 @@ every rule at once.
 
 from __future__ import annotations
 
+import itertools
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -24,12 +24,12 @@ from memoir.timeline.segments import SegmentJob, SegmentRules, event_tokens
 
 RULES = SegmentRules()
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
-WORDS = "tide harbour lighthouse backend kotlin sailor chart buoy keeper lantern storm".split()
+WORDS = ["tide", "harbour", "lighthouse", "backend", "kotlin", "sailor", "chart", "buoy", "keeper", "lantern", "storm"]
 
 
 @pytest.fixture(scope="module")
-def store_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    yield tmp_path_factory.mktemp("segments")
+def store_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("segments")
 
 
 # One event: seconds since the previous one, how many words, its type, its session.
@@ -83,7 +83,7 @@ def test_generated_streams_obey_every_segmentation_rule(store_path: Path, spec: 
         assert {e.session_id for e in members} == {segment.session_id}
         assert segment.token_count == sum(event_tokens(e) for e in members)
         assert segment.segment_id == f"seg-{members[0].event_id.lower()}"
-        for before, after in zip(members, members[1:], strict=False):
+        for before, after in itertools.pairwise(members):
             # a gap over 30 minutes splits, once the segment has its 2 events
             assert after.timestamp_ms - before.timestamp_ms <= RULES.gap_ms or members.index(after) < 2
         # the token limit splits too, unless the segment was still under its 2 events

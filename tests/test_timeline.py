@@ -92,7 +92,7 @@ def test_expand_grip_gives_the_context_around_the_evidence(memoir: Memoir) -> No
     assert memoir.flush(timeout=60)
     node = segment_nodes(memoir)[1]
     context = memoir.expand_grip(node.bullets[1].grip_ids[0], before=2, after=1)
-    session = [e for e in memoir.events(session_id=context.excerpt_events[0].session_id, limit=1000)]
+    session = list(memoir.events(session_id=context.excerpt_events[0].session_id, limit=1000))
     at = session.index(context.excerpt_events[0])
     assert context.events_before == session[max(0, at - 2) : at]
     end = session.index(context.excerpt_events[-1])
@@ -334,7 +334,7 @@ def test_agents_never_see_each_others_timeline(open_memoir: Callable[..., Memoir
     assert memoir.flush(timeout=60)
     mine = segment_nodes(memoir)
     assert len(mine) == 1 and "Lisbon" in json.dumps(mine[0].to_dict()) and "UTC" not in json.dumps(mine[0].to_dict())
-    [theirs] = [n for n in memoir.toc_root(agent_id="coder")]
+    [theirs] = list(memoir.toc_root(agent_id="coder"))
     coder_grip = memoir.toc_node(theirs.node_id, agent_id="coder").grip_ids[0]
     with pytest.raises(NotFound):
         memoir.expand_grip(coder_grip)  # the planner may not read the coder's evidence
