@@ -98,6 +98,25 @@ def test_structured_calls_send_a_strict_schema_with_the_prompts_ids_and_texts_on
     assert item["properties"]["text"]["enum"] == ["The user is allergic to peanuts", "The user lives in Porto"]
 
 
+@pytest.mark.parametrize("event", ["UPDATE", "NONE"])
+def test_a_new_fact_under_id_new_with_another_event_is_an_add(event: str) -> None:
+    """Qwen2.5 Coder 0.5B through llama.cpp answers a new fact as UPDATE or NONE of id "new"."""
+    fact = "The user plays the cello"
+    known = [Memory(id=new_ulid(1_700_000_000_000), kind="fact", content="The user lives in Porto")]
+    answer = json.dumps(
+        {
+            "memory": [
+                {"id": "0", "text": known[0].content, "event": "NONE"},
+                {"id": "new", "text": fact, "event": event},
+            ]
+        }
+    )
+    with scripted_server({"/v1/chat/completions": replies(answer)}) as server:
+        decisions = reconcile_with_llm(client(server.url), [fact], known)
+    assert [(d.event, d.text, d.memory_id) for d in decisions] == [("ADD", fact, None)]
+    assert len(server.requests) == 1  # used as it came: no corrective retry
+
+
 def test_a_server_refusing_schemas_gets_json_mode_and_is_remembered() -> None:
     def route(body: dict[str, Any]) -> tuple[int, Any]:
         if body.get("response_format", {}).get("type") == "json_schema":
@@ -113,6 +132,25 @@ def test_a_server_refusing_schemas_gets_json_mode_and_is_remembered() -> None:
         llm.complete_json([{"role": "user", "content": "again"}], facts, schema=schema)
     sent = [body.get("response_format", {}).get("type") for _, body in server.requests]
     assert sent == ["json_schema", "json_object", "json_object"]  # refused once, not asked again
+
+
+def test_llama_cpp_pythons_500_for_schemas_gets_its_own_schema_form_at_once() -> None:
+    """llama-cpp-python answers `json_schema` with a 500 (its validation error names
+    response_format) but constrains output given {"type": "json_object", "schema": ...}."""
+
+    def route(body: dict[str, Any]) -> tuple[int, Any]:
+        if body.get("response_format", {}).get("type") == "json_schema":
+            message = "1 validation error: ('body', 'response_format', 'type') Input should be 'text' or 'json_object'"
+            return 500, {"error": {"message": message}}
+        return 200, {"choices": [{"message": {"content": FACTS}}]}
+
+    schema = {"type": "object", "properties": {"facts": {"type": "array"}}}
+    with scripted_server({"/v1/chat/completions": route}) as server:
+        llm = client(server.url)
+        assert llm.complete_json([{"role": "user", "content": "x"}], facts, schema=schema)
+    formats = [body["response_format"] for _, body in server.requests]
+    assert formats[0]["type"] == "json_schema" and len(formats) == 2  # not retried as a busy server
+    assert formats[1] == {"type": "json_object", "schema": schema}
 
 
 def test_5xx_answers_are_retried_with_backoff() -> None:

@@ -127,6 +127,17 @@ def test_the_readme_session_on_recorded_answers_replaces_jane_by_anne(open_memoi
         ("Jane is Jane", "My wife is Jane.", "says nothing"),
         ("My wife is named Anne", "My wife is Anne.", "third person"),
         ("The user's backend language is Python", "Is my backend language Go?", "not stated"),
+        # what Qwen2.5 Coder 0.5B answered through llama.cpp (bench/llm_real.py, issue 9)
+        (
+            "The app uses advanced machine learning algorithms to analyze historical data",
+            "I'm starting a new project called Lighthouse, a tide-prediction app for sailors.",
+            "not stated",
+        ),
+        (
+            "The user's daughter Mia turns 7 next Saturday, so I'll be offline that weekend.",
+            "My daughter Mia turns 7 next Saturday, so I'll be offline that weekend.",
+            "third person",
+        ),
     ],
 )
 def test_an_extracted_fact_must_be_stated_by_the_user_in_the_third_person(
@@ -134,6 +145,12 @@ def test_an_extracted_fact_must_be_stated_by_the_user_in_the_third_person(
 ) -> None:
     with pytest.raises(ValueError, match=why):
         check_facts([fact], message_text)
+
+
+def test_a_fact_in_other_words_is_still_the_users() -> None:
+    assert supported_by("The user prefers PostgreSQL over MySQL", "I prefer PostgreSQL over MySQL for the database.")
+    assert supported_by("The user's wife is named Anne", "Sorry, I misspoke: my wife is Anne.")
+    assert supported_by("The user checks US harbours", "I check the tide tables of US harbours daily.")
 
 
 def test_questions_never_reach_extraction() -> None:

@@ -58,6 +58,7 @@ class Parts:
     lanes: Lanes
     watcher: VaultWatcher | None = None
     _timeline: TimelineBuilder | None = field(default=None, repr=False)
+    _summaries: SummaryFiles | None = field(default=None, repr=False)
     _pipeline: SearchPipeline | None = field(default=None, repr=False)
     _llm: LLM | None = field(default=None, repr=False)
 
@@ -125,7 +126,9 @@ class Parts:
 
     @property
     def summaries(self) -> SummaryFiles:
-        return SummaryFiles(self.vault.root)
+        if self._summaries is None:
+            self._summaries = SummaryFiles(self.vault.root)
+        return self._summaries
 
     @property
     def timeline(self) -> TimelineBuilder:

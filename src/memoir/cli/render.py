@@ -136,10 +136,8 @@ def memories_table(memories: Iterable[Memory]) -> Table:
     return table
 
 
-def status_table(status: Status) -> Table:
-    table = Table(show_header=False, box=None, pad_edge=False)
-    table.add_column(style="bold")
-    table.add_column()
+def status_table(status: Status) -> str:
+    """`name  value` lines: whole at any width (a table would wrap or cut values in a pipe)."""
     pending = ", ".join(f"{k} {v}" for k, v in sorted(status.outbox_pending.items())) or "empty"
     failed = ", ".join(f"{k} {v}" for k, v in sorted(status.outbox_failed.items())) or "none"
     rows = [
@@ -170,9 +168,8 @@ def status_table(status: Status) -> Table:
         state = "paused" if entry["paused"] else entry["lane"] + " lane"
         line = f"{state}; backlog {entry['backlog']:,}, {entry['runs']:,} done, {entry['failures']} failed"
         rows.append((f"job {entry['name']}", line))
-    for name, value in rows:
-        table.add_row(name, escape(value))
-    return table
+    width = max(len(name) for name, _ in rows) + 2
+    return "\n".join(f"[bold]{escape(name)}[/bold]{' ' * (width - len(name))}{escape(value)}" for name, value in rows)
 
 
 def jobs_table(jobs: Iterable[dict[str, Any]]) -> Table:

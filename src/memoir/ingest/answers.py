@@ -19,6 +19,8 @@ __all__ = ["check_facts", "check_reconciliation", "is_placeholder", "supported_b
 
 _NOT_CONTENT = {"user", "users", "the", "named", "called", "name"}
 _FIRST_PERSON_START = re.compile(r"^(?:i|i'm|i've|i'd|my|me|we|we're|our)\b", re.IGNORECASE)
+# Anywhere in a fact: "... so I'll be offline that weekend" (case matters: "US" is not "us").
+_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|[Mm]y|[Mm]e|[Ww]e|[Ww]e're|[Oo]ur|us)\b")
 _SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
 _TAUTOLOGY = re.compile(r"^(?P<x>.+?) (?:is|are|was|were) (?:named |called )?(?P=x)[.!]?$", re.IGNORECASE)
 _PLACEHOLDERS = {"", "...", "…", "n/a", "na", "none", "null", "text", "fact", "new", "tbd", "todo"}
@@ -30,16 +32,22 @@ def is_placeholder(text: str) -> bool:
 
 
 def supported_by(fact: str, message: str) -> bool:
-    """Does the message say what `fact` claims: a content word in common, and every name and number of it?
+    """Does the message say what `fact` claims: most of its content words, and every name and number of it?
 
     Names and numbers are what a model invents ("The user's backend language is Python"
-    from "Is my backend language Go?"): each must appear in the message.
+    from "Is my backend language Go?"): each must appear in the message. A real 0.5B model
+    also embroiders ("The app uses advanced machine learning algorithms" from "a
+    tide-prediction app"): at least half of the fact's content words must be the
+    message's, compared by their first five letters so "prefers" matches "prefer".
     """
     said = message.lower()
     specifics = [w for w in _SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
     if any(w.lower() not in said for w in specifics):
         return False
-    return bool((set(terms(fact)) - _NOT_CONTENT) & set(terms(message)))
+    claimed = [w for w in terms(fact) if w not in _NOT_CONTENT]
+    stems = {w[:5] for w in terms(message)}
+    found = sum(1 for w in claimed if w[:5] in stems)
+    return found > 0 and 2 * found >= len(claimed)
 
 
 def check_facts(facts: Sequence[str], message: str) -> list[str]:
@@ -49,7 +57,7 @@ def check_facts(facts: Sequence[str], message: str) -> list[str]:
             raise ValueError(f"{fact!r} is not a fact: write the fact itself")
         if _TAUTOLOGY.match(fact.strip()):
             raise ValueError(f"{fact!r} says nothing: say what the user stated about whom")
-        if _FIRST_PERSON_START.match(fact.strip()):
+        if _FIRST_PERSON_START.match(fact.strip()) or _FIRST_PERSON.search(fact):
             raise ValueError(f"{fact!r} repeats the user's words: write it about 'the user', in the third person")
         if not supported_by(fact, message):
             raise ValueError(f"{fact!r} is not stated in the user's message")

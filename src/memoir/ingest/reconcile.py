@@ -113,6 +113,10 @@ def _validator(new_facts: Sequence[str], existing: Sequence[Memory]) -> Any:
             if not isinstance(item, dict) or item.get("event") not in EVENTS or not isinstance(item.get("text"), str):
                 raise ValueError(f"each memory needs an id, a text and an event in {EVENTS}: {item!r}")
             memory_id = str(item.get("id", "new"))
+            if memory_id == "new" and item["event"] in ("UPDATE", "NONE"):
+                # A small model's way of saying ADD (seen from Qwen2.5 0.5B): a new fact with no
+                # memory to change is added; the checks below still want its words to be a new fact's.
+                item = {**item, "event": "ADD"}
             if item["event"] != "ADD" and memory_id not in known:
                 raise ValueError(f"unknown id {memory_id!r}: existing ids are {sorted(known)}")
             checked.append({"id": memory_id, "text": item["text"].strip(), "event": item["event"]})

@@ -31,13 +31,18 @@ from memoir.llm.structured import extract_json
 
 __all__ = ["ChatClient", "Health", "Message"]
 
-_FORMATS = ("json_schema", "json_object")
+# Best first. "json_object_schema" is llama-cpp-python's own form ({"type": "json_object",
+# "schema": ...}): its server answers the standard "json_schema" with a 500, yet constrains
+# output to a schema given this way.
+_FORMATS = ("json_schema", "json_object_schema", "json_object")
 
 
-def _refuses_format(text: str) -> bool:
-    """A 400 answer about the response format or its schema (wording differs between servers)."""
+def _refuses_format(status: int, text: str) -> bool:
+    """A 400 (or, from llama-cpp-python, a 500) about the response format or its schema."""
     lowered = text.lower()
-    return "format" in lowered or "schema" in lowered
+    if status == 400:
+        return "format" in lowered or "schema" in lowered
+    return status >= 500 and "response_format" in lowered
 
 
 T = TypeVar("T")
@@ -95,12 +100,14 @@ class ChatClient:
             if kind == "json_schema":
                 strict = {"name": "answer", "strict": True, "schema": json_schema}
                 body["response_format"] = {"type": "json_schema", "json_schema": strict}
+            elif kind == "json_object_schema":
+                body["response_format"] = {"type": "json_object", "schema": json_schema}
             elif kind == "json_object":
                 body["response_format"] = {"type": "json_object"}
             else:
                 body.pop("response_format", None)
             response = self._post("chat/completions", body)
-            if not (response.status_code == 400 and kind and _refuses_format(response.text)):
+            if not (kind and _refuses_format(response.status_code, response.text)):
                 break
             self.formats.remove(kind)  # this server does not take it: the next best, now and from now on
             self._remember()
@@ -202,8 +209,8 @@ class ChatClient:
             except httpx.TransportError as exc:
                 raise ModelUnavailable(self._unreachable(exc)) from None
             else:
-                if response.status_code < 500 or last:
-                    return response
+                if response.status_code < 500 or last or _refuses_format(response.status_code, response.text):
+                    return response  # a refused format is not a busy server: no retry
             left = self._left()
             time.sleep(self.backoff * 2**attempt if left is None else min(self.backoff * 2**attempt, left))
         raise AssertionError("unreachable")
@@ -219,7 +226,7 @@ class ChatClient:
         """The `response_format` type to send: the best this server still may take for the request."""
         if json_schema is None:
             return None
-        wanted = ("json_schema", "json_object") if isinstance(json_schema, dict) else ("json_object",)
+        wanted = _FORMATS if isinstance(json_schema, dict) else ("json_object",)
         return next((kind for kind in wanted if kind in self.formats), None)
 
     def _unreachable(self, exc: Exception) -> str:

@@ -21,9 +21,7 @@ extractive summary, so a summary written again after a crash is the same summary
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -36,6 +34,7 @@ from memoir.llm.client import ChatClient
 from memoir.llm.service import LLM
 from memoir.model import Event, EventType
 from memoir.model.checks import surrogate_at
+from memoir.timeline.sentences import clip, ranked
 
 __all__ = [
     "BRIEF_PROMPT",
@@ -221,27 +220,11 @@ def extractive(
 
 
 def _candidates(texts: Sequence[str], weights: Sequence[float]) -> list[tuple[float, int, str]]:
-    recurring = Counter(word for text in texts for word in terms(text))
-    found: list[tuple[float, int, str]] = []
-    seen: set[str] = set()
-    for text, weight in zip(texts, weights, strict=True):
-        for sentence in _SENTENCE_END.split(text):
-            sentence = _clip(sentence.strip())
-            words = terms(sentence)
-            if len(words) < 2 or sentence.lower() in seen:
-                continue
-            seen.add(sentence.lower())
-            score = weight * sum(recurring[word] for word in words) / math.sqrt(len(words))
-            found.append((score, len(found), sentence))
-    return found
+    return [(r.score, r.order, r.sentence) for r in ranked(texts, weights, SENTENCE_CHARS)]
 
 
 def _clip(text: str, limit: int = SENTENCE_CHARS) -> str:
-    """At most `limit` characters, cut at a word: still words the turns hold."""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    return cut[: cut.rfind(" ")] if " " in cut else cut
+    return clip(text, limit)
 
 
 # -- the model ------------------------------------------------------------------------------

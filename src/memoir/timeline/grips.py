@@ -13,21 +13,21 @@ sentences, each its own excerpt, so its grips are exact.
 from __future__ import annotations
 
 import hashlib
-import math
 import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memoir.index.keyword import terms
+from memoir.index.keyword import STOPWORDS, terms
 from memoir.model import Event, EventType
+from memoir.timeline.sentences import clip as clip_to
+from memoir.timeline.sentences import ranked, sentences
 
 __all__ = ["Draft", "Match", "extractive", "match", "sentences"]
 
 SUPPORT = 0.3  # share of a bullet's long words an event must hold
 SPAN = 0.8  # neighbours scoring this share of the best join the span
 EXCERPT_CHARS = 200
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # What the user said is what a summary is for; a tool's output is long and says least about the talk.
 _WEIGHT = {EventType.USER_MESSAGE: 1.25, EventType.TOOL_RESULT: 0.5}
 _WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
@@ -50,12 +50,10 @@ class Draft:
     keywords: tuple[str, ...]
 
 
-def sentences(text: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE_END.split(text) if len(part.strip()) > 1]
-
-
 def long_words(text: str) -> set[str]:
-    return {w.lower() for w in _WORD.findall(text) if len(w) > 3}
+    """Words over 3 characters (seed 002), leaving out function words ("this", "that",
+    "with", "have") that would let any chatter seem to support any bullet."""
+    return {w for w in (m.lower() for m in _WORD.findall(text)) if len(w) > 3 and w not in STOPWORDS}
 
 
 def match(bullet: str, events: Sequence[Event]) -> Match | None:
@@ -78,37 +76,20 @@ def match(bullet: str, events: Sequence[Event]) -> Match | None:
 
 
 def clip(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """At most `limit` characters, cut at a word boundary: still a substring of the text."""
-    if len(text) <= limit:
-        return text
-    cut = text[:limit]
-    return cut[: cut.rfind(" ")] if " " in cut else cut
+    return clip_to(text, limit)
 
 
 def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
-    """The segment's most telling sentences (user turns weigh more), in the order they were said."""
-    weights = Counter(word for e in events for word in terms(e.text))
-    candidates: list[tuple[float, int, str]] = []
-    for index, event in enumerate(events):
-        for sentence in sentences(event.text):
-            words = terms(sentence)
-            if len(words) < 2:
-                continue
-            score = sum(weights[w] for w in words) / math.sqrt(len(words))
-            score *= _WEIGHT.get(event.event_type, 1.0)
-            candidates.append((score, index, clip(sentence)))
-    chosen: list[tuple[int, str]] = []
-    seen: set[str] = set()
-    for _, index, sentence in sorted(candidates, key=lambda c: (-c[0], c[1])):
-        if sentence.lower() not in seen and len(chosen) < bullets:
-            seen.add(sentence.lower())
-            chosen.append((index, sentence))
+    """The segment's most telling sentences (`sentences.ranked`), in the order they were said."""
+    weights = [_WEIGHT.get(e.event_type, 1.0) for e in events]
+    best = ranked([e.text for e in events], weights, EXCERPT_CHARS)[:bullets]
+    chosen = sorted((r.text, r.order, r.sentence) for r in best)
     if not chosen:  # nothing but one-word turns: the first event's text still says what happened
         first = next((i for i, e in enumerate(events) if e.text.strip()), 0)
-        chosen = [(first, clip(events[first].text.strip()))] if events else []
-    chosen.sort()
-    drafted = tuple((text, Match(i, i, text, 1.0)) for i, text in chosen)
-    return Draft(title_of(chosen[0][1] if chosen else "Conversation"), drafted, keywords_of(events))
+        chosen = [(first, 0, clip(events[first].text.strip()))] if events else []
+    drafted = tuple((text, Match(i, i, text, 1.0)) for i, _, text in chosen)
+    title = title_of(best[0].sentence if best else chosen[0][2] if chosen else "Conversation")
+    return Draft(title, drafted, keywords_of(events))
 
 
 def title_of(text: str, words: int = 10) -> str:

@@ -13,6 +13,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from memoir.index.job import speaker_of
 from memoir.ingest.answers import is_placeholder
 from memoir.llm import ChatClient
 from memoir.model import Event
@@ -48,7 +49,8 @@ MAX_PROMPT_CHARS = 24_000  # a segment is at most 4,000 tokens; tool output beyo
 
 
 def transcript(events: Sequence[Event]) -> str:
-    lines = [f"[{e.role.value if e.role else e.event_type.value}] {e.text.strip()}" for e in events if e.text.strip()]
+    # The speaker's name when the event has one: in a talk between two people "assistant" says nothing.
+    lines = [f"[{speaker_of(e)}] {e.text.strip()}" for e in events if e.text.strip()]
     return "\n".join(lines)[:MAX_PROMPT_CHARS]
 
 

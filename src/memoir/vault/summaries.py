@@ -112,6 +112,9 @@ class SummaryFiles:
     def __init__(self, vault_root: Path) -> None:
         self.root = vault_root.resolve()
         self.entries = self.root / "entries"
+        # L3 texts by path, with the (mtime, size) they were read at: build_context asks at every
+        # turn, and a file read costs more than the search; an edit by hand changes the stat.
+        self._finals: dict[Path, tuple[tuple[int, int], str | None]] = {}
 
     def folder(self, conversation_id: str, *, deleted: bool = False, agent_id: str | None = None) -> Path:
         """Where a conversation's summaries are kept: built from a safe name, checked to stay in the vault.
@@ -167,7 +170,13 @@ class SummaryFiles:
         path = self.folder(conversation_id, agent_id=agent_id) / "L3" / _NAME["L3"]
         try:
             inside(self.root, path.parent)
-            return load(path).text or None
+            stat = path.stat()
+            cached = self._finals.get(path)
+            if cached is not None and cached[0] == (stat.st_mtime_ns, stat.st_size):
+                return cached[1]
+            text = load(path).text or None
+            self._finals[path] = ((stat.st_mtime_ns, stat.st_size), text)
+            return text
         except (VaultFileError, FileNotFoundError) as exc:
             log.debug("no final summary at %s: %s", path, exc)
         except MemoirError as exc:  # the folder leads out of the vault: not ours to read
