@@ -40,7 +40,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def fact_of(text: str) -> str:
-    return f"The user said: {text}"
+    """The fact a good model states for a message, in the third person."""
+    return text.replace("My note", "The user's note").replace("says I keep", "says the user keeps")
 
 
 class SlowModel:

@@ -42,7 +42,7 @@ def test_built_in_jobs_declare_their_lanes(memoir: Memoir) -> None:
     registry = memoir._parts.registry
     assert registry.names_in(FAST_LANE) == ["track_session", "index_event", "segment"]
     assert registry.names_in(LLM_LANE) == ["extract_facts"]
-    assert [job.name for job in registry.periodic_in(LLM_LANE)] == ["summarize", "rollup"]
+    assert [job.name for job in registry.periodic_in(LLM_LANE)] == ["summarize", "rollup", "conversation_summary"]
 
 
 def test_a_turn_is_searchable_while_the_model_is_stuck(open_memoir: Callable[..., Memoir]) -> None:

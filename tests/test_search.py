@@ -175,7 +175,8 @@ def test_context_block_lists_memories_as_role_and_content(lighthouse: Memoir) ->
     context = lighthouse.build_context(
         "What did we decide about the backend?", conversation_id="lighthouse", budget_tokens=120
     )
-    assert context.text.startswith("Relevant memories:\n[")
+    assert context.text.startswith("Summary of the conversation so far:\n")  # the conversation's own, first
+    assert "\n\nRelevant memories:\n[" in context.text
     assert any(line.startswith(("[user] ", "[assistant] ")) for line in context.text.splitlines())
     assert context.tokens <= 120 and context.hits
     with pytest.raises(InvalidQuery, match="budget_tokens"):

@@ -411,6 +411,24 @@ def test_a_copied_note_is_never_deleted(memoir: Memoir, home: Path) -> None:
         assert hit_ids(again, memory.content, "default") == [memory.id]
 
 
+def test_forget_moves_the_note_memory_path_names_when_a_copy_took_over(home: Path) -> None:
+    """Found by the state machine: the original note broken (its copy then holds the memory),
+    reopened, fixed; forget moved the copy while `memory_path(memory)` named the original."""
+    with open_home(home) as memoir:
+        memory = memoir.remember("Sam is allergic to peanuts")
+        note = memoir.memory_path(memory)
+        copy = note.with_name(f"{note.stem} 1.md")
+        shutil.copyfile(note, copy)
+        good = note.read_bytes()
+        note.write_bytes(corrupted(good))
+    with open_home(home) as memoir:
+        note.write_bytes(good)
+        path = memoir.memory_path(memory)
+        assert path == memoir.memory_path(memory.id) == copy  # where the vault was last seen to keep it
+        memoir.forget(memory.id)
+        assert not path.exists() and note.read_bytes() == good  # the named note moved, the other stayed
+
+
 def test_a_note_given_another_memorys_id_is_never_deleted(memoir: Memoir, home: Path) -> None:
     first = memoir.remember("Sam is allergic to peanuts")
     second = memoir.remember("Ana prefers green tea over coffee")

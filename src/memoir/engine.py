@@ -302,10 +302,11 @@ class Memoir(TimelineMethods):
         return self._parts.book.history(memory_id, agent_id=self._parts.agent_scope(agent_id))
 
     def memory_path(self, memory: Memory | str, *, agent_id: str | None = None) -> Path:
-        """The Markdown file that holds a memory (or its tombstone)."""
-        if isinstance(memory, Memory):
-            return self._parts.vault.path_of(memory)
-        found = self._parts.book.get(memory, agent_id=self._parts.agent_scope(agent_id))
+        """The Markdown file that holds a memory (or its tombstone): where the vault was last seen
+        to keep it (a person may have moved or copied it), else where memoir would put it."""
+        if not isinstance(memory, Memory):
+            memory = self._parts.book.get(memory, agent_id=self._parts.agent_scope(agent_id))
+        found = memory
         recorded = self._parts.store.memory_file(found.id)
         return Path(recorded) if recorded else self._parts.vault.path_of(found)
 

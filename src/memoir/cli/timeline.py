@@ -50,7 +50,7 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
             if not roots:
                 err.print("no timeline yet: ingest a conversation (`memoir ingest`), then run `memoir timeline` again")
             for root in roots:
-                out.print(_tree(memoir, root, agent, whole=node_id is not None), soft_wrap=False)
+                out.print(_tree(memoir, root, agent), soft_wrap=False)
 
     @app.command()
     def expand(
@@ -137,14 +137,14 @@ def _label(node: TocNode) -> str:
     return label + "[/dim]"
 
 
-def _tree(memoir: Memoir, node: TocNode, agent: str | None, *, whole: bool, into: Tree | None = None) -> Tree:
+def _tree(memoir: Memoir, node: TocNode, agent: str | None, into: Tree | None = None) -> Tree:
     branch = Tree(_label(node)) if into is None else into.add(_label(node))
-    if node.level is TocLevel.SEGMENT or whole:  # rollup bullets repeat their children's: shown once
+    if node.level is TocLevel.SEGMENT:  # a rollup's bullets are its children's: shown there, once (--json has them)
         for bullet in node.bullets:
             grips = " ".join(bullet.grip_ids)
             branch.add(f"{render.escape(bullet.text)} [dim]{render.escape(grips)}[/dim]")
     for child in _children(memoir, node, agent):
-        _tree(memoir, child, agent, whole=False, into=branch)
+        _tree(memoir, child, agent, into=branch)
     return branch
 
 
@@ -158,7 +158,5 @@ def _print_context(out: Console, context: GripContext) -> None:
         for event in getattr(context, part):
             marker = ">" if part == "excerpt_events" else " "
             when = event.timestamp.strftime("%Y-%m-%d %H:%M")
-            out.print(
-                f"[{style}]{marker} {when} {event.event_id} [{event.role.value}] {render.escape(event.text)}[/{style}]",
-                soft_wrap=True,
-            )
+            said = render.escape(f"[{event.role.value}] {event.text}")
+            out.print(f"[{style}]{marker} {when} {event.event_id} {said}[/{style}]", soft_wrap=True)

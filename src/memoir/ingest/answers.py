@@ -38,16 +38,22 @@ def supported_by(fact: str, message: str) -> bool:
     from "Is my backend language Go?"): each must appear in the message. A real 0.5B model
     also embroiders ("The app uses advanced machine learning algorithms" from "a
     tide-prediction app"): at least half of the fact's content words must be the
-    message's, compared by their first five letters so "prefers" matches "prefer".
+    message's, compared by their first five letters (a plural's "s" aside), so "prefers"
+    matches "prefer" and "keeps" "keep".
     """
     said = message.lower()
     specifics = [w for w in _SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
     if any(w.lower() not in said for w in specifics):
         return False
     claimed = [w for w in terms(fact) if w not in _NOT_CONTENT]
-    stems = {w[:5] for w in terms(message)}
-    found = sum(1 for w in claimed if w[:5] in stems)
+    stems = {_stem(w) for w in terms(message)}
+    found = sum(1 for w in claimed if _stem(w) in stems)
     return found > 0 and 2 * found >= len(claimed)
+
+
+def _stem(word: str) -> str:
+    """Enough of a word to match its forms: "prefers"/"prefer", "keeps"/"keep", "tides"/"tide"."""
+    return (word[:-1] if word.endswith("s") and len(word) > 3 else word)[:5]
 
 
 def check_facts(facts: Sequence[str], message: str) -> list[str]:

@@ -88,13 +88,15 @@ def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
         first = next((i for i, e in enumerate(events) if e.text.strip()), 0)
         chosen = [(first, 0, clip(events[first].text.strip()))] if events else []
     drafted = tuple((text, Match(i, i, text, 1.0)) for i, _, text in chosen)
-    title = title_of(best[0].sentence if best else chosen[0][2] if chosen else "Conversation")
+    short = [r.sentence for r in best if len(r.sentence.split()) <= 10]  # a whole sentence reads better than a cut one
+    title = title_of(short[0] if short else best[0].sentence if best else chosen[0][2] if chosen else "Conversation")
     return Draft(title, drafted, keywords_of(events))
 
 
 def title_of(text: str, words: int = 10) -> str:
     said = text.split()
-    return " ".join(said[:words]).rstrip(".,;:!?") or "Conversation"
+    title = " ".join(said[:words]).rstrip(".,;:!?") or "Conversation"
+    return title + " …" if len(said) > words else title
 
 
 def keywords_of(events: Sequence[Event], limit: int = 7) -> tuple[str, ...]:
