@@ -370,3 +370,22 @@ def test_build_context_puts_the_conversation_summary_first(memoir: Memoir) -> No
     assert context.tokens <= 1500
     files = list((memoir.home / "vault" / "entries" / "lighthouse" / "summaries").rglob("*.md"))
     assert files and all("role: summary" in f.read_text() for f in files)
+
+
+def test_a_turn_whose_words_a_summary_hit_carries_is_left_out_of_the_context() -> None:
+    from datetime import UTC, datetime
+
+    from memoir.retrieval import Hit, format_context
+
+    def hit(kind: str, text: str, event_ids: tuple[str, ...]) -> Hit:
+        when = datetime(2026, 3, 9, tzinfo=UTC)
+        return Hit(kind, text, 1.0, event_ids, None, {}, when, "lighthouse", role="user" if kind == "turn" else None)
+
+    summary = hit("summary", "Backend\n- we're switching the backend from Rust to Go", ("E1", "E2"))
+    covered, other = (
+        hit("turn", "we're switching the backend from Rust to Go", ("E1",)),
+        hit("turn", "Mia is 7", ("E9",)),
+    )
+    context = format_context([covered, summary, other], summary="Sam plans a tide app.", budget_tokens=400)
+    assert [h.kind for h in context.hits] == ["summary", "turn"] and context.hits[1] is other
+    assert context.text.startswith("Summary of the conversation so far:\nSam plans a tide app.")

@@ -1,7 +1,9 @@
 """Context building: the block of memory injected before a user's message.
 
-Seed 004, step 5: the conversation's summary first (when there is one), then the
-retrieved memories as `[role] content` lines, scores not shown. Typed memories (seed
+Seed 004, step 5: the conversation's summary first (when there is one, within a quarter
+of the budget), then the retrieved memories as `[role] content` lines, scores not shown;
+a turn whose words a segment summary among the hits already carries (a grip's event) is
+left out. Typed memories (seed
 001) are grouped and limited: gotcha before decision before learning, then by score;
 per-type thresholds and limits; never more than 10 typed memories in all. Lines are
 added best first until the token budget (estimated as characters / 4) is spent.
@@ -86,11 +88,14 @@ def format_context(hits: Sequence[Hit], *, summary: str | None = None, budget_to
     used_hits: list[Hit] = []
     spent = 0
     if summary:
-        # At most half the budget: the summary leads, the memories that answer the turn still fit.
-        block = f"Summary of the conversation so far:\n{_clip(summary.strip(), budget_tokens // 2)}"
+        # At most a quarter of the budget: the summary leads, the memories that answer the turn still fit.
+        block = f"Summary of the conversation so far:\n{_clip(summary.strip(), budget_tokens // 4)}"
         parts.append(block)
         spent += estimate_tokens(block)
     lines: list[str] = []
+    # A segment summary's bullets say what its grips' turns say: those turns would repeat them.
+    summarized = {i for h in others if h.kind == "summary" for i in h.event_ids}
+    others = [h for h in others if h.kind != "turn" or not set(h.event_ids) <= summarized]
     for hit in [*typed, *others]:
         line = _line(hit)
         cost = estimate_tokens(line) + 1
