@@ -593,7 +593,7 @@ def main(argv: list[str] | None = None) -> int:
     ratio = recall["with summaries"]["recall"] / recall["without summaries"]["recall"]
     density = recall["with summaries"]["evidence_per_1k_tokens"] / recall["without summaries"]["evidence_per_1k_tokens"]
     print(f"with / without summaries: recall {ratio:.2f}x, evidence per 1k tokens {density:.2f}x")
-    print("'with' also spends up to a quarter of the budget on the conversation's L3 summary, whose events are not counted")
+    print("'with' also spends up to a quarter of the budget on the conversation's L3 summary (its events not counted)")
     print(f"\nwall time {time.perf_counter() - started:.0f} s")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2, default=str))
