@@ -389,3 +389,17 @@ def test_a_turn_whose_words_a_summary_hit_carries_is_left_out_of_the_context() -
     context = format_context([covered, summary, other], summary="Sam plans a tide app.", budget_tokens=400)
     assert [h.kind for h in context.hits] == ["summary", "turn"] and context.hits[1] is other
     assert context.text.startswith("Summary of the conversation so far:\nSam plans a tide app.")
+
+
+def test_an_old_conversation_imported_in_batches_is_not_cut_where_a_batch_ended(memoir: Memoir) -> None:
+    old = [
+        message(f"Log line {n}: the lamp burned all night.", timestamp=f"2025-01-10T09:{n:02d}:00Z") for n in range(6)
+    ]
+    memoir.ingest(old[:3])
+    assert memoir.flush(timeout=60, lanes=["fast"])
+    memoir.ingest(old[3:])  # appended; the segment job has not placed them yet
+    assert memoir.flush(timeout=60, lanes=["llm"])  # the model lane looks first: the session seems quiet
+    assert memoir.flush(timeout=60)
+    [segment] = segment_nodes(memoir)
+    assert len({e.event_id for g in segment.grip_ids for e in memoir.expand_grip(g, 0, 0).excerpt_events}) >= 1
+    assert memoir.status().timeline == {"segments summarized": 1, "toc nodes": 5}  # segment, day, week, month, year

@@ -28,11 +28,12 @@ from memoir.model.timeline import Grip, Segment, TocBullet, TocLevel, TocNode, p
 from memoir.store import IndexItem, Store
 from memoir.timeline.grips import Draft, extractive, grip_id
 from memoir.timeline.prompts import summarize_with_llm
-from memoir.timeline.segments import Segmenter
+from memoir.timeline.segments import SegmentJob, Segmenter
 
 __all__ = ["ROLLUP_AGE_MS", "TimelineBuilder"]
 
 HOUR_MS = 3_600_000
+SEGMENT_JOB = SegmentJob.name
 ROLLUP_AGE_MS = {
     TocLevel.DAY: HOUR_MS,
     TocLevel.WEEK: 24 * HOUR_MS,
@@ -60,11 +61,19 @@ class TimelineBuilder:
     # -- segments -------------------------------------------------------------------------
 
     def close_aged(self, *, all_open: bool = False) -> int:
-        """Close open segments whose session went quiet (every open one with `all_open`)."""
+        """Close open segments whose session went quiet (every open one with `all_open`).
+
+        Not while events wait for the `segment` job: an old conversation imported in several
+        batches looks quiet by its timestamps, and closing its segment between two batches
+        would cut a session where a batch happened to end. The check and the closing share
+        one write transaction with the job's, so none can slip in between.
+        """
         now = self.clock()
         until = None if all_open else now - self.segmenter.rules.gap_ms
-        aged = self.store.segments("open", ended_before_ms=until, limit=10_000)
         with self.store.atomic():
+            if self.store.outbox_pending([SEGMENT_JOB]):
+                return 0
+            aged = self.store.segments("open", ended_before_ms=until, limit=10_000)
             for segment in aged:
                 self.store.segment_save(replace(segment, state="closed"))
         return len(aged)
@@ -182,8 +191,10 @@ class TimelineBuilder:
 
     def backlog(self) -> int:
         """Segments waiting for a summary (closed, or open in a quiet session)."""
-        quiet = self.store.segment_counts(self.clock() - self.segmenter.rules.gap_ms).get("open", 0)
-        return quiet + self.store.segment_counts().get("closed", 0)
+        closed = self.store.segment_counts().get("closed", 0)
+        if self.store.outbox_pending([SEGMENT_JOB]):
+            return closed  # quiet segments close once the segment job has caught up (close_aged)
+        return closed + self.store.segment_counts(self.clock() - self.segmenter.rules.gap_ms).get("open", 0)
 
 
 def summary_item(node: TocNode, segment: Segment, order: list[str], grips: Sequence[Grip]) -> IndexItem:
