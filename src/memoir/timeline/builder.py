@@ -28,7 +28,7 @@ from memoir.model.timeline import Grip, Segment, TocBullet, TocLevel, TocNode, p
 from memoir.store import IndexItem, Store
 from memoir.timeline.grips import Draft, extractive, grip_id
 from memoir.timeline.prompts import summarize_with_llm
-from memoir.timeline.segments import SegmentJob, Segmenter
+from memoir.timeline.segments import Segmenter, SegmentJob
 
 __all__ = ["ROLLUP_AGE_MS", "TimelineBuilder"]
 
