@@ -247,7 +247,7 @@ def test_a_models_summary_is_used_when_every_bullet_is_said_in_the_segment(open_
             lambda lines: json.dumps(
                 {"title": "A walk", "bullets": ["Sam adopted a golden retriever named Biscuit"], "keywords": []}
             ),
-            "is not said",
+            "which these messages do not",
         ),
         (lambda lines: json.dumps({"title": "...", "bullets": ["..."], "keywords": []}), "title"),
         (lambda lines: "Sure! Here is the summary: {title: lighthouse", "no usable JSON"),

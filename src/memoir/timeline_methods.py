@@ -79,6 +79,7 @@ class TimelineMethods:
         check_id("grip_id", grip_id, error=InvalidQuery)
         check_count("before", before, 0, MAX_CONTEXT_EVENTS)
         check_count("after", after, 0, MAX_CONTEXT_EVENTS)
+        check_filters(agent_id=agent_id)
         grip = self._grip(grip_id, agent_id)
         store = self._parts.store
         ends = store.get_many([grip.event_id_start, grip.event_id_end])
@@ -103,6 +104,8 @@ class TimelineMethods:
         (`memoir timeline --rebuild`). The background worker does the same work on its own.
         """
         check_flag("rebuild", rebuild)
+        if progress is not None and not callable(progress):
+            raise InvalidQuery("progress", "must be a function of (done, total)")
         timeline = self._parts.timeline
         timeline.close_aged(all_open=rebuild)
         written = 0
@@ -123,9 +126,11 @@ class TimelineMethods:
 
     def pause_job(self, name: str) -> None:
         """Stop a job's work (for every process of the home, across restarts) until `resume_job`."""
+        check_id("name", name, error=InvalidQuery)
         set_paused(self._parts.store, self._parts.registry.all_names, name, True)
 
     def resume_job(self, name: str) -> None:
+        check_id("name", name, error=InvalidQuery)
         set_paused(self._parts.store, self._parts.registry.all_names, name, False)
         self._parts.lanes.wake()
 
@@ -159,6 +164,8 @@ def _parse_cursor(cursor: str | None) -> tuple[int, str] | None:
     if cursor is None:
         return None
     stamp, sep, node_id = cursor.partition(":") if isinstance(cursor, str) else ("", "", "")
-    if not sep or not stamp.isdigit() or len(stamp) > 15 or not node_id.startswith("toc:"):
+    tame = stamp.isascii() and stamp.isdigit() and len(stamp) <= 15 and node_id.startswith("toc:")
+    if not sep or not tame:
         raise InvalidQuery("cursor", "not a cursor from browse_toc: pass the next_cursor of the page before")
+    check_id("cursor", node_id, error=InvalidQuery)
     return int(stamp), node_id

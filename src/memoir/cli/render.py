@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -34,12 +35,16 @@ __all__ = [
 ]
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # all but tab and newline
+
+
 def escape(text: str) -> str:
-    """Text to print as is: rich markup escaped, and lone surrogates (what a non-UTF-8 argument or
-    file name becomes in Python) written as `\\udcff`, since no terminal encoding can carry them."""
+    """Text to print as is: rich markup escaped, lone surrogates (what a non-UTF-8 argument or
+    file name becomes in Python) written as `\\udcff`, since no terminal encoding can carry them,
+    and control characters (a model's or a file's `ESC ]2;...`) shown as `\\x1b`, never obeyed."""
     if not text.isascii():
         text = text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return _escape(text)
+    return _escape(_CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text))
 
 
 def snippet(text: str, width: int = 80) -> str:

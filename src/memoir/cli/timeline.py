@@ -12,6 +12,7 @@ from rich.tree import Tree
 
 from memoir.cli import render
 from memoir.engine import Memoir
+from memoir.errors import InvalidQuery
 from memoir.model.timeline import GripContext, TocLevel, TocNode
 
 __all__ = ["register"]
@@ -36,6 +37,8 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
         as_json: Annotated[bool, typer.Option("--json", help="the nodes as JSON, one per line")] = False,
     ) -> None:
         """Draw the table of contents: year, month, week, day, segment, with bullets and their grips."""
+        if version is not None and node_id is None:
+            raise InvalidQuery("version", "--version needs a NODE_ID: the version of which node?")
         with open_home(ctx) as memoir:
             with render.count_progress(err, "summarizing segments") as advance:
                 memoir.update_timeline(rebuild=rebuild, progress=advance)

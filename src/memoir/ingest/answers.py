@@ -21,7 +21,7 @@ _NOT_CONTENT = {"user", "users", "the", "named", "called", "name"}
 _FIRST_PERSON_START = re.compile(r"^(?:i|i'm|i've|i'd|my|me|we|we're|our)\b", re.IGNORECASE)
 # Anywhere in a fact: "... so I'll be offline that weekend" (case matters: "US" is not "us").
 _FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|[Mm]y|[Mm]e|[Ww]e|[Ww]e're|[Oo]ur|us)\b")
-_SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
+SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
 _TAUTOLOGY = re.compile(r"^(?P<x>.+?) (?:is|are|was|were) (?:named |called )?(?P=x)[.!]?$", re.IGNORECASE)
 _PLACEHOLDERS = {"", "...", "…", "n/a", "na", "none", "null", "text", "fact", "new", "tbd", "todo"}
 
@@ -42,7 +42,7 @@ def supported_by(fact: str, message: str) -> bool:
     matches "prefer" and "keeps" "keep".
     """
     said = message.lower()
-    specifics = [w for w in _SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
+    specifics = [w for w in SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
     if any(w.lower() not in said for w in specifics):
         return False
     claimed = [w for w in terms(fact) if w not in _NOT_CONTENT]

@@ -9,9 +9,11 @@ conversation is not summarized again at every turn. `build_context` puts its L3 
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import UTC, datetime
 
+from memoir.errors import UserError
 from memoir.llm import LLM
 from memoir.model import Event, now_ms
 from memoir.store import EventQuery, Store
@@ -19,6 +21,8 @@ from memoir.timeline.adaptive import summarize_conversation
 from memoir.vault.summaries import SummaryFiles
 
 __all__ = ["ConversationSummaryJob"]
+
+log = logging.getLogger("memoir.timeline")
 
 QUIET_MS = 30 * 60_000
 REFRESH_EVENTS = 50
@@ -67,7 +71,13 @@ class ConversationSummaryJob:
     def tick(self) -> int:
         written = 0
         for conversation_id, agent_id, events in self.due()[:5]:
-            self.refresh(conversation_id, agent_id, events)
+            try:
+                self.refresh(conversation_id, agent_id, events)
+            except UserError as exc:
+                # A person's file in the way (a folder linked out of the vault, say): this
+                # conversation's summary waits for its next events; the others go on.
+                log.warning("conversation summary of %r not written: %s", conversation_id, exc)
+                self.store.summary_mark(conversation_id, agent_id, events, "not written", self.clock())
             written += 1
         return written
 

@@ -18,6 +18,7 @@ import errno
 import hashlib
 import os
 import re
+import stat
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
@@ -40,6 +41,7 @@ __all__ = [
 ]
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_DIGESTED = re.compile(r"-[0-9a-f]{10}$")
 MAX_NOTE_BYTES = 1 << 20  # a memory is at most 20,000 characters: a note this big is not one
 MAX_FRONT_MATTER = 64 * 1024
 MAX_QUOTED = 120
@@ -75,24 +77,34 @@ def read_note(path: Path) -> bytes | None:
 
     Raises VaultFileError for a link, a file too big to be a note, or one that cannot be read.
     """
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0)  # a FIFO must not block
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+        fd = os.open(path, flags)
     except FileNotFoundError:
         return None  # moved or deleted by another process between listing and reading
     except OSError as exc:
         if path.is_symlink():
             raise VaultFileError(path, "a symbolic link: memoir reads only the vault's own files") from None
         raise VaultFileError(path, f"unreadable: {exc.strerror}") from None
+    status = os.fstat(fd)
+    if not stat.S_ISREG(status.st_mode):  # before fdopen, which refuses a folder with a raw error
+        os.close(fd)
+        raise VaultFileError(path, "not a regular file (a folder, a pipe, a device): left alone")
     with os.fdopen(fd, "rb") as handle:
-        if os.fstat(handle.fileno()).st_size > MAX_NOTE_BYTES:
+        if status.st_size > MAX_NOTE_BYTES:
             raise VaultFileError(path, f"larger than {MAX_NOTE_BYTES // 1024} KiB: not a memory note")
-        return handle.read(MAX_NOTE_BYTES + 1)
+        try:
+            return handle.read(MAX_NOTE_BYTES + 1)
+        except OSError as exc:
+            raise VaultFileError(path, f"unreadable: {exc.strerror}") from None
 
 
 def safe_name(value: str, limit: int = 64) -> str:
     """A folder name for an id: readable when the id is tame, always unique and harmless."""
     cleaned = _UNSAFE.sub("-", value).strip(".-")[:limit]
-    if cleaned == value and cleaned not in ("", ".", ".."):
+    # A tame id is its own name, unless it looks like another id's digested name ("a-1f2e3d4c5b"):
+    # then it is digested too, so no two ids ever share a folder.
+    if cleaned == value and cleaned not in ("", ".", "..") and not _DIGESTED.search(value):
         return cleaned
     digest = hashlib.sha256(value.encode("utf-8")).hexdigest()[:10]
     return f"{cleaned or 'x'}-{digest}"

@@ -158,11 +158,14 @@ class SummaryFiles:
         found = []
         for path in sorted(self._existing(self.folder(conversation_id, agent_id=agent_id)), key=_order):
             try:
-                found.append(load(path))
+                stored = load(path)
             except VaultFileError as exc:
                 log.warning("summary file skipped: %s", exc)
+                continue
             except FileNotFoundError:
                 continue  # replaced or moved meanwhile
+            if _scope_of(stored) == (conversation_id, agent_id):  # a file of another scope is not this one's
+                found.append(stored)
         return found
 
     def final_text(self, conversation_id: str, *, agent_id: str | None = None) -> str | None:
@@ -170,14 +173,16 @@ class SummaryFiles:
         path = self.folder(conversation_id, agent_id=agent_id) / "L3" / _NAME["L3"]
         try:
             inside(self.root, path.parent)
-            stat = path.stat()
+            seen = path.stat()
             cached = self._finals.get(path)
-            if cached is not None and cached[0] == (stat.st_mtime_ns, stat.st_size):
+            if cached is not None and cached[0] == (seen.st_mtime_ns, seen.st_size):
                 return cached[1]
-            text = load(path).text or None
-            self._finals[path] = ((stat.st_mtime_ns, stat.st_size), text)
+            stored = load(path)
+            # Another scope's file (two ids that once shared a folder, a file copied by hand) is not this one's.
+            text = (stored.text or None) if _scope_of(stored) == (conversation_id, agent_id) else None
+            self._finals[path] = ((seen.st_mtime_ns, seen.st_size), text)
             return text
-        except (VaultFileError, FileNotFoundError) as exc:
+        except (VaultFileError, OSError) as exc:
             log.debug("no final summary at %s: %s", path, exc)
         except MemoirError as exc:  # the folder leads out of the vault: not ours to read
             log.warning("summary not read: %s", exc)
@@ -215,11 +220,25 @@ class SummaryFiles:
             raise StoreError(f"cannot move {path} to {target_folder}: {exc.strerror or exc}") from exc
 
 
+def _scope_of(stored: StoredSummary) -> tuple[str, str | None]:
+    return stored.conversation_id, stored.agent_id
+
+
 def _link_new(path: Path, folder: Path, stem: str) -> Path:
-    """A hard link to `path` in `folder` named `stem` (or `stem-N`): os.link never replaces a file."""
+    """A hard link to `path` in `folder` named `stem` (or `stem-N`): os.link never replaces a file.
+
+    What a person put there that cannot be linked (a folder, a pipe) is moved instead, whole.
+    """
+    movable = not (path.is_symlink() or path.is_file())  # is_file follows no link here: checked first
     for attempt in range(1000):
         target = folder / (f"{stem}.md" if attempt == 0 else f"{stem}-{attempt}.md")
         try:
+            if movable:
+                if os.path.lexists(target):
+                    continue
+                os.rename(path, target)
+                _sync(folder)
+                return target
             os.link(path, target, follow_symlinks=False)
         except FileExistsError:
             continue

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from memoir.errors import ConfigError, StoreError
+from memoir.errors import InvalidQuery, StoreError
 from memoir.model import now_ms
 from memoir.store import Store
 
@@ -80,7 +80,7 @@ def job_statuses(store: Store, outbox: dict[str, str], periodic: dict[str, Perio
 
 def set_paused(store: Store, known: list[str], name: str, paused: bool) -> None:
     if name not in known:
-        raise ConfigError(f"no job {name!r}: the jobs are {', '.join(known)}")
+        raise InvalidQuery("name", f"no job {name!r}: the jobs are {', '.join(known)}")
     store.job_pause(name, paused)
 
 
