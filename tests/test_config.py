@@ -140,3 +140,13 @@ def test_an_unknown_provider_lists_the_known_ones(tmp_path: Path) -> None:
 def test_an_agent_id_setting_must_be_one_printable_line(value: str) -> None:
     with pytest.raises(ConfigError, match="agent_id"):
         load_settings({"agent_id": value})
+
+
+@pytest.mark.parametrize("home", [5, 2.5, b"/tmp/home", "", "a\x00b", True, ["/tmp"]])
+def test_a_home_that_is_not_a_path_is_refused_and_nothing_is_created(home: object, tmp_path: Path) -> None:
+    from memoir import Memoir
+
+    before = set(Path.cwd().iterdir())
+    with pytest.raises(ConfigError, match="home"):
+        Memoir.open(home)  # type: ignore[arg-type]
+    assert set(Path.cwd().iterdir()) == before  # no folder named "5" (or anything) appeared

@@ -60,9 +60,17 @@ def parse_choice(*choices: str) -> Callable[[Any], str]:
 
 
 def parse_path(value: Any) -> Path:
-    if not str(value).strip():
+    # Text or a Path only: `Memoir.open(5)` must not quietly make a folder named "5".
+    if isinstance(value, bool) or not isinstance(value, str | os.PathLike):
+        raise ValueError(f"{type(value).__name__} is not a path: give text or a Path")
+    text = os.fspath(value)
+    if not isinstance(text, str):
+        raise ValueError("a path in bytes: give text or a Path")
+    if not text.strip():
         raise ValueError("an empty path")
-    return Path(os.path.expanduser(str(value)))
+    if "\x00" in text:
+        raise ValueError("a path with a NUL character")
+    return Path(os.path.expanduser(text))
 
 
 def parse_optional_text(value: Any) -> str | None:
