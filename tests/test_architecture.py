@@ -43,6 +43,7 @@ ALLOWED = {
     },
     "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
     "timeline_methods": {"errors", "model", "store", "workers", "assembly"},
+    "injection_methods": {"errors", "retrieval"},
     "views": {"errors", "model", "config", "store", "llm"},
     "engine": {
         "errors",
@@ -57,9 +58,21 @@ ALLOWED = {
         "doctor",
         "views",
         "timeline_methods",
+        "injection_methods",
     },
     "cli": {"errors", "model", "config", "engine", "views", "retrieval", "__init__"},
-    "__init__": {"errors", "model", "store", "workers", "config", "engine", "views", "retrieval", "vault"},
+    "__init__": {
+        "errors",
+        "model",
+        "store",
+        "workers",
+        "config",
+        "engine",
+        "views",
+        "retrieval",
+        "vault",
+        "injection_methods",
+    },
     "__main__": {"cli"},
 }
 

@@ -94,3 +94,25 @@ def test_any_request_keeps_every_message_and_only_the_last_user_turn_changes(
             assert text.startswith(MEMORY_PREAMBLE)
             body = text.split("\n", 1)[1].split("\n\nThe user's message:\n", 1)[0]
             assert all(line.startswith(">") for line in body.splitlines())  # every stored line is quoted
+
+
+def test_memoir_inject_puts_the_conversations_memory_before_the_last_user_message(tmp_path: Any) -> None:
+    from memoir import Memoir
+
+    with Memoir.open(tmp_path / "home", worker_enabled=False, embedding_provider="hashing") as memoir:
+        memoir.remember("The user is allergic to peanuts", conversation_id="sam")
+        memoir.remember("The user is allergic to cats", conversation_id="other")
+        request = [
+            {"role": "system", "content": "Be brief."},
+            {"role": "user", "content": "Am I allergic to anything?"},
+        ]
+        injected = memoir.inject(request, conversation_id="sam")
+        assert injected.messages[0] == request[0] and request[1]["content"] == "Am I allergic to anything?"
+        sent = injected.messages[1]["content"]
+        assert "> [fact] The user is allergic to peanuts" in sent and "cats" not in sent  # its own conversation only
+        assert sent.endswith("The user's message:\nAm I allergic to anything?")
+        assert injected.context.hits
+        nothing = memoir.inject([{"role": "system", "content": "x"}], conversation_id="sam")
+        assert nothing.messages == [{"role": "system", "content": "x"}] and not nothing.context.text
+        with pytest.raises(InvalidQuery, match="messages"):
+            memoir.inject("Am I allergic?", conversation_id="sam")

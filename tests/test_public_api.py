@@ -5,6 +5,13 @@ from __future__ import annotations
 import memoir
 
 PUBLIC = {
+    "Grip",
+    "GripContext",
+    "Injection",
+    "TocBullet",
+    "TocLevel",
+    "TocNode",
+    "TocPage",
     "ConfigError",
     "Context",
     "Event",

@@ -22,7 +22,9 @@ from memoir.errors import (
     UserError,
     WorkerError,
 )
+from memoir.injection_methods import Injection
 from memoir.model import Event, EventKey, EventRole, EventType, Memory, MemoryKind, OutboxAction, OutboxEntry, Severity
+from memoir.model.timeline import Grip, GripContext, TocBullet, TocLevel, TocNode, TocPage
 from memoir.retrieval import Context, Hit
 from memoir.vault import MemoryDraft
 from memoir.workers import Job
@@ -38,8 +40,11 @@ __all__ = [
     "EventPage",
     "EventRole",
     "EventType",
+    "Grip",
+    "GripContext",
     "Hit",
     "HomeError",
+    "Injection",
     "InvalidEvent",
     "InvalidInput",
     "InvalidQuery",
@@ -60,6 +65,10 @@ __all__ = [
     "Severity",
     "Status",
     "StoreError",
+    "TocBullet",
+    "TocLevel",
+    "TocNode",
+    "TocPage",
     "UserError",
     "WorkerError",
     "__version__",

@@ -1,9 +1,8 @@
 """`Memoir`, the one façade every interface (CLI, HTTP, gRPC, MCP, hooks) calls.
 
-It composes the parts `memoir.assembly` builds and keeps them private: each method
-checks the caller's arguments and hands the work to one part. The rules live below it:
-validation in `memoir.model`, durability in `memoir.store`, background work in
-`memoir.workers`, reading in `memoir.retrieval`, memories in `memoir.vault`.
+It composes the parts `memoir.assembly` builds and keeps them private: each method checks
+the caller's arguments and hands the work to one part. The rules live below it: `model`
+(validation), `store`, `workers`, `retrieval`, `vault`, `timeline`.
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
+from memoir.injection_methods import InjectionMethods
 from memoir.model import DEFAULT_CONVERSATION, Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
 from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
@@ -42,7 +42,7 @@ ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(TimelineMethods):
+class Memoir(TimelineMethods, InjectionMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:
