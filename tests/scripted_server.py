@@ -35,9 +35,10 @@ class ScriptedServer:
                 server.requests.append((self.path, body))
                 route = server.routes.get(self.path)
                 status, answer = route(body) if route else (404, {"error": f"no route {self.path}"})
-                payload = json.dumps(answer).encode()
+                raw = isinstance(answer, bytes)  # server-sent events, as a streaming chat endpoint sends them
+                payload = answer if raw else json.dumps(answer).encode()
                 self.send_response(status)
-                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Type", "text/event-stream" if raw else "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
                 self.wfile.write(payload)

@@ -60,7 +60,8 @@ ALLOWED = {
         "timeline_methods",
         "injection_methods",
     },
-    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "__init__"},
+    "server": {"errors", "retrieval", "engine"},
+    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "server", "__init__"},
     "__init__": {
         "errors",
         "model",

@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import render
+from memoir.cli import serve as serve_command
 from memoir.cli import timeline as timeline_commands
 from memoir.cli.lines import Batches, wait_for_jobs
 from memoir.config import load_settings
@@ -388,6 +389,7 @@ def worker(
 
 
 timeline_commands.register(app, _open, out, err)
+serve_command.register(app, _open, err)
 
 
 def main() -> None:

@@ -143,6 +143,15 @@ class LLMSettings:
 
 
 @dataclass(frozen=True)
+class ProxySettings:
+    upstream_url: str | None = option(
+        None, parse_optional_text, "where the chat proxy forwards requests (default: llm.base_url)"
+    )
+    api_key: str | None = option(None, parse_optional_text, "API key sent to the upstream (default: llm.api_key)")
+    timeout: float = option(300.0, parse_number(float, 0.1), "seconds to wait for the upstream's answer")
+
+
+@dataclass(frozen=True)
 class MemorySettings:
     extract: bool = option(True, parse_bool, "extract facts from user messages into the vault")
     max_entries: int = option(500, parse_number(int, 1), "live memories per conversation before the oldest go")
@@ -182,6 +191,7 @@ class Settings:
     embedding: EmbeddingSettings = field(default_factory=EmbeddingSettings)
     search: SearchSettings = field(default_factory=SearchSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
+    proxy: ProxySettings = field(default_factory=ProxySettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     vault: VaultSettings = field(default_factory=VaultSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
@@ -238,6 +248,7 @@ SECTIONS: dict[str, type] = {
     "embedding": EmbeddingSettings,
     "search": SearchSettings,
     "llm": LLMSettings,
+    "proxy": ProxySettings,
     "memory": MemorySettings,
     "vault": VaultSettings,
     "index": IndexSettings,
