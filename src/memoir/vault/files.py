@@ -188,11 +188,8 @@ def render_memory(memory: Memory) -> str:
     return f"---\n{header}---\n{memory.content}\n"
 
 
-def parse_memory(path: Path, text: str) -> Memory:
-    """A memory from a vault file; VaultFileError (with the path) when it is not one.
-
-    `text` is the file decoded as it is (no newline translation): a CRLF in a memory is kept.
-    """
+def split_front_matter(path: Path, text: str) -> tuple[dict[Any, Any], str]:
+    """A Markdown file's front matter (bounded, alias-free YAML mapping) and body; VaultFileError if none."""
     if not text.startswith("---"):
         raise VaultFileError(path, "no front matter (the file must start with a --- line)")
     parts = text.split("\n---", 1)
@@ -207,7 +204,15 @@ def parse_memory(path: Path, text: str) -> Memory:
         raise VaultFileError(path, f"broken front matter: {first_line}") from None
     if not isinstance(front, dict):
         raise VaultFileError(path, "the front matter is not a YAML mapping")
-    body = parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
+    return front, parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
+
+
+def parse_memory(path: Path, text: str) -> Memory:
+    """A memory from a vault file; VaultFileError (with the path) when it is not one.
+
+    `text` is the file decoded as it is (no newline translation): a CRLF in a memory is kept.
+    """
+    front, body = split_front_matter(path, text)
     try:
         return Memory(
             id=_scalar(front, "id"),

@@ -36,13 +36,12 @@ from memoir.errors import InvalidInput, MemoirError, StoreError
 from memoir.model.checks import check_id
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.vault.files import (
-    MAX_FRONT_MATTER,
     VaultFileError,
-    _NoAliasLoader,
     atomic_write,
     inside,
     read_note,
     safe_name,
+    split_front_matter,
 )
 
 __all__ = ["PartLike", "StoredSummary", "SummaryFiles", "SummaryLike"]
@@ -275,7 +274,7 @@ def _unchanged(path: Path, summary: SummaryLike, part: PartLike) -> bool:
     try:
         data = read_note(path)
         text = data.decode("utf-8") if data is not None else ""
-        created = _time(_split(path, text)[0].get("created_at"))
+        created = _time(split_front_matter(path, text)[0].get("created_at"))
     except (VaultFileError, UnicodeDecodeError):
         return False
     return created is not None and render(summary, part, created) == text
@@ -308,7 +307,7 @@ def load(path: Path) -> StoredSummary:
     if data is None:
         raise FileNotFoundError(path)
     try:
-        front, body = _split(path, data.decode("utf-8"))
+        front, body = split_front_matter(path, data.decode("utf-8"))
     except UnicodeDecodeError as exc:
         raise VaultFileError(path, f"not UTF-8 text (byte {exc.start})") from None
     return StoredSummary(
@@ -326,22 +325,6 @@ def load(path: Path) -> StoredSummary:
         tokens_out=_count(front.get("tokens_out")),
         text=body.strip(),
     )
-
-
-def _split(path: Path, text: str) -> tuple[dict[Any, Any], str]:
-    """Front matter and body; VaultFileError for a file without readable front matter."""
-    parts = text.split("\n---", 1)
-    if not text.startswith("---") or len(parts) != 2:
-        raise VaultFileError(path, "no front matter between --- lines")
-    if len(parts[0]) > MAX_FRONT_MATTER:
-        raise VaultFileError(path, f"front matter longer than {MAX_FRONT_MATTER // 1024} KiB")
-    try:
-        front = yaml.load(parts[0][3:], Loader=_NoAliasLoader)  # a SafeLoader: no object construction
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
-        raise VaultFileError(path, f"broken front matter: {(str(exc) or repr(exc)).splitlines()[0]}") from None
-    if not isinstance(front, dict):
-        raise VaultFileError(path, "the front matter is not a YAML mapping")
-    return front, parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""
 
 
 def _text(value: Any) -> str | None:
