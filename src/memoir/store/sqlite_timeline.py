@@ -257,6 +257,14 @@ class SQLiteTimelineTables(SQLiteParts):
 
     # -- conversation summaries (the files are in the vault; this is what they cover) ---------
 
+    def conversation_sizes(self, by_agent: bool) -> dict[tuple[str, str | None], tuple[int, int]]:
+        """(conversation, agent or None) -> (events, last event ms), from the session catalogue."""
+        agent = "agent_id" if by_agent else "''"
+        rows = self._read(
+            f"SELECT conversation_id, {agent}, sum(event_count), max(last_ms) FROM sessions GROUP BY 1, 2"
+        )
+        return {(conversation, who or None): (events, last) for conversation, who, events, last in rows}
+
     def summary_marks(self) -> dict[tuple[str, str | None], int]:
         """(conversation, agent) -> events its summary covered when it was last written."""
         rows = self._read("SELECT conversation_id, agent_id, events FROM conversation_summaries")

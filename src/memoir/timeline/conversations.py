@@ -50,12 +50,7 @@ class ConversationSummaryJob:
 
     def due(self) -> list[tuple[str, str | None, int]]:
         """(conversation, agent, events) of every summary to write now."""
-        sizes: dict[tuple[str, str | None], list[int]] = {}
-        for session in self.store.sessions():
-            key = (session.conversation_id, session.agent_id if self.unified else None)
-            size = sizes.setdefault(key, [0, 0])
-            size[0] += session.event_count
-            size[1] = max(size[1], session.last_ms)
+        sizes = self.store.conversation_sizes(by_agent=self.unified)  # one aggregate: asked at every flush poll
         marks = self.store.summary_marks()
         now = self.clock()
         due = []
