@@ -21,7 +21,6 @@ extractive summary, so a summary written again after a crash is the same summary
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -68,7 +67,6 @@ META_MAX_TOKENS = 600  # ...up to what a context window can spare for one conver
 MIN_TARGET_TOKENS = 40  # below this a target allows no real sentence
 SENTENCE_CHARS = 400  # a "sentence" without punctuation (a log line) is cut to this
 MAX_PROMPT_CHARS = 48_000  # a chunk is 3,000 tokens; only a single huge turn reaches this
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # Tool output is noisy, the user's words are what a summary is for.
 _ROLE_WEIGHT = {EventType.USER_MESSAGE: 1.25, EventType.TOOL_RESULT: 0.5}
 
@@ -203,7 +201,7 @@ def extractive(
     """
     candidates = _candidates(texts, weights or [1.0] * len(texts))
     if not candidates:  # nothing but one-word turns: the first one still says what happened
-        return next((_clip(text.strip()) for text in texts if text.strip()), "")
+        return next((clip(text.strip(), SENTENCE_CHARS) for text in texts if text.strip()), "")
     chosen: list[tuple[int, str]] = []
     total = 0
     for _, position, sentence in sorted(candidates, key=lambda c: (-c[0], c[1])):
@@ -221,10 +219,6 @@ def extractive(
 
 def _candidates(texts: Sequence[str], weights: Sequence[float]) -> list[tuple[float, int, str]]:
     return [(r.score, r.order, r.sentence) for r in ranked(texts, weights, SENTENCE_CHARS)]
-
-
-def _clip(text: str, limit: int = SENTENCE_CHARS) -> str:
-    return clip(text, limit)
 
 
 # -- the model ------------------------------------------------------------------------------

@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 from memoir.index.keyword import STOPWORDS, terms
 from memoir.model import Event, EventType
-from memoir.timeline.sentences import clip as clip_to
-from memoir.timeline.sentences import ranked, sentences
+from memoir.timeline.sentences import clip, ranked, sentences
 
 __all__ = ["Draft", "Match", "extractive", "match", "sentences"]
 
@@ -72,11 +71,7 @@ def match(bullet: str, events: Sequence[Event]) -> Match | None:
         end += 1
     said = sentences(events[best].text) or [events[best].text]
     excerpt = max(said, key=lambda s: len(wanted & long_words(s)))
-    return Match(start, end, clip(excerpt), scores[best])
-
-
-def clip(text: str, limit: int = EXCERPT_CHARS) -> str:
-    return clip_to(text, limit)
+    return Match(start, end, clip(excerpt, EXCERPT_CHARS), scores[best])
 
 
 def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
@@ -86,7 +81,7 @@ def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
     chosen = sorted((r.text, r.order, r.sentence) for r in best)
     if not chosen:  # nothing but one-word turns: the first event's text still says what happened
         first = next((i for i, e in enumerate(events) if e.text.strip()), 0)
-        chosen = [(first, 0, clip(events[first].text.strip()))] if events else []
+        chosen = [(first, 0, clip(events[first].text.strip(), EXCERPT_CHARS))] if events else []
     drafted = tuple((text, Match(i, i, text, 1.0)) for i, _, text in chosen)
     short = [r.sentence for r in best if len(r.sentence.split()) <= 10]  # a whole sentence reads better than a cut one
     title = title_of(short[0] if short else best[0].sentence if best else chosen[0][2] if chosen else "Conversation")
