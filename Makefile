@@ -20,12 +20,11 @@ $(DEV_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@ $(RUN_STAMP)
 
-## run: create a home ($(MEMOIR_HOME)), ingest the example conversation, print status and the timeline
+## run: create a home ($(MEMOIR_HOME)), ingest the example conversation, serve it (Ctrl-C stops)
 run: $(RUN_STAMP)
 	$(BIN)/memoir init
 	$(BIN)/memoir ingest examples/conversation.jsonl
-	$(BIN)/memoir status
-	$(BIN)/memoir timeline
+	$(BIN)/memoir serve
 
 ## test: lint, type-check and run the test suite
 test: lint typecheck unit

@@ -43,7 +43,7 @@ ALLOWED = {
     },
     "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
     "timeline_methods": {"errors", "model", "store", "workers", "assembly"},
-    "injection_methods": {"errors", "retrieval"},
+    "injection_methods": {"errors", "model", "config", "retrieval", "assembly"},
     "views": {"errors", "model", "config", "store", "llm"},
     "engine": {
         "errors",
@@ -60,8 +60,12 @@ ALLOWED = {
         "timeline_methods",
         "injection_methods",
     },
-    "server": {"errors", "retrieval", "engine"},
-    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "server", "__init__"},
+    "auth": {"errors"},
+    "wire": {"errors", "model", "store", "views", "retrieval", "workers", "vault", "injection_methods"},
+    "server": {"errors", "model", "retrieval", "engine", "auth", "wire", "views", "vault", "grpc"},
+    "grpc": {"errors", "model", "engine", "auth", "retrieval", "views", "workers"},
+    "client": {"errors", "model", "retrieval", "views", "workers", "wire", "vault", "http"},
+    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "server", "grpc", "auth", "__init__"},
     "__init__": {
         "errors",
         "model",
@@ -73,6 +77,7 @@ ALLOWED = {
         "retrieval",
         "vault",
         "injection_methods",
+        "client",
     },
     "__main__": {"cli"},
 }

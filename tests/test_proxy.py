@@ -7,40 +7,25 @@ what memoir injected; what memoir stored afterwards shows both turns were logged
 from __future__ import annotations
 
 import json
-import socket
-import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
 import openai
 import pytest
-import uvicorn
 
 from memoir import Memoir
-from memoir.server import create_app
+from memoir.server import serving
 from tests.scripted_server import chat_reply, scripted_server
 
 
 @contextmanager
 def served(memoir: Memoir) -> Iterator[str]:
-    """memoir's app under uvicorn on a free loopback port; yields its /v1 base URL."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(memoir), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.should_exit = True
-        thread.join(10)
+    """memoir's server on a free loopback port; yields its /v1 base URL."""
+    with serving(memoir) as where:
+        yield where.url + "/v1"
 
 
 def stream_reply(*pieces: str, done: bool = True) -> Callable[[dict[str, Any]], tuple[int, Any]]:
@@ -119,12 +104,12 @@ def test_upstream_errors_come_back_with_their_status_and_a_dead_upstream_is_a_50
     assert failed.value.status_code == 502 and "no answer from the upstream" in str(failed.value)
 
 
-def test_a_malformed_request_is_a_400_naming_the_field(open_memoir: Callable[..., Memoir]) -> None:
+def test_a_malformed_request_is_a_422_naming_the_field(open_memoir: Callable[..., Memoir]) -> None:
     with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("x"))}) as upstream:
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         with served(memoir) as base:
             client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
-            with pytest.raises(openai.BadRequestError) as refused:
+            with pytest.raises(openai.UnprocessableEntityError) as refused:
                 client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": 5}])  # type: ignore[misc]
         assert upstream.requests == []
     assert "messages[0].content" in json.dumps(refused.value.body)
@@ -165,3 +150,67 @@ def test_a_stream_cut_short_keeps_what_arrived_marked_partial(open_memoir: Calla
             ]
         last = memoir.events(conversation_id="default")[-1]
         assert (last.text, last.metadata.get("partial")) == ("Avoid the pea", "true")
+
+
+def test_two_agents_through_the_proxy_never_see_each_others_memories(open_memoir: Callable[..., Memoir]) -> None:
+    with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Noted."))}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1", multi_agent_mode="unified", agent_id="ops")
+        memoir.remember("The vault password rotates on Mondays", conversation_id="work", agent_id="alice")
+        memoir.remember("The vault is closed on Sundays", conversation_id="work", agent_id="bob")
+        with served(memoir) as base:
+            for agent in ("alice", "bob"):
+                client = openai.OpenAI(base_url=base, api_key="unused", default_headers={"X-Memoir-Agent": agent})
+                client.chat.completions.create(
+                    model="qwen",
+                    messages=[{"role": "user", "content": "When is the vault?"}],
+                    extra_body={"memory_id": "work"},
+                )
+        alice_saw, bob_saw = (body["messages"][-1]["content"] for _, body in upstream.requests)
+        assert "Mondays" in alice_saw and "Sundays" not in alice_saw
+        assert "Sundays" in bob_saw and "Mondays" not in bob_saw
+        assert {e.agent_id for e in memoir.events(agent_id="alice")} == {"alice"}
+        assert len(memoir.events(agent_id="bob", conversation_id="work")) == 2
+
+
+def test_a_slow_upstream_is_waited_for_and_one_past_the_timeout_is_a_504(open_memoir: Callable[..., Memoir]) -> None:
+    def slow(body: dict[str, Any]) -> tuple[int, Any]:
+        time.sleep(1.0)
+        return 200, chat_reply("Eventually.")
+
+    with scripted_server({"/v1/chat/completions": slow}) as upstream:
+        patient = open_proxy_home(open_memoir, upstream.url + "/v1", proxy_timeout=10)
+        with served(patient) as base:
+            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+            answer = client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "hi"}])
+            assert answer.choices[0].message.content == "Eventually."
+        patient.close()
+        hasty = open_proxy_home(open_memoir, upstream.url + "/v1", proxy_timeout=0.3)
+        with served(hasty) as base:
+            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+            with pytest.raises(openai.APIStatusError) as failed:
+                client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "hi again"}])
+    assert failed.value.status_code == 504 and "proxy.timeout" in str(failed.value)
+    assert [e.text for e in hasty.events()][-1] == "hi again"  # the user's turn is kept all the same
+
+
+def test_a_hundred_concurrent_streams_complete_with_every_turn_stored(open_memoir: Callable[..., Memoir]) -> None:
+    with scripted_server({"/v1/chat/completions": stream_reply("Fine ", "thanks.")}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
+        with served(memoir) as base:
+            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0, timeout=120)
+
+            def chat(number: int) -> str:
+                stream = client.chat.completions.create(
+                    model="qwen",
+                    messages=[{"role": "user", "content": f"How are you, number {number}?"}],
+                    stream=True,
+                    extra_body={"memory_id": f"c{number}"},
+                )
+                return "".join(c.choices[0].delta.content or "" for c in stream if c.choices)
+
+            with ThreadPoolExecutor(100) as pool:
+                answers = list(pool.map(chat, range(100)))
+        assert answers == ["Fine thanks."] * 100
+        for number in range(100):
+            turns = [(e.event_type.value, e.text) for e in memoir.events(conversation_id=f"c{number}")]
+            assert turns == [("user_message", f"How are you, number {number}?"), ("assistant_message", "Fine thanks.")]

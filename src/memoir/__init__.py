@@ -4,6 +4,7 @@ The public API is what this module exports; everything else is private and may
 change. Start with `Memoir.open()`.
 """
 
+from memoir.client import MemoirClient
 from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.engine import EventPage, Memoir, Status
 from memoir.errors import (
@@ -18,6 +19,7 @@ from memoir.errors import (
     ModelUnavailable,
     NotFound,
     RuntimeFailure,
+    ServerUnavailable,
     StoreError,
     UserError,
     WorkerError,
@@ -50,6 +52,7 @@ __all__ = [
     "InvalidQuery",
     "Job",
     "Memoir",
+    "MemoirClient",
     "MemoirError",
     "Memory",
     "MemoryDraft",
@@ -61,6 +64,7 @@ __all__ = [
     "OutboxAction",
     "OutboxEntry",
     "RuntimeFailure",
+    "ServerUnavailable",
     "Settings",
     "Severity",
     "Status",

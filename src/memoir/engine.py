@@ -19,11 +19,11 @@ from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
 from memoir.injection_methods import InjectionMethods
-from memoir.model import DEFAULT_CONVERSATION, Event, Memory, admit, is_ulid, now_ms
+from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
 from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
 from memoir.model.memory import MemoryKind
-from memoir.retrieval import Context, Hit, TimeLike, format_context, search_scope, time_bound
+from memoir.retrieval import Hit, TimeLike, search_scope, time_bound
 from memoir.store import EventQuery, IndexItem
 from memoir.timeline_methods import TimelineMethods
 from memoir.vault import MemoryDraft, SyncReport
@@ -37,7 +37,6 @@ __all__ = ["EventPage", "Memoir", "Status"]
 MAX_PAGE = 10_000
 MAX_K = 100
 MAX_QUERY_LENGTH = 100_000
-MAX_BUDGET_TOKENS = 10_000_000  # past any model's context window
 ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
@@ -342,22 +341,6 @@ class Memoir(TimelineMethods, InjectionMethods):
         check_filters(agent_id=agent_id)
         scope = search_scope(conversation_id, kinds, since, until, agent_id=self._parts.agent_scope(agent_id))
         return self._parts.pipeline.search(query.strip(), scope, k)
-
-    def build_context(
-        self,
-        query: str,
-        *,
-        conversation_id: str | None = None,
-        budget_tokens: int = 1500,
-        agent_id: str | None = None,
-    ) -> Context:
-        """The memory block to inject before `query`: summary, then memories as `[role] content`."""
-        check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
-        k = max(self.settings.search.top_k, 10)
-        hits = self.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
-        conversation = conversation_id or DEFAULT_CONVERSATION
-        summary = self._parts.summaries.final_text(conversation, agent_id=self._parts.agent_scope(agent_id))
-        return format_context(hits, summary=summary, budget_tokens=budget_tokens)
 
     def reindex(self, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
         """Rebuild the search index from the event log and the vault; returns how many items it holds.

@@ -13,7 +13,8 @@
         │   └── HomeError          the home folder is missing, not a folder, or not writable
         ├── WorkerError            a background job failed in a way the caller must know about
         ├── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
-        └── ModelOutputError       a model answered, but not with what was asked for (e.g. invalid JSON)
+        ├── ModelOutputError       a model answered, but not with what was asked for (e.g. invalid JSON)
+        └── ServerUnavailable      a memoir server (`MemoirClient`'s) does not answer
 
 Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
 module that calls them, so callers only ever catch `MemoirError`. Every message
@@ -34,6 +35,7 @@ __all__ = [
     "ModelUnavailable",
     "NotFound",
     "RuntimeFailure",
+    "ServerUnavailable",
     "StoreError",
     "UserError",
     "WorkerError",
@@ -123,3 +125,7 @@ class ModelUnavailable(RuntimeFailure):
 
 class ModelOutputError(RuntimeFailure):
     """A model answered, but its output could not be used (not JSON, or not the expected shape)."""
+
+
+class ServerUnavailable(RuntimeFailure):
+    """`MemoirClient` could not reach its memoir server, or it answered with something else than memoir."""

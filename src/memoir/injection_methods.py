@@ -1,4 +1,4 @@
-"""`Memoir.inject`: a chat request with memory in it (a mixin of the façade).
+"""`Memoir.build_context` and `Memoir.inject`: memory ready to put before a message (a mixin of the façade).
 
 The OpenAI-compatible proxy, the coding-agent hooks and the chat agent all do the same:
 take the last user message as the query, build the context for it (the conversation's
@@ -8,13 +8,21 @@ data, before the message (`retrieval.inject`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memoir.retrieval import Context
+from memoir.assembly import Parts
+from memoir.config import Settings
+from memoir.model import DEFAULT_CONVERSATION
+from memoir.model.checks import check_count
+from memoir.retrieval import Context, Hit, TimeLike, format_context
 from memoir.retrieval.injection import inject, last_user_text
 
 __all__ = ["Injection", "InjectionMethods"]
+
+MAX_BUDGET_TOKENS = 10_000_000  # past any model's context window
+MAX_TOP_K = 100
 
 
 @dataclass(frozen=True)
@@ -23,20 +31,66 @@ class Injection:
     context: Context  # what was injected (empty when the request had no user message)
 
 
-class _BuildsContext(Protocol):
+class _Searches(Protocol):
+    _parts: Parts
+
+    @property
+    def settings(self) -> Settings: ...
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        conversation_id: str | None = None,
+        kinds: Iterable[str] | None = None,
+        since: TimeLike | None = None,
+        until: TimeLike | None = None,
+        agent_id: str | None = None,
+    ) -> list[Hit]: ...
+
     def build_context(
-        self, query: str, *, conversation_id: str | None = None, budget_tokens: int = 1500, agent_id: str | None = None
+        self,
+        query: str,
+        *,
+        conversation_id: str | None = None,
+        budget_tokens: int = 1500,
+        agent_id: str | None = None,
+        top_k: int | None = None,
     ) -> Context: ...
 
 
 class InjectionMethods:
+    def build_context(
+        self: _Searches,
+        query: str,
+        *,
+        conversation_id: str | None = None,
+        budget_tokens: int = 1500,
+        agent_id: str | None = None,
+        top_k: int | None = None,
+    ) -> Context:
+        """The memory block to inject before `query`: summary, then memories as `[role] content`.
+
+        `top_k` is how many hits compete for the budget (default: `search.top_k`, at least 10).
+        """
+        check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
+        if top_k is not None:
+            check_count("top_k", top_k, 1, MAX_TOP_K)
+        k = max(self.settings.search.top_k, 10) if top_k is None else top_k
+        hits = self.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
+        conversation = conversation_id or DEFAULT_CONVERSATION
+        summary = self._parts.summaries.final_text(conversation, agent_id=self._parts.agent_scope(agent_id))
+        return format_context(hits, summary=summary, budget_tokens=budget_tokens)
+
     def inject(
-        self: _BuildsContext,
+        self: _Searches,
         messages: Any,
         *,
         conversation_id: str | None = None,
         agent_id: str | None = None,
         budget_tokens: int = 1500,
+        top_k: int | None = None,
     ) -> Injection:
         """`messages` (OpenAI chat format) with memory before the last user message.
 
@@ -47,6 +101,6 @@ class InjectionMethods:
         if found is None:
             return Injection(inject(messages, Context("")), Context(""))
         context = self.build_context(
-            found[1], conversation_id=conversation_id, budget_tokens=budget_tokens, agent_id=agent_id
+            found[1], conversation_id=conversation_id, budget_tokens=budget_tokens, agent_id=agent_id, top_k=top_k
         )
         return Injection(inject(messages, context), context)

@@ -311,7 +311,7 @@ def memories(
             found = memoir.memories(conversation, kind, deleted, agent_id=agent, all_agents=all_agents)
     if as_json:
         for memory in found:
-            out.print(json.dumps(render.memory_dict(memory), ensure_ascii=False), markup=False, soft_wrap=True)
+            out.print(json.dumps(memory.to_dict(), ensure_ascii=False), markup=False, soft_wrap=True)
     elif found:
         out.print(render.memories_table(found))
     else:

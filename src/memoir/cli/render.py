@@ -28,7 +28,6 @@ __all__ = [
     "events_table",
     "hits_table",
     "memories_table",
-    "memory_dict",
     "settings_rows",
     "settings_table",
     "status_table",
@@ -97,25 +96,6 @@ def hits_table(hits: Iterable[Hit]) -> Table:
             escape(provenance),
         )
     return table
-
-
-def memory_dict(memory: Memory) -> dict[str, Any]:
-    return {
-        "id": memory.id,
-        "kind": memory.kind.value,
-        "content": memory.content,
-        "conversation_id": memory.conversation_id,
-        "created_at": format_timestamp(memory.created_at),
-        "tags": list(memory.tags),
-        "severity": memory.severity.value if memory.severity else None,
-        "event_ids": list(memory.event_ids),
-        "source": memory.source,
-        "replaced_by": memory.replaced_by,
-        "deleted_at": format_timestamp(memory.deleted_at) if memory.deleted_at else None,
-        "agent_id": memory.agent_id,
-        "reconciled_by": memory.reconciled_by,
-        "unreadable": memory.unreadable,
-    }
 
 
 def memories_table(memories: Iterable[Memory]) -> Table:
@@ -205,6 +185,8 @@ def settings_rows(settings: Settings) -> list[tuple[str, Any, str]]:
         value = settings.value(option.key)
         if option.key == "db_path" and value is None:
             value = settings.database
+        elif option.key.endswith("api_key") and value is not None:
+            value = "(set, not shown)"  # a secret: `config show` output gets pasted into bug reports
         rows.append((option.key, json.loads(json.dumps(value, default=str)), settings.source(option.key)))
     return rows
 

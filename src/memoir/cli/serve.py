@@ -1,27 +1,21 @@
-"""`memoir serve`: the HTTP app (the OpenAI-compatible memory proxy) and the background workers."""
+"""`memoir serve`: the HTTP API (memory proxy, REST), the gRPC service and the background workers."""
 
 from __future__ import annotations
 
-import ipaddress
+import logging
+import sys
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
 from memoir.engine import Memoir
-from memoir.errors import ConfigError
+
+if TYPE_CHECKING:
+    from memoir.server import Endpoints
 
 __all__ = ["register"]
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def register(app: typer.Typer, open_home: Callable[..., Memoir], err: Console) -> None:
@@ -29,20 +23,60 @@ def register(app: typer.Typer, open_home: Callable[..., Memoir], err: Console) -
     def serve(
         ctx: typer.Context,
         host: Annotated[
-            str, typer.Option(help="address to listen on (loopback only, until API keys arrive)")
+            str, typer.Option(help="address to listen on; anything but loopback needs MEMOIR_API_KEY")
         ] = "127.0.0.1",
-        port: Annotated[int, typer.Option(help="HTTP port")] = 8765,
+        port: Annotated[int, typer.Option(help="HTTP port (0: any free port)")] = 8765,
+        grpc_port: Annotated[int, typer.Option(help="gRPC port (0: any free port)")] = 50051,
+        no_grpc: Annotated[bool, typer.Option("--no-grpc", help="serve HTTP only")] = False,
+        access_log: Annotated[bool, typer.Option(help="one JSON line per HTTP request on stderr")] = True,
     ) -> None:
-        """Serve the OpenAI-compatible memory proxy at http://HOST:PORT/v1, with the background workers."""
-        import uvicorn  # imported here: the other commands start faster without the web stack
+        """Serve memory over HTTP (an OpenAI-compatible proxy at /v1, the REST API at /api/v1) and gRPC.
 
-        from memoir.server import create_app
+        The background workers run in the same process. Ctrl-C (or SIGTERM) stops it: requests
+        in flight finish, and what was acknowledged is kept.
+        """
+        from memoir.server import serve  # imported here: the other commands start faster
 
-        if not _loopback(host):
-            raise ConfigError(f"--host {host}: memoir serves loopback only until API-key authentication lands")
-        if not 1 <= port <= 65535:
-            raise ConfigError(f"--port {port}: a TCP port is 1-65535")
+        _log_access(access_log)
         with open_home(ctx, worker=True) as memoir:
-            upstream = memoir.settings.proxy.upstream_url or memoir.settings.llm.base_url
-            err.print(f"memoir proxy at http://{host}:{port}/v1 (upstream {upstream}); Ctrl-C stops it")
-            uvicorn.run(create_app(memoir), host=host, port=port, log_level="warning")
+
+            def ready(where: Endpoints) -> None:
+                err.print(_banner(memoir, where), markup=False, highlight=False, soft_wrap=True)
+
+            serve(memoir, host, port, None if no_grpc else grpc_port, ready=ready)
+        err.print("memoir stopped", highlight=False)
+
+
+def _log_access(enabled: bool) -> None:
+    """Access lines are JSON objects on their own: no level prefix, so a log shipper reads them as they are."""
+    logger = logging.getLogger("memoir.access")
+    logger.propagate = False
+    logger.setLevel(logging.INFO if enabled else logging.WARNING)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    logger.handlers = [handler]
+    logging.getLogger("httpx").setLevel(
+        logging.WARNING
+    )  # a line per upstream call says nothing the access log does not
+
+
+def _banner(memoir: Memoir, where: Endpoints) -> str:
+    upstream = memoir.settings.proxy.upstream_url or memoir.settings.llm.base_url or "(none: set proxy.upstream_url)"
+    key = " -H 'Authorization: Bearer $MEMOIR_API_KEY'" if memoir.settings.api_key else ""
+    lines = [
+        f"memoir serving {memoir.home}",
+        f"  OpenAI-compatible proxy  {where.url}/v1   (forwards to {upstream})",
+        f"  REST API                 {where.url}/api/v1   (docs: {where.url}/docs)",
+    ]
+    if where.grpc_port is not None:
+        lines.append(f"  gRPC                     {where.host}:{where.grpc_port}")
+    lines += [
+        "try:",
+        f"  curl -s{key} '{where.url}/api/v1/search' -H 'Content-Type: application/json' "
+        '-d \'{"query": "Which database?", "conversation_id": "lighthouse"}\'',
+        f"  python -c \"import openai; c = openai.OpenAI(base_url='{where.url}/v1', api_key='none'); "
+        "print(c.chat.completions.create(model='any', messages=[{'role': 'user', 'content': 'hi'}], "
+        "extra_body={'memory_id': 'lighthouse'}).choices[0].message.content)\"",
+        "Ctrl-C stops it.",
+    ]
+    return "\n".join(lines)

@@ -32,6 +32,7 @@ from memoir.config.parsers import (
     parse_choice,
     parse_number,
     parse_optional_text,
+    parse_origins,
     parse_path,
     parse_sources,
 )
@@ -152,6 +153,16 @@ class ProxySettings:
 
 
 @dataclass(frozen=True)
+class ServerSettings:
+    max_body_bytes: int = option(
+        10_000_000, parse_number(int, 1024), "largest request body `memoir serve` accepts (HTTP and gRPC), in bytes"
+    )
+    cors_origins: tuple[str, ...] = option(
+        (), parse_origins, "origins browsers may call the HTTP API from (comma-separated; none: CORS off)"
+    )
+
+
+@dataclass(frozen=True)
 class MemorySettings:
     extract: bool = option(True, parse_bool, "extract facts from user messages into the vault")
     max_entries: int = option(500, parse_number(int, 1), "live memories per conversation before the oldest go")
@@ -185,6 +196,9 @@ class Settings:
     )
     agent_id: str | None = option(None, parse_agent_id, "agent id given to events that carry none (unified mode)")
     log_level: str = option("info", parse_choice("debug", "info", "warning", "error"), "log verbosity")
+    api_key: str | None = option(
+        None, parse_optional_text, "key clients of `memoir serve` send (Authorization: Bearer); needed off loopback"
+    )
     max_clock_skew: float = option(300.0, parse_number(float, 0), "seconds an event's timestamp may lie in the future")
     store: StoreSettings = field(default_factory=StoreSettings)
     worker: WorkerSettings = field(default_factory=WorkerSettings)
@@ -192,6 +206,7 @@ class Settings:
     search: SearchSettings = field(default_factory=SearchSettings)
     llm: LLMSettings = field(default_factory=LLMSettings)
     proxy: ProxySettings = field(default_factory=ProxySettings)
+    server: ServerSettings = field(default_factory=ServerSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     vault: VaultSettings = field(default_factory=VaultSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
@@ -249,6 +264,7 @@ SECTIONS: dict[str, type] = {
     "search": SearchSettings,
     "llm": LLMSettings,
     "proxy": ProxySettings,
+    "server": ServerSettings,
     "memory": MemorySettings,
     "vault": VaultSettings,
     "index": IndexSettings,

@@ -15,6 +15,7 @@ __all__ = [
     "parse_choice",
     "parse_number",
     "parse_optional_text",
+    "parse_origins",
     "parse_path",
     "parse_sources",
 ]
@@ -95,6 +96,16 @@ def parse_sources(value: Any) -> tuple[str, ...]:
     if unknown or not names:
         raise ValueError(f"{value!r} is not a list of vector, keyword")
     return names
+
+
+def parse_origins(value: Any) -> tuple[str, ...]:
+    """Browser origins (`http://localhost:3000`), or `*` for any; comma-separated or a list."""
+    items = value if isinstance(value, list | tuple) else str(value).split(",")
+    origins = tuple(dict.fromkeys(str(item).strip().rstrip("/") for item in items if str(item).strip()))
+    for origin in origins:
+        if origin != "*" and not origin.startswith(("http://", "https://")):
+            raise ValueError(f"{origin!r} is not an origin like http://localhost:3000 (or *)")
+    return origins
 
 
 def parse_budgets(value: Any) -> tuple[tuple[str, int], ...]:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from memoir.errors import InvalidInput
 from memoir.model.checks import brief, check_id, surrogate_at
 from memoir.model.enums import ParsedEnum
-from memoir.model.event import DEFAULT_CONVERSATION, parse_timestamp
+from memoir.model.event import DEFAULT_CONVERSATION, format_timestamp, parse_timestamp
 from memoir.model.ids import is_ulid
 
 __all__ = ["Memory", "MemoryKind", "Severity", "normalise_content"]
@@ -130,6 +130,25 @@ class Memory:
     @property
     def important(self) -> bool:
         return "important" in self.tags
+
+    def to_dict(self) -> dict[str, object]:
+        """The JSON form (`memoir memories --json`, the REST API); `MemoirClient` reads it back."""
+        return {
+            "id": self.id,
+            "kind": self.kind.value,
+            "content": self.content,
+            "conversation_id": self.conversation_id,
+            "created_at": format_timestamp(self.created_at),
+            "tags": list(self.tags),
+            "severity": self.severity.value if self.severity else None,
+            "event_ids": list(self.event_ids),
+            "source": self.source,
+            "replaced_by": self.replaced_by,
+            "deleted_at": format_timestamp(self.deleted_at) if self.deleted_at else None,
+            "agent_id": self.agent_id,
+            "reconciled_by": self.reconciled_by,
+            "unreadable": self.unreadable,
+        }
 
     def tombstone(self, when: datetime, replaced_by: str | None = None) -> Memory:
         return replace(self, deleted_at=when, replaced_by=replaced_by)

@@ -1,0 +1,104 @@
+"""What every HTTP request passes first: the API key, the body-size limit and the access log.
+
+A plain ASGI middleware rather than a FastAPI dependency, so the proxy's streams, the
+docs and any route added later are covered without each remembering to ask. The log is
+one JSON object per request on the `memoir.access` logger (method, path, status, time,
+bytes, client); the query string and headers are left out, since they may carry keys.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from memoir.auth import bearer_token, key_matches
+
+__all__ = ["Guard"]
+
+access_log = logging.getLogger("memoir.access")
+OPEN_PATHS = frozenset({"/health"})  # what a load balancer probes without a key
+
+
+class Guard:
+    def __init__(self, app: ASGIApp, *, api_key: str | None, max_body_bytes: int) -> None:
+        self.app = app
+        self.api_key = api_key
+        self.max_body_bytes = max_body_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = time.perf_counter()
+        seen: dict[str, Any] = {"status": 0, "bytes": 0}
+
+        async def watched_send(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                seen["status"] = message["status"]
+            elif message["type"] == "http.response.body":
+                seen["bytes"] += len(message.get("body", b""))
+            await send(message)
+
+        try:
+            await self._checked(scope, receive, watched_send)
+        finally:
+            _log(scope, seen, time.perf_counter() - started)
+
+    async def _checked(self, scope: Scope, receive: Receive, send: Send) -> None:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if not self._allowed(scope, headers.get("authorization")):
+            await _refuse(send, 401, "a valid API key is required: send `Authorization: Bearer <key>`", "auth")
+            return
+        declared = headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > self.max_body_bytes:
+            await _refuse(send, 413, self._too_large(), "request_too_large")
+            return
+        received = 0
+
+        async def counted_receive() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > self.max_body_bytes:  # sent without its length, or longer than it said
+                    raise HTTPException(413, self._too_large())  # the app renders it in the one error shape
+            return message
+
+        await self.app(scope, counted_receive, send)
+
+    def _allowed(self, scope: Scope, authorization: str | None) -> bool:
+        if self.api_key is None or scope["path"] in OPEN_PATHS or scope["method"] == "OPTIONS":
+            return True  # OPTIONS: a browser's CORS preflight never carries the key
+        return key_matches(bearer_token(authorization), self.api_key)
+
+    def _too_large(self) -> str:
+        return f"the request body is over {self.max_body_bytes} bytes (server.max_body_bytes)"
+
+
+async def _refuse(send: Send, status: int, message: str, kind: str) -> None:
+    body = json.dumps({"error": {"message": message, "type": kind, "param": None}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if status == 401:
+        headers.append((b"www-authenticate", b"Bearer"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def _log(scope: Scope, seen: dict[str, Any], seconds: float) -> None:
+    if not access_log.isEnabledFor(logging.INFO):
+        return
+    client = scope.get("client")
+    record = {
+        "method": scope["method"],
+        "path": scope["path"],
+        "status": seen["status"],
+        "ms": round(seconds * 1000, 1),
+        "bytes": seen["bytes"],
+        "client": f"{client[0]}:{client[1]}" if client else None,
+    }
+    access_log.info(json.dumps(record, ensure_ascii=False))

@@ -1,0 +1,154 @@
+"""The OpenAI-compatible memory proxy (seed 004, 1.1 and 3).
+
+`POST /v1/chat/completions` takes any OpenAI chat request, logs its last user message as
+an event of the conversation it names (the body's `memory_id`, as the reference, or the
+`X-Memoir-Conversation` header; `default` otherwise; `X-Memoir-Agent` for the agent),
+puts that conversation's memory before the message (`Memoir.inject`: quoted as data), and
+forwards it to the upstream (`proxy.upstream_url`, by default `llm.base_url`). The answer
+comes back as the upstream gave it, streamed chunk by chunk or whole, and is logged as the
+assistant's turn once complete; a stream cut short logs what arrived, marked partial.
+Other `/v1/*` requests pass through untouched.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import anyio
+import httpx
+from fastapi import FastAPI, Request
+from fastapi.responses import Response, StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from memoir.engine import Memoir
+from memoir.errors import InvalidQuery
+from memoir.model.checks import brief
+from memoir.retrieval.injection import last_user_text
+from memoir.server.errors import error
+
+__all__ = ["add_proxy_routes"]
+
+# The reference's per-request knobs: ours, not the upstream's, so they are taken out before forwarding.
+PROXY_FIELDS = ("memory_id", "memory_top_k", "memory_budget_tokens")
+Remember = Callable[[str, bool], Awaitable[None]]
+
+
+def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.AsyncClient]) -> None:
+    settings = memoir.settings
+    upstream = (settings.proxy.upstream_url or settings.llm.base_url or "").rstrip("/")
+    key = settings.proxy.api_key or settings.llm.api_key
+    auth = {"Authorization": f"Bearer {key}"} if key else {}
+
+    @app.post("/v1/chat/completions", tags=["proxy"])
+    async def chat(request: Request) -> Response:
+        """An OpenAI chat completion with memory: see the module's docstring."""
+        body = _json_object(await request.body())
+        conversation = body.get("memory_id") or request.headers.get("x-memoir-conversation") or "default"
+        agent = request.headers.get("x-memoir-agent")
+        session = request.headers.get("x-memoir-session") or f"proxy-{conversation}"
+        turn = {"session_id": session, "conversation_id": conversation, "metadata": {"via": "proxy"}}
+        knobs = {"top_k": body.get("memory_top_k"), "budget_tokens": body.get("memory_budget_tokens", 1500)}
+        said = last_user_text(body.get("messages"))
+        injection = await run_in_threadpool(
+            lambda: memoir.inject(body.get("messages"), conversation_id=conversation, agent_id=agent, **knobs)
+        )
+        if said is not None:  # logged before forwarding: the user said it, whatever the upstream does
+            event = {**turn, "event_type": "user_message", "text": said[1]}
+            await run_in_threadpool(lambda: memoir.ingest([event], agent_id=agent))
+        forwarded = {k: v for k, v in body.items() if k not in PROXY_FIELDS}
+        forwarded["messages"] = injection.messages
+
+        async def remember_answer(text: str, partial: bool) -> None:
+            if text.strip():
+                metadata = {"via": "proxy", **({"partial": "true"} if partial else {})}
+                event = {**turn, "event_type": "assistant_message", "text": text, "metadata": metadata}
+                await run_in_threadpool(lambda: memoir.ingest([event], agent_id=agent))
+
+        url = f"{upstream}/chat/completions"
+        upstream_client = client()
+        try:
+            request_out = upstream_client.build_request("POST", url, json=forwarded, headers=auth)
+            answer = await upstream_client.send(request_out, stream=True)
+        except httpx.HTTPError as exc:
+            return _unreachable(url, exc)
+        if answer.status_code != 200 or not forwarded.get("stream"):
+            content = await answer.aread()
+            await answer.aclose()
+            if answer.status_code == 200:
+                await remember_answer(_message_text(content), False)
+            return Response(content, answer.status_code, media_type=answer.headers.get("content-type"))
+        return StreamingResponse(_relay(answer, remember_answer), media_type="text/event-stream")
+
+    @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False)
+    async def passthrough(path: str, request: Request) -> Response:
+        """Any other OpenAI path (`/v1/models`, `/v1/embeddings`...), passed to the upstream as it is."""
+        url = f"{upstream}/{path}"
+        try:
+            answer = await client().request(
+                request.method,
+                url,
+                content=await request.body(),
+                headers={**auth, "Content-Type": request.headers.get("content-type", "application/json")},
+                params=request.query_params,
+            )
+        except httpx.HTTPError as exc:
+            return _unreachable(url, exc)
+        return Response(answer.content, answer.status_code, media_type=answer.headers.get("content-type"))
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    try:
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise InvalidQuery("body", f"not JSON: {exc}") from None
+    if not isinstance(body, dict):
+        raise InvalidQuery("body", f"must be a JSON object, got {brief(body)}")
+    return body
+
+
+def _unreachable(url: str, exc: httpx.HTTPError) -> Response:
+    if isinstance(exc, httpx.TimeoutException):
+        return error(
+            504, f"the upstream at {url} did not answer within proxy.timeout ({type(exc).__name__})", "upstream_timeout"
+        )
+    return error(
+        502, f"no answer from the upstream at {url} ({type(exc).__name__}): start it or set proxy.upstream_url",
+        "upstream_error",
+    )  # fmt: skip
+
+
+def _message_text(content: bytes) -> str:
+    try:
+        return str(json.loads(content)["choices"][0]["message"]["content"] or "")
+    except (ValueError, KeyError, IndexError, TypeError):
+        return ""
+
+
+async def _relay(answer: httpx.Response, remember: Remember) -> AsyncIterator[bytes]:
+    """The upstream's server-sent events, passed on as they come; the text they carry, remembered."""
+    parts: list[str] = []
+    finished = False
+    try:
+        async for line in answer.aiter_lines():
+            data = line[len("data:") :].strip() if line.startswith("data:") else ""
+            if data == "[DONE]":
+                finished = True
+            elif data:
+                parts.append(_delta_text(data))
+            yield (line + "\n").encode()
+    finally:
+        # Shielded: a client that hangs up as soon as it reads [DONE] cancels this generator,
+        # and the turn must be stored all the same (an early hang-up: what arrived, partial).
+        with anyio.CancelScope(shield=True):
+            await answer.aclose()
+            await remember("".join(parts), not finished)
+
+
+def _delta_text(data: str) -> str:
+    try:
+        choices = json.loads(data).get("choices") or []
+        return str((choices[0].get("delta") or {}).get("content") or "") if choices else ""
+    except (ValueError, AttributeError, IndexError, TypeError):
+        return ""
