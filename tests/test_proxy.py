@@ -28,6 +28,23 @@ def served(memoir: Memoir) -> Iterator[str]:
         yield where.url + "/v1"
 
 
+_clients: list[openai.OpenAI] = []
+
+
+def openai_client(**options: Any) -> openai.OpenAI:
+    """The official client, closed after the test (its connection pool would outlive it)."""
+    client = openai.OpenAI(**options)
+    _clients.append(client)
+    return client
+
+
+@pytest.fixture(autouse=True)
+def close_clients() -> Iterator[None]:
+    yield
+    while _clients:
+        _clients.pop().close()
+
+
 def stream_reply(*pieces: str, done: bool = True) -> Callable[[dict[str, Any]], tuple[int, Any]]:
     """An upstream that streams `pieces` as chat-completion chunks (server-sent events)."""
 
@@ -56,7 +73,7 @@ def test_a_chat_request_gets_the_conversations_memory_and_both_turns_are_kept(
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         memoir.remember("The user is allergic to peanuts", conversation_id="sam")
         with served(memoir) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused")
+            client = openai_client(base_url=base, api_key="unused")
             answer = client.chat.completions.create(
                 model="qwen",
                 messages=[{"role": "user", "content": "What should I avoid at the offsite?"}],
@@ -80,7 +97,7 @@ def test_a_conversation_named_by_header_and_a_new_one_both_work(open_memoir: Cal
     with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Noted."))}) as upstream:
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         with served(memoir) as base:
-            client = openai.OpenAI(
+            client = openai_client(
                 base_url=base, api_key="unused", default_headers={"X-Memoir-Conversation": "new-one"}
             )
             client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "I live in Porto."}])
@@ -94,11 +111,11 @@ def test_upstream_errors_come_back_with_their_status_and_a_dead_upstream_is_a_50
     with scripted_server(refusing) as upstream:
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         with served(memoir) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+            client = openai_client(base_url=base, api_key="unused", max_retries=0)
             with pytest.raises(openai.NotFoundError, match="not found"):
                 client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "hi"}])
     with served(memoir) as base:  # the scripted upstream is gone now
-        client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+        client = openai_client(base_url=base, api_key="unused", max_retries=0)
         with pytest.raises(openai.APIStatusError) as failed:
             client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "hi"}])
     assert failed.value.status_code == 502 and "no answer from the upstream" in str(failed.value)
@@ -108,7 +125,7 @@ def test_a_malformed_request_is_a_422_naming_the_field(open_memoir: Callable[...
     with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("x"))}) as upstream:
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         with served(memoir) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+            client = openai_client(base_url=base, api_key="unused", max_retries=0)
             with pytest.raises(openai.UnprocessableEntityError) as refused:
                 client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": 5}])  # type: ignore[misc]
         assert upstream.requests == []
@@ -120,7 +137,7 @@ def test_a_streamed_answer_passes_through_chunk_by_chunk_and_is_kept_whole(open_
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         memoir.remember("The user is allergic to peanuts", conversation_id="sam")
         with served(memoir) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused")
+            client = openai_client(base_url=base, api_key="unused")
             stream = client.chat.completions.create(
                 model="qwen",
                 messages=[{"role": "user", "content": "What should I avoid?"}],
@@ -140,7 +157,7 @@ def test_a_stream_cut_short_keeps_what_arrived_marked_partial(open_memoir: Calla
     with scripted_server({"/v1/chat/completions": stream_reply("Avoid ", "the pea", done=False)}) as upstream:
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         with served(memoir) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused")
+            client = openai_client(base_url=base, api_key="unused")
             stream = client.chat.completions.create(
                 model="qwen", messages=[{"role": "user", "content": "What should I avoid?"}], stream=True
             )
@@ -159,7 +176,7 @@ def test_two_agents_through_the_proxy_never_see_each_others_memories(open_memoir
         memoir.remember("The vault is closed on Sundays", conversation_id="work", agent_id="bob")
         with served(memoir) as base:
             for agent in ("alice", "bob"):
-                client = openai.OpenAI(base_url=base, api_key="unused", default_headers={"X-Memoir-Agent": agent})
+                client = openai_client(base_url=base, api_key="unused", default_headers={"X-Memoir-Agent": agent})
                 client.chat.completions.create(
                     model="qwen",
                     messages=[{"role": "user", "content": "When is the vault?"}],
@@ -180,13 +197,13 @@ def test_a_slow_upstream_is_waited_for_and_one_past_the_timeout_is_a_504(open_me
     with scripted_server({"/v1/chat/completions": slow}) as upstream:
         patient = open_proxy_home(open_memoir, upstream.url + "/v1", proxy_timeout=10)
         with served(patient) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+            client = openai_client(base_url=base, api_key="unused", max_retries=0)
             answer = client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "hi"}])
             assert answer.choices[0].message.content == "Eventually."
         patient.close()
         hasty = open_proxy_home(open_memoir, upstream.url + "/v1", proxy_timeout=0.3)
         with served(hasty) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0)
+            client = openai_client(base_url=base, api_key="unused", max_retries=0)
             with pytest.raises(openai.APIStatusError) as failed:
                 client.chat.completions.create(model="qwen", messages=[{"role": "user", "content": "hi again"}])
     assert failed.value.status_code == 504 and "proxy.timeout" in str(failed.value)
@@ -197,7 +214,7 @@ def test_a_hundred_concurrent_streams_complete_with_every_turn_stored(open_memoi
     with scripted_server({"/v1/chat/completions": stream_reply("Fine ", "thanks.")}) as upstream:
         memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
         with served(memoir) as base:
-            client = openai.OpenAI(base_url=base, api_key="unused", max_retries=0, timeout=120)
+            client = openai_client(base_url=base, api_key="unused", max_retries=0, timeout=120)
 
             def chat(number: int) -> str:
                 stream = client.chat.completions.create(
@@ -214,3 +231,25 @@ def test_a_hundred_concurrent_streams_complete_with_every_turn_stored(open_memoi
         for number in range(100):
             turns = [(e.event_type.value, e.text) for e in memoir.events(conversation_id=f"c{number}")]
             assert turns == [("user_message", f"How are you, number {number}?"), ("assistant_message", "Fine thanks.")]
+
+
+def test_memory_knobs_shape_the_injection_and_never_reach_the_upstream(open_memoir: Callable[..., Memoir]) -> None:
+    with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Noted."))}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
+        memoir.remember_many(
+            [{"text": f"The user owns a {pet} named Rex {n}", "conversation_id": "pets"} for n, pet in enumerate(
+                ["dog", "cat", "parrot", "hamster"]
+            )]
+        )  # fmt: skip
+        with served(memoir) as base:
+            client = openai_client(base_url=base, api_key="unused")
+            for top_k in (1, 4):
+                client.chat.completions.create(
+                    model="qwen",
+                    messages=[{"role": "user", "content": "Which pets named Rex do I have?"}],
+                    extra_body={"memory_id": "pets", "memory_top_k": top_k, "memory_budget_tokens": 500},
+                )
+        sent = [body for _, body in upstream.requests]
+    assert all(not any(key.startswith("memory_") for key in body) for body in sent)
+    facts = [body["messages"][-1]["content"].count("> [fact]") for body in sent]
+    assert facts[0] == 1 and facts[1] == 4

@@ -95,7 +95,8 @@ def test_sigterm_stops_it_as_ctrl_c_does(tmp_path: Path) -> None:
     process = start(tmp_path / "home")
     try:
         url, _ = banner(process)
-        MemoirClient(url).ingest(message("kept"))
+        with MemoirClient(url) as client:
+            client.ingest(message("kept"))
     finally:
         stop(process, signal.SIGTERM)
     with Memoir.open(tmp_path / "home", embedding_provider="hashing", worker_enabled=False) as memoir:

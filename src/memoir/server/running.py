@@ -130,7 +130,9 @@ def _bind(host: str, port: int, option: str) -> socket.socket:
     if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
         raise ConfigError(f"{option} {port}: a TCP port is 0-65535 (0: any free port)")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP by name: asyncio sets TCP_NODELAY only on sockets that say so, and without it
+    # Nagle's algorithm and delayed ACKs add 40 ms to every small answer.
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host.strip("[]"), port))
