@@ -46,6 +46,7 @@ bench: $(RUN_STAMP)
 	$(BIN)/python bench/write_path.py
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/search_scale.py
+	$(BIN)/python bench/proxy.py
 
 clean:
 	rm -rf $(VENV) .memoir-home .pytest_cache .mypy_cache .ruff_cache .hypothesis
