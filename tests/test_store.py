@@ -160,6 +160,30 @@ def test_migrations_are_recorded_by_name_and_applied_once(tmp_path: Path) -> Non
     assert applied_migrations(conn) == [name for name, _ in MIGRATIONS]
 
 
+def test_the_index_rebuild_keeps_item_ids_and_the_keyword_index(tmp_path: Path) -> None:
+    # 013 rebuilds index_items (AUTOINCREMENT cannot be added in place): nothing may move.
+    conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    before = [step for step in MIGRATIONS if step[0] < "013"]
+    apply_migrations(conn, before)
+    for item_id, text in [(3, "lighthouse keeper"), (9, "tide tables")]:
+        conn.execute(
+            "INSERT INTO index_items (item_id, kind, ref, conversation_id, created_ms, text, search_text,"
+            " content_hash, event_ids, metadata) VALUES (?, 'turn', ?, 'c', 1, ?, ?, 'h', '[]', '{}')",
+            (item_id, f"r{item_id}", text, text),
+        )
+    assert apply_migrations(conn) == [name for name, _ in MIGRATIONS if name >= "013"]
+    match = "SELECT rowid FROM index_fts WHERE index_fts MATCH ?"
+    assert conn.execute(match, ("tide",)).fetchall() == [(9,)]
+    conn.execute("DELETE FROM index_items WHERE item_id = 9")
+    assert conn.execute(match, ("tide",)).fetchall() == []
+    assert conn.execute("SELECT item_id FROM index_removals").fetchall() == [(9,)]
+    conn.execute(
+        "INSERT INTO index_items (kind, ref, conversation_id, created_ms, text, search_text, content_hash,"
+        " event_ids, metadata) VALUES ('turn', 'new', 'c', 2, 'tide', 'tide', 'h', '[]', '{}')"
+    )
+    assert conn.execute(match, ("tide",)).fetchall() == [(10,)]  # 9 is not handed out again
+
+
 def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:
     conn = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
 

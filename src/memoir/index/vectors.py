@@ -2,14 +2,17 @@
 
 Vectors live in the store (the `embeddings` cache joined to `index_items`); this class
 holds them as one float32 matrix per process and keeps it fresh: new items are appended
-incrementally, and a change of the store's index generation (a rebuild, a replaced
-item) reloads everything.
+incrementally, removed or replaced ones are marked dead from the store's removal log
+(and the matrix compacted once a quarter of it is dead), and a change of the store's
+index generation (a cleared index) reloads everything.
 
 Search is exact (a matrix product over the scope's rows) whenever the scope holds at
 most `exact_limit` items, which is always right and fast at that size. Beyond it, and
 once the index holds `hnsw_threshold` items, a faiss HNSW graph answers with
-oversampling, filtered to the scope afterwards. The graph is saved beside the database
-with a small manifest; a missing, stale or unreadable file is rebuilt, never fatal.
+oversampling, filtered to the scope and the live items afterwards. The graph is keyed by
+item id, so it survives compaction and restarts; it is saved beside the database with a
+small manifest, and a missing, stale or unreadable file is rebuilt, never fatal. A graph
+holding more dead items than live ones is rebuilt.
 """
 
 from __future__ import annotations
@@ -30,6 +33,9 @@ __all__ = ["VectorIndex"]
 
 log = logging.getLogger("memoir.index")
 
+# Dead rows tolerated before the matrix is compacted (at least this many, and a quarter).
+COMPACT_MIN = 1024
+
 
 @dataclass
 class _Rows:
@@ -38,8 +44,10 @@ class _Rows:
     agents: np.ndarray  # codes, -1 for none
     kinds: np.ndarray  # codes
     created_ms: np.ndarray
-    matrix: np.ndarray  # (capacity, dim); rows [:count] are live
+    matrix: np.ndarray  # (capacity, dim); rows [:count] are filled
+    live: np.ndarray  # False for rows whose item was removed since loading
     count: int = 0
+    dead: int = 0
 
 
 class VectorIndex:
@@ -66,9 +74,10 @@ class VectorIndex:
         self._rows: _Rows | None = None
         self._generation = -1
         self._last_item_id = 0
-        self._hnsw: Any = None
-        self._hnsw_count = 0
-        self._positions: dict[int, int] = {}  # item id -> row
+        self._removal_seq = 0
+        self._hnsw: Any = None  # faiss IndexIDMap over an HNSW graph: ids are item ids
+        self._hnsw_last_item_id = 0
+        self._positions: dict[int, int] = {}  # item id -> row, live rows only
 
     # -- loading -----------------------------------------------------------------------
 
@@ -77,14 +86,35 @@ class VectorIndex:
         with self._lock:
             generation = self.store.index_generation()
             if generation != self._generation:
-                self._rows, self._last_item_id, self._hnsw, self._hnsw_count = None, 0, None, 0
-                self._positions = {}
+                self._hnsw, self._hnsw_last_item_id = None, 0
                 self._generation = generation
+                self._reload()
+            elif self._rows is not None and self._rows.dead > max(COMPACT_MIN, self._rows.count // 4):
+                self._reload()  # compaction: the graph is keyed by item id and stays
+            else:
+                removed, self._removal_seq = self.store.index_removals(self._removal_seq)
+                self._kill(removed)
             fresh = self.store.index_vectors(self.model, self._last_item_id)
             if fresh:
                 self._append(fresh)
-            if self._rows is not None and self._rows.count >= self.hnsw_threshold:
+            if self._rows is not None and self._rows.count - self._rows.dead >= self.hnsw_threshold:
                 self._update_hnsw()
+
+    def _reload(self) -> None:
+        # The log position is read before the vectors: a removal between the two reads is
+        # applied at the next refresh, and removing an id that was never loaded is a no-op.
+        self._rows, self._last_item_id, self._positions = None, 0, {}
+        self._removal_seq = self.store.index_removals(None)[1]
+
+    def _kill(self, item_ids: list[int]) -> None:
+        rows = self._rows
+        if rows is None:
+            return
+        for item_id in item_ids:
+            position = self._positions.pop(item_id, None)
+            if position is not None:
+                rows.live[position] = False
+                rows.dead += 1
 
     def _code(self, value: str | None) -> int:
         code = self._codes.get(value)
@@ -104,6 +134,7 @@ class VectorIndex:
         rows.kinds[start:end] = [self._code(row[3]) for row in fresh]
         rows.created_ms[start:end] = [row[4] for row in fresh]
         rows.matrix[start:end] = vectors
+        rows.live[start:end] = True
         rows.count = end
         self._positions.update((int(row[0]), start + offset) for offset, row in enumerate(fresh))
         self._rows = rows
@@ -120,16 +151,19 @@ class VectorIndex:
             kinds=np.zeros(capacity, dtype=np.int32),
             created_ms=np.zeros(capacity, dtype=np.int64),
             matrix=np.zeros((capacity, dim), dtype=np.float32),
+            live=np.zeros(capacity, dtype=bool),
             count=count,
+            dead=rows.dead if rows else 0,
         )
         if rows is not None:
-            for name in ("item_ids", "conversations", "agents", "kinds", "created_ms", "matrix"):
+            for name in ("item_ids", "conversations", "agents", "kinds", "created_ms", "matrix", "live"):
                 getattr(grown, name)[:count] = getattr(rows, name)[:count]
         return grown
 
     @property
     def count(self) -> int:
-        return self._rows.count if self._rows else 0
+        """Live items held."""
+        return self._rows.count - self._rows.dead if self._rows else 0
 
     # -- search ------------------------------------------------------------------------
 
@@ -144,7 +178,7 @@ class VectorIndex:
             if in_scope == 0:
                 return []
             if self._hnsw is not None and in_scope > self.exact_limit:
-                return self._search_hnsw(query, mask, k)
+                return self._search_hnsw(rows, query, mask, k)
             return self._search_exact(rows, mask, in_scope, query, k)
 
     def vectors_of(self, item_ids: list[int]) -> dict[int, np.ndarray]:
@@ -158,7 +192,7 @@ class VectorIndex:
 
     def _mask(self, rows: _Rows, scope: IndexScope) -> np.ndarray | None:
         n = rows.count
-        mask: np.ndarray | None = None
+        mask: np.ndarray | None = rows.live[:n] if rows.dead else None
 
         def narrow(condition: np.ndarray) -> None:
             nonlocal mask
@@ -197,42 +231,57 @@ class VectorIndex:
         picked = top if positions is None else positions[top]
         return [(int(rows.item_ids[p]), float(scores[i])) for p, i in zip(picked, top, strict=True)]
 
-    def _search_hnsw(self, query: np.ndarray, mask: np.ndarray | None, k: int) -> list[tuple[int, float]]:
-        rows = self._rows
-        assert rows is not None
+    def _search_hnsw(self, rows: _Rows, query: np.ndarray, mask: np.ndarray | None, k: int) -> list[tuple[int, float]]:
         want = k * 4
+        total = self._hnsw.ntotal
         while True:
-            scores, found = self._hnsw.search(query.reshape(1, -1).astype(np.float32), want)
-            hits = [(int(p), float(s)) for p, s in zip(found[0], scores[0], strict=True) if p >= 0]
-            if mask is not None:
-                hits = [(p, s) for p, s in hits if mask[p]]
-            if len(hits) >= k or want >= self._hnsw_count:
-                return [(int(rows.item_ids[p]), s) for p, s in hits[:k]]
+            scores, found = self._hnsw.search(query.reshape(1, -1).astype(np.float32), min(want, total))
+            hits = []
+            for item_id, score in zip(found[0], scores[0], strict=True):
+                position = self._positions.get(int(item_id)) if item_id >= 0 else None  # None: removed
+                if position is not None and (mask is None or mask[position]):
+                    hits.append((int(item_id), float(score)))
+            if len(hits) >= k or want >= total:
+                return hits[:k]
             want *= 4
 
     # -- HNSW ----------------------------------------------------------------------------
 
     def _update_hnsw(self) -> None:
-        import faiss
-
         rows = self._rows
         assert rows is not None
+        live = rows.count - rows.dead
         if self._hnsw is None:
-            self._hnsw, self._hnsw_count = self._load_hnsw(), 0
-            if self._hnsw is not None:
-                self._hnsw_count = self._hnsw.ntotal
+            self._hnsw = self._load_hnsw()
+        if self._hnsw is not None and self._hnsw.ntotal > 2 * live:
+            log.info("rebuilding the HNSW vector index: most of its %d items were removed", self._hnsw.ntotal)
+            self._hnsw = None
         if self._hnsw is None:
-            log.info("building the HNSW vector index over %d items", rows.count)
-            self._hnsw = faiss.IndexHNSWFlat(rows.matrix.shape[1], self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
-            self._hnsw.hnsw.efConstruction = 80
-        self._hnsw.hnsw.efSearch = self.ef_search
-        if self._hnsw_count < rows.count:
-            self._hnsw.add(rows.matrix[self._hnsw_count : rows.count])
-            self._hnsw_count = rows.count
+            log.info("building the HNSW vector index over %d items", live)
+            self._hnsw, self._hnsw_last_item_id = self._new_hnsw(rows.matrix.shape[1]), 0
+        _hnsw_graph(self._hnsw).hnsw.efSearch = self.ef_search
+        start = int(np.searchsorted(rows.item_ids[: rows.count], self._hnsw_last_item_id, side="right"))
+        if start < rows.count:
+            new = np.flatnonzero(rows.live[start : rows.count]) + start
+            if len(new):
+                self._hnsw.add_with_ids(rows.matrix[new], rows.item_ids[new])
+            self._hnsw_last_item_id = int(rows.item_ids[rows.count - 1])
             self._save_hnsw()
 
+    def _new_hnsw(self, dim: int) -> Any:
+        import faiss
+
+        graph = faiss.IndexHNSWFlat(dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
+        graph.hnsw.efConstruction = 80
+        return faiss.IndexIDMap(graph)
+
     def _manifest(self) -> dict[str, Any]:
-        return {"model": self.model, "generation": self._generation, "count": self._hnsw_count}
+        return {
+            "model": self.model,
+            "generation": self._generation,
+            "count": self._hnsw.ntotal,
+            "last_item_id": self._hnsw_last_item_id,
+        }
 
     def _load_hnsw(self) -> Any:
         if self.path is None or not self.path.exists():
@@ -243,9 +292,13 @@ class VectorIndex:
             manifest = json.loads(self.path.with_suffix(".json").read_text())
             if manifest.get("model") != self.model or manifest.get("generation") != self._generation:
                 return None
+            last = manifest.get("last_item_id")
+            if not isinstance(last, int) or last > self._last_item_id:
+                return None  # stale, or from before graphs were keyed by item id
             index = faiss.read_index(str(self.path))
-            if index.ntotal != manifest.get("count") or index.ntotal > (self._rows.count if self._rows else 0):
+            if index.ntotal != manifest.get("count") or not hasattr(index, "id_map"):
                 return None
+            self._hnsw_last_item_id = last
             return index
         except (OSError, ValueError, RuntimeError) as exc:
             log.warning("the HNSW file %s is unreadable (%s); rebuilding it", self.path, exc)
@@ -265,3 +318,10 @@ class VectorIndex:
         except (OSError, RuntimeError) as exc:  # a cache: failing to save only costs a rebuild later
             log.warning("could not save the HNSW index to %s: %s", self.path, exc)
             self.path.with_suffix(".tmp").unlink(missing_ok=True)  # a half-written copy only takes space
+
+
+def _hnsw_graph(index: Any) -> Any:
+    """The HNSW graph inside an id map (read back from a file, the map holds a generic index)."""
+    import faiss
+
+    return faiss.downcast_index(index.index)

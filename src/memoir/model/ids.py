@@ -16,6 +16,7 @@ timestamp in the log, the outbox and the index.
 from __future__ import annotations
 
 import functools
+import hashlib
 import os
 import re
 import threading
@@ -26,7 +27,7 @@ from typing import TypeGuard
 from memoir.errors import InvalidEvent
 from memoir.model.checks import brief
 
-__all__ = ["EventKey", "is_ulid", "new_ulid", "now_ms", "ulid_timestamp_ms"]
+__all__ = ["EventKey", "derived_ulid", "is_ulid", "new_ulid", "now_ms", "ulid_timestamp_ms"]
 
 CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 _DECODE = {c: i for i, c in enumerate(CROCKFORD)}
@@ -117,6 +118,17 @@ def now_ms() -> int:
 def new_ulid(timestamp_ms: int) -> str:
     """A new ULID whose time part is `timestamp_ms`."""
     return _GENERATOR.new(timestamp_ms)
+
+
+def derived_ulid(timestamp_ms: int, *key: str) -> str:
+    """The same ULID for the same time and key: ids for records that have ids of their own.
+
+    An imported transcript line or a hook call names its message (a uuid, a call id); its
+    event's id is derived from that name, so seeing it twice yields the same event, which
+    the log then keeps once. The random part is 80 bits of a hash of the key.
+    """
+    digest = hashlib.blake2b("\x1f".join(key).encode("utf-8", "surrogatepass"), digest_size=10).digest()
+    return _encode_time(timestamp_ms) + _encode_random(int.from_bytes(digest, "big"))
 
 
 def is_ulid(value: object) -> TypeGuard[str]:

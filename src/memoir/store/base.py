@@ -216,9 +216,10 @@ class SearchIndex(Protocol):
 
     Derived data: `index_clear` may drop all of it and a reindex rebuilds it from the
     event log and the memories. An item is keyed by its `ref`; adding a ref again
-    replaces it. Whenever items are replaced or removed the generation goes up, so
-    searchers holding vectors in memory know to reload them. Embeddings are cached by
-    (model, content hash): unchanged text is never embedded twice.
+    replaces it. Item ids only grow and are never reused. The ids of removed (or replaced)
+    items go to a log that searchers holding vectors in memory follow; when the index is
+    cleared, or the log cut, the generation goes up and they reload everything. Embeddings
+    are cached by (model, content hash): unchanged text is never embedded twice.
     """
 
     def index_add(self, items: Sequence[IndexItem]) -> None: ...
@@ -228,6 +229,8 @@ class SearchIndex(Protocol):
     def index_clear(self) -> None: ...
 
     def index_generation(self) -> int: ...
+
+    def index_removals(self, after_seq: int | None) -> tuple[list[int], int]: ...
 
     def index_count(self, kind: str | None = None) -> int: ...
 

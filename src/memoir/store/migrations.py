@@ -356,6 +356,60 @@ def m012_timeline(conn: sqlite3.Connection) -> None:
     )
 
 
+def m013_index_removals(conn: sqlite3.Connection) -> None:
+    # Searchers holding vectors in memory follow removals and replacements incrementally
+    # (decision 58) instead of reloading every vector after each memory update. Two things
+    # make that sound: a log of removed item ids, and item ids that are never reused
+    # (AUTOINCREMENT), so "ids above the last one loaded" always means new items. SQLite
+    # cannot add AUTOINCREMENT in place, so the table is rebuilt with the same rows and ids
+    # (the keyword index keeps pointing at them).
+    columns = """
+            kind TEXT NOT NULL,
+            ref TEXT NOT NULL UNIQUE,
+            conversation_id TEXT NOT NULL,
+            agent_id TEXT,
+            session_id TEXT,
+            role TEXT,
+            created_ms INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            search_text TEXT NOT NULL,
+            context_before TEXT NOT NULL DEFAULT '',
+            context_after TEXT NOT NULL DEFAULT '',
+            content_hash TEXT NOT NULL,
+            event_ids TEXT NOT NULL,
+            metadata TEXT NOT NULL"""
+    _run_script(
+        conn,
+        f"""
+        CREATE TABLE index_items_rebuilt (item_id INTEGER PRIMARY KEY AUTOINCREMENT, {columns}) STRICT;
+        INSERT INTO index_items_rebuilt SELECT * FROM index_items;
+        DROP TABLE index_items;
+        ALTER TABLE index_items_rebuilt RENAME TO index_items;
+        CREATE INDEX index_items_by_scope ON index_items (conversation_id, created_ms);
+        CREATE INDEX index_items_by_session ON index_items (session_id, created_ms);
+        CREATE TRIGGER index_items_fts_insert AFTER INSERT ON index_items BEGIN
+            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
+            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
+        END;
+        CREATE TRIGGER index_items_fts_delete AFTER DELETE ON index_items BEGIN
+            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
+            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
+        END;
+        CREATE TRIGGER index_items_fts_update AFTER UPDATE ON index_items BEGIN
+            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
+            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
+            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
+            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
+        END;
+        CREATE TABLE index_removals (seq INTEGER PRIMARY KEY AUTOINCREMENT, item_id INTEGER NOT NULL) STRICT;
+        CREATE TRIGGER index_items_removed AFTER DELETE ON index_items BEGIN
+            INSERT INTO index_removals (item_id) VALUES (old.item_id);
+        END;
+        UPDATE index_state SET value = value + 1 WHERE key = 'generation';
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -369,6 +423,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("010_memory_reconciled_by", m010_memory_reconciled_by),
     ("011_llm_servers", m011_llm_servers),
     ("012_timeline", m012_timeline),
+    ("013_index_removals", m013_index_removals),
 ]
 
 

@@ -18,6 +18,9 @@ from memoir.store.sqlite_parts import SQLiteParts
 
 __all__ = ["SQLiteSearchTables"]
 
+# Rows of the removal log kept before it is cut and searchers reload (a new generation).
+REMOVALS_KEPT = 100_000
+
 _ITEM_COLUMNS = (
     "item_id, kind, ref, conversation_id, agent_id, session_id, role, created_ms, text, search_text,"
     " content_hash, event_ids, metadata, context_before, context_after"
@@ -107,30 +110,50 @@ class SQLiteSearchTables(SQLiteParts):
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 rows,
             )
-            if removed > 0:  # vectors of replaced items must be reloaded by searchers
-                self._bump_generation(conn)
+            if removed > 0:  # the trigger logged the replaced ids for searchers holding vectors
+                self._trim_removals(conn)
 
     def index_remove(self, refs: Sequence[str]) -> None:
         """Remove the items of these refs (a memory deleted or replaced)."""
         with self._translated(), self.atomic():
             conn = self._conn()
             removed = conn.executemany("DELETE FROM index_items WHERE ref = ?", [(r,) for r in refs]).rowcount
-            if removed > 0:  # as in index_add: searchers must drop the vectors they hold
-                self._bump_generation(conn)
+            if removed > 0:  # as in index_add
+                self._trim_removals(conn)
 
     def index_clear(self) -> None:
         with self._translated(), self.atomic():
             conn = self._conn()
             conn.execute("DELETE FROM index_items")
             conn.execute("INSERT INTO index_fts (index_fts) VALUES ('delete-all')")
+            conn.execute("DELETE FROM index_removals")  # a new generation: searchers reload everything
             self._bump_generation(conn)
 
     @staticmethod
     def _bump_generation(conn: sqlite3.Connection) -> None:
         conn.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
 
+    @classmethod
+    def _trim_removals(cls, conn: sqlite3.Connection) -> None:
+        # The log only has to reach back to the oldest searcher's position; past this many
+        # rows a new generation is cheaper than keeping it (searchers reload once).
+        first, last = conn.execute("SELECT min(seq), max(seq) FROM index_removals").fetchone()
+        if first is not None and last - first >= REMOVALS_KEPT:
+            conn.execute("DELETE FROM index_removals")
+            cls._bump_generation(conn)
+
     def index_generation(self) -> int:
         return int(self._read("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
+
+    def index_removals(self, after_seq: int | None) -> tuple[list[int], int]:
+        """(ids of items removed after log position `after_seq`, the log's latest position).
+
+        `None` asks only for the latest position (a searcher about to load every vector).
+        """
+        if after_seq is None:
+            return [], int(self._read("SELECT coalesce(max(seq), 0) FROM index_removals")[0][0])
+        rows = self._read("SELECT seq, item_id FROM index_removals WHERE seq > ? ORDER BY seq", (after_seq,))
+        return [int(row[1]) for row in rows], int(rows[-1][0]) if rows else after_seq
 
     def index_count(self, kind: str | None = None) -> int:
         if kind is None:
