@@ -48,8 +48,7 @@ class VectorsFollowTheStore(RuleBasedStateMachine):
         self.graph = self._graph_index()
 
     def _graph_index(self) -> VectorIndex:
-        index = VectorIndex(self.store, MODEL, hnsw_threshold=1, exact_limit=0, path=self.root / "vectors.hnsw")
-        return index
+        return VectorIndex(self.store, MODEL, hnsw_threshold=1, exact_limit=0, path=self.root / "vectors.hnsw")
 
     def teardown(self) -> None:
         vectors_module.COMPACT_MIN, search_tables.REMOVALS_KEPT = self.saved
