@@ -42,6 +42,7 @@ ALLOWED = {
         "timeline",
     },
     "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
+    "spool": {"errors"},
     "timeline_methods": {"errors", "model", "store", "workers", "assembly"},
     "injection_methods": {"errors", "model", "config", "retrieval", "assembly"},
     "views": {"errors", "model", "config", "store", "llm"},
@@ -59,13 +60,15 @@ ALLOWED = {
         "views",
         "timeline_methods",
         "injection_methods",
+        "spool",
     },
     "auth": {"errors"},
     "wire": {"errors", "model", "store", "views", "retrieval", "workers", "vault", "injection_methods"},
-    "server": {"errors", "model", "retrieval", "engine", "auth", "wire", "views", "vault", "grpc"},
+    "hooks": {"errors", "model", "config", "retrieval", "engine", "spool"},
+    "server": {"errors", "model", "retrieval", "engine", "auth", "wire", "views", "vault", "grpc", "hooks"},
     "grpc": {"errors", "model", "engine", "auth", "retrieval", "views", "workers"},
     "client": {"errors", "model", "retrieval", "views", "workers", "wire", "vault", "http"},
-    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "server", "grpc", "auth", "__init__"},
+    "cli": {"errors", "model", "config", "engine", "views", "retrieval", "server", "grpc", "auth", "hooks", "__init__"},
     "__init__": {
         "errors",
         "model",
@@ -79,7 +82,8 @@ ALLOWED = {
         "injection_methods",
         "client",
     },
-    "__main__": {"cli"},
+    "entry": {"cli", "hooks"},
+    "__main__": {"entry"},
 }
 
 

@@ -2,34 +2,99 @@
 
 The public API is what this module exports; everything else is private and may
 change. Start with `Memoir.open()`.
+
+Names are imported when first used (PEP 562): a coding agent's hook runs `memoir hook`
+as a new process for every tool call, and must not pay for the embedder, numpy and
+httpx before it has written one event.
 """
 
-from memoir.client import MemoirClient
-from memoir.config import MultiAgentMode, Settings, load_settings
-from memoir.engine import EventPage, Memoir, Status
-from memoir.errors import (
-    ConfigError,
-    EventNotFound,
-    HomeError,
-    InvalidEvent,
-    InvalidInput,
-    InvalidQuery,
-    MemoirError,
-    ModelOutputError,
-    ModelUnavailable,
-    NotFound,
-    RuntimeFailure,
-    ServerUnavailable,
-    StoreError,
-    UserError,
-    WorkerError,
-)
-from memoir.injection_methods import Injection
-from memoir.model import Event, EventKey, EventRole, EventType, Memory, MemoryKind, OutboxAction, OutboxEntry, Severity
-from memoir.model.timeline import Grip, GripContext, TocBullet, TocLevel, TocNode, TocPage
-from memoir.retrieval import Context, Hit
-from memoir.vault import MemoryDraft
-from memoir.workers import Job
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from memoir.client import MemoirClient
+    from memoir.config import MultiAgentMode, Settings, load_settings
+    from memoir.engine import EventPage, Memoir, Status
+    from memoir.errors import (
+        ConfigError,
+        EventNotFound,
+        HomeError,
+        InvalidEvent,
+        InvalidInput,
+        InvalidQuery,
+        MemoirError,
+        ModelOutputError,
+        ModelUnavailable,
+        NotFound,
+        RuntimeFailure,
+        ServerUnavailable,
+        StoreError,
+        UserError,
+        WorkerError,
+    )
+    from memoir.injection_methods import Injection
+    from memoir.model import (
+        Event,
+        EventKey,
+        EventRole,
+        EventType,
+        Memory,
+        MemoryKind,
+        OutboxAction,
+        OutboxEntry,
+        Severity,
+    )
+    from memoir.model.timeline import Grip, GripContext, TocBullet, TocLevel, TocNode, TocPage
+    from memoir.retrieval import Context, Hit
+    from memoir.vault import MemoryDraft
+    from memoir.workers import Job
+
+_HOMES: dict[str, str] = {
+    "ConfigError": "memoir.errors",
+    "Context": "memoir.retrieval",
+    "Event": "memoir.model",
+    "EventKey": "memoir.model",
+    "EventNotFound": "memoir.errors",
+    "EventPage": "memoir.engine",
+    "EventRole": "memoir.model",
+    "EventType": "memoir.model",
+    "Grip": "memoir.model.timeline",
+    "GripContext": "memoir.model.timeline",
+    "Hit": "memoir.retrieval",
+    "HomeError": "memoir.errors",
+    "Injection": "memoir.injection_methods",
+    "InvalidEvent": "memoir.errors",
+    "InvalidInput": "memoir.errors",
+    "InvalidQuery": "memoir.errors",
+    "Job": "memoir.workers",
+    "Memoir": "memoir.engine",
+    "MemoirClient": "memoir.client",
+    "MemoirError": "memoir.errors",
+    "Memory": "memoir.model",
+    "MemoryDraft": "memoir.vault",
+    "MemoryKind": "memoir.model",
+    "ModelOutputError": "memoir.errors",
+    "ModelUnavailable": "memoir.errors",
+    "MultiAgentMode": "memoir.config",
+    "NotFound": "memoir.errors",
+    "OutboxAction": "memoir.model",
+    "OutboxEntry": "memoir.model",
+    "RuntimeFailure": "memoir.errors",
+    "ServerUnavailable": "memoir.errors",
+    "Settings": "memoir.config",
+    "Severity": "memoir.model",
+    "Status": "memoir.engine",
+    "StoreError": "memoir.errors",
+    "TocBullet": "memoir.model.timeline",
+    "TocLevel": "memoir.model.timeline",
+    "TocNode": "memoir.model.timeline",
+    "TocPage": "memoir.model.timeline",
+    "UserError": "memoir.errors",
+    "WorkerError": "memoir.errors",
+    "load_settings": "memoir.config",
+}
 
 __version__ = "0.1.0"
 
@@ -78,3 +143,16 @@ __all__ = [
     "__version__",
     "load_settings",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOMES.get(name)
+    if module is None:
+        raise AttributeError(f"module 'memoir' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # the next lookup is a plain attribute
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

@@ -1,3 +1,3 @@
-from memoir.cli import main
+from memoir.entry import main
 
 main()

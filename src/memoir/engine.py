@@ -24,6 +24,7 @@ from memoir.model.admission import refuse_conflicts
 from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
 from memoir.model.memory import MemoryKind
 from memoir.retrieval import Hit, TimeLike, search_scope, time_bound
+from memoir.spool import drain_spool
 from memoir.store import EventQuery, IndexItem
 from memoir.timeline_methods import TimelineMethods
 from memoir.vault import MemoryDraft, SyncReport
@@ -72,6 +73,7 @@ class Memoir(TimelineMethods, InjectionMethods):
         memoir = cls(assemble(settings))
         try:
             memoir.sync_vault()  # files people edited, or a crash between file and index
+            drain_spool(settings.home, memoir.ingest)  # what hooks wrote while the store was away
             parts = memoir._parts
             if settings.vault.watch:
                 parts.watcher = VaultWatcher(parts.vault.root, memoir.sync_vault)

@@ -93,6 +93,11 @@ class InvalidQuery(InvalidInput):
 class ConfigError(UserError):
     """A configuration value, variable or file is invalid."""
 
+    @classmethod
+    def at(cls, key: str, reason: str) -> ConfigError:
+        """The error for one key (or file): `key: reason`."""
+        return cls(f"{key}: {reason}")
+
 
 class NotFound(UserError, LookupError):
     """Something asked for by id does not exist."""

@@ -20,6 +20,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from memoir import __version__
+from memoir.cli import hooks as hooks_commands
 from memoir.cli import render
 from memoir.cli import serve as serve_command
 from memoir.cli import timeline as timeline_commands
@@ -390,6 +391,7 @@ def worker(
 
 timeline_commands.register(app, _open, out, err)
 serve_command.register(app, _open, err)
+hooks_commands.register(app, _open, out, err)
 
 
 def main() -> None:

@@ -34,6 +34,7 @@ from memoir.config.parsers import (
     parse_optional_text,
     parse_origins,
     parse_path,
+    parse_patterns,
     parse_sources,
 )
 from memoir.errors import ConfigError
@@ -42,6 +43,7 @@ __all__ = [
     "OPTIONS",
     "SECTIONS",
     "EmbeddingSettings",
+    "HooksSettings",
     "IndexSettings",
     "LLMSettings",
     "MemorySettings",
@@ -163,6 +165,19 @@ class ServerSettings:
 
 
 @dataclass(frozen=True)
+class HooksSettings:
+    server_url: str | None = option(
+        "http://127.0.0.1:8765",
+        parse_optional_text,
+        "the `memoir serve` that `memoir hook` hands calls to (none: always write locally)",
+    )
+    timeout: float = option(2.0, parse_number(float, 0.05), "seconds `memoir hook` waits for that server")
+    secret_patterns: tuple[str, ...] = option(
+        (), parse_patterns, "extra regular expressions masked out of captured text (group 1 if any, else the match)"
+    )
+
+
+@dataclass(frozen=True)
 class MemorySettings:
     extract: bool = option(True, parse_bool, "extract facts from user messages into the vault")
     max_entries: int = option(500, parse_number(int, 1), "live memories per conversation before the oldest go")
@@ -207,6 +222,7 @@ class Settings:
     llm: LLMSettings = field(default_factory=LLMSettings)
     proxy: ProxySettings = field(default_factory=ProxySettings)
     server: ServerSettings = field(default_factory=ServerSettings)
+    hooks: HooksSettings = field(default_factory=HooksSettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     vault: VaultSettings = field(default_factory=VaultSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
@@ -265,6 +281,7 @@ SECTIONS: dict[str, type] = {
     "llm": LLMSettings,
     "proxy": ProxySettings,
     "server": ServerSettings,
+    "hooks": HooksSettings,
     "memory": MemorySettings,
     "vault": VaultSettings,
     "index": IndexSettings,

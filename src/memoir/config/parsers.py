@@ -3,7 +3,9 @@ value, or raises ValueError saying what is wrong (the caller names the key)."""
 
 from __future__ import annotations
 
+import json
 import os
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,6 +19,7 @@ __all__ = [
     "parse_optional_text",
     "parse_origins",
     "parse_path",
+    "parse_patterns",
     "parse_sources",
 ]
 
@@ -106,6 +109,22 @@ def parse_origins(value: Any) -> tuple[str, ...]:
         if origin != "*" and not origin.startswith(("http://", "https://")):
             raise ValueError(f"{origin!r} is not an origin like http://localhost:3000 (or *)")
     return origins
+
+
+def parse_patterns(value: Any) -> tuple[str, ...]:
+    """Regular expressions: a list in a file, or in a variable one pattern or a JSON list (commas are regex)."""
+    if isinstance(value, str):
+        text = value.strip()
+        # a ValueError from json names the problem; the caller adds the key
+        value = json.loads(text) if text.startswith("[") else [text] if text else []
+    if not isinstance(value, list | tuple) or not all(isinstance(item, str) for item in value):
+        raise ValueError("expected a list of regular expressions")
+    for item in value:
+        try:
+            re.compile(item)
+        except re.error as exc:
+            raise ValueError(f"{item!r} is not a regular expression: {exc}") from None
+    return tuple(value)
 
 
 def parse_budgets(value: Any) -> tuple[tuple[str, int], ...]:

@@ -25,6 +25,7 @@ from memoir.engine import Memoir
 from memoir.errors import MemoirError
 from memoir.server.errors import install_error_handlers, status_of
 from memoir.server.guard import Guard
+from memoir.server.hooks import create_hooks_router
 from memoir.server.proxy import add_proxy_routes
 from memoir.server.rest import create_router
 
@@ -57,6 +58,7 @@ def create_app(memoir: Memoir) -> FastAPI:
     _add_status_routes(app, memoir)
     _add_docs(app)
     app.include_router(create_router(memoir))
+    app.include_router(create_hooks_router(memoir))
     add_proxy_routes(app, memoir, lambda: clients["upstream"])
     if settings.server.cors_origins:
         app.add_middleware(

@@ -1,0 +1,1 @@
+"""Coding agents' hooks: capture of their sessions as events, and memory injected back."""

@@ -1,0 +1,112 @@
+"""`memoir hook EVENT`: a coding agent's `command` hook, reading the call's JSON on stdin.
+
+It runs as a new process for every call, so it imports little and does little: it hands
+the call to a running `memoir serve` when there is one (which stores it and answers with
+context), and otherwise spools the call's events (`memoir.store.spool`) without touching
+the database. It always prints a JSON answer with `"continue": true` and exits 0,
+whatever happens: a memory system must never stop the agent (fail-open). Problems go to
+stderr, one line.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from memoir.config import Settings, load_settings
+from memoir.hooks.capture import MAX_PAYLOAD_BYTES, events_for, parse_call
+from memoir.hooks.secrets import Masker
+from memoir.spool import spool_events
+
+__all__ = ["run_hook"]
+
+
+def run_hook(event: str | None, agent: str, home: Path | None = None, config: Path | None = None) -> int:
+    """Handle one call from stdin; prints the agent's answer on stdout and returns 0."""
+    answer: dict[str, Any] = {"continue": True}
+    try:
+        body = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
+        settings = load_settings({"home": home}, config_file=config)
+        answer = _handle(settings, agent, event, body) or answer
+    except Exception as exc:  # noqa: BLE001  # fail-open: whatever went wrong, the agent goes on
+        message = f"{type(exc).__name__}: {exc}" if not str(exc).startswith(type(exc).__name__) else str(exc)
+        sys.stderr.write(f"memoir hook: {message}"[:2000].replace("\n", " ") + "\n")
+    sys.stdout.write(json.dumps(answer) + "\n")
+    sys.stdout.flush()
+    return 0
+
+
+def _handle(settings: Settings, agent: str, event: str | None, body: bytes) -> dict[str, Any] | None:
+    call = parse_call(agent, body, event)
+    payload = dict(call.payload)
+    if not isinstance(payload.get("timestamp"), str):
+        # The server and a local fallback must derive the same event ids from the same call.
+        payload["timestamp"] = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        call = parse_call(agent, payload, event)
+    answered = _ask_server(settings, agent, payload, call.hook_name)
+    if answered is not None:
+        return answered
+    events = events_for(call, Masker(settings.hooks.secret_patterns))
+    if settings.agent_id is not None:
+        for item in events:
+            item["agent_id"] = settings.agent_id
+    if events:
+        spool_events(settings.home, events)
+    return None
+
+
+def _ask_server(settings: Settings, agent: str, payload: dict[str, Any], hook_name: str) -> dict[str, Any] | None:
+    """The server's answer, or None when there is no server or it could not store the call."""
+    url = settings.hooks.server_url
+    if not url:
+        return None
+    parts = urlsplit(url)
+    if parts.scheme != "http" or not parts.hostname:
+        raise ValueError(f"hooks.server_url {url!r} is not an http:// URL (use the http hook for others)")
+    headers = {"Host": parts.netloc, "Content-Type": "application/json", "Connection": "close"}
+    if settings.api_key:
+        headers["Authorization"] = f"Bearer {settings.api_key}"
+    body = json.dumps({**payload, "hook_event_name": hook_name}).encode()  # ASCII: json escapes the rest
+    path = f"{parts.path.rstrip('/')}/hooks/{agent}"
+    try:
+        status, answer_headers, data = _post(
+            parts.hostname, parts.port or 80, path, headers, body, settings.hooks.timeout
+        )
+    except (OSError, ValueError):
+        return None  # no server, or it did not answer in time: write locally
+    if status != 200 or "x-memoir-error" in answer_headers:
+        return None
+    try:
+        answer = json.loads(data)
+    except ValueError:
+        return None
+    return answer if isinstance(answer, dict) else None
+
+
+def _post(
+    host: str, port: int, path: str, headers: dict[str, str], body: bytes, timeout: float
+) -> tuple[int, dict[str, str], bytes]:
+    """One HTTP/1.1 POST on a fresh connection, read to its end.
+
+    A few lines of socket code instead of `http.client`, whose import (email parsing, ssl)
+    costs more than the rest of a hook call. The server is ours, on loopback, and answers
+    with a Content-Length and closes.
+    """
+    lines = [f"POST {path} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), f"Content-Length: {len(body)}"]
+    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    with socket.create_connection((host, port), timeout=timeout) as connection:
+        connection.sendall(request)
+        chunks = []
+        while chunk := connection.recv(65536):
+            chunks.append(chunk)
+    head, _, data = b"".join(chunks).partition(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    found = dict(line.split(":", 1) for line in header_lines if ":" in line)
+    answer_headers = {key.strip().lower(): value.strip() for key, value in found.items()}
+    length = int(answer_headers.get("content-length", len(data)))
+    return int(status_line.split()[1]), answer_headers, data[:length]

@@ -1,0 +1,45 @@
+"""`POST /hooks/{agent}`: coding agents' `http` hooks (Claude Code, Codex, Gemini CLI).
+
+The agent POSTs the same JSON its `command` hooks read on stdin. The answer is always 200
+with `{"continue": true}` and any context for the model: a hook must never stop the agent
+(fail-open), so a bad payload or a failing store is logged and named in the
+`X-Memoir-Error` header instead of refusing the call.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+from starlette.concurrency import run_in_threadpool
+
+from memoir.engine import Memoir
+from memoir.errors import MemoirError
+from memoir.hooks.capture import parse_call
+from memoir.hooks.handler import agent_output, handle
+from memoir.hooks.secrets import Masker
+
+__all__ = ["create_hooks_router"]
+
+log = logging.getLogger("memoir.hooks")
+
+
+def create_hooks_router(memoir: Memoir) -> APIRouter:
+    router = APIRouter(tags=["hooks"])
+    masker = Masker(memoir.settings.hooks.secret_patterns)
+
+    @router.post("/hooks/{agent}")
+    async def hook(agent: str, request: Request) -> JSONResponse:
+        """Capture one hook call as events and answer with the context to inject."""
+        body = await request.body()
+        try:
+            call = parse_call(agent, body)
+            answer = await run_in_threadpool(handle, memoir, call, masker)
+        except MemoirError as exc:
+            log.warning("hook call from %s not captured: %s", agent[:40], exc)
+            message = str(exc).encode("ascii", "backslashreplace").decode()[:500].replace("\n", " ")
+            return JSONResponse({"continue": True}, headers={"X-Memoir-Error": message})
+        return JSONResponse(agent_output(call, answer.context), headers={"X-Memoir-Stored": str(answer.stored)})
+
+    return router
