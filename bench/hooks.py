@@ -39,7 +39,7 @@ import httpx
 
 from memoir import Memoir
 from memoir.hooks.capture import parse_call
-from memoir.hooks.handler import _context, handle
+from memoir.hooks.handler import context_for, handle
 from memoir.hooks.project import project_scope
 from memoir.hooks.secrets import Masker
 from memoir.server import serving
@@ -147,7 +147,7 @@ def injection(memoir: Memoir, project: Path, calls: int, modules: int) -> list[f
     for number in range(calls + 5):
         hook_call = parse_call("claude", call(project, 200_000 + number, modules))
         start = time.perf_counter()
-        _context(memoir, hook_call, masker)
+        context_for(memoir, hook_call, masker)
         if number >= 5:
             samples.append((time.perf_counter() - start) * 1000)
     handle(memoir, parse_call("claude", call(project, 0, modules)), masker)  # the whole path works too

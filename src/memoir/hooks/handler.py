@@ -25,7 +25,7 @@ from memoir.hooks.seen import SeenMemories
 if TYPE_CHECKING:
     from memoir.engine import Memoir
 
-__all__ = ["HookAnswer", "agent_output", "handle"]
+__all__ = ["HookAnswer", "agent_output", "capture", "context_for", "handle"]
 
 log = logging.getLogger("memoir.hooks")
 
@@ -44,14 +44,28 @@ class HookAnswer:
 
 def handle(memoir: Memoir, call: HookCall, masker: Masker) -> HookAnswer:
     """Store the call's events, then build its context (never failing for the context's sake)."""
+    stored = capture(memoir, call, masker)
+    context, dedup = context_for(memoir, call, masker)
+    return HookAnswer(stored, context, dedup)
+
+
+def capture(memoir: Memoir, call: HookCall, masker: Masker) -> int:
+    """Store the call's events durably; returns how many."""
     events = events_for(call, masker)
-    stored = len(memoir.ingest(events)) if events else 0
+    return len(memoir.ingest(events)) if events else 0
+
+
+def context_for(memoir: Memoir, call: HookCall, masker: Masker) -> tuple[str, int]:
+    """The context for the agent, and the session-dedup hits; ("", 0) when it cannot be built.
+
+    Independent of `capture` (it reads memories, not this call's events), so a server may
+    run both at once.
+    """
     try:
-        context, dedup = _context(memoir, call, masker)
+        return _context(memoir, call, masker)
     except (MemoirError, OSError) as exc:
         log.warning("no context for %s %s: %s", call.agent, call.hook_name, exc)
-        context, dedup = "", 0
-    return HookAnswer(stored, context, dedup)
+        return "", 0
 
 
 def agent_output(call: HookCall, context: str) -> dict[str, Any]:

@@ -8,6 +8,7 @@ with `{"continue": true}` and any context for the model: a hook must never stop 
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from fastapi import APIRouter, Request
@@ -17,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from memoir.engine import Memoir
 from memoir.errors import MemoirError
 from memoir.hooks.capture import parse_call
-from memoir.hooks.handler import agent_output, handle
+from memoir.hooks.handler import agent_output, capture, context_for
 from memoir.hooks.secrets import Masker
 
 __all__ = ["create_hooks_router"]
@@ -35,11 +36,15 @@ def create_hooks_router(memoir: Memoir) -> APIRouter:
         body = await request.body()
         try:
             call = parse_call(agent, body)
-            answer = await run_in_threadpool(handle, memoir, call, masker)
+            # The durable commit and the search do not depend on each other: run them at once.
+            stored, (context, _) = await asyncio.gather(
+                run_in_threadpool(capture, memoir, call, masker),
+                run_in_threadpool(context_for, memoir, call, masker),
+            )
         except MemoirError as exc:
             log.warning("hook call from %s not captured: %s", agent[:40], exc)
             message = str(exc).encode("ascii", "backslashreplace").decode()[:500].replace("\n", " ")
             return JSONResponse({"continue": True}, headers={"X-Memoir-Error": message})
-        return JSONResponse(agent_output(call, answer.context), headers={"X-Memoir-Stored": str(answer.stored)})
+        return JSONResponse(agent_output(call, context), headers={"X-Memoir-Stored": str(stored)})
 
     return router
