@@ -21,6 +21,7 @@ from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import hooks as hooks_commands
+from memoir.cli import mcp as mcp_command
 from memoir.cli import render
 from memoir.cli import serve as serve_command
 from memoir.cli import timeline as timeline_commands
@@ -392,6 +393,7 @@ def worker(
 timeline_commands.register(app, _open, out, err)
 serve_command.register(app, _open, err)
 hooks_commands.register(app, _open, out, err)
+mcp_command.register(app, _open, out, err)
 
 
 def main() -> None:

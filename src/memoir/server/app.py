@@ -23,6 +23,7 @@ from starlette.concurrency import run_in_threadpool
 import memoir.wire as wire
 from memoir.engine import Memoir
 from memoir.errors import MemoirError
+from memoir.mcp.server import mount_mcp
 from memoir.server.errors import install_error_handlers, status_of
 from memoir.server.guard import Guard
 from memoir.server.hooks import create_hooks_router
@@ -59,6 +60,7 @@ def create_app(memoir: Memoir) -> FastAPI:
     _add_docs(app)
     app.include_router(create_router(memoir))
     app.include_router(create_hooks_router(memoir))
+    mount_mcp(app, memoir)
     add_proxy_routes(app, memoir, lambda: clients["upstream"])
     if settings.server.cors_origins:
         app.add_middleware(
