@@ -141,6 +141,28 @@ def test_any_bytes_are_a_clear_error_or_a_call(body: Any) -> None:
     assert field in (None, "payload", "session_id", "hook_event_name")
 
 
+_JSON_TEXT = st.text(st.characters(categories=["Cs", "L", "N", "P"]), max_size=40)  # lone surrogates too
+_JSON_VALUE = st.recursive(
+    st.none() | st.booleans() | st.integers() | _JSON_TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_JSON_TEXT, inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(
+    tool_input=st.dictionaries(st.sampled_from(["file_path", "path", "paths", "command", "x"]), _JSON_VALUE),
+    cwd=st.one_of(_JSON_TEXT, st.just("/ab" * 2000), st.just("/tmp/\udcff")),
+)
+@settings(max_examples=150, deadline=None)
+def test_whatever_a_tool_call_holds_its_events_are_valid(tool_input: dict[str, Any], cwd: str) -> None:
+    from memoir.model.event import Event
+
+    body = {"session_id": "s", "cwd": cwd, "hook_event_name": "PostToolUse", "tool_name": "Read"}
+    call = parse_call("claude", body | {"tool_input": tool_input, "tool_response": tool_input})
+    for event in events_for(call, Masker()):
+        Event.from_dict(event)  # what ingest checks: a bad path must not cost the call
+
+
 @given(
     prompt=st.text(max_size=300),
     secret=st.sampled_from(

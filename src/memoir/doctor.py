@@ -59,7 +59,7 @@ def _events(store: Store) -> list[Finding]:
 
 
 def _vault(parts: Parts) -> list[Finding]:
-    diff = diff_vault(parts.vault, parts.store.memory_files())
+    diff = diff_vault(parts.vault, parts.store)
     findings = [Finding("error", "vault", f"unreadable memory file, left alone: {error}") for error in diff.broken]
     findings += [Finding("warning", "vault", f"duplicate id, left alone: {error}") for error in diff.duplicates]
     unreadable = [m for m in parts.store.memory_list(include_deleted=True) if m.unreadable]

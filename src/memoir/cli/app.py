@@ -21,9 +21,11 @@ from typer.core import TyperGroup
 
 from memoir import __version__
 from memoir.cli import hooks as hooks_commands
+from memoir.cli import importing as importing_commands
 from memoir.cli import mcp as mcp_command
 from memoir.cli import render
 from memoir.cli import serve as serve_command
+from memoir.cli import think as think_commands
 from memoir.cli import timeline as timeline_commands
 from memoir.cli.lines import Batches, wait_for_jobs
 from memoir.config import load_settings
@@ -394,6 +396,8 @@ timeline_commands.register(app, _open, out, err)
 serve_command.register(app, _open, err)
 hooks_commands.register(app, _open, out, err)
 mcp_command.register(app, _open, out, err)
+think_commands.register(app, _open, out, err)
+importing_commands.register(app, _open, out, err)
 
 
 def main() -> None:

@@ -22,10 +22,12 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from memoir.errors import InvalidInput
-from memoir.hooks.project import project_root, project_scope
+from memoir.hooks.project import project_root, scope_of_root
 from memoir.hooks.secrets import Masker
 from memoir.model.checks import brief
 from memoir.model.event import parse_timestamp
@@ -73,9 +75,13 @@ class HookCall:
     payload: Mapping[str, Any]
     at_ms: int
 
-    @property
+    @cached_property  # a walk up the folders, asked for by every event of the call
+    def root(self) -> Path:
+        return project_root(self.cwd)
+
+    @cached_property
     def conversation_id(self) -> str:
-        return project_scope(self.cwd)
+        return scope_of_root(self.root)
 
     @property
     def tool_name(self) -> str:
@@ -153,10 +159,10 @@ def _render(value: Any, limit: int) -> str:
 def _files(tool_input: Any) -> list[str]:
     if not isinstance(tool_input, Mapping):
         return []
-    found = [value for key in _FILE_KEYS if isinstance(value := tool_input.get(key), str) and value]
+    found = [value for key in _FILE_KEYS if (value := _text(tool_input.get(key)))]
     paths = tool_input.get("paths")
     if isinstance(paths, list):
-        found.extend(p for p in paths if isinstance(p, str) and p)
+        found.extend(text for p in paths[:20] if (text := _text(p)))
     return found[:20]
 
 
@@ -183,7 +189,7 @@ def events_for(call: HookCall, masker: Masker, *, key: str | None = None) -> lis
     transcript's message id); by default the ids derive from the payload's content.
     """
     metadata = {"capture": "hook", "coding_agent": call.agent, "hook": call.hook_name}
-    metadata["project"] = str(project_root(call.cwd))[:1000]
+    metadata["project"] = (_text(str(call.root)) or "")[:1000]
     made: list[tuple[str, str, dict[str, str]]] = []  # (event type, text, extra metadata)
     if call.event == "session_start":
         made.append(("session_start", "", {"source": call.text("source")[:100]}))

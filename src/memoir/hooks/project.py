@@ -14,7 +14,7 @@ import os
 import re
 from pathlib import Path
 
-__all__ = ["project_root", "project_scope"]
+__all__ = ["project_root", "project_scope", "scope_of_root"]
 
 _UNSAFE = re.compile(r"[^\w.-]+")
 _MAX_NAME = 48
@@ -24,14 +24,21 @@ def project_root(cwd: str | os.PathLike[str]) -> Path:
     """The nearest folder at or above `cwd` holding `.git` (a folder, or a worktree's file), else `cwd`."""
     start = Path(os.path.abspath(os.fspath(cwd)))
     for folder in (start, *start.parents):
-        if (folder / ".git").exists():
-            return folder
+        try:
+            if (folder / ".git").exists():
+                return folder
+        except OSError:  # a name too long for the system: no repository can be found there
+            continue
     return start
 
 
 def project_scope(cwd: str | os.PathLike[str]) -> str:
     """The conversation id of the project `cwd` belongs to, like `memoir-3fa2c1d0`."""
-    root = project_root(cwd)
+    return scope_of_root(project_root(cwd))
+
+
+def scope_of_root(root: Path) -> str:
+    """The conversation id of the project whose root folder is `root`."""
     name = _UNSAFE.sub("-", root.name).strip("-.")[:_MAX_NAME] or "project"
     digest = hashlib.sha256(os.fsencode(root)).hexdigest()[:8]
     return f"{name}-{digest}"

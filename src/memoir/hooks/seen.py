@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from memoir.hooks.state import read_state, write_state
+from memoir.session_state import read_state, write_state
 
 __all__ = ["SeenMemories"]
 

@@ -202,25 +202,30 @@ class MemoryBook:
         A note edited to say something else, or to claim another id, no longer holds this
         content: the mirror learns that now (as a sync would), and `memory` is new. A broken
         note flags its memory unreadable. A note deleted by hand leaves `same` to be written again.
+        The note is read even when the mirror flags `same` unreadable: the flag is what the last
+        look found, and the person may have fixed or deleted the note since.
         """
-        if same is None or same.unreadable:
-            return same
+        if same is None:
+            return None
         recorded, present = self._notes_of(same)
         for note in present:
             found = note.found
             if isinstance(found, Memory) and found.id == same.id and not found.deleted:
-                if found != same:
+                if found != same or same.unreadable:  # `unreadable` takes no part in ==
                     self._mirror(found, note.path, note.digest)
                 return found if found.key == memory.key else None
         for note in present:
             if isinstance(note.found, VaultFileError):
-                self.store.memory_mark_unreadable(same.id, note.found.reason, UNREADABLE)
+                # Recorded at the broken note, which may be memoir's own path when the note the mirror
+                # knew is gone: `memory_path` must name a file, and the next sync must find it there.
+                flagged = replace(same, unreadable=note.found.reason)
+                self.store.memory_save(flagged, str(note.path), UNREADABLE)
                 self.store.index_remove([same.id])
-                return replace(same, unreadable=note.found.reason)
+                return flagged
         if present:  # its path now holds another memory (an id edited by hand)
             self._file_gone(same.id, recorded or str(self.vault.path_of(same)))
             return None
-        return same
+        return replace(same, unreadable=None)  # no note at all: written again from the mirror's copy
 
     def _notes_of(self, memory: Memory) -> tuple[str | None, list[Note]]:
         """(the path the mirror recorded, the notes now at it and at memoir's own path for the memory)."""
@@ -330,11 +335,11 @@ class MemoryBook:
         A first look takes no lock; when it finds differences, the comparison is made again
         and applied inside the write transaction, where no other process is changing files.
         """
-        diff = diff_vault(self.vault, self.store.memory_files())
+        diff = diff_vault(self.vault, self.store)
         if not diff.in_step:
             self.embedder.embed_hashed([m.content for _, m, _ in diff.files.values() if not m.deleted])
             with self.store.atomic():
-                diff = diff_vault(self.vault, self.store.memory_files())
+                diff = diff_vault(self.vault, self.store)
                 report = self._apply(diff)
         else:
             report = SyncReport()

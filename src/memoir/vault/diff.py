@@ -11,18 +11,22 @@ is byte for byte as memoir wrote it), which is rolled back. Two notes claiming o
 Obsidian copy, an id edited by hand) are reported; the one at memoir's own path for that
 id (or its tombstone) is used. Two live notes holding the same memory (same owner,
 conversation, kind and content, with different ids) are reported too; the one the mirror
-already has live, or else the oldest, is used: a memory is live once.
+already has live with that content, or else live at all, or else the oldest, is used: a
+memory is live once. A live memory whose note cannot be read now (its front matter
+broken) still holds its content, from the mirror's last good copy: a readable note that
+would repeat it is reported and ignored, since the broken note cannot be weighed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memoir.model.memory import Memory
+from memoir.store import MemoryMirror
 from memoir.vault.files import VaultFileError, render_memory
 from memoir.vault.vault import Note, Vault
 
@@ -58,26 +62,26 @@ class VaultDiff:
         return [*self.broken, *self.duplicates]
 
 
-def diff_vault(vault: Vault, known: Mapping[str, tuple[str, str]]) -> VaultDiff:
-    """Compare the files with `known` (id -> (path, file hash), as the mirror last saw them)."""
+MemoryKey = tuple[str | None, str, str, str]  # Memory.key: owner, conversation, kind, normalised content
+Lookup = Callable[[str], Memory | None]  # a memory as the mirror keeps it
+
+
+def diff_vault(vault: Vault, mirror: MemoryMirror) -> VaultDiff:
+    """Compare the files with the mirror: the notes it last saw (`memory_files`: id -> (path,
+    file hash)) and, where two notes compete for one memory, the memories it keeps."""
+    known = mirror.memory_files()
+    lookup = _cached(mirror.memory_get)
     diff = VaultDiff()
     claims: dict[str, list[Note]] = {}
-    broken_paths: dict[str, VaultFileError] = {}
-    linked: dict[str, VaultFileError] = {}  # folders that are links: the notes behind them are not read
+    unread = _Unread()
     for note in vault.scan():
         if isinstance(note.found, VaultFileError):
             diff.broken.append(note.found)
-            broken_paths[str(note.path)] = note.found
-            if note.path.is_dir():
-                linked[str(note.path) + os.sep] = note.found
+            unread.add(note.path, note.found)
         else:
             claims.setdefault(note.found.id, []).append(note)
     chosen = {i: _settle_claims(vault, n, known, diff) if len(n) > 1 else n[0] for i, n in claims.items()}
-    for note in _repeated_memories(chosen, known):
-        diff.duplicates.append(
-            VaultFileError(note.path, f"holds the same memory as another note: ignored ({note.path.name})")
-        )
-        del chosen[_memory(note).id]
+    _drop_repeated(chosen, known, unread, lookup, diff)
     for memory_id, note in chosen.items():
         diff.files[memory_id] = (note.path, _memory(note), note.digest)
         if memory_id not in known:
@@ -87,28 +91,103 @@ def diff_vault(vault: Vault, known: Mapping[str, tuple[str, str]]) -> VaultDiff:
     for memory_id, (path, digest) in known.items():
         if memory_id in diff.files or not digest:  # an empty hash: its deletion was mirrored already
             continue
-        behind = next((error for folder, error in linked.items() if path.startswith(folder)), None)
-        if path in broken_paths or behind is not None:
+        if (error := unread.why(path)) is not None:
             if digest != UNREADABLE:
-                diff.unreadable[memory_id] = broken_paths.get(path) or behind  # type: ignore[assignment]
+                diff.unreadable[memory_id] = error
         else:
             diff.gone[memory_id] = path
     return diff
 
 
-def _repeated_memories(chosen: Mapping[str, Note], known: Mapping[str, tuple[str, str]]) -> list[Note]:
-    """Live notes holding a memory another live note holds too: all but the mirror's own, or the oldest."""
-    groups: dict[tuple[str | None, str, str, str], list[Note]] = {}
+class _Unread:
+    """Paths whose note cannot be read now: broken files, and everything behind a linked folder."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, VaultFileError] = {}
+        self.folders: dict[str, VaultFileError] = {}  # folders that are links: the notes behind them are not read
+
+    def add(self, path: Path, error: VaultFileError) -> None:
+        self.files[str(path)] = error
+        if path.is_dir():
+            self.folders[str(path) + os.sep] = error
+
+    def why(self, path: str) -> VaultFileError | None:
+        """The error that keeps the note at `path` from being read, or None (readable, or no file)."""
+        found = self.files.get(path)
+        return found or next((error for folder, error in self.folders.items() if path.startswith(folder)), None)
+
+
+def _cached(lookup: Lookup) -> Lookup:
+    """`lookup`, asked once per id: a diff may weigh the same memory several times."""
+    seen: dict[str, Memory | None] = {}
+
+    def cached(memory_id: str) -> Memory | None:
+        if memory_id not in seen:
+            seen[memory_id] = lookup(memory_id)
+        return seen[memory_id]
+
+    return cached
+
+
+def _drop_repeated(
+    chosen: dict[str, Note], known: Mapping[str, tuple[str, str]], unread: _Unread, lookup: Lookup, diff: VaultDiff
+) -> None:
+    """Ignore (and report) the live notes that would make a second live memory of one content.
+
+    Repeated until nothing changes: a memory whose note is ignored may be held by its
+    broken note at the mirror's path, and then holds its old content against others.
+    """
+    while repeated := _repeated_memories(chosen, _held(chosen, known, unread, lookup), lookup):
+        for note, reason in repeated:
+            diff.duplicates.append(VaultFileError(note.path, reason))
+            del chosen[_memory(note).id]
+
+
+def _held(
+    chosen: Mapping[str, Note], known: Mapping[str, tuple[str, str]], unread: _Unread, lookup: Lookup
+) -> dict[MemoryKey, str]:
+    """Contents held by live memories whose note cannot be read now (the mirror's last good copy) -> that note."""
+    held: dict[MemoryKey, str] = {}
+    for memory_id, (path, digest) in known.items():
+        if memory_id in chosen or not digest or unread.why(path) is None:
+            continue
+        memory = lookup(memory_id)
+        if memory is not None and not memory.deleted:
+            held.setdefault(memory.key, path)
+    return held
+
+
+def _repeated_memories(
+    chosen: Mapping[str, Note], held: Mapping[MemoryKey, str], lookup: Lookup
+) -> list[tuple[Note, str]]:
+    """Live notes holding a memory that is live elsewhere already, with why they are ignored.
+
+    A memory whose note is broken keeps its content (its note cannot be weighed, and
+    ignoring it would forget it); among readable notes, the mirror's own is kept.
+    """
+    groups: dict[MemoryKey, list[Note]] = {}
     for note in chosen.values():
         if not _memory(note).deleted:
             groups.setdefault(_memory(note).key, []).append(note)
+    repeated: list[tuple[Note, str]] = []
+    for key, notes in groups.items():
+        if key in held:
+            why = f"holds the same memory as {Path(held[key]).name}, which cannot be read now: ignored until it is"
+            repeated += [(note, why) for note in notes]
+        elif len(notes) > 1:
+            kept, *others = sorted(notes, key=lambda note: _preference(note, lookup))
+            why = f"holds the same memory as {kept.path.name}: ignored"
+            repeated += [(note, why) for note in others]
+    return repeated
 
-    def preference(note: Note) -> tuple[bool, str]:
-        memory = _memory(note)
-        mirrored_live = known.get(memory.id, ("", ""))[1] not in ("", UNREADABLE)
-        return (not mirrored_live, memory.id)  # ULIDs sort by creation: the oldest first
 
-    return [note for notes in groups.values() if len(notes) > 1 for note in sorted(notes, key=preference)[1:]]
+def _preference(note: Note, lookup: Lookup) -> tuple[bool, bool, str]:
+    """How a note ranks among notes holding one memory: the mirror's own first, then the oldest."""
+    memory = _memory(note)
+    mirrored = lookup(memory.id)
+    live = mirrored is not None and not mirrored.deleted
+    same = mirrored is not None and live and mirrored.key == memory.key  # not a note edited into a repeat
+    return (not same, not live, memory.id)  # ULIDs sort by creation: the oldest first
 
 
 def _settle_claims(vault: Vault, notes: list[Note], known: Mapping[str, tuple[str, str]], diff: VaultDiff) -> Note:
