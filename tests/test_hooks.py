@@ -120,6 +120,35 @@ def test_gemini_names_its_events_differently_and_means_the_same(project: Path) -
     assert "pytest -q" in tool[0]["text"] and "3 passed" in tool[0]["text"]
 
 
+def test_codex_sends_claudes_names_with_its_own_fields(project: Path) -> None:
+    masker = Masker()
+    extra = {"model": "gpt-5-codex", "turn_id": "t1"}  # Codex adds these to Claude's fields
+    calls = [
+        payload(project, "SessionStart", source="startup", model="gpt-5-codex"),
+        payload(project, "UserPromptSubmit", prompt="run the tests", **extra),
+        payload(
+            project,
+            "PostToolUse",
+            tool_name="Bash",
+            tool_input={"command": "pytest -q"},
+            tool_response="3 passed",
+            tool_use_id="call_1",
+            **extra,
+        ),
+        payload(project, "Stop", last_assistant_message="All green.", stop_hook_active=False, **extra),
+    ]
+    events = [e for c in calls for e in events_for(parse_call("codex", c), masker)]
+    assert [e["event_type"] for e in events] == [
+        "session_start",
+        "user_message",
+        "tool_result",
+        "assistant_message",
+        "assistant_stop",
+    ]
+    assert {e["metadata"]["coding_agent"] for e in events} == {"codex"}
+    assert events[2]["metadata"]["tool_name"] == "Bash" and "3 passed" in events[2]["text"]
+
+
 def test_the_same_call_twice_is_the_same_events(project: Path) -> None:
     body = json.dumps(payload(project, "UserPromptSubmit", prompt="hi", timestamp="2026-11-20T10:00:00Z"))
     first, second = (events_for(parse_call("claude", body), Masker()) for _ in range(2))

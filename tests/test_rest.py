@@ -300,6 +300,29 @@ def test_cors_is_off_unless_origins_are_configured(open_memoir: Callable[..., Me
         assert allowed["access-control-allow-origin"] == "http://localhost:3000"
 
 
+@pytest.mark.parametrize("path", ["/api/v1/status", "/v1/models", "/hooks/claude", "/openapi.json"])
+def test_without_a_key_web_pages_of_other_sites_are_refused_everywhere(
+    open_memoir: Callable[..., Memoir], tmp_path: Path, path: str
+) -> None:
+    """DNS rebinding (a foreign Host) and cross-site requests (a foreign Origin) reach no route."""
+    memoir = open_memoir(embedding_provider="hashing", server_cors_origins="https://app.example")
+    with serving(memoir) as where:
+        get = lambda **headers: httpx.get(where.url + path, headers=headers)  # noqa: E731
+        assert get(Host="evil.example:8765").status_code == 421
+        refused = get(Origin="http://evil.example")
+        assert refused.status_code == 403 and "server.cors_origins" in refused.json()["error"]["message"]
+        assert get(Origin="null").status_code == 403
+        for fine in ({}, {"Origin": "http://localhost:5173"}, {"Origin": "https://app.example"}, {"Host": "[::1]"}):
+            assert get(**fine).status_code not in (403, 421), fine
+
+
+def test_with_a_key_any_host_name_is_answered(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing", api_key="k" * 24)
+    with serving(memoir) as where:
+        headers = {"Host": "memoir.internal", "Authorization": "Bearer " + "k" * 24}
+        assert httpx.get(where.url + "/api/v1/status", headers=headers).status_code == 200
+
+
 def test_the_docs_and_the_schema_are_served_from_the_package(served: tuple[Memoir, MemoirClient]) -> None:
     _, client = served
     with httpx.Client(base_url=client.base_url) as raw:

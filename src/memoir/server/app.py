@@ -69,7 +69,12 @@ def create_app(memoir: Memoir) -> FastAPI:
             allow_methods=["*"],
             allow_headers=["*"],
         )
-    app.add_middleware(Guard, api_key=settings.api_key, max_body_bytes=settings.server.max_body_bytes)
+    app.add_middleware(
+        Guard,
+        api_key=settings.api_key,
+        max_body_bytes=settings.server.max_body_bytes,
+        cors_origins=tuple(settings.server.cors_origins),
+    )
     return app
 
 

@@ -1,5 +1,11 @@
 """What every HTTP request passes first: the API key, the body-size limit and the access log.
 
+Without a key the server listens on loopback only, where a web page can still reach it:
+through DNS rebinding (its own name resolved to 127.0.0.1) or by posting across sites. So
+then a request must name a loopback host, and one sent by a browser must come from a
+loopback page or a configured `server.cors_origins` (decision 69). Agents, hooks and SDK
+clients send no `Origin` and a loopback `Host`, so they pass.
+
 A plain ASGI middleware rather than a FastAPI dependency, so the proxy's streams, the
 docs and any route added later are covered without each remembering to ask. The log is
 one JSON object per request on the `memoir.access` logger (method, path, status, time,
@@ -22,13 +28,17 @@ __all__ = ["Guard"]
 
 access_log = logging.getLogger("memoir.access")
 OPEN_PATHS = frozenset({"/health"})  # what a load balancer probes without a key
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 
 
 class Guard:
-    def __init__(self, app: ASGIApp, *, api_key: str | None, max_body_bytes: int) -> None:
+    def __init__(
+        self, app: ASGIApp, *, api_key: str | None, max_body_bytes: int, cors_origins: tuple[str, ...] = ()
+    ) -> None:
         self.app = app
         self.api_key = api_key
         self.max_body_bytes = max_body_bytes
+        self.cors_origins = frozenset(origin.rstrip("/") for origin in cors_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -51,6 +61,9 @@ class Guard:
 
     async def _checked(self, scope: Scope, receive: Receive, send: Send) -> None:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if self.api_key is None and (refusal := self._foreign(headers)):
+            await _refuse(send, *refusal)
+            return
         if not self._allowed(scope, headers.get("authorization")):
             await _refuse(send, 401, "a valid API key is required: send `Authorization: Bearer <key>`", "auth")
             return
@@ -76,6 +89,20 @@ class Guard:
             return True  # OPTIONS: a browser's CORS preflight never carries the key
         return key_matches(bearer_token(authorization), self.api_key)
 
+    def _foreign(self, headers: dict[str, str]) -> tuple[int, str, str] | None:
+        """Why a keyless server refuses a request from a web page, or None."""
+        host = headers.get("host", "")
+        if _hostname(host) not in LOOPBACK_HOSTS:
+            return 421, f"this server answers to loopback names only, not Host {host[:100]!r}", "host_not_allowed"
+        origin = headers.get("origin")
+        if origin is None:  # not a browser
+            return None
+        origin = origin.rstrip("/")
+        if {"*", origin} & self.cors_origins or _hostname(origin.partition("://")[2]) in LOOPBACK_HOSTS:
+            return None
+        reason = f"requests from the web page {origin[:100]!r} are refused: add it to server.cors_origins"
+        return 403, reason, "origin_not_allowed"
+
     def _too_large(self) -> str:
         return f"the request body is over {self.max_body_bytes} bytes (server.max_body_bytes)"
 
@@ -87,6 +114,13 @@ async def _refuse(send: Send, status: int, message: str, kind: str) -> None:
         headers.append((b"www-authenticate", b"Bearer"))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def _hostname(host: str) -> str:
+    """`localhost` of `localhost:8765`, `[::1]` of `[::1]:8765`."""
+    if host.startswith("["):
+        return host[: host.find("]") + 1].lower()
+    return host.rpartition(":")[0].lower() if ":" in host else host.lower()
 
 
 def _log(scope: Scope, seen: dict[str, Any], seconds: float) -> None:
