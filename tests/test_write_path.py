@@ -198,6 +198,29 @@ def test_the_oldest_memories_are_evicted_beyond_max_entries(open_memoir: Callabl
     assert memoir.status().events == 5  # the event log is never trimmed
 
 
+def test_in_unified_mode_each_agent_keeps_max_entries_of_its_own(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(embedding_provider="hashing", memory_max_entries=2, multi_agent_mode="unified")
+    said = [
+        ("ada", "My dog is Rex."),
+        ("bob", "My cat is Tom."),
+        ("ada", "My car is blue."),
+        ("ada", "My bike is red."),
+    ]
+    for agent, text in said:
+        memoir.ingest(
+            {
+                "session_id": "s1",
+                "conversation_id": "sam",
+                "event_type": "user_message",
+                "text": text,
+                "agent_id": agent,
+            }
+        )
+        assert memoir.flush(timeout=30)
+    kept = {agent: [m.content for m in memoir.memories("sam", agent_id=agent)] for agent in ("ada", "bob")}
+    assert kept == {"ada": ["The user's car is blue", "The user's bike is red"], "bob": ["The user's cat is Tom"]}
+
+
 @pytest.mark.parametrize(
     ("text", "facts"),
     [

@@ -167,7 +167,10 @@ class ExtractFactsJob:
 
     def _evict(self, conversation_id: str) -> None:
         """Seed 004, 4.5: beyond max_entries, the oldest memories are soft-deleted (summaries exempt)."""
-        owners: dict[str | None, list[Memory]] = {}  # each agent's memories count apart (unified mode)
+        counts = self.book.store.memory_counts(conversation_id)  # each agent's memories count apart (unified mode)
+        if all(count <= self.max_entries for count in counts.values()):
+            return  # the usual case: no need to read every memory of the conversation
+        owners: dict[str | None, list[Memory]] = {}
         for memory in self.book.store.memory_list(conversation_id):
             if memory.kind.value != "summary":
                 owners.setdefault(memory.agent_id, []).append(memory)

@@ -16,7 +16,6 @@ import numpy as np
 
 from memoir.config import SearchSettings
 from memoir.index.embedders import Embedder
-from memoir.index.keyword import match_expression
 from memoir.index.vectors import VectorIndex
 from memoir.retrieval.rerank import Reranker
 from memoir.retrieval.stages import (
@@ -28,6 +27,7 @@ from memoir.retrieval.stages import (
     threshold,
     weigh_recency,
 )
+from memoir.retrieval.terms import KeywordTerms
 from memoir.store import IndexItem, IndexScope, Store
 
 __all__ = ["Hit", "SearchPipeline"]
@@ -64,6 +64,10 @@ class SearchPipeline:
     vectors: VectorIndex
     parameters: SearchSettings = field(default_factory=SearchSettings)
     reranker: Reranker | None = None
+    keyword_terms: KeywordTerms = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.keyword_terms = KeywordTerms(self.store)
 
     def search(
         self, query: str, scope: IndexScope, k: int, now_ms: int | None = None, *, rerank: bool = True
@@ -95,8 +99,7 @@ class SearchPipeline:
         query_vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
         if "vector" in self.parameters.sources:
             rankings["vector"] = self.vectors.search(query_vector, scope, n)
-        match = match_expression(query)
-        if "keyword" in self.parameters.sources and match is not None:
+        if "keyword" in self.parameters.sources and (match := self.keyword_terms.match(query)) is not None:
             rankings["keyword"] = self.store.keyword_search(match, scope, n)
         return rankings, query_vector
 

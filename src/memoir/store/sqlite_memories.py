@@ -139,6 +139,15 @@ class SQLiteMemoryTables(SQLiteParts):
         rows = self._read(f"SELECT {_COLUMNS} FROM memories{where} ORDER BY created_ms, id", params)
         return [_row_to_memory(row) for row in rows]
 
+    def memory_counts(self, conversation_id: str) -> dict[str | None, int]:
+        """Live memories of a conversation other than summaries, per owning agent (None: shared)."""
+        rows = self._read(
+            "SELECT agent_id, count(*) FROM memories WHERE conversation_id = ? AND deleted_ms IS NULL"
+            " AND kind != 'summary' GROUP BY agent_id",
+            (conversation_id,),
+        )
+        return {row[0]: int(row[1]) for row in rows}
+
     def memory_files(self) -> dict[str, tuple[str, str]]:
         """id -> (path, file hash): the vault snapshot as last seen."""
         return {row[0]: (row[1], row[2]) for row in self._read("SELECT id, path, file_hash FROM memories")}

@@ -230,6 +230,18 @@ class SQLiteSearchTables(SQLiteParts):
         )
         return [(int(row[0]), float(row[1])) for row in self._read(sql, [match, *params, limit])]
 
+    def keyword_document_counts(self, words: Sequence[str]) -> tuple[int, dict[str, int]]:
+        """The rows of the keyword index, and how many hold each word (counted up to half of them).
+
+        Counting stops past half: beyond that FTS5's BM25 gives a word no weight at all, which
+        is all a caller needs to know, and a common word then costs no more than a rare one.
+        """
+        rows = int(self._read("SELECT count(*) FROM index_items")[0][0])
+        cap = rows // 2 + 1
+        sql = "SELECT count(*) FROM (SELECT 1 FROM index_fts WHERE index_fts MATCH ? LIMIT ?)"
+        counts = {word: int(self._read(sql, ['"' + word.replace('"', '""') + '"', cap])[0][0]) for word in words}
+        return rows, counts
+
     def embeddings_load(self, model: str, hashes: list[str]) -> dict[str, bytes]:
         rows = self._read_in(
             "SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN ({marks})", hashes, [model]
