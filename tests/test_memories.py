@@ -11,6 +11,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memoir import InvalidInput, Memoir, Memory, MemoryKind, NotFound, Severity, StoreError
 from memoir.model import new_ulid
@@ -262,3 +264,27 @@ def test_a_read_only_vault_is_a_clear_error_and_loses_nothing(open_memoir: Calla
     memoir.retry_failed()
     assert memoir.flush(timeout=30)
     assert "The user's dog is Rex" in [m.content for m in memoir.memories()]
+
+
+@given(
+    plan=st.lists(
+        st.tuples(st.sampled_from(["plain", "important", "IMPORTANT", "not-important"]), st.booleans()),
+        min_size=1,
+        max_size=30,
+    )
+)
+@settings(max_examples=25, deadline=None)
+def test_the_facts_page_holds_every_important_memory_and_the_latest_others(
+    plan: list[tuple[str, bool]], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """What `memory_key_facts` reads is what the page would take from every memory."""
+    with Memoir.open(tmp_path_factory.mktemp("home"), embedding_provider="hashing", worker_enabled=False) as memoir:
+        for number, (tag, forgotten) in enumerate(plan):
+            memory = memoir.remember(f"fact number {number}", tags=[] if tag == "plain" else [tag])
+            if forgotten:
+                memoir.forget(memory.id)
+        store = memoir._parts.store
+        live = sorted(store.memory_list(), key=lambda m: (m.created_at, m.id), reverse=True)
+        others = [m.id for m in live if not m.important][:3]
+        expected = {m.id for m in live if m.important} | set(others)
+        assert {m.id for m in store.memory_key_facts(3)} == expected

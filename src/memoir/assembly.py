@@ -159,8 +159,7 @@ class Parts:
             kinds=("fact",),
             agent_id=event.agent_id if self.unified else None,
         )
-        hits = self.pipeline.search(text, scope, NEIGHBOURS, rerank=False)
-        found = [self.store.memory_get(h.memory_id) for h in hits if h.memory_id]
+        found = [self.store.memory_get(item.ref) for item in self.pipeline.nearest(text, scope, NEIGHBOURS)]
         return [m for m in found if m is not None and not m.deleted]
 
     def close(self) -> None:

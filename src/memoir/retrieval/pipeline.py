@@ -91,6 +91,18 @@ class SearchPipeline:
         chosen = mmr(ranked, vectors, k, self.parameters.mmr_lambda, self.parameters.mmr_floor)
         return [self._hit(c, items[c.item_id]) for c in chosen]
 
+    def nearest(self, text: str, scope: IndexScope, k: int) -> list[IndexItem]:
+        """The `k` items closest to `text` in meaning, closest first: no fusion, recency or MMR.
+
+        What reconciliation asks (the reference's "5 nearest facts"): the facts a new one may
+        repeat or contradict are those that say nearly the same thing, whenever they were said.
+        """
+        self.vectors.refresh()
+        query_vector = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
+        ranked = self.vectors.search(query_vector, scope, k)
+        items = self.store.index_items([item_id for item_id, _ in ranked])
+        return [items[item_id] for item_id, _ in ranked if item_id in items]
+
     def rankings(self, query: str, scope: IndexScope) -> tuple[dict[str, Sequence[tuple[int, float]]], np.ndarray]:
         """The candidate lists of each source, best first, and the query's vector."""
         rankings: dict[str, Sequence[tuple[int, float]]] = {}

@@ -289,6 +289,10 @@ class MemoryMirror(Protocol):
         visible_to: str | None = None,
     ) -> list[Memory]: ...
 
+    def memory_key_facts(self, recent: int) -> list[Memory]:
+        """Live memories tagged `important`, and the `recent` latest of the others (facts.md)."""
+        ...
+
     def memory_counts(self, conversation_id: str) -> dict[str | None, int]:
         """Live memories of a conversation other than summaries, per owning agent (None: shared)."""
         ...

@@ -13,7 +13,11 @@ from collections.abc import Callable
 
 from memoir.model import now_ms
 
-__all__ = ["MIGRATIONS", "applied_migrations", "apply_migrations"]
+__all__ = ["IMPORTANT", "MIGRATIONS", "applied_migrations", "apply_migrations"]
+
+# Memories tagged `important` (tags are a JSON list). An index's condition: queries that want
+# the index must say exactly this.
+IMPORTANT = "instr(tags, '\"important\"') > 0"
 
 Migration = Callable[[sqlite3.Connection], None]
 
@@ -410,6 +414,17 @@ def m013_index_removals(conn: sqlite3.Connection) -> None:
     )
 
 
+def m014_key_facts(conn: sqlite3.Connection) -> None:
+    """facts.md is rewritten after every batch: its important and latest memories by index."""
+    _run_script(
+        conn,
+        f"""
+        CREATE INDEX memories_live_by_time ON memories (created_ms, id) WHERE deleted_ms IS NULL;
+        CREATE INDEX memories_live_important ON memories (created_ms) WHERE deleted_ms IS NULL AND {IMPORTANT};
+        """,
+    )
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -424,6 +439,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("011_llm_servers", m011_llm_servers),
     ("012_timeline", m012_timeline),
     ("013_index_removals", m013_index_removals),
+    ("014_key_facts", m014_key_facts),
 ]
 
 

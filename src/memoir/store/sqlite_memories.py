@@ -13,6 +13,7 @@ from typing import Any
 
 from memoir.model.event import EPOCH, to_ms
 from memoir.model.memory import Memory, normalise_content
+from memoir.store.migrations import IMPORTANT
 from memoir.store.sqlite_parts import SQLiteParts
 
 __all__ = ["SQLiteMemoryTables"]
@@ -138,6 +139,21 @@ class SQLiteMemoryTables(SQLiteParts):
         where = " WHERE " + " AND ".join(clauses) if clauses else ""
         rows = self._read(f"SELECT {_COLUMNS} FROM memories{where} ORDER BY created_ms, id", params)
         return [_row_to_memory(row) for row in rows]
+
+    def memory_key_facts(self, recent: int) -> list[Memory]:
+        """Live memories tagged `important`, and the `recent` latest of the others (facts.md).
+
+        Asked after every batch of changes, so it reads those rows only: building every
+        memory of a 10,000-memory home took a third of a second.
+        """
+        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE deleted_ms IS NULL AND {IMPORTANT}")
+        important = [memory for memory in map(_row_to_memory, rows) if memory.important]  # the tag exactly
+        others = self._read(
+            f"SELECT {_COLUMNS} FROM memories WHERE deleted_ms IS NULL AND NOT {IMPORTANT}"
+            " ORDER BY created_ms DESC, id DESC LIMIT ?",
+            (recent,),
+        )
+        return important + [_row_to_memory(row) for row in others]
 
     def memory_counts(self, conversation_id: str) -> dict[str | None, int]:
         """Live memories of a conversation other than summaries, per owning agent (None: shared)."""

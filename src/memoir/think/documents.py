@@ -26,12 +26,18 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from memoir.errors import InvalidInput, NotFound, StoreError, UserError
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.model.ids import new_ulid, now_ms
-from memoir.vault.files import MAX_NOTE_BYTES, VaultFileError, atomic_write, inside, read_note, safe_name
+from memoir.vault.files import (
+    MAX_NOTE_BYTES,
+    VaultFileError,
+    atomic_write,
+    dump_front_matter,
+    inside,
+    read_note,
+    safe_name,
+)
 from memoir.vault.files import split_front_matter as _split_front
 
 __all__ = ["ThinkBook", "ThinkDocument", "ThinkNotFound", "checked_text", "prompt_for"]
@@ -269,7 +275,7 @@ def _slug(topic: str) -> str:
 
 
 def _render(front: dict[str, Any], body: str) -> str:
-    header = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    header = dump_front_matter(front)
     return f"---\n{header}---\n{body}"
 
 

@@ -33,7 +33,7 @@ from memoir.vault.diff import UNREADABLE, VaultDiff, diff_vault, file_hash
 from memoir.vault.drafts import MemoryDraft, commit_message, excerpt, find_args, index_item, merged
 from memoir.vault.files import VaultFileError
 from memoir.vault.git import GitHistory
-from memoir.vault.vault import FileChanges, Note, Vault
+from memoir.vault.vault import RECENT_ON_PAGE, FileChanges, Note, Vault
 
 __all__ = ["SHARED_CONVERSATION", "MemoryBook", "MemoryNotFound", "SyncReport"]
 
@@ -298,7 +298,7 @@ class MemoryBook:
             return
         self._page_stale = False
         try:
-            self.vault.write_facts_page(self.store.memory_list())
+            self.vault.write_facts_page(self.store.memory_key_facts(RECENT_ON_PAGE))
         except MemoirError as exc:
             log.warning("facts.md not refreshed: %s", exc)
 

@@ -30,14 +30,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Protocol
 
-import yaml
-
 from memoir.errors import InvalidInput, MemoirError, StoreError
 from memoir.model.checks import check_id
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.vault.files import (
     VaultFileError,
     atomic_write,
+    dump_front_matter,
     inside,
     read_note,
     safe_name,
@@ -47,6 +46,7 @@ from memoir.vault.files import (
 __all__ = ["PartLike", "StoredSummary", "SummaryFiles", "SummaryLike"]
 
 log = logging.getLogger("memoir.vault")
+_CREATED = re.compile(r"^created_at: '?([0-9T:.Z+-]+)'?$", re.MULTILINE)
 LEVELS = ("L1", "L2", "L3")
 _NAME = {"L1": "chunk_{}.md", "L2": "group_{}.md", "L3": "final.md"}
 _FILE = {
@@ -274,9 +274,12 @@ def _unchanged(path: Path, summary: SummaryLike, part: PartLike) -> bool:
     try:
         data = read_note(path)
         text = data.decode("utf-8") if data is not None else ""
-        created = _time(split_front_matter(path, text)[0].get("created_at"))
     except (VaultFileError, UnicodeDecodeError):
         return False
+    # The time is read off its line, not by parsing the YAML: the render below must match the
+    # file byte for byte anyway, and parsing a long list of event ids took most of a refresh.
+    stamp = _CREATED.search(text.split("\n---", 1)[0])
+    created = _time(stamp.group(1)) if stamp else None
     return created is not None and render(summary, part, created) == text
 
 
@@ -297,8 +300,7 @@ def render(summary: SummaryLike, part: PartLike, now: datetime) -> str:
         "tokens_out": part.tokens_out,
         "compression": round(part.tokens_out / part.tokens_in, 4) if part.tokens_in else 0.0,
     }
-    header = yaml.safe_dump(front, sort_keys=False, allow_unicode=True, default_flow_style=None)
-    return f"---\n{header}---\n{part.text}\n"
+    return f"---\n{dump_front_matter(front)}---\n{part.text}\n"
 
 
 def load(path: Path) -> StoredSummary:
