@@ -18,6 +18,7 @@ ALLOWED = {
     "model": {"errors"},
     "config": {"errors"},
     "http": {"errors"},
+    "blas": set(),
     "registry": {"errors", "config"},
     "store": {"errors", "model"},
     "workers": {"errors", "model", "config", "store"},
@@ -69,7 +70,20 @@ ALLOWED = {
     "hooks": {"errors", "model", "config", "retrieval", "engine", "spool", "session_state"},
     "importers": {"errors", "model", "engine", "hooks"},
     "mcp": {"errors", "model", "config", "retrieval", "engine", "wire", "__init__"},
-    "server": {"errors", "model", "retrieval", "engine", "auth", "wire", "views", "vault", "grpc", "hooks", "mcp"},
+    "server": {
+        "errors",
+        "model",
+        "retrieval",
+        "engine",
+        "auth",
+        "wire",
+        "views",
+        "vault",
+        "grpc",
+        "hooks",
+        "mcp",
+        "blas",
+    },
     "grpc": {"errors", "model", "engine", "auth", "retrieval", "views", "workers"},
     "client": {"errors", "model", "retrieval", "views", "workers", "wire", "vault", "http"},
     "cli": {
@@ -102,7 +116,7 @@ ALLOWED = {
         "injection_methods",
         "client",
     },
-    "entry": {"cli", "hooks"},
+    "entry": {"cli", "hooks", "blas"},
     "__main__": {"entry"},
 }
 

@@ -21,6 +21,9 @@ def main() -> None:
         from memoir.hooks.command import run_hook
 
         raise SystemExit(run_hook(**fast))
+    from memoir.blas import use_one_blas_thread
+
+    use_one_blas_thread()  # before numpy is imported (decision 70)
     from memoir.cli import main as cli_main
 
     cli_main()

@@ -29,6 +29,7 @@ from typing import Any
 import uvicorn
 
 from memoir.auth import check_serving
+from memoir.blas import use_one_blas_thread
 from memoir.engine import Memoir
 from memoir.errors import ConfigError, RuntimeFailure
 from memoir.server.app import create_app
@@ -97,6 +98,7 @@ def _running(
 ) -> Iterator[tuple[Endpoints, uvicorn.Server]]:
     # uvicorn runs on a thread of its own, so it leaves signals alone: `serve` owns them.
     check_serving(host, memoir.settings.api_key)
+    use_one_blas_thread()  # concurrent requests: spinning BLAS threads only take CPU (decision 70)
     http_socket = _bind(host, port, "--port")
     try:
         grpc_server, bound_grpc = _start_grpc(memoir, host, grpc_port)
