@@ -51,7 +51,7 @@ def banner(process: subprocess.Popen[str]) -> tuple[str, str]:
             text = "".join(lines)
             url = re.search(r"REST API\s+(http://\S+)/api/v1", text)
             grpc = re.search(r"gRPC\s+(\S+)", text)
-            assert url and grpc, text
+            assert url and grpc and f"{url.group(1)}/mcp" in text and "/hooks/claude" in text, text
             return url.group(1), grpc.group(1)
     raise AssertionError("no banner: " + "".join(lines))
 

@@ -67,6 +67,8 @@ def _banner(memoir: Memoir, where: Endpoints) -> str:
         f"memoir serving {memoir.home}",
         f"  OpenAI-compatible proxy  {where.url}/v1   (forwards to {upstream})",
         f"  REST API                 {where.url}/api/v1   (docs: {where.url}/docs)",
+        f"  coding-agent hooks       {where.url}/hooks/claude   (also /hooks/codex, /hooks/gemini)",
+        f"  MCP (streamable HTTP)    {where.url}/mcp",
     ]
     if where.grpc_port is not None:
         lines.append(f"  gRPC                     {where.host}:{where.grpc_port}")
