@@ -41,6 +41,7 @@ __all__ = [
     "HintState",
     "SessionBreakerStorage",
     "SessionState",
+    "file_lock",
     "read_state",
     "safe_session",
     "session_breaker",
@@ -136,18 +137,23 @@ class SessionState:
             self.write(name, value)
             return value
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        try:
-            self.folder.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.folder / ".lock", os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-        except OSError as exc:
-            raise StoreError(f"cannot lock session state in {self.folder}: {exc.strerror or exc}") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            yield
-        finally:
-            os.close(fd)  # closing releases the lock
+    def _locked(self) -> contextlib.AbstractContextManager[None]:
+        return file_lock(self.folder / ".lock")
+
+
+@contextlib.contextmanager
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on `path` (made if missing) for the block, across processes; StoreError if refused."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
+    except OSError as exc:
+        raise StoreError(f"cannot lock {path}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def read_state(home: Path, session_id: str, name: str) -> dict[str, Any]:

@@ -9,9 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -27,7 +24,7 @@ from memoir.cli import render
 from memoir.cli import serve as serve_command
 from memoir.cli import think as think_commands
 from memoir.cli import timeline as timeline_commands
-from memoir.cli.lines import Batches, wait_for_jobs
+from memoir.cli.lines import Batches, input_lines, wait_for_jobs
 from memoir.config import load_settings
 from memoir.engine import Memoir
 from memoir.errors import MemoirError, RuntimeFailure, UserError
@@ -152,7 +149,8 @@ def ingest(
     By default it returns once the events are stored and searchable; work that waits on a
     model (fact extraction) goes on in its lane (`memoir worker`), unless `--wait`.
     """
-    with _open(ctx) as memoir, _lines(source) as (numbered, report):
+    fail = lambda message: _fail(message, EXIT_BAD_INPUT)  # noqa: E731
+    with _open(ctx) as memoir, input_lines(source, err, fail) as (numbered, report):
         batches = Batches(memoir, report, batch_size)
         try:
             for number, raw in numbered:
@@ -173,33 +171,6 @@ def ingest(
     out.print(f"ingested {batches.accepted}, rejected {batches.rejected}")
     if batches.rejected:
         raise typer.Exit(EXIT_BAD_INPUT)
-
-
-@contextmanager
-def _lines(source: str) -> Iterator[tuple[Iterator[tuple[int, bytes]], Callable[[str], None]]]:
-    """(numbered non-blank lines, as bytes, and how to report one), from a file (with a progress bar) or stdin.
-
-    Bytes either way, so a line that is not UTF-8 is refused alone by `lines.parse_line`.
-    """
-    if source == "-":
-        stdin = getattr(sys.stdin, "buffer", None)  # None when the shell closed it (<&-)
-        if stdin is None:
-            _fail("standard input is closed: pipe the events in, or give a file", EXIT_BAD_INPUT)
-        yield _numbered(stdin, lambda size: None), lambda message: err.print(render.escape(message))
-        return
-    path = Path(source)
-    if not path.is_file():
-        what = "a folder, not a file" if path.is_dir() else "no such file"
-        _fail(f"{source}: {what} (give a JSON Lines file, or - for standard input)", EXIT_BAD_INPUT)
-    with render.byte_progress(err, path) as (advance, report), path.open("rb") as handle:
-        yield _numbered(handle, advance), report
-
-
-def _numbered(handle: Iterable[bytes], advance: Callable[[int], None]) -> Iterator[tuple[int, bytes]]:
-    for number, raw in enumerate(handle, start=1):
-        advance(len(raw))
-        if raw.strip():
-            yield number, raw
 
 
 @app.command()

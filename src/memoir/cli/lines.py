@@ -1,10 +1,13 @@
-"""`memoir ingest`'s lines (each parsed from its own bytes, stored a batch at a time, refused alone) and its wait."""
+"""`memoir ingest`'s lines (read as bytes, each parsed alone, stored a batch at a time, refused alone) and its wait."""
 
 from __future__ import annotations
 
 import json
+import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NoReturn
 
 from rich.console import Console
@@ -14,7 +17,38 @@ from memoir.engine import Memoir
 from memoir.errors import InvalidEvent, InvalidInput
 from memoir.model import Event
 
-__all__ = ["Batches", "parse_line", "wait_for_jobs"]
+__all__ = ["Batches", "input_lines", "parse_line", "wait_for_jobs"]
+
+Numbered = Iterator[tuple[int, bytes]]
+
+
+@contextmanager
+def input_lines(
+    source: str, err: Console, fail: Callable[[str], NoReturn]
+) -> Iterator[tuple[Numbered, Callable[[str], None]]]:
+    """(numbered non-blank lines, as bytes, and how to report one), from a file (with a progress bar) or stdin.
+
+    Bytes either way, so a line that is not UTF-8 is refused alone by `parse_line`.
+    """
+    if source == "-":
+        stdin = getattr(sys.stdin, "buffer", None)  # None when the shell closed it (<&-)
+        if stdin is None:
+            fail("standard input is closed: pipe the events in, or give a file")
+        yield _numbered(stdin, lambda size: None), lambda message: err.print(render.escape(message))
+        return
+    path = Path(source)
+    if not path.is_file():
+        what = "a folder, not a file" if path.is_dir() else "no such file"
+        fail(f"{source}: {what} (give a JSON Lines file, or - for standard input)")
+    with render.byte_progress(err, path) as (advance, report), path.open("rb") as handle:
+        yield _numbered(handle, advance), report
+
+
+def _numbered(handle: Iterable[bytes], advance: Callable[[int], None]) -> Numbered:
+    for number, raw in enumerate(handle, start=1):
+        advance(len(raw))
+        if raw.strip():
+            yield number, raw
 
 
 class Batches:

@@ -97,18 +97,20 @@ class SearchPipeline:
         What reconciliation asks (the reference's "5 nearest facts"): the facts a new one may
         repeat or contradict are those that say nearly the same thing, whenever they were said.
         """
-        self.vectors.refresh()
-        query_vector = np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
-        ranked = self.vectors.search(query_vector, scope, k)
+        ranked = self.vectors.search(self._query_vector(text), scope, k)
         items = self.store.index_items([item_id for item_id, _ in ranked])
         return [items[item_id] for item_id, _ in ranked if item_id in items]
+
+    def _query_vector(self, text: str) -> np.ndarray:
+        """`text` embedded, the vector index brought up to date first (a search follows)."""
+        self.vectors.refresh()
+        return np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
 
     def rankings(self, query: str, scope: IndexScope) -> tuple[dict[str, Sequence[tuple[int, float]]], np.ndarray]:
         """The candidate lists of each source, best first, and the query's vector."""
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
         n = self.parameters.candidates
-        self.vectors.refresh()
-        query_vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+        query_vector = self._query_vector(query)
         if "vector" in self.parameters.sources:
             rankings["vector"] = self.vectors.search(query_vector, scope, n)
         if "keyword" in self.parameters.sources and (match := self.keyword_terms.match(query)) is not None:

@@ -34,19 +34,20 @@ class KeywordTerms:
         words = terms(query)
         if len(words) < 2:
             return match_expression(query)
-        weighty = [word for word in words if not self._weightless(word)]
-        return match_expression(" ".join(weighty or words))
+        weightless = self._weightless(words)
+        return match_expression(" ".join([word for word in words if word not in weightless] or words))
 
-    def _weightless(self, word: str) -> bool:
+    def _weightless(self, words: list[str]) -> set[str]:
         now = time.monotonic()
         with self._lock:
-            known = self._counts.get(word)
-        if known is None or now - known[0] > self.ttl:
-            rows, counts = self.store.keyword_document_counts([word])
-            known = (now, rows, counts[word])
+            known = {word: entry for word in words if (entry := self._counts.get(word)) and now - entry[0] <= self.ttl}
+        stale = [word for word in words if word not in known]
+        if stale:  # one call for every word to count: the row count is read once
+            rows, counts = self.store.keyword_document_counts(stale)
+            fresh = {word: (now, rows, counts[word]) for word in stale}
+            known.update(fresh)
             with self._lock:
-                if len(self._counts) >= MAX_WORDS:
+                if len(self._counts) + len(fresh) > MAX_WORDS:
                     self._counts.clear()
-                self._counts[word] = known
-        _, rows, holding = known
-        return rows > 0 and holding * 2 >= rows
+                self._counts.update(fresh)
+        return {word for word, (_, rows, holding) in known.items() if rows > 0 and holding * 2 >= rows}

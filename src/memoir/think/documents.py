@@ -17,8 +17,6 @@ turns through a lock file in the home.
 from __future__ import annotations
 
 import contextlib
-import fcntl
-import os
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -29,6 +27,7 @@ from typing import Any
 from memoir.errors import InvalidInput, NotFound, StoreError, UserError
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.model.ids import new_ulid, now_ms
+from memoir.session_state import file_lock
 from memoir.vault.files import (
     MAX_NOTE_BYTES,
     VaultFileError,
@@ -234,16 +233,8 @@ class ThinkBook:
     def _locked(self) -> Iterator[None]:
         if self.folder.exists():
             inside(self.root, self.folder)  # a scope folder linked to elsewhere is not written through
-        try:
-            self._lock.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self._lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
-        except OSError as exc:
-            raise StoreError(f"cannot lock {self._lock}: {exc.strerror or exc}") from exc
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+        with file_lock(self._lock):
             yield
-        finally:
-            os.close(fd)
 
 
 def check_open(document: ThinkDocument) -> None:
