@@ -93,8 +93,9 @@ def test_generated_streams_obey_every_segmentation_rule(store_path: Path, spec: 
         assert sum(event_tokens(e) for e in overlap) <= RULES.overlap_tokens
         assert all(0 <= members[0].timestamp_ms - e.timestamp_ms <= RULES.overlap_ms for e in overlap)
         assert all(e.session_id == segment.session_id and e.event_id not in segment.event_ids for e in overlap)
+    order = {e.event_id: n for n, e in enumerate(events)}  # events in one millisecond keep their stream order
     for session in ("s1", "s2"):  # only a session's last segment may be open, or hold one event
-        mine = sorted((s for s in found if s.session_id == session), key=lambda s: s.start_ms)
+        mine = sorted((s for s in found if s.session_id == session), key=lambda s: (s.start_ms, order[s.event_ids[0]]))
         assert all(s.state == "closed" for s in mine[:-1])
         assert all(len(s.event_ids) >= RULES.min_events for s in mine[:-1] if _split(s, mine, by_id))
 
