@@ -4,7 +4,10 @@
     ├── UserError                  the caller asked for something invalid; fix the call
     │   ├── InvalidInput           a value breaks a rule (names the field and the reason)
     │   │   ├── InvalidEvent       an event breaks a rule of the domain model
+    │   │   ├── InvalidTool        a tool definition or registration breaks a rule
     │   │   └── InvalidQuery       a query (filters, limits, cursors) is malformed
+    │   │       └── InvalidTokenLimit    max_tokens below the system prompt's tokens
+    │   ├── InsufficientHistory    compression asked for with too few messages
     │   ├── ConfigError            a configuration value or file is wrong (names the key)
     │   └── NotFound
     │       └── EventNotFound
@@ -14,7 +17,11 @@
         ├── WorkerError            a background job failed in a way the caller must know about
         ├── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
         ├── ModelOutputError       a model answered, but not with what was asked for (e.g. invalid JSON)
+        ├── CompressionFailed      history compression failed (wraps its cause)
         └── ServerUnavailable      a memoir server (`MemoirClient`'s) does not answer
+
+`CompressionError` is the common base of seed 003's three history errors
+(InsufficientHistory, InvalidTokenLimit, CompressionFailed): catch it for all three.
 
 Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
 module that calls them, so callers only ever catch `MemoirError`. Every message
@@ -24,12 +31,17 @@ says what went wrong and, where there is one, what to do about it.
 from __future__ import annotations
 
 __all__ = [
+    "CompressionError",
+    "CompressionFailed",
     "ConfigError",
     "EventNotFound",
     "HomeError",
+    "InsufficientHistory",
     "InvalidEvent",
     "InvalidInput",
     "InvalidQuery",
+    "InvalidTokenLimit",
+    "InvalidTool",
     "MemoirError",
     "ModelOutputError",
     "ModelUnavailable",
@@ -134,3 +146,54 @@ class ModelOutputError(RuntimeFailure):
 
 class ServerUnavailable(RuntimeFailure):
     """`MemoirClient` could not reach its memoir server, or it answered with something else than memoir."""
+
+
+class CompressionError(MemoirError):
+    """History management could not do what its parameters asked (seed 003's CompressionError)."""
+
+
+class InsufficientHistory(CompressionError, UserError):
+    """Compression asked for with fewer messages than it needs (seed 003: 10)."""
+
+    def __init__(self, message_count: int, minimum: int) -> None:
+        self.message_count = message_count
+        self.minimum = minimum
+        super().__init__(
+            f"insufficient history: {message_count} messages (minimum {minimum} required for compression);"
+            " send more turns or leave compression_strategy unset"
+        )
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.message_count, self.minimum))
+
+
+class InvalidTokenLimit(CompressionError, InvalidQuery):
+    """`max_tokens` below what the system prompt alone takes: no trimming can meet it."""
+
+    def __init__(self, system_tokens: int, max_tokens: int, *, index: int | None = None) -> None:
+        self.system_tokens = system_tokens
+        self.max_tokens = max_tokens
+        reason = f"{max_tokens} is below the system prompt's {system_tokens} tokens: raise it, or shorten the prompt"
+        super().__init__("max_tokens", reason, index=index)
+
+    def at(self, index: int) -> InvalidTokenLimit:
+        return type(self)(self.system_tokens, self.max_tokens, index=index)
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.system_tokens, self.max_tokens))
+
+
+class CompressionFailed(CompressionError, RuntimeFailure):
+    """A compression strategy failed; `cause` is why (the LLM's error, say)."""
+
+    def __init__(self, strategy: str, cause: BaseException) -> None:
+        self.strategy = strategy
+        self.cause = cause
+        super().__init__(f"compression failed with strategy {strategy}: {cause}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.strategy, self.cause))
+
+
+class InvalidTool(InvalidInput):
+    """A tool breaks a rule of the registry: its name, its description, its schema, a duplicate."""

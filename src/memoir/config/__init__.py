@@ -42,6 +42,7 @@ from memoir.errors import ConfigError
 __all__ = [
     "OPTIONS",
     "SECTIONS",
+    "ChatSettings",
     "EmbeddingSettings",
     "HooksSettings",
     "IndexSettings",
@@ -194,6 +195,24 @@ class IndexSettings:
     hnsw_threshold: int = option(50_000, parse_number(int, 1), "items from which an HNSW graph serves big scopes")
 
 
+@dataclass(frozen=True)
+class ChatSettings:
+    system_prompt: Path | None = option(
+        None, parse_path, "file holding the chat agent's system prompt (none: memoir's own)"
+    )
+    context_window: int = option(32_768, parse_number(int, 256), "tokens the chat model's context window holds")
+    compress_at: float = option(
+        0.8, parse_number(float, 0.1, 1), "share of the context window at which the chat agent compresses its history"
+    )
+    compression: str = option(
+        "from_last_n_messages:20",
+        parse_optional_text,
+        "strategy the chat agent compresses with: whole_history, from_last_n_messages:N, chunked:N,"
+        " whole_history_multiple_system_messages",
+    )
+    max_tool_iterations: int = option(10, parse_number(int, 1), "model calls one chat turn may make for its tools")
+
+
 def _parse_mode(value: Any) -> MultiAgentMode:
     return MultiAgentMode(parse_choice("separate", "unified")(value))
 
@@ -226,6 +245,7 @@ class Settings:
     memory: MemorySettings = field(default_factory=MemorySettings)
     vault: VaultSettings = field(default_factory=VaultSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
+    chat: ChatSettings = field(default_factory=ChatSettings)
     sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
@@ -285,6 +305,7 @@ SECTIONS: dict[str, type] = {
     "memory": MemorySettings,
     "vault": VaultSettings,
     "index": IndexSettings,
+    "chat": ChatSettings,
 }
 OPTIONS: tuple[Option, ...] = tuple(_options_of(Settings))
 _BY_KEY = {o.key: o for o in OPTIONS}

@@ -1,0 +1,185 @@
+"""Chat messages (seed 000's Message, ToolCall, ToolResult), as the agent and history compression see them.
+
+A `Message` is what an OpenAI-compatible chat request carries, plus two things memoir
+knows and no request field holds: when it was said (`timestamp`, for `FromTimestamp`) and
+the event that logged it (`event_id`, so a summary's grips lead back to the log).
+`to_openai()` leaves both out, so what goes to a model is plain OpenAI format.
+
+Validation follows seed 000: the role is one of four; user and system messages have
+content; an assistant message may be empty when it calls tools; a tool message names its
+call and its tool. Errors name the field (`messages[3].content`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from memoir.errors import InvalidInput, InvalidQuery
+from memoir.model.checks import brief, surrogate_at
+from memoir.model.event import parse_timestamp
+
+__all__ = ["ROLES", "Message", "ToolCall", "ToolResult", "messages_from_openai", "messages_to_openai"]
+
+Role = Literal["system", "user", "assistant", "tool"]
+ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
+MAX_MESSAGE_CHARS = 4_000_000  # past any model's context window: a bound, so a hostile body cannot exhaust memory
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """A model's request to run a tool: `arguments` is the JSON text the model wrote, unparsed."""
+
+    id: str
+    name: str
+    arguments: str = "{}"
+
+    def to_openai(self) -> dict[str, Any]:
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.arguments}}
+
+    @classmethod
+    def from_openai(cls, data: Any, where: str) -> ToolCall:
+        if not isinstance(data, Mapping):
+            raise InvalidQuery(where, f"must be an object, got {brief(data)}")
+        function = data.get("function")
+        if not isinstance(function, Mapping):
+            raise InvalidQuery(f"{where}.function", f"must be an object, got {brief(function)}")
+        call_id, name, arguments = data.get("id"), function.get("name"), function.get("arguments", "{}")
+        if not isinstance(call_id, str) or not call_id:
+            raise InvalidQuery(f"{where}.id", f"must be non-empty text, got {brief(call_id)}")
+        if not isinstance(name, str) or not name:
+            raise InvalidQuery(f"{where}.function.name", f"must be non-empty text, got {brief(name)}")
+        if not isinstance(arguments, str):
+            arguments = json.dumps(arguments)  # some servers send the object itself, not its JSON text
+        return cls(call_id, name, arguments)
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """What running a tool gave: data when it succeeded, an error message when it did not."""
+
+    success: bool
+    data: Any = None
+    error: str | None = None
+
+    def to_content(self) -> str:
+        """The tool message's content: JSON the model reads."""
+        body = {"success": True, "data": self.data} if self.success else {"success": False, "error": self.error}
+        return json.dumps(body, ensure_ascii=False, default=str)
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Role
+    content: str = ""
+    tool_calls: tuple[ToolCall, ...] = ()
+    tool_call_id: str | None = None
+    name: str | None = None
+    timestamp: datetime | None = None  # when it was said, where known
+    event_id: str | None = None  # the event that logged it, where it was logged
+    extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)  # other OpenAI keys, kept
+
+    def __post_init__(self) -> None:
+        check_message(self, "message")
+
+    def to_openai(self) -> dict[str, Any]:
+        data: dict[str, Any] = dict(self.extra)
+        data["role"] = self.role
+        if not isinstance(data.get("content"), list):
+            data["content"] = self.content if self.content or not self.tool_calls else None
+        if self.tool_calls:
+            data["tool_calls"] = [call.to_openai() for call in self.tool_calls]
+        if self.tool_call_id is not None:
+            data["tool_call_id"] = self.tool_call_id
+        if self.name is not None:
+            data["name"] = self.name
+        return data
+
+    @classmethod
+    def from_openai(cls, data: Any, where: str = "message") -> Message:
+        """A message from an OpenAI chat request (or from `Message.to_openai`), checked."""
+        if isinstance(data, Message):
+            return data
+        if not isinstance(data, Mapping):
+            raise InvalidQuery(where, f"must be an object with 'role' and 'content', got {brief(data)}")
+        role = data.get("role")
+        if role not in ROLES:
+            raise InvalidQuery(f"{where}.role", f"must be one of {', '.join(ROLES)}; got {brief(role)}")
+        calls = data.get("tool_calls") or ()
+        if not isinstance(calls, Sequence) or isinstance(calls, str):
+            raise InvalidQuery(f"{where}.tool_calls", f"must be a list, got {brief(calls)}")
+        known = {"role", "content", "tool_calls", "tool_call_id", "name", "timestamp", "event_id"}
+        timestamp = data.get("timestamp")
+        try:
+            moment = None if timestamp is None else parse_timestamp(timestamp, f"{where}.timestamp")
+        except InvalidInput as exc:
+            raise InvalidQuery(exc.field, exc.reason) from None
+        content = data.get("content")
+        if isinstance(content, list):
+            known.discard("content")  # content parts (images too) go on as they came; their text is `content`
+        message = cls.__new__(cls)
+        fields = {
+            "role": role,
+            "content": _content_text(content, f"{where}.content"),
+            "tool_calls": tuple(ToolCall.from_openai(c, f"{where}.tool_calls[{n}]") for n, c in enumerate(calls)),
+            "tool_call_id": data.get("tool_call_id"),
+            "name": data.get("name"),
+            "timestamp": moment,
+            "event_id": data.get("event_id"),
+            "extra": tuple((k, v) for k, v in data.items() if k not in known and isinstance(k, str)),
+        }
+        for name, value in fields.items():
+            object.__setattr__(message, name, value)
+        check_message(message, where)
+        return message
+
+
+def _content_text(content: Any, where: str) -> str:
+    """Text content, or the text parts of an OpenAI content-part list, joined."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str))
+    raise InvalidQuery(where, f"must be text, a list of content parts, or null; got {brief(content)}")
+
+
+def check_message(message: Message, where: str) -> None:
+    """Seed 000's rules for one message; `where` names it in errors (`messages[3]`)."""
+    if message.role not in ROLES:
+        raise InvalidQuery(f"{where}.role", f"must be one of {', '.join(ROLES)}; got {brief(message.role)}")
+    if not isinstance(message.content, str):
+        raise InvalidQuery(f"{where}.content", f"must be text, got {brief(message.content)}")
+    if len(message.content) > MAX_MESSAGE_CHARS:
+        raise InvalidQuery(f"{where}.content", f"longer than {MAX_MESSAGE_CHARS} characters")
+    if surrogate_at(message.content) is not None:
+        raise InvalidQuery(f"{where}.content", "holds half of a UTF-16 surrogate pair: send whole characters")
+    parts = any(key == "content" for key, _ in message.extra)  # content parts: an image alone is a message
+    if message.role in ("user", "system") and not message.content.strip() and not parts:
+        raise InvalidQuery(f"{where}.content", f"a {message.role} message needs text")
+    if message.tool_calls and message.role != "assistant":
+        raise InvalidQuery(f"{where}.tool_calls", "only an assistant message calls tools")
+    if message.role == "tool":
+        for key in ("tool_call_id", "name"):
+            value = getattr(message, key)
+            if not isinstance(value, str) or not value:
+                raise InvalidQuery(f"{where}.{key}", f"a tool message names its {key}; got {brief(value)}")
+    for key in ("tool_call_id", "name", "event_id"):
+        value = getattr(message, key)
+        if value is not None and not isinstance(value, str):
+            raise InvalidQuery(f"{where}.{key}", f"must be text, got {brief(value)}")
+
+
+def messages_from_openai(messages: Any, field_name: str = "messages") -> list[Message]:
+    """A request's `messages`, each checked; errors name `messages[N].field`."""
+    if not isinstance(messages, Sequence) or isinstance(messages, str | bytes):
+        raise InvalidQuery(field_name, f"must be a list of chat messages, got {brief(messages)}")
+    return [Message.from_openai(m, f"{field_name}[{n}]") for n, m in enumerate(messages)]
+
+
+def messages_to_openai(messages: Sequence[Message]) -> list[dict[str, Any]]:
+    return [m.to_openai() for m in messages]
