@@ -253,3 +253,93 @@ def test_memory_knobs_shape_the_injection_and_never_reach_the_upstream(open_memo
     assert all(not any(key.startswith("memory_") for key in body) for body in sent)
     facts = [body["messages"][-1]["content"].count("> [fact]") for body in sent]
     assert facts[0] == 1 and facts[1] == 4
+
+
+def long_chat(turns: int, question: str = "So what should I pack for the harbour trip?") -> list[dict[str, str]]:
+    """A system prompt, `turns` exchanges that say something, and a last question."""
+    chat = [{"role": "system", "content": "You are a careful travel assistant."}]
+    for n in range(turns):
+        chat.append({"role": "user", "content": f"Day {n}: we walked to lantern point {n}, checked the ferry times."})
+        chat.append({"role": "assistant", "content": f"Noted for day {n}: the ferry {n} leaves the harbour at dawn."})
+    return [*chat, {"role": "user", "content": question}]
+
+
+def test_history_fields_compress_the_request_before_the_memory_goes_in(open_memoir: Callable[..., Memoir]) -> None:
+    chat = long_chat(10)
+    with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Pack a coat."))}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
+        memoir.remember("The user gets seasick on ferries", conversation_id="sam")
+        with served(memoir) as base:
+            client = openai_client(base_url=base, api_key="unused")
+            fields = {"history_compression": {"type": "from_last_n_messages", "n": 4}, "history_max_tokens": 2000}
+            raw = client.chat.completions.with_raw_response.create(
+                model="qwen", messages=chat, extra_body={"memory_id": "sam", "history_token_caching": False, **fields}
+            )
+            assert raw.parse().choices[0].message.content == "Pack a coat."
+        [(_, sent)] = upstream.requests
+    assert not any(key.startswith("history_") for key in sent)  # ours, not the upstream's
+    messages = sent["messages"]
+    assert messages[:2] == chat[:2] and messages[3:-1] == chat[-4:-1]  # system, first user; the last 4 as they were
+    assert messages[2]["role"] == "assistant" and messages[2]["content"].startswith("Summary of messages 2-17")
+    assert "[message 2]" in messages[2]["content"] or "[message 3]" in messages[2]["content"]
+    assert "> [fact] The user gets seasick on ferries" in messages[-1]["content"]  # injected after compression
+    assert messages[-1]["content"].endswith(chat[-1]["content"])
+    header = raw.headers["x-memoir-history"]
+    assert header.startswith("tokens ") and "summarized 16" in header and "strategy from_last_n_messages:4" in header
+
+
+def test_the_next_request_of_a_conversation_reuses_its_summary_byte_for_byte(
+    open_memoir: Callable[..., Memoir],
+) -> None:
+    first = long_chat(10)
+    second = [*first, {"role": "assistant", "content": "Pack a coat."}, {"role": "user", "content": "And shoes?"}]
+    with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Pack a coat."))}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
+        with served(memoir) as base:
+            client = openai_client(base_url=base, api_key="unused")
+            headers = []
+            for chat in (first, second):
+                fields = {"memory_id": "trip", "history_compression": "whole_history"}
+                raw = client.chat.completions.with_raw_response.create(model="qwen", messages=chat, extra_body=fields)
+                headers.append(raw.headers["x-memoir-history"])
+        sent = [body["messages"] for _, body in upstream.requests]
+    assert json.dumps(sent[1][: len(sent[0]) - 1]) == json.dumps(sent[0][:-1])  # the upstream's cache still holds
+    assert sent[1][len(sent[0]) - 1 :][:2] == second[-3:-1]
+    assert "reused" not in headers[0] and headers[1].endswith("; reused")
+
+
+def test_bad_history_fields_are_a_422_naming_the_requests_field(open_memoir: Callable[..., Memoir]) -> None:
+    chat = long_chat(10)
+    bad = [
+        ({"history_compression": "squash"}, "history_compression", "InvalidQuery"),
+        ({"history_compression": {"type": "chunked", "size": 0}}, "history_compression.size", "InvalidQuery"),
+        ({"history_max_size": 0}, "history_max_size", "InvalidQuery"),
+        ({"history_max_tokens": 3}, "history_max_tokens", "InvalidTokenLimit"),  # below the system prompt
+        ({"history_token_caching": "yes"}, "history_token_caching", "InvalidQuery"),
+    ]
+    with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("x"))}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
+        with served(memoir) as base:
+            client = openai_client(base_url=base, api_key="unused", max_retries=0)
+            for fields, param, kind in bad:
+                with pytest.raises(openai.UnprocessableEntityError) as refused:
+                    client.chat.completions.create(model="qwen", messages=chat, extra_body=fields)  # type: ignore[arg-type]
+                error: Any = refused.value.body  # the client unwraps {"error": ...}
+                assert (error["param"], error["type"]) == (param, kind)
+                assert error["message"].startswith(f"{param}: ")
+        assert upstream.requests == []
+
+
+def test_a_chat_too_short_to_compress_is_sent_whole_and_the_header_says_why(open_memoir: Callable[..., Memoir]) -> None:
+    chat = long_chat(2)
+    with scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Noted."))}) as upstream:
+        memoir = open_proxy_home(open_memoir, upstream.url + "/v1")
+        with served(memoir) as base:
+            client = openai_client(base_url=base, api_key="unused")
+            raw = client.chat.completions.with_raw_response.create(
+                model="qwen", messages=chat, extra_body={"history_compression": "chunked:2", "history_max_size": 4}
+            )
+        [(_, sent)] = upstream.requests
+    assert sent["messages"] == [chat[0], chat[1], chat[-2], chat[-1]]  # max_history_size still applies
+    header = raw.headers["x-memoir-history"]
+    assert header.startswith("compression skipped (6 messages, 10 needed); tokens ") and "dropped 2" in header

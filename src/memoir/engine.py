@@ -94,6 +94,11 @@ class Memoir(TimelineMethods, InjectionMethods):
         return self._parts.settings.home
 
     @property
+    def vault_root(self) -> Path:
+        """The vault folder: memories, facts.md and daily notes, an Obsidian vault."""
+        return self._parts.vault.root
+
+    @property
     def database(self) -> str:
         """Where the store keeps its data (a file path for SQLite)."""
         return self._parts.store.location
@@ -275,6 +280,24 @@ class Memoir(TimelineMethods, InjectionMethods):
         another agent's is `MemoryNotFound`, as if it did not exist.
         """
         return self._parts.book.forget(memory_id, agent_id=self._parts.agent_scope(agent_id))
+
+    def correct(
+        self,
+        memory_id: str,
+        text: str,
+        *,
+        source: str = "user",
+        event_ids: Iterable[str] = (),
+        agent_id: str | None = None,
+    ) -> Memory:
+        """Replace a memory by its corrected text (seed 000's fact update); returns the new version.
+
+        The new version keeps the old one's `created_at`, tags and scope, and takes `source`;
+        the old becomes a tombstone whose `replaced_by` names it (`memory_history` walks both).
+        """
+        book = self._parts.book
+        old = book.get(memory_id, agent_id=self._parts.agent_scope(agent_id))
+        return book.update(old.id, text, event_ids, source, keep_created=True)
 
     def memories(
         self,

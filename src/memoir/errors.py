@@ -16,6 +16,7 @@
         │   └── HomeError          the home folder is missing, not a folder, or not writable
         ├── WorkerError            a background job failed in a way the caller must know about
         ├── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
+        │   └── ContextOverflow    the request is longer than the model's context window
         ├── ModelOutputError       a model answered, but not with what was asked for (e.g. invalid JSON)
         ├── CompressionFailed      history compression failed (wraps its cause)
         └── ServerUnavailable      a memoir server (`MemoirClient`'s) does not answer
@@ -34,6 +35,7 @@ __all__ = [
     "CompressionError",
     "CompressionFailed",
     "ConfigError",
+    "ContextOverflow",
     "EventNotFound",
     "HomeError",
     "InsufficientHistory",
@@ -138,6 +140,10 @@ class WorkerError(RuntimeFailure):
 
 class ModelUnavailable(RuntimeFailure):
     """A model cannot be used: its package is missing, a file is damaged, or its server fails."""
+
+
+class ContextOverflow(ModelUnavailable):
+    """The request is longer than the model's context window: compress the history and try again."""
 
 
 class ModelOutputError(RuntimeFailure):

@@ -17,6 +17,7 @@ from rich.console import Console
 from typer.core import TyperGroup
 
 from memoir import __version__
+from memoir.cli import chat as chat_commands
 from memoir.cli import hooks as hooks_commands
 from memoir.cli import importing as importing_commands
 from memoir.cli import mcp as mcp_command
@@ -119,6 +120,7 @@ def main_options(
     ctx.obj = _Options(home, config)
     settings = load_settings({"home": home}, config_file=config)
     logging.basicConfig(level=settings.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request drowns what a command prints
 
 
 @app.command()
@@ -369,6 +371,7 @@ hooks_commands.register(app, _open, out, err)
 mcp_command.register(app, _open, out, err)
 think_commands.register(app, _open, out, err)
 importing_commands.register(app, _open, out, err)
+chat_commands.register(app, _open, out, err)
 
 
 def main() -> None:

@@ -12,6 +12,13 @@
   the store keeps it, so no process asks again with a format the server refused).
   The answer is parsed tolerantly and validated, and a failure gets one corrective retry
   that quotes the error.
+- Tools and streaming (`complete`, for the chat agent): the tools' definitions go with the
+  request, and the answer comes as server-sent events (`llm.streaming` assembles them),
+  each piece of text handed to `on_text` as it arrives. A timeout before the first piece
+  is retried like any other; one after it is not (the reader has seen half an answer that
+  a retry would write anew), it fails the turn.
+- A 400 that says the request is too long for the model (`context`, `length`, `tokens`)
+  is `ContextOverflow`, so the agent can compress its history and try again.
 """
 
 from __future__ import annotations
@@ -19,17 +26,18 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import httpx
 
-from memoir.errors import MemoirError, ModelOutputError, ModelUnavailable
+from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable
 from memoir.http import model_client
+from memoir.llm.streaming import Completion, TurnAssembler, completion_from_json, sse_data
 from memoir.llm.structured import extract_json
 
-__all__ = ["ChatClient", "Health", "Message"]
+__all__ = ["ChatClient", "Completion", "ContextOverflow", "Health", "Message"]
 
 # Best first. "json_object_schema" is llama-cpp-python's own form ({"type": "json_object",
 # "schema": ...}): its server answers the standard "json_schema" with a 500, yet constrains
@@ -45,14 +53,26 @@ def _refuses_format(status: int, text: str) -> bool:
     return status >= 500 and "response_format" in lowered
 
 
+def _too_long(status: int, text: str) -> bool:
+    """A refusal because the prompt does not fit the model's context window.
+
+    Servers word it differently ("maximum context length", "exceeds the context size",
+    "too many tokens", OpenAI's `context_length_exceeded`), but all name one of these.
+    """
+    lowered = text.lower()
+    return status in (400, 413) and any(word in lowered for word in ("context", "length", "tokens"))
+
+
 T = TypeVar("T")
 Message = dict[str, str]
+TextCallback = Callable[[str], None]
 
 
 @dataclass(frozen=True)
 class Health:
     ok: bool
     detail: str
+    problem: str | None = None  # unreachable, model (not served), server (answered, but not with a model list)
 
 
 class ChatClient:
@@ -119,6 +139,28 @@ class ChatClient:
             raise ModelOutputError(f"the LLM server sent an answer that is not chat-completion JSON: {exc}") from None
         return content if isinstance(content, str) else ""
 
+    def complete(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        *,
+        tools: Sequence[Mapping[str, Any]] = (),
+        on_text: TextCallback | None = None,
+        stream: bool = True,
+    ) -> Completion:
+        """One assistant turn with tools offered: its text (streamed to `on_text`) and the tools it calls."""
+        body: dict[str, Any] = {"model": self.model, "messages": list(messages), "stream": stream}
+        if tools:
+            body["tools"] = list(tools)
+        if stream:
+            return self._stream("chat/completions", body, on_text)
+        response = self._post("chat/completions", body)
+        self._raise_for(response)
+        self._count_tokens(response)
+        completion = self._parsed(response)
+        if on_text is not None and completion.content:
+            on_text(completion.content)
+        return completion
+
     def complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], *, schema: Any = None) -> T:
         """A validated JSON answer; one corrective retry quoting the problem, then ModelOutputError.
 
@@ -152,15 +194,17 @@ class ChatClient:
         try:
             response = self._http.get("models", timeout=min(self.timeout, 5.0))
         except httpx.HTTPError as exc:
-            return Health(False, self._unreachable(exc))
+            return Health(False, self._unreachable(exc), "unreachable")
         if response.status_code != 200:
-            return Health(False, f"{self.base_url}/models answered {response.status_code}: {response.text[:200]}")
+            detail = f"{self.base_url}/models answered {response.status_code}: {response.text[:200]}"
+            return Health(False, detail, "server")
         try:
             known = {m.get("id") for m in response.json().get("data", [])}
-        except (ValueError, AttributeError):
-            return Health(False, f"{self.base_url}/models did not answer with a model list")
-        if self.model not in known:
-            return Health(False, f"the server at {self.base_url} does not list model {self.model!r}")
+        except (ValueError, AttributeError, TypeError):
+            return Health(False, f"{self.base_url}/models did not answer with a model list", "server")
+        # Ollama lists "qwen2.5:latest" and serves it as "qwen2.5" too.
+        if self.model not in known and f"{self.model}:latest" not in known:
+            return Health(False, f"the server at {self.base_url} does not list model {self.model!r}", "model")
         return Health(True, f"{self.base_url} serves {self.model!r}")
 
     # -- transport ------------------------------------------------------------------------
@@ -172,9 +216,15 @@ class ChatClient:
     def _count_tokens(self, response: httpx.Response) -> None:
         try:
             usage = response.json().get("usage") or {}
-            prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
         except (ValueError, AttributeError, TypeError):
             return  # no usage reported: the ledger counts the call with no tokens
+        self._add_usage(usage)
+
+    def _add_usage(self, usage: Any) -> None:
+        try:
+            prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+        except (ValueError, AttributeError, TypeError, OverflowError):
+            return
         self._usage.prompt = getattr(self._usage, "prompt", 0) + prompt
         self._usage.completion = getattr(self._usage, "completion", 0) + completion
 
@@ -215,6 +265,59 @@ class ChatClient:
             time.sleep(self.backoff * 2**attempt if left is None else min(self.backoff * 2**attempt, left))
         raise AssertionError("unreachable")
 
+    def _stream(self, path: str, body: dict[str, Any], on_text: TextCallback | None) -> Completion:
+        """POST with `stream: true`, retried like `_post` until the first piece of text is shown."""
+        for attempt in range(self.retries + 1):
+            last, shown = attempt == self.retries, [False]
+            try:
+                self.calls += 1
+                with self._http.stream("POST", path, json=body, timeout=self.timeout) as response:
+                    if response.status_code < 500 or last:
+                        return self._read_stream(response, on_text, shown)
+                    response.read()  # a busy server: drained, and asked again after the backoff
+            except httpx.TimeoutException:
+                if shown[0]:
+                    raise ModelUnavailable(
+                        f"model {self.model!r} at {self.base_url} stopped answering for {self.timeout:g} s mid-answer:"
+                        " ask again, or raise llm.timeout"
+                    ) from None
+                if last:
+                    raise ModelUnavailable(
+                        f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
+                        f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
+                    ) from None
+            except httpx.TransportError as exc:
+                raise ModelUnavailable(self._unreachable(exc)) from None
+            time.sleep(self.backoff * 2**attempt)
+        raise AssertionError("unreachable")
+
+    def _read_stream(self, response: httpx.Response, on_text: TextCallback | None, shown: list[bool]) -> Completion:
+        if response.status_code != 200:
+            response.read()
+            self._raise_for(response)
+        if "text/event-stream" not in response.headers.get("content-type", ""):
+            response.read()  # a server that ignores `stream` answers whole
+            self._count_tokens(response)
+            completion = self._parsed(response)
+            if on_text is not None and completion.content:
+                on_text(completion.content)
+            return completion
+        assembler = TurnAssembler()
+        for chunk in sse_data(response.iter_lines()):
+            piece = assembler.feed(chunk)
+            if piece and on_text is not None:
+                shown[0] = True
+                on_text(piece)
+        self._add_usage(assembler.usage)
+        return assembler.result()
+
+    def _parsed(self, response: httpx.Response) -> Completion:
+        try:
+            body = response.json()
+        except ValueError:
+            raise ModelOutputError(f"the LLM server sent an answer that is not JSON: {response.text[:200]!r}") from None
+        return completion_from_json(body)
+
     def _remember(self) -> None:
         if self._remember_formats is None:
             return
@@ -243,6 +346,15 @@ class ChatClient:
             raise ModelUnavailable(
                 f"the LLM server at {self.base_url} does not know model {self.model!r} ({detail}): "
                 f"pull it (`ollama pull {self.model}`) or set llm.model"
+            )
+        if _too_long(response.status_code, detail):
+            raise ContextOverflow(
+                f"the request is too long for model {self.model!r} ({detail}): compress the history,"
+                " or raise the model's context window (chat.context_window)"
+            )
+        if response.status_code == 400 and "support" in detail.lower() and "tool" in detail.lower():
+            raise ModelUnavailable(
+                f"model {self.model!r} does not take tools ({detail}): use one that does (qwen2.5, llama3.1)"
             )
         if response.status_code in (401, 403):
             raise ModelUnavailable(f"the LLM server at {self.base_url} refused the API key: check llm.api_key")

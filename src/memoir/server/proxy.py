@@ -8,12 +8,27 @@ forwards it to the upstream (`proxy.upstream_url`, by default `llm.base_url`). T
 comes back as the upstream gave it, streamed chunk by chunk or whole, and is logged as the
 assistant's turn once complete; a stream cut short logs what arrived, marked partial.
 Other `/v1/*` requests pass through untouched.
+
+History management (seed 003, `memoir.history`) per request: `history_compression` (a
+strategy's text or JSON object), `history_max_tokens`, `history_max_size` and
+`history_token_caching`, prefixed because `max_tokens` is already OpenAI's completion
+limit. When any is given, the request's messages are compressed and trimmed before the
+memory goes in, and the answer carries `X-Memoir-History` (tokens before and after, what
+was kept, summarized and dropped). A bad value is a 422 naming the request's field. A
+request with fewer than 10 messages is sent uncompressed (a chat's first turns are always
+that short; the header says so) rather than refused. Each (conversation, agent) keeps its
+last compression in memory (the last 256), so the next request of the conversation
+reuses its summaries byte for byte and the upstream's prompt cache holds. Summaries are
+extractive: `Memoir` exposes no LLM to the server.
 """
 
 from __future__ import annotations
 
+import copy
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from typing import Any
 
 import anyio
@@ -23,15 +38,25 @@ from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from memoir.engine import Memoir
-from memoir.errors import InvalidQuery
+from memoir.errors import InsufficientHistory, InvalidInput, InvalidQuery
+from memoir.history import Compressed, HistoryParams, manage, parse_strategy
+from memoir.model.chat import Message, messages_to_openai
 from memoir.model.checks import brief
 from memoir.retrieval.injection import last_user_text
 from memoir.server.errors import error
 
 __all__ = ["add_proxy_routes"]
 
-# The reference's per-request knobs: ours, not the upstream's, so they are taken out before forwarding.
-PROXY_FIELDS = ("memory_id", "memory_top_k", "memory_budget_tokens")
+# The request's history fields, and the HistoryParams field each sets (errors name the request's).
+HISTORY_FIELDS = {
+    "history_compression": "compression_strategy",
+    "history_max_tokens": "max_tokens",
+    "history_max_size": "max_history_size",
+    "history_token_caching": "enable_token_caching",
+}
+# The reference's per-request knobs and ours: not the upstream's, so they are taken out before forwarding.
+PROXY_FIELDS = ("memory_id", "memory_top_k", "memory_budget_tokens", *HISTORY_FIELDS)
+STATES_KEPT = 256
 Remember = Callable[[str, bool], Awaitable[None]]
 
 
@@ -40,6 +65,7 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
     upstream = (settings.proxy.upstream_url or settings.llm.base_url or "").rstrip("/")
     key = settings.proxy.api_key or settings.llm.api_key
     auth = {"Authorization": f"Bearer {key}"} if key else {}
+    states = HistoryStates()
 
     @app.post("/v1/chat/completions", tags=["proxy"])
     async def chat(request: Request) -> Response:
@@ -51,8 +77,12 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         turn = {"session_id": session, "conversation_id": conversation, "metadata": {"via": "proxy"}}
         knobs = {"top_k": body.get("memory_top_k"), "budget_tokens": body.get("memory_budget_tokens", 1500)}
         said = last_user_text(body.get("messages"))
+        messages, headers = body.get("messages"), {}
+        if any(name in body for name in HISTORY_FIELDS):  # before the memory goes in: it is not history
+            managed, line = await run_in_threadpool(lambda: states.manage(body, (conversation, agent or "")))
+            messages, headers = messages_to_openai(managed), {"X-Memoir-History": line}
         injection = await run_in_threadpool(
-            lambda: memoir.inject(body.get("messages"), conversation_id=conversation, agent_id=agent, **knobs)
+            lambda: memoir.inject(messages, conversation_id=conversation, agent_id=agent, **knobs)
         )
         if said is not None:  # logged before forwarding: the user said it, whatever the upstream does
             event = {**turn, "event_type": "user_message", "text": said[1]}
@@ -78,8 +108,8 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
             await answer.aclose()
             if answer.status_code == 200:
                 await remember_answer(_message_text(content), False)
-            return Response(content, answer.status_code, media_type=answer.headers.get("content-type"))
-        return StreamingResponse(_relay(answer, remember_answer), media_type="text/event-stream")
+            return Response(content, answer.status_code, headers, media_type=answer.headers.get("content-type"))
+        return StreamingResponse(_relay(answer, remember_answer), headers=headers, media_type="text/event-stream")
 
     @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False)
     async def passthrough(path: str, request: Request) -> Response:
@@ -96,6 +126,65 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         except httpx.HTTPError as exc:
             return _unreachable(url, exc)
         return Response(answer.content, answer.status_code, media_type=answer.headers.get("content-type"))
+
+
+class HistoryStates:
+    """The last compression of each (conversation, agent), the most recently used `STATES_KEPT` of them."""
+
+    def __init__(self, size: int = STATES_KEPT) -> None:
+        self.size = size
+        self._states: OrderedDict[tuple[str, str], Compressed] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def manage(self, body: Mapping[str, Any], key: tuple[str, str]) -> tuple[list[Message], str]:
+        """The request's messages managed as its fields say, and the header's one-line report."""
+        params, messages = history_params(body), body.get("messages", [])  # checked by `manage`
+        with self._lock:
+            state = self._states.get(key)
+        try:
+            managed = manage(messages, params, state=state)
+        except InsufficientHistory as exc:  # a chat's first turns: sent whole, and the header says why
+            managed = manage(messages, _without_compression(params))
+            note = f"compression skipped ({exc.message_count} messages, {exc.minimum} needed); "
+            return managed.messages, note + managed.report.brief()
+        except InvalidInput as exc:
+            raise _renamed(exc) from None
+        if managed.state is not None:
+            with self._lock:
+                self._states[key] = managed.state
+                self._states.move_to_end(key)
+                while len(self._states) > self.size:
+                    self._states.popitem(last=False)
+        return managed.messages, managed.report.brief()
+
+
+def history_params(body: Mapping[str, Any]) -> HistoryParams:
+    """The request's history fields as `HistoryParams`; InvalidQuery naming the request's field."""
+    strategy, caching = body.get("history_compression"), body.get("history_token_caching")
+    try:
+        return HistoryParams(
+            compression_strategy=None if strategy is None else parse_strategy(strategy, "history_compression"),
+            max_tokens=body.get("history_max_tokens"),
+            max_history_size=body.get("history_max_size"),
+            enable_token_caching=True if caching is None else caching,
+        )
+    except InvalidInput as exc:
+        raise _renamed(exc) from None
+
+
+def _renamed(exc: InvalidInput) -> InvalidInput:
+    """The error with the request's field name (`history_max_tokens`) for `memoir.history`'s (`max_tokens`)."""
+    outer = next((name for name, inner in HISTORY_FIELDS.items() if inner == exc.field), None)
+    if outer is None:
+        return exc  # `messages[3].content` and the like: already the request's
+    renamed = copy.copy(exc)
+    renamed.field = outer
+    renamed.args = (f"{outer}: {exc.reason}",)
+    return renamed
+
+
+def _without_compression(params: HistoryParams) -> HistoryParams:
+    return HistoryParams(None, params.max_tokens, params.max_history_size, params.enable_token_caching)
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:

@@ -27,13 +27,13 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from memoir.errors import InvalidInput
+from memoir.history.sentences import clip, ranked
 from memoir.history.tokens import count_tokens
 from memoir.index.keyword import terms
 from memoir.llm.client import ChatClient
 from memoir.llm.service import LLM
 from memoir.model import Event, EventType
 from memoir.model.checks import surrogate_at
-from memoir.timeline.sentences import clip, ranked
 
 __all__ = [
     "BRIEF_PROMPT",

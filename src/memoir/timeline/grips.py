@@ -18,9 +18,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memoir.history.sentences import clip, ranked, sentences
 from memoir.index.keyword import STOPWORDS, terms
 from memoir.model import Event, EventType
-from memoir.timeline.sentences import clip, ranked, sentences
 
 __all__ = ["Draft", "Match", "extractive", "match", "sentences"]
 

@@ -273,20 +273,28 @@ class MemoryBook:
         event_ids: Iterable[str] = (),
         source: str = "user",
         reconciled_by: str | None = None,
+        *,
+        keep_created: bool = False,
     ) -> Memory:
-        """Seed 004's UPDATE: a new memory replaces the old, which becomes a tombstone."""
+        """Seed 004's UPDATE: a new memory replaces the old, which becomes a tombstone.
+
+        `keep_created`: the new version keeps the old one's `created_at` (seed 000's fact
+        correction), while its id, a ULID, is new as always.
+        """
         old = self.get(memory_id)
-        new = self.remember(
+        draft = MemoryDraft(
             text,
-            kind=old.kind.value,
-            conversation_id=old.conversation_id,
-            tags=old.tags,
-            severity=old.severity.value if old.severity else None,
-            event_ids=tuple(event_ids) or old.event_ids,
-            source=source,
-            agent_id=old.agent_id,
-            reconciled_by=reconciled_by,
+            old.kind.value,
+            old.conversation_id,
+            old.tags,
+            old.severity.value if old.severity else None,
+            tuple(event_ids) or old.event_ids,
+            source,
+            old.agent_id,
+            reconciled_by,
+            old.created_at if keep_created else None,
         )
+        new = self.remember_many([draft])[0]
         if new.id != old.id:
             self.forget(old.id, replaced_by=new.id)
         return new

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 
 from memoir.errors import InvalidInput
 from memoir.index.embedders import content_hash
@@ -29,6 +30,7 @@ class MemoryDraft:
     source: str = "user"
     agent_id: str | None = None  # unified mode: whose memory (None: the calling agent's default)
     reconciled_by: str | None = None  # llm or heuristics, for memories the extraction job decided
+    created_at: datetime | None = None  # a correction keeps the date of the fact it corrects (seed 000); else now
 
     def __post_init__(self) -> None:
         # Drafts arrive from JSON and mappings with lists; a lone string is one value, not its letters.
@@ -64,6 +66,7 @@ class MemoryDraft:
             kind=MemoryKind.parse(self.kind),
             content=self.text,
             conversation_id=DEFAULT_CONVERSATION if self.conversation_id is None else self.conversation_id,
+            created_at=datetime.now(UTC) if self.created_at is None else self.created_at,
             tags=self.tags,
             severity=None if self.severity is None else Severity.parse(self.severity),
             event_ids=self.event_ids,

@@ -1,4 +1,7 @@
-"""Sentences and how telling they are: what both extractive summarizers choose from.
+"""Sentences and how telling they are: what the extractive summarizers choose from.
+
+Shared by the timeline (segment and conversation summaries) and history compression
+(the summary of dropped messages), so it lives in the lower layer of the two.
 
 A sentence tells more the more distinct content words it holds that recur in the text
 around it (a conversation's subject recurs), damped (log) so that two very common words
