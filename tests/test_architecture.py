@@ -50,6 +50,7 @@ ALLOWED = {
     "engine": {
         "errors",
         "model",
+        "llm",
         "store",
         "workers",
         "config",
@@ -85,6 +86,7 @@ ALLOWED = {
         "mcp",
         "blas",
         "history",
+        "llm",
     },
     "grpc": {"errors", "model", "engine", "auth", "retrieval", "views", "workers"},
     "client": {"errors", "model", "retrieval", "views", "workers", "wire", "vault", "http"},

@@ -288,6 +288,34 @@ def test_history_fields_compress_the_request_before_the_memory_goes_in(open_memo
     assert header.startswith("tokens ") and "summarized 16" in header and "strategy from_last_n_messages:4" in header
 
 
+def test_with_memoirs_own_model_set_the_summary_is_its_tldr(open_memoir: Callable[..., Memoir]) -> None:
+    """memoir's model (llm.*) writes the summary; the upstream only answers the chat."""
+    tldr = "## Key Objectives\nPlan the harbour trip.\n## Current Status\nFerry times checked."
+    with (
+        scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply("Pack a coat."))}) as upstream,
+        scripted_server({"/v1/chat/completions": lambda body: (200, chat_reply(tldr))}) as model,
+    ):
+        memoir = open_memoir(
+            embedding_provider="hashing",
+            proxy_upstream_url=upstream.url + "/v1",
+            llm_base_url=model.url + "/v1",
+            llm_model="summarizer",
+            memory_extract=False,
+            worker_enabled=False,
+        )
+        with served(memoir) as base:
+            client = openai_client(base_url=base, api_key="unused")
+            fields = {"memory_id": "trip", "history_compression": "whole_history"}
+            raw = client.chat.completions.with_raw_response.create(
+                model="qwen", messages=long_chat(10), extra_body=fields
+            )
+        [(_, asked)] = model.requests
+        [(_, sent)] = upstream.requests
+    assert asked["model"] == "summarizer" and "Key Objectives" in json.dumps(asked["messages"])
+    assert any(tldr in str(m["content"]) for m in sent["messages"] if m["role"] == "assistant")
+    assert "summary by llm" in raw.headers["x-memoir-history"]
+
+
 def test_the_next_request_of_a_conversation_reuses_its_summary_byte_for_byte(
     open_memoir: Callable[..., Memoir],
 ) -> None:

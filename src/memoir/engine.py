@@ -19,6 +19,7 @@ from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
 from memoir.injection_methods import InjectionMethods
+from memoir.llm import LLM
 from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
 from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
@@ -92,6 +93,11 @@ class Memoir(TimelineMethods, InjectionMethods):
     @property
     def home(self) -> Path:
         return self._parts.settings.home
+
+    @property
+    def llm(self) -> LLM:
+        """The chat model memoir's own work uses (`llm.*`), behind its circuit breaker; heuristics without one."""
+        return self._parts.llm
 
     @property
     def vault_root(self) -> Path:

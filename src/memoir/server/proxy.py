@@ -40,6 +40,7 @@ from starlette.concurrency import run_in_threadpool
 from memoir.engine import Memoir
 from memoir.errors import InsufficientHistory, InvalidInput, InvalidQuery
 from memoir.history import Compressed, HistoryParams, manage, parse_strategy
+from memoir.llm import LLM
 from memoir.model.chat import Message, messages_to_openai
 from memoir.model.checks import brief
 from memoir.retrieval.injection import last_user_text
@@ -79,7 +80,8 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         said = last_user_text(body.get("messages"))
         messages, headers = body.get("messages"), {}
         if any(name in body for name in HISTORY_FIELDS):  # before the memory goes in: it is not history
-            managed, line = await run_in_threadpool(lambda: states.manage(body, (conversation, agent or "")))
+            key = (conversation, agent or "")
+            managed, line = await run_in_threadpool(lambda: states.manage(body, key, memoir.llm))
             messages, headers = messages_to_openai(managed), {"X-Memoir-History": line}
         injection = await run_in_threadpool(
             lambda: memoir.inject(messages, conversation_id=conversation, agent_id=agent, **knobs)
@@ -136,13 +138,17 @@ class HistoryStates:
         self._states: OrderedDict[tuple[str, str], Compressed] = OrderedDict()
         self._lock = threading.Lock()
 
-    def manage(self, body: Mapping[str, Any], key: tuple[str, str]) -> tuple[list[Message], str]:
-        """The request's messages managed as its fields say, and the header's one-line report."""
+    def manage(self, body: Mapping[str, Any], key: tuple[str, str], llm: LLM | None) -> tuple[list[Message], str]:
+        """The request's messages managed as its fields say, and the header's one-line report.
+
+        Summaries are TL;DRs from memoir's own model (`llm.*`) when one is set and answers,
+        extractive ones with grips otherwise.
+        """
         params, messages = history_params(body), body.get("messages", [])  # checked by `manage`
         with self._lock:
             state = self._states.get(key)
         try:
-            managed = manage(messages, params, state=state)
+            managed = manage(messages, params, llm=llm, state=state)
         except InsufficientHistory as exc:  # a chat's first turns: sent whole, and the header says why
             managed = manage(messages, _without_compression(params))
             note = f"compression skipped ({exc.message_count} messages, {exc.minimum} needed); "
