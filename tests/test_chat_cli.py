@@ -178,6 +178,15 @@ class Terminal:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen shows:\n{self.screen()}")
 
+    def wait_for_prompt(self, timeout: float = 60.0) -> None:
+        """Until the REPL asks for the next line, so keys sent next are not typed ahead into the answer."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.screen().rstrip().endswith("you>"):
+                return
+            time.sleep(0.1)
+        raise AssertionError(f"no prompt; the screen shows:\n{self.screen()}")
+
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], check=False, capture_output=True)
 
@@ -219,11 +228,17 @@ def test_a_chat_session_in_a_terminal_streams_remembers_and_resumes(
 
     screen.send("Hello there")
     screen.wait_for("memoir> Hello!")
+    screen.wait_for_prompt()
     screen.send("Please remember that the lighthouse keeper is Ada.")
     screen.wait_for("Noted, I will remember.")
     screen.wait_for("[tool remember: ok]")
+    screen.wait_for_prompt()
     screen.send("/facts")
-    screen.wait_for("* the lighthouse keeper is ada")
+    facts = screen.wait_for("* the lighthouse keeper is ada")
+    screen.send("/compress")
+    screen.wait_for("nothing to compress yet: 7 messages, compression needs 10")
+    screen.send("/timeline")
+    screen.wait_for("you> /timeline\n")
     screen.send("/bogus")
     screen.wait_for("unknown command /bogus")
     screen.send("/exit")
@@ -241,6 +256,11 @@ def test_a_chat_session_in_a_terminal_streams_remembers_and_resumes(
     again.wait_for("memoir> The lighthouse keeper is Ada.")
     sent = [m.get("content") for m in script.turns[-1]["messages"]]
     assert any("Hello there" in str(content) for content in sent)
+    fact_id = facts.split("* the lighthouse keeper is ada  (", 1)[1].split(")", 1)[0]
+    again.send(f"/forget {fact_id}")
+    again.wait_for(f"forgot {fact_id}: the lighthouse keeper is ada")
+    again.send("/facts")
+    again.wait_for("no key facts yet")
     again.send("/exit")
     again.wait_for("EXITED=0")
 

@@ -21,7 +21,7 @@ from rich.console import Console
 from memoir.agent import ChatSession, Reply
 from memoir.cli import render
 from memoir.engine import Memoir
-from memoir.errors import MemoirError, UserError
+from memoir.errors import InsufficientHistory, MemoirError, UserError
 from memoir.model.chat import ToolCall, ToolResult
 
 __all__ = ["register"]
@@ -156,13 +156,21 @@ def _command(session: ChatSession, text: str, out: Console, err: Console) -> boo
                 forgotten = session.memoir.forget(argument.strip())
                 out.print(f"forgot {forgotten.id}: {forgotten.content}", markup=False)
         elif name == "/compress":
-            report = session.compress()
-            out.print(f"history compressed: {report.tokens_before} -> {report.tokens_after} tokens", markup=False)
+            _compress(session, out)
         else:
             err.print(f"unknown command {name} (/help lists them)", markup=False)
     except MemoirError as exc:
         err.print(f"[red]error:[/red] {render.escape(str(exc))}")
     return True
+
+
+def _compress(session: ChatSession, out: Console) -> None:
+    try:
+        report = session.compress()
+    except InsufficientHistory as exc:  # not a failure in a REPL: there is just too little to summarize yet
+        out.print(f"nothing to compress yet: {exc.message_count} messages, compression needs {exc.minimum}")
+        return
+    out.print(f"history compressed: {report.tokens_before} -> {report.tokens_after} tokens", markup=False)
 
 
 def _timeline(session: ChatSession, out: Console) -> None:
