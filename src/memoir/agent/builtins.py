@@ -27,7 +27,7 @@ from memoir.engine import Memoir
 from memoir.model.memory import Memory
 from memoir.model.timeline import TocNode
 from memoir.vault import MemoryDraft
-from memoir.vault.book import SHARED_CONVERSATION
+from memoir.vault.book import SHARED_CONVERSATION, MemoryNotFound
 from memoir.vault.daily import DailyNotes
 
 __all__ = ["ToolScope", "builtin_tools"]
@@ -143,6 +143,11 @@ def _search(memoir: Memoir, scope: ToolScope) -> Tool:
 
 def _forget(memoir: Memoir, scope: ToolScope) -> Tool:
     def run(args: dict[str, Any]) -> dict[str, Any]:
+        versions = memoir.memory_history(args["memory_id"], agent_id=scope.agent_id)  # checks the id, and the agent
+        # Only what this chat can search (its conversation and the facts it keeps): an id from anywhere
+        # else is not a way into another conversation's memories. As if it did not exist, as for agents.
+        if versions[0].conversation_id not in (scope.facts_conversation, scope.conversation_id):
+            raise MemoryNotFound(versions[0].id)
         gone = memoir.forget(args["memory_id"], agent_id=scope.agent_id)
         return {"id": gone.id, "content": gone.content, "forgotten": True}
 

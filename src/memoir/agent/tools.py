@@ -155,7 +155,7 @@ def _arguments(arguments: str | Mapping[str, Any] | None) -> dict[str, Any] | To
         return dict(arguments)
     try:
         value = json.loads(arguments)
-    except (ValueError, RecursionError) as exc:  # RecursionError: hostile nesting
+    except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: hostile nesting; TypeError: not text
         return _failure(f"arguments: not JSON ({_bounded(str(exc))}): send a JSON object")
     if not isinstance(value, dict):
         return _failure(f"arguments: must be a JSON object, got {brief(value)}")

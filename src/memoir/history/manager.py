@@ -126,6 +126,11 @@ def manage(
     `CompressionFailed` instead of an extractive summary; `force` compresses even when
     `state` could be reused as it is.
     """
+    # Checked, not trusted: anything else fails further down with a raw AttributeError.
+    if params is not None and not isinstance(params, HistoryParams):
+        raise InvalidQuery("params", f"must be HistoryParams or left out, got {brief(params)}")
+    if state is not None and not isinstance(state, Compressed):
+        raise InvalidQuery("state", f"must be the state an earlier manage() returned, or left out; got {brief(state)}")
     params = params or HistoryParams()
     given = messages_from_openai(messages)  # Messages pass as they are; dicts are checked, errors name messages[N]
     counter = shared_counter(params.enable_token_caching)

@@ -148,10 +148,13 @@ def parse_strategy(value: Any, field: str = "compression_strategy") -> Strategy:
         name, _, argument = value.strip().partition(":")
         return _build(name, argument.strip() or None, field, bool(argument))
     if isinstance(value, Mapping):
-        kind = _NAMES.get(_key(str(value.get("type", ""))))
+        name = value.get("type", "")
+        if not isinstance(name, str):  # str() of a huge int or of deep nesting raises, rather than say what is wrong
+            raise InvalidQuery(f"{field}.type", f"must be a strategy's name ({_EXAMPLES}...); got {brief(name)}")
+        kind = _NAMES.get(_key(name))
         names = _ALIASES.get(_ARGUMENT[kind], ()) if kind in _ARGUMENT else ()
         given = next((value[n] for n in names if n in value), None)
-        return _build(str(value.get("type", "")), given, f"{field}.{names[0]}" if names else field, given is not None)
+        return _build(name, given, f"{field}.{names[0]}" if names else field, given is not None)
     raise InvalidQuery(
         field, f"must be a strategy's name ({_EXAMPLES}...) or an object with 'type'; got {brief(value)}"
     )
@@ -188,7 +191,11 @@ def _build(name: str, argument: Any, field: str, given: bool) -> Strategy:
 def _whole_number(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | str):
         raise InvalidQuery(field, f"must be a whole number, got {brief(value)}")
-    text = str(value).strip()
+    if isinstance(value, int):  # compared, not str()-ed: an int past 4,300 digits cannot be turned into text
+        if not 1 <= value <= 999_999_999:
+            raise InvalidQuery(field, f"must be a whole number of at least 1, got {brief(value)}")
+        return value
+    text = value.strip()
     if not re.fullmatch(r"[0-9]{1,9}", text) or int(text) < 1:
         raise InvalidQuery(field, f"must be a whole number of at least 1, got {brief(value)}")
     return int(text)

@@ -53,7 +53,12 @@ class ToolCall:
         if not isinstance(name, str) or not name:
             raise InvalidQuery(f"{where}.function.name", f"must be non-empty text, got {brief(name)}")
         if not isinstance(arguments, str):
-            arguments = json.dumps(arguments)  # some servers send the object itself, not its JSON text
+            # Some servers send the object itself, not its JSON text. A value json cannot write (an int
+            # past Python's 4,300 digits, nesting past the recursion limit) is the caller's error, named.
+            try:
+                arguments = json.dumps(arguments)
+            except (TypeError, ValueError, RecursionError):
+                raise InvalidQuery(f"{where}.function.arguments", f"must be JSON, got {brief(arguments)}") from None
         return cls(call_id, name, arguments)
 
 
@@ -83,6 +88,9 @@ class Message:
     extra: tuple[tuple[str, Any], ...] = field(default=(), compare=False, repr=False)  # other OpenAI keys, kept
 
     def __post_init__(self) -> None:
+        calls: Any = self.tool_calls  # a list from a caller would make the message unhashable (TokenCounter keys on it)
+        if isinstance(calls, list):
+            object.__setattr__(self, "tool_calls", tuple(calls))
         check_message(self, "message")
 
     def to_openai(self) -> dict[str, Any]:
@@ -108,8 +116,11 @@ class Message:
         role = data.get("role")
         if role not in ROLES:
             raise InvalidQuery(f"{where}.role", f"must be one of {', '.join(ROLES)}; got {brief(role)}")
-        calls = data.get("tool_calls") or ()
-        if not isinstance(calls, Sequence) or isinstance(calls, str):
+        calls = data.get("tool_calls")
+        if calls is None:
+            calls = ()
+        # Not `or ()`: false, 0 and "" are wrong values to refuse, not an empty list to take.
+        if not isinstance(calls, Sequence) or isinstance(calls, str | bytes):
             raise InvalidQuery(f"{where}.tool_calls", f"must be a list, got {brief(calls)}")
         known = {"role", "content", "tool_calls", "tool_call_id", "name", "timestamp", "event_id"}
         timestamp = data.get("timestamp")
@@ -129,12 +140,33 @@ class Message:
             "name": data.get("name"),
             "timestamp": moment,
             "event_id": data.get("event_id"),
-            "extra": tuple((k, v) for k, v in data.items() if k not in known and isinstance(k, str)),
+            "extra": tuple(
+                (k, _json_value(k, v, where)) for k, v in data.items() if k not in known and isinstance(k, str)
+            ),
         }
         for name, value in fields.items():
             object.__setattr__(message, name, value)
         check_message(message, where)
         return message
+
+
+def _json_value(key: str, value: Any, where: str) -> Any:
+    """`value` (another OpenAI key's, kept to be sent on) if it can be written as UTF-8 JSON; else InvalidQuery.
+
+    These keys and values go to the model again and into the history's digest: an int past
+    Python's 4,300 digits, nesting past the recursion limit or a lone surrogate would fail
+    there with a raw ValueError, RecursionError or UnicodeEncodeError, far from where it was.
+    """
+    if surrogate_at(key) is not None:
+        raise InvalidQuery(where, f"the key {brief(key)} holds half of a UTF-16 surrogate pair")
+    field = f"{where}.{key}" if len(key) <= 64 and key.isprintable() else f"{where}[{brief(key)}]"  # a short name
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError, RecursionError):
+        raise InvalidQuery(field, f"must be a JSON value, got {brief(value)}") from None
+    if surrogate_at(text) is not None:
+        raise InvalidQuery(field, "holds half of a UTF-16 surrogate pair: send whole characters")
+    return value
 
 
 def _content_text(content: Any, where: str) -> str:
@@ -144,7 +176,10 @@ def _content_text(content: Any, where: str) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "\n".join(p["text"] for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str))
+        for n, part in enumerate(content):  # sent on as they came: a part that is no object is refused here
+            if not isinstance(part, Mapping):
+                raise InvalidQuery(f"{where}[{n}]", f"a content part must be an object, got {brief(part)}")
+        return "\n".join(p["text"] for p in content if isinstance(p.get("text"), str))
     raise InvalidQuery(where, f"must be text, a list of content parts, or null; got {brief(content)}")
 
 
@@ -158,11 +193,16 @@ def check_message(message: Message, where: str) -> None:
         raise InvalidQuery(f"{where}.content", f"longer than {MAX_MESSAGE_CHARS} characters")
     if surrogate_at(message.content) is not None:
         raise InvalidQuery(f"{where}.content", "holds half of a UTF-16 surrogate pair: send whole characters")
-    parts = any(key == "content" for key, _ in message.extra)  # content parts: an image alone is a message
+    # Content parts: an image alone is a message; an empty list of them is no content at all.
+    parts = any(key == "content" and value for key, value in message.extra)
     if message.role in ("user", "system") and not message.content.strip() and not parts:
         raise InvalidQuery(f"{where}.content", f"a {message.role} message needs text")
+    if not isinstance(message.tool_calls, tuple):
+        raise InvalidQuery(f"{where}.tool_calls", f"must be a list of tool calls, got {brief(message.tool_calls)}")
     if message.tool_calls and message.role != "assistant":
         raise InvalidQuery(f"{where}.tool_calls", "only an assistant message calls tools")
+    for n, call in enumerate(message.tool_calls):
+        _check_call(call, f"{where}.tool_calls[{n}]")
     if message.role == "tool":
         for key in ("tool_call_id", "name"):
             value = getattr(message, key)
@@ -172,6 +212,22 @@ def check_message(message: Message, where: str) -> None:
         value = getattr(message, key)
         if value is not None and not isinstance(value, str):
             raise InvalidQuery(f"{where}.{key}", f"must be text, got {brief(value)}")
+        if value is not None and surrogate_at(value) is not None:  # else a raw UnicodeEncodeError when sent or hashed
+            raise InvalidQuery(f"{where}.{key}", "holds half of a UTF-16 surrogate pair: send whole characters")
+
+
+def _check_call(call: object, where: str) -> None:
+    """A tool call's id, name and arguments are whole text: they are sent on, hashed and logged.
+
+    Empty names pass: the agent keeps a model's nameless call, answered as an unknown tool.
+    """
+    if not isinstance(call, ToolCall):
+        raise InvalidQuery(where, f"must be a tool call, got {brief(call)}")
+    for key, value in (("id", call.id), ("function.name", call.name), ("function.arguments", call.arguments)):
+        if not isinstance(value, str):
+            raise InvalidQuery(f"{where}.{key}", f"must be text, got {brief(value)}")
+        if surrogate_at(value) is not None:
+            raise InvalidQuery(f"{where}.{key}", "holds half of a UTF-16 surrogate pair: send whole characters")
 
 
 def messages_from_openai(messages: Any, field_name: str = "messages") -> list[Message]:

@@ -22,13 +22,14 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import stat
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from datetime import date, datetime
 from pathlib import Path
 
-from memoir.errors import InvalidInput, StoreError
+from memoir.errors import InvalidInput, StoreError, UserError
 from memoir.model.checks import brief, surrogate_at
 from memoir.vault.files import VaultFileError, atomic_write, inside, read_note
 
@@ -91,23 +92,33 @@ class DailyNotes:
         """The note of `day` (today by default) as it is now."""
         when = parse_day(day) if day is not None else (now or datetime.now()).date()
         path = self.path_of(when)
+        try:  # as append does: a daily folder linked elsewhere is not the vault's, so not the model's to read
+            inside(self.root, self.folder)
+        except UserError:
+            raise UserError(f"refused to read outside the vault: {self.folder} leads elsewhere") from None
         return DailyNote(when, path, self._text(path))
 
     def append(self, activity: str, title: str | None = None, *, now: datetime | None = None) -> DailyNote:
         """Add an entry to today's note (made when missing); returns the note as written."""
         activity = _check_text("activity", activity, MAX_ACTIVITY)
-        title = _check_text("title", title, MAX_TITLE) if title is not None and title.strip() else None
+        if isinstance(title, str) and not title.strip():
+            title = None  # an empty title is no title
+        # Checked whatever its type: `title.strip()` on a number was a raw AttributeError.
+        title = _check_text("title", title, MAX_TITLE) if title is not None else None
         moment = (now or datetime.now().astimezone()).replace(microsecond=0)
         path = self.path_of(moment.date())
         inside(self.root, self.folder)  # a daily folder linked to somewhere else is refused
         with self._locked():
             text = self._text(path)
+            mode = _mode(path) if text is not None else None
             if text is None:
                 text = _new_note(moment.date())
             elif text and not text.endswith("\n"):
                 text += "\n"  # a person's last line, ended, so the entry starts a line of its own
             text += entry_line(activity, title, moment) + "\n"
             atomic_write(path, text)
+            if mode is not None:
+                _restore_mode(path, mode)
         return DailyNote(moment.date(), path, text)
 
     @staticmethod
@@ -133,6 +144,20 @@ class DailyNotes:
             yield
         finally:
             os.close(fd)
+
+
+def _mode(path: Path) -> int | None:
+    try:
+        return stat.S_IMODE(os.stat(path, follow_symlinks=False).st_mode)
+    except OSError:
+        return None
+
+
+def _restore_mode(path: Path, mode: int) -> None:
+    """The person's permissions back on their note: atomic_write's new file is made 0600 (mkstemp),
+    which would otherwise take a shared or synced note away from every other reader."""
+    with suppress(OSError):  # the entry is written; only the permissions could not follow
+        os.chmod(path, mode)  # the regular file atomic_write just put there
 
 
 def _new_note(day: date) -> str:
