@@ -37,8 +37,11 @@ typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
 # Two workers, a test file each at a time: half the suite waits on disks and child processes.
+# Then again with every test home on a real PostgreSQL (tests/postgres_server.py); the
+# PostgreSQL-only tests ran in the first pass already.
 unit: $(DEV_STAMP)
 	$(BIN)/pytest -n 2 --dist loadfile
+	$(BIN)/pytest -n 2 --dist loadfile --backend=postgres --ignore-glob='tests/test_postgres_*'
 
 ## bench: the benchmarks (tens of minutes); results go to the terminal
 bench: $(RUN_STAMP)

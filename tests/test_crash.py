@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from memoir.store import SQLiteStore
 from tests.durability import all_events, intact, open_home, recorded_counts
 
 KILLS = 24
@@ -56,7 +55,6 @@ def run_and_kill(home: Path, tag: str, seed: int, rng: random.Random) -> list[st
 def check_after_crash(home: Path, acknowledged: set[str]) -> None:
     with open_home(home, worker=False) as memoir:
         store = memoir._parts.store
-        assert isinstance(store, SQLiteStore)
         assert store.integrity_check() == ["ok"]
         stored = store.get_many(list(acknowledged))
         assert set(stored) == acknowledged, "an acknowledged event was lost"

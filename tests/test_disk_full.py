@@ -32,6 +32,9 @@ from memoir.store import SQLiteStore
 from memoir.vault.git import GitHistory
 from tests.conftest import REPO, cli, run_cli
 
+# About the SQLite file itself (a full disk under it); PostgreSQL keeps its files elsewhere.
+pytestmark = pytest.mark.sqlite_only
+
 DISK_BYTES = 4 << 20
 INODES = 2048  # few enough to use up in a blink, plenty for a home and its git history
 MOUNT_OPTIONS = f"size={DISK_BYTES},nr_inodes={INODES}"
@@ -44,6 +47,7 @@ Scenario = Callable[..., None]
 _CHILD = """
 import importlib, subprocess, sys
 from pathlib import Path
+
 disk, options, module, name, *args = sys.argv[1:]
 subprocess.run(["mount", "-t", "tmpfs", "-o", options, "tmpfs", disk], check=True)
 getattr(importlib.import_module(module), name)(Path(disk), *args)

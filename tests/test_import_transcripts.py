@@ -14,13 +14,13 @@ import io
 import json
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import typer
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 from typer.testing import CliRunner
@@ -571,16 +571,18 @@ GOOD_EVENTS = {"claude": 4, "codex": 2, "gemini": 2}
 
 
 @pytest.mark.parametrize("agent", ["claude", "codex", "gemini"])
-@settings(max_examples=40)
+@settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])  # fresh_store: per example
 @given(hostile=st.lists(HOSTILE_LINES, min_size=1, max_size=4))
-def test_hostile_lines_never_raise_nor_cost_the_good_ones(agent: str, hostile: list[bytes]) -> None:
+def test_hostile_lines_never_raise_nor_cost_the_good_ones(
+    agent: str, hostile: list[bytes], fresh_store: Callable[[], dict[str, str]]
+) -> None:
     good = GOOD_LINES[agent]
     with tempfile.TemporaryDirectory() as folder:
         transcript = Path(folder) / "chats" / "session-hostile.jsonl"
         transcript.parent.mkdir()
         transcript.write_bytes(b"\n".join([*good, *hostile]) + b"\n")
-        expected = by_id(imported_alone(agent, good, Path(folder)))
-        with Memoir.open(Path(folder) / "home", create=True, worker_enabled=False) as memoir:
+        expected = by_id(imported_alone(agent, good, Path(folder), fresh_store()))
+        with Memoir.open(Path(folder) / "home", create=True, worker_enabled=False, **fresh_store()) as memoir:
             report = import_transcripts(memoir, agent, [transcript])
             kept = by_id(stored(memoir))
 
@@ -590,11 +592,11 @@ def test_hostile_lines_never_raise_nor_cost_the_good_ones(agent: str, hostile: l
         assert kept[event_id] == event
 
 
-def imported_alone(agent: str, good: list[bytes], folder: Path) -> list[Event]:
+def imported_alone(agent: str, good: list[bytes], folder: Path, store: dict[str, str]) -> list[Event]:
     """The events of the good lines imported alone, into a home of their own."""
     alone = folder / "chats" / "session-good.jsonl"
     alone.write_bytes(b"\n".join(good) + b"\n")
-    with Memoir.open(folder / "alone", create=True, worker_enabled=False) as memoir:
+    with Memoir.open(folder / "alone", create=True, worker_enabled=False, **store) as memoir:
         import_transcripts(memoir, agent, [alone])
         events = stored(memoir)
     assert len(events) == GOOD_EVENTS[agent]

@@ -126,7 +126,7 @@ def test_each_lane_has_its_own_lease(memoir: Memoir) -> None:
 
 
 def test_workers_hold_back_while_ingest_is_under_way(open_memoir: Callable[..., Memoir]) -> None:
-    memoir = open_memoir(worker_enabled=True, embedding_provider="hashing", memory_extract=False)
+    memoir = open_memoir(worker_enabled=False, embedding_provider="hashing", memory_extract=False)
     lanes = memoir._parts.lanes
     lanes.pacer.max_defer = 30.0  # long enough that only the end of ingest can release the workers
     with lanes.ingesting():
@@ -134,6 +134,9 @@ def test_workers_hold_back_while_ingest_is_under_way(open_memoir: Callable[..., 
             memoir.prepare(message("written while a long ingest call is still running")),
             memoir._parts.registry.actions_for,
         )
+        # Started here, not at open: a worker already inside a step when ingest began (a slow first
+        # poll on a loaded machine) would rightly finish that step, and the test would race it.
+        lanes.start([FAST_LANE])
         worker = lanes.worker(FAST_LANE)
         assert worker is not None
         worker.wake()

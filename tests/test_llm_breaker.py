@@ -81,7 +81,7 @@ def test_a_hung_model_costs_one_budget_per_call_then_the_shared_breaker_opens(ho
             memoir.ingest([message(f"I have {n} cats.") for n in range(5)])
             assert memoir.flush(timeout=60)
             state, usage = memoir.status().model, memoir.status().llm_usage["extract_facts"]
-            outcomes = memoir._parts.store.connection().execute("SELECT outcome FROM llm_calls").fetchall()
+            outcomes = memoir._parts.store._read("SELECT outcome FROM llm_calls")  # type: ignore[attr-defined]
         release.set()
     assert state is not None and state["breaker"] == "open" and "budget" in state["last_error"]
     assert usage["calls"] == 3 and [o for (o,) in outcomes] == ["timed out"] * 3  # then the rules, at once

@@ -135,6 +135,7 @@ def test_the_background_runner_processes_what_is_ingested(open_memoir: Callable[
     assert status.workers == {"fast": "running in this process", "llm": "running in this process"}
 
 
+@pytest.mark.sqlite_only
 def test_status_reports_counts_backlog_database_and_size(memoir: Memoir, home: Path) -> None:
     memoir.ingest([message("a", conversation_id="c1"), message("b", conversation_id="c2")])
     status = memoir.status()

@@ -96,6 +96,7 @@ def run(command: str, previous_status: int, state: Path, tmp: Path) -> tuple[int
     return result.returncode, result.stdout.replace(f"{tmp}/", "/tmp/").splitlines()
 
 
+@pytest.mark.sqlite_only  # the README's output shows the default: the SQLite file in the home
 @pytest.mark.parametrize("block", blocks("console"), ids=lambda block: block.splitlines()[0][2:40])
 def test_console_examples_print_what_the_readme_shows(block: str, tmp_path: Path) -> None:
     state, ids, status = tmp_path / "shell-state", {}, 0

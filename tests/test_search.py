@@ -152,6 +152,7 @@ def test_reindex_gives_identical_results(lighthouse: Memoir) -> None:
     assert progress[-1] == (27, 27)
 
 
+@pytest.mark.sqlite_only  # the in-memory index's file; PostgreSQL searches in the database
 def test_a_damaged_or_missing_hnsw_file_is_rebuilt(open_memoir: Callable[..., Memoir], home: Path) -> None:
     memoir = open_memoir(index_hnsw_threshold=5)
     memoir.ingest(EXAMPLE)

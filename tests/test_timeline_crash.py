@@ -27,7 +27,6 @@ from typing import Any
 import pytest
 
 from memoir import Memoir
-from memoir.store import SQLiteStore
 from memoir.timeline.prompts import SEGMENT_PROMPT
 from tests.scripted_server import chat_reply, scripted_server
 
@@ -93,7 +92,6 @@ def work_until_killed(home: Path, url: str) -> None:
 def check(memoir: Memoir) -> int:
     """The invariants a kill must leave standing; returns the segments still waiting."""
     store = memoir._parts.store
-    assert isinstance(store, SQLiteStore)
     assert store.integrity_check() == ["ok"]
     summarized = store.segments("summarized", limit=1000)
     waiting = store.segments("closed", limit=1000) + store.segments("open", limit=1000)

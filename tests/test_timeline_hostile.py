@@ -280,6 +280,12 @@ def test_a_progress_that_cannot_be_called_is_refused_and_costs_no_segment(open_m
 # -- 1b. the command line ----------------------------------------------------------------
 
 
+# The module's home is built once on its SQLite file; with --backend=postgres each test has
+# a database of its own, so the command-line tests read that file (what they test is the
+# command line, which is the same whatever the store).
+ON_THE_FILE = {"MEMOIR_STORE_URL": ""}
+
+
 @pytest.fixture(scope="module")
 def cli_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("timeline-cli") / "home"
@@ -333,13 +339,13 @@ def test_a_hostile_argument_on_the_command_line_is_one_error_line_and_exit_2(
     cli_home: Path, args: tuple[str, ...]
 ) -> None:
     if "GRIP" in args:
-        with Memoir.open(cli_home, worker_enabled=False, embedding_provider="hashing") as memoir:
+        with Memoir.open(cli_home, worker_enabled=False, embedding_provider="hashing", store_url="") as memoir:
             args = tuple(a_grip(memoir) if a == "GRIP" else a for a in args)
-    result = cli(*args, home=cli_home, **HASHING)
+    result = cli(*args, home=cli_home, **HASHING, **ON_THE_FILE)
     assert result.exit_code == 2, (result.stdout[:300], result.stderr[:300])
     assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, result.stderr[:300]
     assert "\x1b" not in result.stderr and "\x00" not in result.stderr
-    with Memoir.open(cli_home, worker_enabled=False, embedding_provider="hashing") as memoir:
+    with Memoir.open(cli_home, worker_enabled=False, embedding_provider="hashing", store_url="") as memoir:
         assert not any(job.paused for job in memoir.scheduler_status())
 
 
@@ -555,7 +561,7 @@ ANY_ANSWER = st.one_of(
 )
 
 
-def test_any_summary_answer_leaves_an_honest_node(tmp_path: Path) -> None:
+def test_any_summary_answer_leaves_an_honest_node(tmp_path: Path, fresh_store: Callable[[], dict[str, str]]) -> None:
     current: dict[str, str] = {}
 
     @SOME
@@ -571,6 +577,7 @@ def test_any_summary_answer_leaves_an_honest_node(tmp_path: Path) -> None:
                 llm_base_url=server.url + "/v1",
                 memory_extract=False,
                 embedding_provider="hashing",
+                **fresh_store(),
             ) as memoir,
         ):
             memoir.ingest(session())

@@ -15,10 +15,12 @@ import time
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from memoir.config import MultiAgentMode, Settings
-from memoir.errors import HomeError, InvalidQuery
+from memoir.errors import ConfigError, HomeError, InvalidQuery
 from memoir.index import CachedEmbedder, IndexEventJob, VectorIndex
+from memoir.index.database_vectors import DatabaseVectors, VectorIndexJob, VectorSearching
 from memoir.index.providers import EMBEDDERS
 from memoir.ingest import ExtractFactsJob
 from memoir.llm import LLM, ChatClient, CircuitBreaker
@@ -73,12 +75,16 @@ class Parts:
         """The read pipeline, built on first search (loading vectors is not free)."""
         if self._pipeline is None:
             settings = self.settings
-            vectors = VectorIndex(
-                self.store,
-                self.embedder.name,
-                hnsw_threshold=settings.index.hnsw_threshold,
-                path=settings.home / "index" / "vectors.hnsw",
-            )
+            vectors: VectorIndex | DatabaseVectors
+            if hasattr(self.store, "vector_search"):  # PostgreSQL: the database searches (pgvector)
+                vectors = DatabaseVectors(self.store, cast(VectorSearching, self.store), self.embedder.name)
+            else:
+                vectors = VectorIndex(
+                    self.store,
+                    self.embedder.name,
+                    hnsw_threshold=settings.index.hnsw_threshold,
+                    path=settings.home / "index" / "vectors.hnsw",
+                )
             reranker = RERANKERS.create(settings.search.rerank, settings)
             self._pipeline = SearchPipeline(self.store, self.embedder.inner, vectors, settings.search, reranker)
         return self._pipeline
@@ -188,13 +194,11 @@ def prepare_home(home: Path, create: bool) -> None:
 
 def assemble(settings: Settings) -> Parts:
     """Build a home's parts (the home folder must exist; see `prepare_home`)."""
-    store = SQLiteStore(
-        settings.database, synchronous=settings.store.synchronous, busy_timeout_s=settings.store.busy_timeout
-    )
+    store = open_store(settings)
     try:
         inner = EMBEDDERS.create(settings.embedding.provider, settings)
         embedder = CachedEmbedder(inner, store.embeddings_load, store.embeddings_save)
-        vault = Vault(settings.home / "vault")
+        vault = Vault(settings.vault_folder)
         git = GitHistory(vault.root) if settings.vault.git else None
         registry = JobRegistry()
         parts = Parts(
@@ -220,6 +224,21 @@ def assemble(settings: Settings) -> Parts:
     return parts
 
 
+def open_store(settings: Settings) -> Store:
+    """The home's store: the SQLite file, or the PostgreSQL database `store.url` names."""
+    if settings.store.url is None:
+        return SQLiteStore(
+            settings.database, synchronous=settings.store.synchronous, busy_timeout_s=settings.store.busy_timeout
+        )
+    try:
+        from memoir.store.postgres import PostgresStore
+    except ImportError as exc:
+        raise ConfigError(
+            f"store.url names PostgreSQL, but its driver is not installed ({exc.name}): pip install 'memoir[postgres]'"
+        ) from None
+    return PostgresStore(settings.store.url, pool_size=settings.store.pool_size, timeout_s=settings.store.busy_timeout)
+
+
 def register_builtin_jobs(parts: Parts) -> None:
     """The one place built-in jobs are registered, in the order their entries are written."""
     registry = parts.registry
@@ -230,6 +249,10 @@ def register_builtin_jobs(parts: Parts) -> None:
         registry.register(
             ExtractFactsJob(parts.book, lambda: parts.llm, parts.nearest_facts, parts.settings.memory.max_entries)
         )
+    if hasattr(parts.store, "ensure_vector_index"):  # PostgreSQL: an HNSW index once it pays
+        searcher = cast(VectorSearching, parts.store)
+        threshold = parts.settings.index.hnsw_threshold
+        registry.register_periodic(VectorIndexJob(parts.store, searcher, parts.embedder.inner, threshold))
     registry.register_periodic(SummarizeJob(parts.timeline))
     registry.register_periodic(RollupJob(parts.timeline))
     registry.register_periodic(

@@ -21,6 +21,7 @@ from memoir.cli import chat as chat_commands
 from memoir.cli import hooks as hooks_commands
 from memoir.cli import importing as importing_commands
 from memoir.cli import mcp as mcp_command
+from memoir.cli import migrate as migrate_command
 from memoir.cli import render
 from memoir.cli import serve as serve_command
 from memoir.cli import think as think_commands
@@ -372,6 +373,7 @@ mcp_command.register(app, _open, out, err)
 think_commands.register(app, _open, out, err)
 importing_commands.register(app, _open, out, err)
 chat_commands.register(app, _open, out, err)
+migrate_command.register(app, out, err)
 
 
 def main() -> None:

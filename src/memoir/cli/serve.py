@@ -29,16 +29,19 @@ def register(app: typer.Typer, open_home: Callable[..., Memoir], err: Console) -
         grpc_port: Annotated[int, typer.Option(help="gRPC port (0: any free port)")] = 50051,
         no_grpc: Annotated[bool, typer.Option("--no-grpc", help="serve HTTP only")] = False,
         access_log: Annotated[bool, typer.Option(help="one JSON line per HTTP request on stderr")] = True,
+        workers: Annotated[
+            bool, typer.Option(help="run the background workers here (--no-workers: `memoir worker` runs them)")
+        ] = True,
     ) -> None:
         """Serve memory over HTTP (an OpenAI-compatible proxy at /v1, the REST API at /api/v1) and gRPC.
 
-        The background workers run in the same process. Ctrl-C (or SIGTERM) stops it: requests
+        The background workers run in the same process unless --no-workers. Ctrl-C (or SIGTERM) stops it: requests
         in flight finish, and what was acknowledged is kept.
         """
         from memoir.server import serve  # imported here: the other commands start faster
 
         _log_access(access_log)
-        with open_home(ctx, worker=True) as memoir:
+        with open_home(ctx, worker=workers) as memoir:
 
             def ready(where: Endpoints) -> None:
                 err.print(_banner(memoir, where), markup=False, highlight=False, soft_wrap=True)

@@ -167,7 +167,7 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
 
 def _book(memoir: Memoir) -> ThinkBook:
     # The vault is <home>/vault (as `assembly` builds it); the lock file stays out of it.
-    return ThinkBook(memoir.home / "vault", project_scope(Path.cwd()), memoir.home / "think.lock")
+    return ThinkBook(memoir.settings.vault_folder, project_scope(Path.cwd()), memoir.home / "think.lock")
 
 
 def _report(out: Console, document: ThinkDocument, as_json: bool, line: str) -> None:

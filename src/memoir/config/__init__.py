@@ -31,11 +31,13 @@ from memoir.config.parsers import (
     parse_budgets,
     parse_choice,
     parse_number,
+    parse_optional_path,
     parse_optional_text,
     parse_origins,
     parse_path,
     parse_patterns,
     parse_sources,
+    parse_store_url,
 )
 from memoir.errors import ConfigError
 
@@ -75,6 +77,10 @@ def option(default: Any, parse: Callable[[Any], Any], help: str) -> Any:
 class StoreSettings:
     synchronous: str = option("full", parse_choice("full", "normal"), "full: fsync every commit (durable)")
     busy_timeout: float = option(30.0, parse_number(float, 0), "seconds a writer waits for the database lock")
+    url: str | None = option(
+        None, parse_store_url, "postgresql://USER@HOST:PORT/DB to share one PostgreSQL (default: the SQLite file)"
+    )
+    pool_size: int = option(10, parse_number(int, 1), "PostgreSQL connections each process may hold")
 
 
 @dataclass(frozen=True)
@@ -188,6 +194,7 @@ class MemorySettings:
 class VaultSettings:
     git: bool = option(False, parse_bool, "commit every vault change to git (seed 004's enable_git_versioning)")
     watch: bool = option(False, parse_bool, "watch the vault and re-index files people edit (start_watcher)")
+    path: Path | None = option(None, parse_optional_path, "the vault folder (default: <home>/vault); shared by servers")
 
 
 @dataclass(frozen=True)
@@ -251,6 +258,10 @@ class Settings:
     @property
     def database(self) -> Path:
         return self.db_path if self.db_path is not None else self.home / "memoir.db"
+
+    @property
+    def vault_folder(self) -> Path:
+        return self.vault.path if self.vault.path is not None else self.home / "vault"
 
     def value(self, key: str) -> Any:
         section, _, name = key.rpartition(".")

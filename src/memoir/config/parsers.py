@@ -82,6 +82,24 @@ def parse_optional_text(value: Any) -> str | None:
     return text or None
 
 
+def parse_store_url(value: Any) -> str | None:
+    """A PostgreSQL URL (postgresql://USER[:PASSWORD]@HOST[:PORT]/DB), or nothing: the SQLite file."""
+    text = parse_optional_text(value) if value is not None else None
+    if text is None:
+        return None
+    scheme = text.partition("://")[0].lower()
+    if scheme not in ("postgresql", "postgres") or not text.isprintable():
+        # The value itself may hold a password: say what was wrong without echoing it.
+        raise ValueError("not a PostgreSQL URL: use postgresql://USER@HOST:PORT/DATABASE, or leave it unset for SQLite")
+    return text
+
+
+def parse_optional_path(value: Any) -> Path | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return parse_path(value)
+
+
 def parse_agent_id(value: Any) -> str | None:
     """An agent id as events carry it: one printable line of at most 256 characters (empty: none)."""
     if value is not None and not isinstance(value, str):

@@ -11,10 +11,12 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import cast
 
 import numpy as np
 
 from memoir.config import SearchSettings
+from memoir.index.database_vectors import DatabaseVectors
 from memoir.index.embedders import Embedder
 from memoir.index.vectors import VectorIndex
 from memoir.retrieval.rerank import Reranker
@@ -61,7 +63,7 @@ class Hit:
 class SearchPipeline:
     store: Store
     embedder: Embedder
-    vectors: VectorIndex
+    vectors: VectorIndex | DatabaseVectors
     parameters: SearchSettings = field(default_factory=SearchSettings)
     reranker: Reranker | None = None
     keyword_terms: KeywordTerms = field(init=False)
@@ -89,7 +91,16 @@ class SearchPipeline:
             candidates = self._rerank(query, candidates, items)
         ranked = weigh_recency(candidates, self.parameters.recency_weight, now_ms)
         chosen = mmr(ranked, vectors, k, self.parameters.mmr_lambda, self.parameters.mmr_floor)
-        return [self._hit(c, items[c.item_id]) for c in chosen]
+        around = self._neighbours([items[c.item_id] for c in chosen])
+        return [self._hit(c, items[c.item_id], around.get(c.item_id, [])) for c in chosen]
+
+    def _neighbours(self, items: list[IndexItem]) -> dict[int, list[IndexItem]]:
+        """Each hit's neighbouring turns: in one query where the store offers it (PostgreSQL)."""
+        n = self.parameters.neighbours
+        many = getattr(self.store, "index_neighbours_many", None)
+        if many is not None:
+            return cast(dict[int, list[IndexItem]], many(items, n, n))
+        return {item.item_id: self.store.index_neighbours(item, n, n) for item in items if item.item_id is not None}
 
     def nearest(self, text: str, scope: IndexScope, k: int) -> list[IndexItem]:
         """The `k` items closest to `text` in meaning, closest first: no fusion, recency or MMR.
@@ -135,8 +146,7 @@ class SearchPipeline:
             candidate.relevance = relevance
         return threshold(sorted(pool, key=lambda c: -c.relevance), self.parameters.score_threshold)
 
-    def _hit(self, candidate: Candidate, item: IndexItem) -> Hit:
-        around = self.store.index_neighbours(item, self.parameters.neighbours, self.parameters.neighbours)
+    def _hit(self, candidate: Candidate, item: IndexItem, around: list[IndexItem]) -> Hit:
         return Hit(
             kind=item.kind,
             text=item.text,

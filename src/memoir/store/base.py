@@ -143,6 +143,14 @@ class Database(Protocol):
 
     def atomic(self) -> AbstractContextManager[None]: ...
 
+    def exclusive(self, names: Sequence[str]) -> None:
+        """Inside `atomic()`: no other transaction holding one of these names runs until this one ends.
+
+        For read-then-write steps (is this memory stored already?) that must not interleave
+        across processes. SQLite's write lock serializes every transaction already.
+        """
+        ...
+
     def stats(self) -> StoreStats: ...
 
     def integrity_check(self) -> list[str]: ...
@@ -185,7 +193,8 @@ class OutboxQueue(Protocol):
     `next_outbox` and `outbox_pending`. `try_runner_lease(lane)` admits one runner per
     lane across processes, and frees the lane when the holder dies. `replayable_writes`
     lets a runner's thread trade durability of its newest commits for speed, since
-    whatever such a commit loses its outbox entries bring back.
+    whatever such a commit loses its outbox entries bring back. `periodic_turn(name)` lets one
+    process at a time tick a periodic job, whichever runners of other processes share the store.
     """
 
     def next_outbox(self, actions: Sequence[str], limit: int, now_ms: int) -> list[OutboxEntry]: ...
@@ -209,6 +218,10 @@ class OutboxQueue(Protocol):
     def try_runner_lease(self, lane: str = "fast") -> RunnerLease | None: ...
 
     def replayable_writes(self) -> None: ...
+
+    def periodic_turn(self, name: str) -> AbstractContextManager[bool]:
+        """Whether this process may tick the periodic job `name` now (held for the block's duration)."""
+        ...
 
 
 class SearchIndex(Protocol):

@@ -32,32 +32,40 @@ from pathlib import Path
 from typing import Any
 
 from memoir.errors import HomeError, StoreError
-from memoir.model import Event, EventType, now_ms
+from memoir.model import Event, now_ms
 from memoir.store.base import EventQuery, SessionInfo, StoreStats
 from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
-from memoir.store.sqlite_errors import FULL, UPGRADE_FULL, close_quietly, no_room, translate
-from memoir.store.sqlite_llm import SQLiteLLMTables
-from memoir.store.sqlite_memories import SQLiteMemoryTables
-from memoir.store.sqlite_outbox import SQLiteOutboxTables
-from memoir.store.sqlite_rows import (
+from memoir.store.rows import (
     EVENT_COLUMNS,
-    INSERT_EVENT,
-    INSERT_OUTBOX,
     event_row,
     first_occurrences,
     outbox_rows,
     row_to_event,
+    session_rows,
     where_clause,
 )
+from memoir.store.sqlite_errors import FULL, UPGRADE_FULL, close_quietly, no_room, translate
+from memoir.store.sqlite_llm import SQLiteLLMTables
+from memoir.store.sqlite_memories import SQLiteMemoryTables
+from memoir.store.sqlite_outbox import INSERT_OUTBOX, SQLiteOutboxTables
 from memoir.store.sqlite_search import SQLiteSearchTables
 from memoir.store.sqlite_timeline import SQLiteTimelineTables
+from memoir.store.sqlite_transfer import SQLiteTransfer
 
 __all__ = ["SQLiteStore"]
+
+# An id that is already stored is skipped (idempotent ingest); other constraint errors still fail.
+INSERT_EVENT = (
+    f"INSERT INTO events ({EVENT_COLUMNS}, ingested_at_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (event_id) DO NOTHING"
+)
 
 log = logging.getLogger("memoir.store")
 
 
-class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQLiteLLMTables, SQLiteTimelineTables):
+class SQLiteStore(
+    SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQLiteLLMTables, SQLiteTimelineTables, SQLiteTransfer
+):
     backend = "sqlite"
 
     def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:
@@ -255,6 +263,9 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQ
                     raise translate(exc, self.path) from exc
                 raise
 
+    def exclusive(self, names: Sequence[str]) -> None:
+        """Nothing to take: `atomic()` holds the database's write lock, which serializes every writer."""
+
     def _roll_back(self, conn: sqlite3.Connection) -> None:
         # SQLite may have rolled back already (SQLITE_FULL, IOERR): then there is nothing to do.
         if not conn.in_transaction:
@@ -316,18 +327,6 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQ
     # -- session catalogue (derived) ----------------------------------------------------
 
     def track_sessions(self, events: Sequence[Event]) -> None:
-        # Fold the batch per session first: one upsert per session, not one per event.
-        spans: dict[tuple[str, str, str], list[int]] = {}
-        for e in events:
-            ms = e.timestamp_ms
-            span = spans.get((e.conversation_id, e.session_id, e.agent_id or ""))
-            if span is None:
-                spans[(e.conversation_id, e.session_id, e.agent_id or "")] = span = [ms, ms, 0, 0, 0]
-            span[0], span[1], span[2] = min(span[0], ms), max(span[1], ms), span[2] + 1
-            if e.event_type is EventType.SESSION_START:
-                span[3] = 1
-            elif e.event_type is EventType.SESSION_END:
-                span[4] = 1
         with self._translated(), self.atomic():
             self._conn().executemany(
                 "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -335,7 +334,7 @@ class SQLiteStore(SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQ
                 " first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms),"
                 " event_count = event_count + excluded.event_count, started = max(started, excluded.started),"
                 " ended = max(ended, excluded.ended)",
-                [(*key, *span) for key, span in spans.items()],
+                session_rows(events),
             )
 
     def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]:

@@ -12,7 +12,8 @@ import errno
 import fcntl
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -166,6 +167,11 @@ class SQLiteOutboxTables(SQLiteParts):
     def checkpoints(self) -> list[Checkpoint]:
         rows = self._read("SELECT job, last_seq, processed, failed, updated_at_ms FROM checkpoints ORDER BY job")
         return [Checkpoint(*row) for row in rows]
+
+    @contextmanager
+    def periodic_turn(self, name: str) -> Iterator[bool]:
+        """Always this runner's turn: it holds its lane's lease, which no other process can."""
+        yield True
 
     def try_runner_lease(self, lane: str = "fast") -> _FileLease | None:
         """The lock of a lane of runners, if no other runner (in any process) holds it.

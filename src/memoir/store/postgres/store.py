@@ -1,0 +1,345 @@
+"""The shared store: one PostgreSQL database (psycopg 3 with a connection pool) for many processes.
+
+Why it is built this way:
+- Connections come from a pool and run in autocommit; `atomic()` checks one out for the
+  thread's transaction, and nested blocks join it (as on SQLite), so a job reads its own
+  writes and commits them with the removal of its outbox entries.
+- Commits are durable (`synchronous_commit` as the server has it) except in a runner's
+  thread that declared `replayable_writes()`: those commit with `synchronous_commit = off`,
+  since whatever a lost commit held its outbox entries bring back.
+- The schema is applied as named steps under an advisory lock (`schema.py`), so servers and
+  workers starting together migrate a database once.
+- Events are append-only, enforced by a trigger that refuses UPDATE, DELETE and TRUNCATE.
+- Runners in many processes share the outbox by claiming entries (`outbox.py`); each store
+  holds an owner key as a session advisory lock on a connection of its own, which
+  PostgreSQL releases when the process dies, so its claims pass to the others.
+- Errors are translated by class (`errors.py`); the URL's password never appears in them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import psycopg
+from psycopg_pool import ConnectionPool
+
+from memoir.errors import StoreError
+from memoir.model import Event, now_ms
+from memoir.store.base import EventQuery, SessionInfo, StoreStats
+from memoir.store.postgres.errors import masked, translate
+from memoir.store.postgres.hits import PostgresHitReads
+from memoir.store.postgres.llm import PostgresLLMTables
+from memoir.store.postgres.memories import PostgresMemoryTables
+from memoir.store.postgres.outbox import INSERT_OUTBOX, PostgresOutboxTables
+from memoir.store.postgres.parts import EXCLUSIVE_NAMESPACE, OWNER_NAMESPACE
+from memoir.store.postgres.schema import STEPS, applied_steps, apply_steps
+from memoir.store.postgres.search import PostgresSearchTables
+from memoir.store.postgres.text import register_text
+from memoir.store.postgres.timeline import PostgresTimelineTables
+from memoir.store.postgres.transfer import PostgresTransfer
+from memoir.store.postgres.vectors import PostgresVectorTables
+from memoir.store.rows import (
+    EVENT_COLUMNS,
+    event_row,
+    first_occurrences,
+    outbox_rows,
+    row_to_event,
+    session_rows,
+    where_clause,
+)
+
+__all__ = ["PostgresStore"]
+
+# Many events in one statement: each column is one array parameter.
+INSERT_EVENTS = (
+    f"INSERT INTO events ({EVENT_COLUMNS}, ingested_at_ms)"
+    " SELECT * FROM unnest(%s::text[], %s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::bigint[])"
+    " ON CONFLICT (event_id) DO NOTHING RETURNING event_id"
+)
+_OWNER_CHECK_S = 5.0  # how often the owner connection is looked at (a dead one means new claims)
+
+
+class PostgresStore(
+    PostgresHitReads,
+    PostgresOutboxTables,
+    PostgresSearchTables,
+    PostgresVectorTables,
+    PostgresMemoryTables,
+    PostgresLLMTables,
+    PostgresTimelineTables,
+    PostgresTransfer,
+):
+    backend = "postgresql"
+
+    def __init__(self, url: str, *, pool_size: int = 10, timeout_s: float = 30.0) -> None:
+        self.url = url
+        self.location = masked(url)
+        self._timeout_s = timeout_s
+        self._local = threading.local()
+        self._lane_locks: dict[str, threading.Lock] = {}
+        self._owner_lock = threading.Lock()
+        self._owner: tuple[psycopg.Connection[Any], int] | None = None
+        self._owner_checked = 0.0
+        self._closed = False
+        try:
+            self._open(pool_size)
+        except BaseException:
+            self.close(timeout_s=0.0)  # no connection, pool or thread outlives a store that failed to open
+            raise
+
+    def _open(self, pool_size: int) -> None:
+        url, timeout_s = self.url, self._timeout_s
+        with self._translated():
+            conn = self._connect()
+            try:
+                apply_steps(conn)
+            finally:
+                conn.close()
+            self._pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
+                url,
+                min_size=min(4, max(pool_size, 1)),  # enough for a process's runners and a caller at once
+                max_size=max(pool_size, 1),
+                kwargs={"autocommit": True},
+                configure=register_text,
+                timeout=timeout_s,
+                open=False,
+                name="memoir",
+            )
+            self._pool.open(wait=True, timeout=timeout_s)
+        # The owner key now, not at a runner's first claim: that claim then costs what any other does.
+        self._owner_key()
+
+    @classmethod
+    def open(cls, url: str, **options: Any) -> PostgresStore:
+        return cls(url, **options)
+
+    def _connect(self) -> psycopg.Connection[Any]:
+        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=max(int(self._timeout_s), 1))
+        register_text(conn)
+        return conn
+
+    # -- connections and transactions -------------------------------------------------
+
+    @contextmanager
+    def _translated(self) -> Iterator[None]:
+        try:
+            yield
+        except (psycopg.Error, OSError) as exc:
+            raise translate(exc, self.location) from exc
+        except Exception as exc:
+            if type(exc).__module__.startswith("psycopg_pool"):
+                raise translate(exc, self.location) from exc
+            raise
+
+    def _conn(self) -> psycopg.Connection[Any]:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        if conn is None:
+            raise StoreError("a PostgreSQL statement ran outside atomic(): this is a bug in memoir")
+        return conn
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreError(f"the store {self.location} is closed")
+
+    @contextmanager
+    def atomic(self) -> Iterator[None]:
+        """A transaction; nested blocks join the outermost one of this thread."""
+        if getattr(self._local, "conn", None) is not None:
+            yield
+            return
+        self._check_open()
+        with self._translated():
+            conn = self._pool.getconn()
+        try:
+            self._local.conn = conn
+            with self._translated(), conn.transaction():
+                if getattr(self._local, "replayable", False):
+                    conn.execute("SET LOCAL synchronous_commit TO off")
+                yield
+        finally:
+            self._local.conn = None
+            self._pool.putconn(conn)
+
+    def exclusive(self, names: Sequence[str]) -> None:
+        """Transaction advisory locks on these names, taken in order (two writers never wait in a cycle)."""
+        conn = self._conn()
+        with self._translated():
+            for name in sorted(set(names)):
+                conn.execute(f"SELECT pg_advisory_xact_lock({EXCLUSIVE_NAMESPACE}, hashtext(%s))", (name,))
+
+    def replayable_writes(self) -> None:
+        """Declare this thread's writes replayable: commit them without waiting for the disk."""
+        self._local.replayable = True
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        with self._translated():
+            if conn is not None:  # inside atomic(): read this transaction's own writes
+                return conn.execute(sql, params or None).fetchall()
+            self._check_open()
+            with self._pool.connection() as pooled:
+                return pooled.execute(sql, params or None).fetchall()
+
+    def _owner_statement(self, sql: str) -> Any:
+        self._owner_key()  # a live owner connection
+        with self._owner_lock:
+            assert self._owner is not None
+            found = self._owner[0].execute(sql).fetchone()
+        return found[0] if found else None
+
+    def _owner_key(self) -> int:
+        """This store's owner key, held as a session advisory lock; a lost one is replaced by a new key."""
+        with self._owner_lock, self._translated():
+            self._check_open()
+            if self._owner is not None and time.monotonic() - self._owner_checked > _OWNER_CHECK_S:
+                conn, key = self._owner
+                try:
+                    held = conn.execute(
+                        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s"
+                        " AND objsubid = 2 AND pid = pg_backend_pid() AND granted",
+                        (OWNER_NAMESPACE, key),
+                    ).fetchone()
+                except psycopg.Error:
+                    held = None
+                if not held or not held[0]:
+                    with contextlib.suppress(psycopg.Error):
+                        conn.close()
+                    self._owner = None
+                self._owner_checked = time.monotonic()
+            if self._owner is None:
+                conn = self._connect()
+                try:
+                    found = conn.execute("SELECT nextval('outbox_owners')").fetchone()
+                    key = int(found[0]) if found else 0
+                    conn.execute(f"SELECT pg_advisory_lock({OWNER_NAMESPACE}, {key})")
+                except BaseException:
+                    conn.close()
+                    raise
+                self._owner = (conn, key)
+                self._owner_checked = time.monotonic()
+            return self._owner[1]
+
+    # -- events -------------------------------------------------------------------------
+
+    def append(self, events: Sequence[Event], actions_for: Callable[[Event], Iterable[str]]) -> list[Event]:
+        """Store new events with their outbox entries in one durable transaction."""
+        if not events:
+            return []
+        now = now_ms()
+        columns = [list(column) for column in zip(*(event_row(e, now) for e in events), strict=True)]
+        for text_column in (5, 6):  # event type and role: enum members, sent as their values
+            columns[text_column] = [str(value) for value in columns[text_column]]
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            inserted = {row[0] for row in conn.execute(INSERT_EVENTS, columns)}
+            fresh = list(events) if len(inserted) == len(events) else first_occurrences(events, inserted)
+            rows = outbox_rows(fresh, actions_for, per_conversation=True)
+            if rows:
+                conn.cursor().executemany(INSERT_OUTBOX, rows)
+            if len(fresh) == len(events):
+                return list(events)
+            new = {id(e) for e in fresh}
+            stored = self.get_many([e.event_id for e in events if id(e) not in new])
+        return [e if id(e) in new else stored[e.event_id] for e in events]
+
+    def get(self, event_id: str) -> Event | None:
+        return self.get_many([event_id]).get(event_id)
+
+    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]:
+        unique = list(dict.fromkeys(event_ids))
+        if not unique:
+            return {}
+        rows = self._read(f"SELECT {EVENT_COLUMNS} FROM events WHERE event_id = ANY(%s)", (unique,))
+        return {row[0]: row_to_event(row) for row in rows}
+
+    def scan(self, query: EventQuery) -> list[Event]:
+        where, params = where_clause(query, "%s")
+        order = "timestamp_ms DESC, event_id DESC" if query.newest_first else "timestamp_ms, event_id"
+        sql = f"SELECT {EVENT_COLUMNS} FROM events{where} ORDER BY {order} LIMIT %s"
+        return [row_to_event(row) for row in self._read(sql, [*params, query.limit])]
+
+    def count_events(self, query: EventQuery | None = None) -> int:
+        where, params = where_clause(query or EventQuery(), "%s")
+        return int(self._read(f"SELECT count(*) FROM events{where}", params)[0][0])
+
+    # -- session catalogue (derived) ----------------------------------------------------
+
+    def track_sessions(self, events: Sequence[Event]) -> None:
+        rows = session_rows(events)
+        if not rows:
+            return
+        with self._translated(), self.atomic():
+            self._conn().cursor().executemany(
+                "INSERT INTO sessions VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
+                " ON CONFLICT (conversation_id, session_id, agent_id) DO UPDATE SET"
+                " first_ms = least(sessions.first_ms, excluded.first_ms),"
+                " last_ms = greatest(sessions.last_ms, excluded.last_ms),"
+                " event_count = sessions.event_count + excluded.event_count,"
+                " started = greatest(sessions.started, excluded.started),"
+                " ended = greatest(sessions.ended, excluded.ended)",
+                rows,
+            )
+
+    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]:
+        sql = "SELECT * FROM sessions"
+        params = [] if conversation_id is None else [conversation_id]
+        sql += "" if conversation_id is None else " WHERE conversation_id = %s"
+        for row in self._read(sql + " ORDER BY first_ms", params):
+            conv, session, agent, first, last, count, started, ended = row
+            yield SessionInfo(conv, session, agent or None, first, last, count, bool(started), bool(ended))
+
+    # -- status -------------------------------------------------------------------------
+
+    def stats(self) -> StoreStats:
+        def by_action(failed: bool) -> dict[str, int]:
+            condition = "IS NOT NULL" if failed else "IS NULL"
+            rows = self._read(f"SELECT action, sum(size) FROM outbox WHERE failed_at_ms {condition} GROUP BY action")
+            return {action: int(size) for action, size in rows}
+
+        return StoreStats(
+            backend=self.backend,
+            location=self.location,
+            size_bytes=int(self._read("SELECT pg_database_size(current_database())")[0][0]),
+            schema=self._schema(),
+            events=self.count_events(),
+            sessions=int(self._read("SELECT count(*) FROM sessions")[0][0]),
+            conversations=int(self._read("SELECT count(DISTINCT conversation_id) FROM events")[0][0]),
+            outbox_pending=by_action(False),
+            outbox_failed=by_action(True),
+        )
+
+    def _schema(self) -> list[str]:
+        self._check_open()
+        with self._translated(), self._pool.connection() as conn:
+            return applied_steps(conn)
+
+    def integrity_check(self) -> list[str]:
+        """['ok'] when every schema step is applied and the event log's guard is in place."""
+        problems = [f"schema step {name} is not applied" for name, _ in STEPS if name not in self._schema()]
+        guards = self._read("SELECT count(*) FROM pg_trigger WHERE tgname LIKE 'events_are_%'")[0][0]
+        if guards != 2:
+            problems.append("the triggers that keep events immutable are missing")
+        return problems or ["ok"]
+
+    def __del__(self) -> None:
+        # A store dropped without close() lets its connections go quietly, as SQLite's do.
+        with contextlib.suppress(Exception):
+            self.close(timeout_s=0.0)
+
+    def close(self, timeout_s: float = 5.0) -> None:
+        if getattr(self, "_closed", True):  # also a store whose __init__ failed early
+            return
+        self._closed = True
+        with contextlib.suppress(Exception):
+            self._pool.close(timeout=timeout_s)
+        with self._owner_lock:
+            if self._owner is not None:
+                with contextlib.suppress(psycopg.Error):
+                    self._owner[0].close()
+                self._owner = None

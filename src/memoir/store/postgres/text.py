@@ -1,0 +1,58 @@
+"""Text with NUL characters on PostgreSQL, stored losslessly.
+
+PostgreSQL's `text` cannot hold U+0000, which SQLite stores and memoir accepts (an event's
+text is what the agent said, byte for byte). So every string memoir sends is escaped and
+every string it reads is unescaped, on each connection, with U+10FFFF (a noncharacter,
+never meant to appear in interchanged text) as the escape: U+0000 is sent as U+10FFFF "0",
+and U+10FFFF itself as two of them. Text without either character, nearly all of it, is
+sent and read unchanged; equality and `strpos` lookups still work, since their parameters
+are escaped alike.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import psycopg
+from psycopg.pq import Format
+from psycopg.types.string import StrDumperUnknown, TextLoader
+
+__all__ = ["escape", "register_text", "unescape"]
+
+ESCAPE = "\U0010ffff"
+_ESCAPED = re.compile(ESCAPE + "(.)", re.DOTALL)
+
+
+def escape(text: str) -> str:
+    if "\x00" not in text and ESCAPE not in text:
+        return text
+    return text.replace(ESCAPE, ESCAPE + ESCAPE).replace("\x00", ESCAPE + "0")
+
+
+def unescape(text: str) -> str:
+    if ESCAPE not in text:
+        return text
+    return _ESCAPED.sub(lambda found: "\x00" if found.group(1) == "0" else found.group(1), text)
+
+
+class _Dumper(StrDumperUnknown):
+    def dump(self, obj: str) -> bytes:
+        return escape(obj).encode()
+
+
+class _Loader(TextLoader):
+    def load(self, data: Any) -> str:
+        return unescape(str(data, "utf-8"))
+
+
+class _BinaryLoader(_Loader):
+    format = Format.BINARY
+
+
+def register_text(conn: psycopg.Connection[Any]) -> None:
+    """Escape and unescape NUL in every string this connection sends and reads."""
+    conn.adapters.register_dumper(str, _Dumper)
+    for name in ("text", "varchar", "bpchar"):
+        conn.adapters.register_loader(name, _Loader)
+        conn.adapters.register_loader(name, _BinaryLoader)
