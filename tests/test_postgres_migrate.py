@@ -7,9 +7,12 @@ rows and checksum agree at each step, and the copy answers as the original did.
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memoir import Memoir
 from tests.conftest import REPO, cli
@@ -67,3 +70,55 @@ def test_it_refuses_a_database_that_holds_a_home_already(sqlite_home: Path, post
     second = cli("migrate", "--to", postgres_url, home=sqlite_home)
     assert second.exit_code == 1
     assert "already holds" in second.stderr and "empty database" in second.stderr
+
+
+# -- where it may copy to: no PostgreSQL needed ----------------------------------------------------
+
+
+@pytest.fixture
+def small_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("MEMOIR_STORE_URL", raising=False)
+    home = tmp_path / "home"
+    assert cli("init", home=home).exit_code == 0
+    with Memoir.open(home, worker_enabled=False) as memoir:
+        memoir.remember("The user's locker is number 12", conversation_id="default")
+    return home
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        ("", "name a PostgreSQL URL"),
+        ("   ", "name a PostgreSQL URL"),
+        ("{folder}", "is a folder"),
+        ("{notes}", "is not a SQLite database"),
+        ("{home}/memoir.db", "this home's own database"),
+        ("{folder}/no/such/folder/x.db", "does not exist"),
+    ],
+)
+def test_a_target_it_cannot_copy_to_is_named_and_left_as_it_was(
+    small_home: Path, tmp_path: Path, target: str, said: str
+) -> None:
+    notes = tmp_path / "notes.md"
+    notes.write_text("my own notes, not a database\n")
+    to = target.format(folder=tmp_path, notes=notes, home=small_home)
+    result = cli("migrate", "--to", to, home=small_home)
+    assert result.exit_code in (1, 2)
+    assert said in result.stderr
+    assert notes.read_text() == "my own notes, not a database\n"
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(st.characters(codec="utf-8", exclude_characters="\x00/"), min_size=1, max_size=40))
+def test_any_new_file_name_gets_the_whole_home_or_one_error_line(
+    small_home: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a relative name lands here, never in the repository
+    folder = tmp_path / f"copy-{uuid.uuid4().hex}"
+    folder.mkdir()
+    result = cli("migrate", "--to", str(folder / name), home=small_home)
+    if result.exit_code == 0:
+        with Memoir.open(small_home, worker_enabled=False, db_path=folder / name) as copy:
+            assert [m.content for m in copy.memories()] == ["The user's locker is number 12"]
+    else:
+        assert result.exit_code in (1, 2) and result.stderr.startswith("error: ") and "Traceback" not in result.stderr

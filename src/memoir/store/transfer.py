@@ -143,7 +143,25 @@ def open_target(target: str) -> Any:
         return PostgresStore(target)
     from memoir.store.sqlite import SQLiteStore
 
-    return SQLiteStore(Path(target).expanduser())
+    if not target.strip():
+        raise ConfigError(
+            "--to: name a PostgreSQL URL (postgresql://USER@HOST:PORT/DB) or the path of a new SQLite file"
+        )
+    path = Path(target).expanduser()
+    if path.is_dir():
+        raise ConfigError(f"--to: {path} is a folder: name a new file in it, such as {path / 'memoir.db'}")
+    if path.is_file() and path.stat().st_size and not _is_sqlite(path):
+        # Somebody's file, not a database: left as it is (memoir writes only what it made).
+        raise ConfigError(f"--to: {path} exists and is not a SQLite database: name a new file")
+    return SQLiteStore(path)
+
+
+def _is_sqlite(path: Path) -> bool:
+    try:
+        with path.open("rb") as handle:
+            return handle.read(16) == b"SQLite format 3\x00"
+    except OSError:
+        return True  # let the store say what is wrong with it
 
 
 def migrate(source: Any, target: Any, progress: Callable[[str, int], None] | None = None) -> list[TableCopy]:
