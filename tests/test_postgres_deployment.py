@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -33,6 +34,7 @@ def deployment(tmp_path: Path, postgres_url: str) -> Iterator[tuple[MemoirClient
         "MEMOIR_EMBEDDING_PROVIDER": "hashing",
         "MEMOIR_MULTI_AGENT_MODE": "unified",
         "MEMOIR_AGENT_ID": "ops",
+        "PYTHONFAULTHANDLER": "1",  # a process that hangs at exit can be made to show where
     }
     processes: list[subprocess.Popen[str]] = []
     stack = contextlib.ExitStack()
@@ -66,11 +68,30 @@ def deployment(tmp_path: Path, postgres_url: str) -> Iterator[tuple[MemoirClient
         for process in processes:
             if process.poll() is None:
                 process.send_signal(signal.SIGINT)
-                try:
-                    process.wait(timeout=30)
-                except subprocess.TimeoutExpired:
-                    process.kill()
+        for process in processes:
+            _reap(process, tmp_path)
         stack.close()
+
+
+def _reap(process: subprocess.Popen[str], folder: Path) -> None:
+    """Wait for a process told to stop; one still running after 30 s shows its threads, then is killed.
+
+    The shutdown of a worker is not what these tests are about, so a slow one is a warning
+    (with its threads' stacks, from faulthandler), not a failure; never a process left behind.
+    """
+    try:
+        process.wait(timeout=30)
+        return
+    except subprocess.TimeoutExpired:
+        pass
+    process.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack to its log
+    try:
+        process.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+    logs = "".join(path.read_text(errors="replace")[-4000:] for path in folder.glob("*.log"))
+    warnings.warn(f"{' '.join(map(str, process.args))} did not stop within 30 s of SIGINT:\n{logs}", stacklevel=1)
 
 
 def wait_until_indexed(client: MemoirClient, timeout_s: float = 60.0) -> None:
