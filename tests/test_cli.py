@@ -10,6 +10,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -230,6 +233,30 @@ def test_worker_once_drains_what_ingest_left(ready: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "outbox drained: 81 entries processed\n"
     assert status(ready)["outbox_backlog"] == 0
+
+
+@pytest.mark.parametrize("how", [signal.SIGINT, signal.SIGTERM])
+def test_a_worker_stops_on_sigint_or_sigterm_even_started_with_sigint_ignored(ready: Path, how: signal.Signals) -> None:
+    """As a script's background job (`memoir worker &`) starts, and as a process manager stops it."""
+    assert cli("ingest", "--no-wait", str(EXAMPLE), home=ready).exit_code == 0
+    process = subprocess.Popen(
+        [sys.executable, "-m", "memoir", "worker"],
+        env={**os.environ, **HASHING_ENV, "MEMOIR_HOME": str(ready)},
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN),  # ignored, as `&` in a script does
+    )
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().startswith("worker running on")
+        process.send_signal(how)
+        _, rest = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0, rest  # a clean stop, as `memoir serve`'s, after the batch in hand
+    assert "worker stopped:" in rest and "Traceback" not in rest
 
 
 @pytest.mark.parametrize("command", [["status"], ["events"], ["ingest", str(EXAMPLE)], ["worker", "--once"]])

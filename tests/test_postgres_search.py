@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memoir.index.keyword import match_expression
 from memoir.store import IndexItem, IndexScope, SQLiteStore
@@ -304,6 +306,59 @@ def test_document_counts_match_sqlite(pg: Any, lite: SQLiteStore) -> None:
     assert counts["lake"] == 2
     assert counts["zebra"] == 0
     assert pg.keyword_document_counts([]) == (6, {})
+
+
+WORDS = ("caroline", "lake", "running", "runs", "the", "zebra", "café", "CAFÉ", "well-known", "o'brien", "42")
+texts = st.lists(st.sampled_from(WORDS), max_size=6).map(" ".join)
+operations = st.lists(
+    st.one_of(
+        st.tuples(st.just("add"), st.lists(st.tuples(st.sampled_from("abcdef"), texts, texts), max_size=4)),
+        st.tuples(st.just("remove"), st.lists(st.sampled_from("abcdefz"), max_size=3)),
+        st.tuples(st.just("link"), st.sampled_from("abcdef"), texts),
+        st.tuples(st.just("clear")),
+    ),
+    max_size=8,
+)
+
+
+@settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(steps=operations)
+def test_word_counts_follow_every_change_to_the_items(pg: Any, steps: list[tuple[Any, ...]]) -> None:
+    """`index_terms` (looked up by searches) always says how many items hold each word, as counting would."""
+    pg.index_clear()
+    for step in steps:
+        if step[0] == "add":
+            pg.index_add(
+                [
+                    item(ref, text, context_before=before)
+                    for ref, text, before in {ref: (ref, text, before) for ref, text, before in step[1]}.values()
+                ]
+            )
+        elif step[0] == "remove":
+            pg.index_remove(step[1])
+        elif step[0] == "link":
+            found = ids_by_ref(pg, [step[1]])
+            if found:
+                pg.index_set_context_after(found[step[1]], step[2])
+        else:
+            pg.index_clear()
+    kept = dict(pg._read("SELECT lexeme, docs FROM index_terms WHERE docs <> 0"))
+    counted = dict(pg._read("SELECT u.lexeme, count(*) FROM index_items, unnest(search_vector) AS u GROUP BY 1"))
+    assert kept == counted
+    rows = pg.index_count()
+    words = ["caroline", "running", "café", "zebra", "the", "well-known"]
+    expected = {
+        word: min(rows, rows // 2 + 1)
+        if word == "the"
+        else len(
+            pg._read(
+                "SELECT 1 FROM index_items WHERE search_vector @@ memoir_search_query(%s) LIMIT %s",
+                (word, rows // 2 + 1),
+            )
+        )
+        for word in words
+    }
+    assert pg.keyword_document_counts(words) == (rows, expected)
 
 
 def test_match_words_reads_back_what_match_expression_writes() -> None:

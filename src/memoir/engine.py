@@ -7,6 +7,7 @@ the caller's arguments and hands the work to one part. The rules live below it: 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -403,9 +404,19 @@ class Memoir(TimelineMethods, InjectionMethods):
         """Put outbox entries that were set aside after failures back in the queue; returns how many."""
         return self._parts.store.retry_failed()
 
-    def work(self, lanes: Iterable[str] | None = None, *, once: bool = False, report: Callable[[str], None]) -> int:
-        """Run the named lanes' runners here (all by default) until interrupted, or drained with `once`."""
-        return run_in_foreground(self._parts.lanes, lanes, once=once, report=report)
+    def work(
+        self,
+        lanes: Iterable[str] | None = None,
+        *,
+        once: bool = False,
+        report: Callable[[str], None],
+        stop: threading.Event | None = None,
+    ) -> int:
+        """Run the named lanes' runners here (all by default) until `stop` is set or interrupted.
+
+        With `once`, drain them instead and return.
+        """
+        return run_in_foreground(self._parts.lanes, lanes, once=once, report=report, stop=stop)
 
 
 def _events_agent(parts: Parts, agent_id: str | None, all_agents: bool) -> str | None:

@@ -6,9 +6,14 @@ argument, event or configuration, or lines rejected by `ingest`); 130 interrupte
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -360,10 +365,38 @@ def worker(
     with _open(ctx) as memoir:
         if retry_failed:
             err.print(f"re-queued {memoir.retry_failed()} failed entries")
-        err.print(f"worker running on {memoir.home}")
-        total = memoir.work(lane or None, once=once, report=lambda line: err.print(render.escape(line)))
+        stop = threading.Event()
+        with _stopped_by_signals(stop) if not once else contextlib.nullcontext():
+            err.print(f"worker running on {memoir.home}")  # from here on, a signal stops it cleanly
+            total = memoir.work(lane or None, once=once, report=lambda line: err.print(render.escape(line)), stop=stop)
+        if not once:
+            err.print(f"worker stopped: {total} events processed")
     if once:
         out.print(f"outbox drained: {total} entries processed")
+
+
+@contextmanager
+def _stopped_by_signals(stop: threading.Event) -> Iterator[None]:
+    """SIGINT and SIGTERM set `stop`: the runners finish the batch in hand; a second one stops at once.
+
+    Taken explicitly, as `memoir serve` does: Python raises KeyboardInterrupt only where SIGINT
+    was not ignored when the process started, and a script's background job (`memoir worker &`)
+    or a test runner's child starts with it ignored; process managers (systemd, Docker) send
+    SIGTERM. Setting an event, rather than raising wherever the main thread is, never leaves
+    a runner thread half started.
+    """
+
+    def on_signal(signum: int, frame: object) -> None:
+        if stop.is_set():
+            raise KeyboardInterrupt
+        stop.set()
+
+    previous = {sig: signal.signal(sig, on_signal) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 timeline_commands.register(app, _open, out, err)

@@ -120,7 +120,8 @@ class BackgroundWorker:
         """Stop and wait; a job still running after `timeout` (a model call) is left to be replayed."""
         self.request_stop()
         if self._thread is not None:
-            self._thread.join(timeout)
+            if self._thread.ident is not None:  # an interrupt may have come between making and starting it
+                self._thread.join(timeout)
             self._thread = None
 
     def _loop(self) -> None:
@@ -291,18 +292,26 @@ class Lanes:
         return "not running (its jobs wait for `memoir worker` or the next Memoir.open)"
 
 
-def run_in_foreground(lanes: Lanes, names: Iterable[str] | None, *, once: bool, report: Callable[[str], None]) -> int:
+def run_in_foreground(
+    lanes: Lanes,
+    names: Iterable[str] | None,
+    *,
+    once: bool,
+    report: Callable[[str], None],
+    stop: threading.Event | None = None,
+) -> int:
     """`memoir worker`: run the named lanes (all by default), each in its own thread.
 
-    Runs until interrupted, standing by for any lane another process's runner holds; with
-    `once`, drains the chosen lanes and returns. Returns the events processed.
+    Runs until `stop` is set (or until interrupted), standing by for any lane another
+    process's runner holds; with `once`, drains the chosen lanes and returns. Either way the
+    runners finish the batch in hand. Returns the events processed.
     """
     chosen = lanes.select(names)
     if once:
         return _drain_all(lanes, chosen)
     lanes.start(chosen)
     try:
-        _watch(lanes, chosen, report)
+        _watch(lanes, chosen, report, stop or threading.Event())
     finally:
         lanes.stop()
     return sum(lanes.runner(lane).processed for lane in chosen)
@@ -327,11 +336,10 @@ def _drain_all(lanes: Lanes, chosen: list[str]) -> int:
     return sum(lanes.runner(lane).processed for lane in chosen)
 
 
-def _watch(lanes: Lanes, chosen: list[str], report: Callable[[str], None]) -> None:
-    """Report progress and standby until interrupted."""
+def _watch(lanes: Lanes, chosen: list[str], report: Callable[[str], None], stop: threading.Event) -> None:
+    """Report progress and stand by until `stop` is set (or interrupted)."""
     reported = dict.fromkeys(chosen, -1)
-    while True:
-        time.sleep(lanes.settings.poll_interval)
+    while not stop.wait(lanes.settings.poll_interval):
         for lane in chosen:
             worker = lanes.worker(lane)
             processed = lanes.runner(lane).processed

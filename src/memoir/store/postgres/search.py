@@ -11,8 +11,9 @@ A port of `sqlite_search`, answer for answer; what PostgreSQL does differently:
   saturated frequency (k1 = 1.2, b = 0.75) where each occurrence counts its column's
   `BM25_WEIGHTS` and the row's length is weighed against the average. The weighted
   frequency is `ts_rank_cd` of the one word without normalisation (the sum of its
-  occurrences' weights); the row count and total tokens are kept in `index_state` by
-  statement triggers, so no search counts the table. On LoCoMo dev (760 questions) the
+  occurrences' weights); the row count and total tokens are kept in `index_state`, and
+  each lexeme's item count in `index_terms`, by statement triggers, so no search counts
+  the table (a common word is held by half a million items at a million). On LoCoMo dev (760 questions) the
   top 10 is SQLite's for 99% of the items (recall@10 0.715; SQLite 0.712).
 - **Text is split into words as FTS5's unicode61 does.** PostgreSQL's parser keeps
   `checkout.py`, `a@b.org`, `3.5` or `well-known` whole (file, email, number, compound
@@ -125,8 +126,35 @@ CREATE TABLE index_removals (
     seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
     item_id BIGINT NOT NULL
 );
+-- How many items hold each lexeme (BM25's document frequency), so a search looks a word's
+-- count up instead of counting the rows that hold it (half a million for a common word at a
+-- million items). Kept by the statement triggers below; a word gone from every item stays at 0.
+CREATE TABLE index_terms (lexeme TEXT PRIMARY KEY, docs BIGINT NOT NULL);
 
--- Once per statement: the removal log (ids of deleted items) and the totals.
+-- The items holding a query word (FTS5's document count for its phrase), at most `cap`:
+-- looked up for a one-lexeme word, counted for a phrase; NULL for a stop word.
+CREATE FUNCTION memoir_search_docs(word text, cap bigint) RETURNS bigint LANGUAGE plpgsql STABLE AS $$
+DECLARE
+    query tsquery := memoir_search_query(word);
+    lexemes text[];
+    found bigint;
+BEGIN
+    IF query IS NULL OR numnode(query) = 0 THEN
+        RETURN NULL;
+    END IF;
+    IF numnode(query) = 1 THEN
+        lexemes := tsvector_to_array(to_tsvector('english', memoir_search_words(word)));
+        IF cardinality(lexemes) = 1 THEN
+            SELECT docs INTO found FROM index_terms WHERE lexeme = lexemes[1];
+            RETURN least(coalesce(found, 0), cap);  -- as a count would stop
+        END IF;
+    END IF;
+    SELECT count(*) INTO found FROM (SELECT FROM index_items WHERE search_vector @@ query LIMIT cap) AS held;
+    RETURN found;
+END $$;
+
+-- Once per statement: the removal log (ids of deleted items), the totals, and each lexeme's
+-- item count (each lexeme once per item, as unnest gives a tsvector's lexemes).
 CREATE FUNCTION memoir_index_items_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     counted BIGINT := 0;
@@ -134,12 +162,26 @@ DECLARE
 BEGIN
     IF TG_OP = 'INSERT' THEN
         SELECT count(*), coalesce(sum(search_length), 0) INTO counted, tokens FROM added;
+        INSERT INTO index_terms AS t (lexeme, docs)
+            SELECT u.lexeme, count(*) FROM added AS a, unnest(a.search_vector) AS u GROUP BY u.lexeme
+            ON CONFLICT (lexeme) DO UPDATE SET docs = t.docs + excluded.docs;
     ELSIF TG_OP = 'DELETE' THEN
         SELECT -count(*), -coalesce(sum(search_length), 0) INTO counted, tokens FROM removed;
         INSERT INTO index_removals (item_id) SELECT item_id FROM removed ORDER BY item_id;
+        UPDATE index_terms AS t SET docs = t.docs - gone.docs
+            FROM (SELECT u.lexeme, count(*) AS docs FROM removed AS r, unnest(r.search_vector) AS u GROUP BY u.lexeme)
+                AS gone
+            WHERE t.lexeme = gone.lexeme;
     ELSE
         SELECT coalesce(sum(search_length), 0) - (SELECT coalesce(sum(search_length), 0) FROM removed)
             INTO tokens FROM added;
+        INSERT INTO index_terms AS t (lexeme, docs)
+            SELECT lexeme, sum(change) FROM (
+                SELECT u.lexeme, 1 AS change FROM added AS a, unnest(a.search_vector) AS u
+                UNION ALL
+                SELECT u.lexeme, -1 FROM removed AS r, unnest(r.search_vector) AS u
+            ) AS changes GROUP BY lexeme HAVING sum(change) <> 0
+            ON CONFLICT (lexeme) DO UPDATE SET docs = t.docs + excluded.docs;
     END IF;
     IF counted <> 0 THEN
         UPDATE index_state SET value = value + counted WHERE key = 'items';
@@ -186,11 +228,11 @@ WITH totals AS MATERIALIZED (
     FROM index_state
 ),
 words AS MATERIALIZED (
-    -- Counted up to just past half the rows: from there on the IDF is FTS5's floor anyway.
-    SELECT q.query, (SELECT count(*) FROM (SELECT FROM index_items WHERE search_vector @@ q.query
-                     LIMIT (SELECT items FROM totals)::bigint / 2 + 1) AS held)::float8 AS hits
-    FROM (SELECT memoir_search_query(word) AS query FROM unnest(%s::text[]) AS word) AS q
-    WHERE numnode(q.query) > 0
+    -- A phrase is counted up to just past half the rows: from there on its IDF is FTS5's floor anyway.
+    SELECT memoir_search_query(word) AS query,
+           memoir_search_docs(word, (SELECT items FROM totals)::bigint / 2 + 1)::float8 AS hits
+    FROM unnest(%s::text[]) AS word
+    WHERE numnode(memoir_search_query(word)) > 0
 ),
 candidates AS MATERIALIZED (
     SELECT i.item_id, i.search_vector, i.search_length FROM index_items AS i
@@ -259,7 +301,7 @@ class PostgresSearchTables(PostgresParts):
             conn = self._conn()
             conn.execute(_LOCK_INDEX)
             # TRUNCATE fires no row triggers: no removal log to write only to drop it, no totals to count down.
-            conn.execute("TRUNCATE index_items, index_removals")
+            conn.execute("TRUNCATE index_items, index_removals, index_terms")
             conn.execute("UPDATE index_state SET value = 0 WHERE key IN ('items', 'tokens')")
             self._bump_generation(conn)  # a new generation: searchers reload everything
 
@@ -382,10 +424,11 @@ class PostgresSearchTables(PostgresParts):
         return [(int(row[0]), float(row[1])) for row in rows]
 
     def keyword_document_counts(self, words: Sequence[str]) -> tuple[int, dict[str, int]]:
-        """The rows of the keyword index, and how many hold each word (counted up to half of them).
+        """The rows of the keyword index, and how many hold each word (up to half of them).
 
-        Counting stops past half: beyond that BM25 gives a word no weight at all, which is all
-        a caller needs to know, and a common word then costs no more than a rare one. A stop
+        A word's count is looked up (`index_terms`), a phrase's counted; either stops past
+        half: beyond that BM25 gives a word no weight at all, which is all a caller needs to
+        know, and a common phrase then costs no more than a rare one. A stop
         word of the 'english' configuration (indexed by FTS5, not here) counts as held by
         every row, since it weighs nothing in a search either.
         """
@@ -394,11 +437,9 @@ class PostgresSearchTables(PostgresParts):
             return rows, {}
         cap = rows // 2 + 1
         found = self._read(
-            "SELECT u.position, CASE WHEN numnode(q.query) = 0 THEN %s ELSE (SELECT count(*) FROM"
-            " (SELECT FROM index_items WHERE search_vector @@ q.query LIMIT %s) AS held) END"
-            " FROM unnest(%s::text[]) WITH ORDINALITY AS u (word, position),"
-            " LATERAL (SELECT memoir_search_query(u.word) AS query) AS q",
-            (min(cap, rows), cap, list(words)),
+            "SELECT u.position, coalesce(memoir_search_docs(u.word, %s), %s)"
+            " FROM unnest(%s::text[]) WITH ORDINALITY AS u (word, position)",
+            (cap, min(cap, rows), list(words)),
         )
         held = {int(position): int(count) for position, count in found}
         return rows, {word: held[position] for position, word in enumerate(words, 1)}
