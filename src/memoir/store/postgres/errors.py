@@ -52,6 +52,8 @@ def translate(exc: Exception, where: str) -> MemoirError:
             f"PostgreSQL at {where} has no pgvector: install the extension (https://github.com/pgvector/pgvector),"
             " or have an administrator run CREATE EXTENSION vector in the database"
         )
+    if isinstance(exc, pg.ProgramLimitExceeded):  # an OperationalError too, but the server is there
+        return StoreError(f"PostgreSQL at {where} refused a statement as past its limits: {_first_line(exc)}")
     if isinstance(exc, psycopg.OperationalError):
         return StoreError(
             f"cannot reach PostgreSQL at {where}: {_first_line(exc)};"

@@ -61,15 +61,29 @@ _PUNCTUATION = (
     "\u2022\u2026\u2027\u2028\u2029\u202f\u2032\u2033\u2039\u203a\u203b\u205f\u3000\u3001\u3002\u3008\u3009\u300a"
     "\u300b\u300c\u300d\u300e\u300f\u3010\u3011\u3014\u3015\u301c\ufeff\uff01\uff02\uff03\uff05\uff06\uff07\uff08"
     "\uff09\uff0a\uff0c\uff0d\uff0e\uff0f\uff1a\uff1b\uff1f\uff20\uff3b\uff3c\uff3d\uff5b\uff5c\uff5d\uff5e"
-    "\U0010ffff]"  # the last: the escape of NUL (text.py)
+    "\u0085\u00ad\u00b4\u200d\u2060\U000e0001"  # separators to FTS5 that PostgreSQL's parser would join
+    "\U0010ffff]"  # the last: a lone escape character (text.py), as a cut at MAX_INDEXED_CHARS may leave
 )
+# The escapes of text.py (U+10FFFF, then "0" for NUL or U+10FFFF for itself), read left to
+# right as pairs, separate words: NUL does for FTS5 too, and the "0" then sticks to no word.
+# U+10FFFF, a noncharacter, is a letter to FTS5: the one character the two backends split apart.
+_ESCAPED = "\U0010ffff[0\U0010ffff]"
+# PostgreSQL drops a word longer than 2,047 bytes from a tsvector; FTS5 keeps it. Runs of this
+# many characters (at most 4 bytes each; 255 is the most a regular expression may count) are
+# cut apart, in the text and in a query alike, so a long word is found as the phrase of its pieces.
+LONG_WORD_CHARS = 250
 
 SCHEMA = f"""
 CREATE EXTENSION IF NOT EXISTS vector;
--- What the keyword index reads of a text: punctuation as spaces (see the module's docstring).
+-- What the keyword index reads of a text: text.py's escapes undone, punctuation as spaces, long
+-- words cut (see the module's docstring and the constants above).
 CREATE FUNCTION memoir_search_words(body text) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    RETURN regexp_replace(left(body, {MAX_INDEXED_CHARS}), '{_PUNCTUATION}', ' ', 'g');
+    RETURN regexp_replace(regexp_replace(regexp_replace(
+        left(body, {MAX_INDEXED_CHARS}),
+        '{_ESCAPED}', ' ', 'g'),
+        '{_PUNCTUATION}', ' ', 'g'),
+        '([^[:space:]]{{{LONG_WORD_CHARS}}})', '\\1 ', 'g');
 CREATE FUNCTION memoir_search_vector(search_text text, context_before text, context_after text) RETURNS tsvector
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     RETURN setweight(to_tsvector('english', memoir_search_words(search_text)), 'A')
@@ -85,6 +99,30 @@ CREATE FUNCTION memoir_search_length(search_text text, context_before text, cont
 CREATE FUNCTION memoir_search_query(word text) RETURNS tsquery
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     RETURN phraseto_tsquery('english', memoir_search_words(word));
+-- Any of the words: their tsqueries ORed pairwise, so that the tree stays log2(n) deep (a
+-- chain of `||` over thousands of words overflows the server's stack when parsed or run).
+CREATE FUNCTION memoir_search_any(words text[]) RETURNS tsquery
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE
+    parts tsquery[];
+    merged tsquery[];
+BEGIN
+    SELECT coalesce(array_agg(q), '{{}}') INTO parts
+        FROM (SELECT memoir_search_query(w) AS q FROM unnest(words) AS w) AS s WHERE numnode(q) > 0;
+    IF cardinality(parts) = 0 THEN
+        RETURN ''::tsquery;
+    END IF;
+    WHILE cardinality(parts) > 1 LOOP
+        merged := '{{}}';
+        FOR i IN 1 .. cardinality(parts) BY 2 LOOP
+            merged := array_append(
+                merged, CASE WHEN i < cardinality(parts) THEN parts[i] || parts[i + 1] ELSE parts[i] END
+            );
+        END LOOP;
+        parts := merged;
+    END LOOP;
+    RETURN parts[1];
+END $$;
 
 CREATE TABLE index_items (
     item_id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -218,9 +256,9 @@ _INSERT_ITEMS = (
 # its occurrences: FTS5's column-weighted frequency. Its weights ({D, C, B, A}) may not pass 1.
 _SCALE = max(BM25_WEIGHTS)
 _RANK_WEIGHTS = "'{{{}, {}, {}, {}}}'".format(0.1, *(weight / _SCALE for weight in reversed(BM25_WEIGHTS)))
-# BM25 as FTS5 computes it (see the module's docstring): `{words}` ORs each word's tsquery,
-# so that the GIN index finds the candidates. Parameters: the words, the words again (one
-# per `{words}` slot), the scope's, the limit.
+# BM25 as FTS5 computes it (see the module's docstring): `memoir_search_any` ORs the words'
+# tsqueries, so that the GIN index finds the candidates. Parameters: the words, the words
+# again, the scope's, the limit.
 _KEYWORD_SEARCH = f"""
 WITH totals AS MATERIALIZED (
     SELECT greatest(max(value) FILTER (WHERE key = 'items'), 1)::float8 AS items,
@@ -236,7 +274,7 @@ words AS MATERIALIZED (
 ),
 candidates AS MATERIALIZED (
     SELECT i.item_id, i.search_vector, i.search_length FROM index_items AS i
-    WHERE i.search_vector @@ ({{words}}){{scope}}
+    WHERE i.search_vector @@ memoir_search_any(%s::text[]){{scope}}
 ),
 matched AS (
     SELECT c.item_id, c.search_length, greatest(ln((t.items - w.hits + 0.5) / (w.hits + 0.5)), 1e-6) AS idf,
@@ -418,9 +456,8 @@ class PostgresSearchTables(PostgresParts):
         if not words:
             return []
         where, params = scope_sql(scope, "i")
-        statement = _KEYWORD_SEARCH.replace("{words}", " || ".join(["memoir_search_query(%s)"] * len(words)))
-        statement = statement.replace("{scope}", f" AND {where}" if where else "")
-        rows = self._read(statement, [words, *words, *params, limit])
+        statement = _KEYWORD_SEARCH.replace("{scope}", f" AND {where}" if where else "")
+        rows = self._read(statement, [words, words, *params, limit])
         return [(int(row[0]), float(row[1])) for row in rows]
 
     def keyword_document_counts(self, words: Sequence[str]) -> tuple[int, dict[str, int]]:
