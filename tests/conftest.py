@@ -114,6 +114,26 @@ def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
 
 
 @pytest.fixture
+def pg(postgres_url: str) -> Iterator[Any]:
+    """A PostgresStore on a fresh database, for tests of the store itself (beside `lite`)."""
+    from memoir.store.postgres import PostgresStore
+
+    store = PostgresStore(postgres_url)
+    yield store
+    store.close()
+
+
+@pytest.fixture
+def lite(tmp_path: Path) -> Iterator[Any]:
+    """A SQLiteStore in a fresh file: what `pg` must answer as."""
+    from memoir.store import SQLiteStore
+
+    store = SQLiteStore(tmp_path / "m.db")
+    yield store
+    store.close()
+
+
+@pytest.fixture
 def fresh_store(request: pytest.FixtureRequest) -> Iterator[Callable[[], dict[str, str]]]:
     """Options for `Memoir.open` giving a home a store of its own, for tests that open many homes.
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import array
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -31,22 +30,6 @@ pytestmark = pytest.mark.skipif(
 )
 
 T0 = 1_714_550_400_000
-
-
-@pytest.fixture
-def pg(postgres_url: str) -> Iterator[Any]:
-    from memoir.store.postgres.store import PostgresStore
-
-    store = PostgresStore(postgres_url)
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def lite(tmp_path: Path) -> Iterator[SQLiteStore]:
-    store = SQLiteStore(tmp_path / "m.db")
-    yield store
-    store.close()
 
 
 def item(ref: str, text: str, conversation: str = "c1", at: int = 0, **fields: Any) -> IndexItem:

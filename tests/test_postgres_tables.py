@@ -9,10 +9,9 @@ single writer lock did the work.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime, timedelta
-from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
@@ -33,20 +32,6 @@ pytestmark = pytest.mark.skipif(
 
 T = TypeVar("T")
 T0 = 1_714_550_400_000  # 2024-05-01T08:00:00Z
-
-
-@pytest.fixture
-def pg(postgres_url: str) -> Iterator[PostgresStore]:
-    store = PostgresStore(postgres_url)
-    yield store
-    store.close()
-
-
-@pytest.fixture
-def lite(tmp_path: Path) -> Iterator[SQLiteStore]:
-    store = SQLiteStore(tmp_path / "m.db")
-    yield store
-    store.close()
 
 
 @pytest.fixture
