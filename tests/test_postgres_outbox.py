@@ -33,6 +33,9 @@ WORKER = textwrap.dedent(
     from memoir.model import now_ms
     store = PostgresStore(sys.argv[1])
     name, pause, idle = sys.argv[2], float(sys.argv[3]), 0
+    if sys.argv[4:] == ["gated"]:  # all start together: a process's start-up is no head start
+        print("ready", flush=True)
+        sys.stdin.readline()
     while idle < 20:
         entries = store.next_outbox(["test_job"], 5, now_ms())
         if not entries:
@@ -82,11 +85,25 @@ def fill(store: PostgresStore, n: int, per_append: int = 3) -> list[str]:
     return [e.event_id for e in made]
 
 
-def worker(url: str, name: str, pause: float = 0.0) -> subprocess.Popen[str]:
+def worker(url: str, name: str, pause: float = 0.0, *, gated: bool = False) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
     return subprocess.Popen(
-        [sys.executable, "-c", WORKER, url, name, str(pause)], stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", WORKER, url, name, str(pause), *(["gated"] if gated else [])],
+        stdin=subprocess.PIPE if gated else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
+
+
+def release(processes: list[subprocess.Popen[str]]) -> None:
+    """Let gated workers go once every one of them is ready."""
+    for process in processes:
+        assert process.stdout is not None and process.stdout.readline() == "ready\n"
+    for process in processes:
+        assert process.stdin is not None
+        process.stdin.write("go\n")
+        process.stdin.flush()  # left open: `communicate` closes it
 
 
 def conversations(store: PostgresStore, entries: list[OutboxEntry]) -> set[str]:
@@ -105,7 +122,8 @@ def done_counts(store: PostgresStore) -> dict[str, int]:
 
 def test_four_worker_processes_run_every_entry_exactly_once(store: PostgresStore, postgres_url: str) -> None:
     ids = fill(store, 600)
-    workers = [worker(postgres_url, f"w{i}") for i in range(4)]
+    workers = [worker(postgres_url, f"w{i}", pause=0.002, gated=True) for i in range(4)]
+    release(workers)
     for process in workers:
         finish(process)
     assert done_counts(store) == dict.fromkeys(ids, 1)
