@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 import textwrap
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,6 +21,7 @@ import pytest
 from memoir.errors import StoreError
 from memoir.model import Event, EventType, OutboxEntry, now_ms
 from memoir.store.postgres import PostgresStore
+from memoir.store.postgres.parts import OWNER_NAMESPACE
 from tests.conftest import REPO
 
 ACTION = "test_job"
@@ -167,10 +169,20 @@ def test_entries_taken_over_cannot_be_completed_twice(store: PostgresStore, post
     taken = store.next_outbox([ACTION], 10, now_ms())
     # This store's owner key is lost (as when its connection dies): another store takes the entries.
     assert store._owner is not None
-    store._owner[0].close()
+    connection, key = store._owner
+    connection.close()
     store._owner_checked = 0.0
     other = PostgresStore(postgres_url)
     try:
+        # The server drops the lock as the closed session's backend exits, a moment after close().
+        deadline = time.monotonic() + 30
+        while other._read(
+            "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s AND objid = %s"
+            " AND objsubid = 2",
+            (OWNER_NAMESPACE, key),
+        )[0][0]:
+            assert time.monotonic() < deadline, "the closed session's owner lock was never released"
+            time.sleep(0.01)
         retaken = other.next_outbox([ACTION], 10, now_ms())
         assert [e.seq for e in retaken] == [e.seq for e in taken]
 
