@@ -1,6 +1,7 @@
-"""Storage: the store's role protocols and their implementations (SQLite today, PostgreSQL later)."""
+"""Storage: the store's role protocols and their implementations (SQLite here, PostgreSQL in `postgres/`)."""
 
 from memoir.store.base import (
+    INDEX_WRITES,
     Checkpoint,
     Database,
     EventLog,
@@ -18,6 +19,7 @@ from memoir.store.base import (
 from memoir.store.sqlite import SQLiteStore
 
 __all__ = [
+    "INDEX_WRITES",
     "Checkpoint",
     "Database",
     "EventLog",

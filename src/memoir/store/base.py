@@ -26,6 +26,7 @@ from memoir.model.memory import Memory
 from memoir.model.timeline import Grip, Segment, TocLevel, TocNode
 
 __all__ = [
+    "INDEX_WRITES",
     "Checkpoint",
     "Database",
     "EventLog",
@@ -40,6 +41,10 @@ __all__ = [
     "Store",
     "StoreStats",
 ]
+
+
+# The name a transaction gives `Database.exclusive` before it changes rows and then the search index.
+INDEX_WRITES = "memoir:index-writes"
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,7 +152,9 @@ class Database(Protocol):
         """Inside `atomic()`: no other transaction holding one of these names runs until this one ends.
 
         For read-then-write steps (is this memory stored already?) that must not interleave
-        across processes. SQLite's write lock serializes every transaction already.
+        across processes, and `INDEX_WRITES` for a transaction that will write the search index
+        after other rows (named first, so that writers take their locks in one order). SQLite's
+        write lock serializes every transaction already.
         """
         ...
 

@@ -28,7 +28,7 @@ from memoir.index.embedders import CachedEmbedder
 from memoir.model import DEFAULT_CONVERSATION, is_ulid
 from memoir.model.checks import brief
 from memoir.model.memory import Memory
-from memoir.store import Store
+from memoir.store import INDEX_WRITES, Store
 from memoir.vault.diff import UNREADABLE, VaultDiff, diff_vault, file_hash
 from memoir.vault.drafts import MemoryDraft, commit_message, excerpt, find_args, index_item, merged
 from memoir.vault.files import VaultFileError
@@ -91,6 +91,7 @@ class MemoryBook:
     def _changing(self) -> Iterator[FileChanges]:
         """The store's write transaction with the files changed in it: both happen, or neither."""
         with self.vault.changes() as files, self.store.atomic():
+            self.store.exclusive([INDEX_WRITES])  # before any row: see Database.exclusive
             yield files
 
     def _record(self, message: str) -> None:
@@ -349,6 +350,7 @@ class MemoryBook:
         if not diff.in_step:
             self.embedder.embed_hashed([m.content for _, m, _ in diff.files.values() if not m.deleted])
             with self.store.atomic():
+                self.store.exclusive([INDEX_WRITES])  # before any row: see Database.exclusive
                 diff = diff_vault(self.vault, self.store)
                 report = self._apply(diff)
         else:

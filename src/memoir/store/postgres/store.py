@@ -30,7 +30,7 @@ from psycopg_pool import ConnectionPool
 
 from memoir.errors import StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import EventQuery, SessionInfo, StoreStats
+from memoir.store.base import INDEX_WRITES, EventQuery, SessionInfo, StoreStats
 from memoir.store.postgres.errors import masked, translate
 from memoir.store.postgres.hits import PostgresHitReads
 from memoir.store.postgres.llm import PostgresLLMTables
@@ -38,7 +38,7 @@ from memoir.store.postgres.memories import PostgresMemoryTables
 from memoir.store.postgres.outbox import INSERT_OUTBOX, PostgresOutboxTables
 from memoir.store.postgres.parts import EXCLUSIVE_NAMESPACE, OWNER_NAMESPACE
 from memoir.store.postgres.schema import STEPS, applied_steps, apply_steps
-from memoir.store.postgres.search import PostgresSearchTables
+from memoir.store.postgres.search import _LOCK_INDEX, PostgresSearchTables
 from memoir.store.postgres.text import register_text
 from memoir.store.postgres.timeline import PostgresTimelineTables
 from memoir.store.postgres.transfer import PostgresTransfer
@@ -167,10 +167,18 @@ class PostgresStore(
             self._pool.putconn(conn)
 
     def exclusive(self, names: Sequence[str]) -> None:
-        """Transaction advisory locks on these names, taken in order (two writers never wait in a cycle)."""
+        """Transaction advisory locks on these names, taken in order (two writers never wait in a cycle).
+
+        `INDEX_WRITES` is the search index writers' own lock (`search.py`), taken first: a
+        transaction that will write the index after changing rows names it before the rows,
+        or it could hold a row another writer waits for while waiting for that writer's lock.
+        """
         conn = self._conn()
         with self._translated():
-            for name in sorted(set(names)):
+            wanted = set(names)
+            if INDEX_WRITES in wanted:
+                conn.execute(_LOCK_INDEX)
+            for name in sorted(wanted - {INDEX_WRITES}):
                 conn.execute(f"SELECT pg_advisory_xact_lock({EXCLUSIVE_NAMESPACE}, hashtext(%s))", (name,))
 
     def replayable_writes(self) -> None:
