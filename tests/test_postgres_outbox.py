@@ -242,3 +242,14 @@ def test_a_periodic_job_ticks_in_one_process_at_a_time(store: PostgresStore, pos
             assert theirs, "free again once this one is done"
     finally:
         other.close()
+
+
+def test_a_rolled_back_transaction_is_not_called_an_unreachable_server() -> None:
+    import psycopg.errors as pg
+
+    from memoir.store.postgres.errors import translate
+
+    for error in (pg.DeadlockDetected("deadlock detected"), pg.SerializationFailure("could not serialize")):
+        said = str(translate(error, "postgresql://u@db/x"))
+        assert "try again" in said and "cannot reach" not in said
+    assert "past its limits" in str(translate(pg.StatementTooComplex("stack depth limit exceeded"), "here"))

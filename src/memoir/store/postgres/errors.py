@@ -52,7 +52,14 @@ def translate(exc: Exception, where: str) -> MemoirError:
             f"PostgreSQL at {where} has no pgvector: install the extension (https://github.com/pgvector/pgvector),"
             " or have an administrator run CREATE EXTENSION vector in the database"
         )
-    if isinstance(exc, pg.ProgramLimitExceeded):  # an OperationalError too, but the server is there
+    # By SQLSTATE class: psycopg's classes do not nest (DeadlockDetected is no TransactionRollback).
+    state = getattr(exc, "sqlstate", None) or ""
+    if state.startswith("40"):  # a deadlock or a serialization failure: the server is fine
+        return StoreError(
+            f"PostgreSQL at {where} rolled this transaction back for a concurrent one ({_first_line(exc)}):"
+            " nothing of it was kept; try again"
+        )
+    if state.startswith("54"):  # a statement too complex or too large: an OperationalError, but the server is there
         return StoreError(f"PostgreSQL at {where} refused a statement as past its limits: {_first_line(exc)}")
     if isinstance(exc, psycopg.OperationalError):
         return StoreError(
