@@ -63,6 +63,10 @@ class ScriptedServer:
                 pass
 
         class Server(ThreadingHTTPServer):
+            # socketserver listens with a backlog of 5: a hundred clients connecting at once on a
+            # loaded machine overflow it, and the kernel resets the connections it drops.
+            request_queue_size = 256
+
             def handle_error(self, request: Any, client_address: Any) -> None:
                 pass  # a client killed mid-request (the crash tests do that on purpose): nothing to report
 
