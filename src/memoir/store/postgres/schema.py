@@ -16,7 +16,7 @@ from typing import Any
 import psycopg
 
 from memoir.model import now_ms
-from memoir.store.postgres import llm, memories, outbox, search, timeline
+from memoir.store.postgres import llm, memories, outbox, search_schema, timeline
 from memoir.store.postgres.parts import LOCK_NAMESPACE, MIGRATION_LOCK
 
 __all__ = ["STEPS", "applied_steps", "apply_steps"]
@@ -64,7 +64,7 @@ CREATE TABLE sessions (
 STEPS: list[tuple[str, str]] = [
     ("001_events", EVENTS),
     ("002_outbox", outbox.SCHEMA),
-    ("003_search", search.SCHEMA),
+    ("003_search", search_schema.SCHEMA),
     ("004_memories", memories.SCHEMA),
     ("005_llm_state", llm.SCHEMA),
     ("006_timeline", timeline.SCHEMA),

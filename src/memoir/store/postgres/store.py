@@ -38,7 +38,8 @@ from memoir.store.postgres.memories import PostgresMemoryTables
 from memoir.store.postgres.outbox import INSERT_OUTBOX, PostgresOutboxTables
 from memoir.store.postgres.parts import EXCLUSIVE_NAMESPACE, OWNER_NAMESPACE
 from memoir.store.postgres.schema import STEPS, applied_steps, apply_steps
-from memoir.store.postgres.search import _LOCK_INDEX, PostgresSearchTables
+from memoir.store.postgres.search import PostgresSearchTables
+from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.text import register_text
 from memoir.store.postgres.timeline import PostgresTimelineTables
 from memoir.store.postgres.transfer import PostgresTransfer
@@ -177,7 +178,7 @@ class PostgresStore(
         with self._translated():
             wanted = set(names)
             if INDEX_WRITES in wanted:
-                conn.execute(_LOCK_INDEX)
+                conn.execute(LOCK_INDEX)
             for name in sorted(wanted - {INDEX_WRITES}):
                 conn.execute(f"SELECT pg_advisory_xact_lock({EXCLUSIVE_NAMESPACE}, hashtext(%s))", (name,))
 
