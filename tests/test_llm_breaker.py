@@ -56,16 +56,17 @@ def test_the_ledger_counts_calls_and_tokens_per_job_and_status_shows_them(home: 
 
 
 def test_a_job_past_its_daily_token_budget_hands_its_work_to_the_rules(home: Path) -> None:
-    model = counted('{"facts": ["The user keeps bees"]}', prompt=900, completion=100)
+    model = counted('{"facts": ["The user relaxes with beekeeping on the roof"]}', prompt=900, completion=100)
     with scripted_server({"/v1/chat/completions": model}) as server:
         options = {"llm_model": "qwen", "llm_base_url": server.url + "/v1", "embedding_provider": "hashing"}
         budget = {"llm.daily_tokens": "extract_facts=1000"}
         with Memoir.open(home, worker_enabled=False, **options, **budget) as memoir:
-            memoir.ingest([message("I keep bees."), message("I play the cello."), message("I live in Porto.")])
+            said = ["Beekeeping on the roof is how I relax.", "I play the cello.", "I live in Porto."]
+            memoir.ingest([message(text) for text in said])
             assert memoir.flush(timeout=60)
             sources = [m.source for m in memoir.memories()]
         assert len(server.requests) == 1  # one call spent the 1,000 tokens: nothing more was asked
-    assert sources == ["llm", "heuristics", "heuristics"]
+    assert sources == ["llm", "heuristics", "heuristics"]  # the model's fact (the rules read none), then the rules
 
 
 def test_a_hung_model_costs_one_budget_per_call_then_the_shared_breaker_opens(home: Path) -> None:

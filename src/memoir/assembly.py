@@ -25,6 +25,7 @@ from memoir.index.providers import EMBEDDERS
 from memoir.ingest import ExtractFactsJob
 from memoir.llm import LLM, ChatClient, CircuitBreaker
 from memoir.llm.breaker import RowStorage
+from memoir.llm.priority import ForegroundGate
 from memoir.llm.service import CallRecord
 from memoir.model import Event, Memory, now_ms
 from memoir.model.checks import check_id
@@ -112,6 +113,7 @@ class Parts:
                 ledger=self._record_call,
                 spent_today=self._tokens_today,
                 budgets=dict(section.daily_tokens),
+                gate=ForegroundGate.of(self.settings.home, section.base_url) if section.base_url else None,
             )
         return self._llm
 
@@ -167,6 +169,13 @@ class Parts:
         )
         found = [self.store.memory_get(item.ref) for item in self.pipeline.nearest(text, scope, NEIGHBOURS)]
         return [m for m in found if m is not None and not m.deleted]
+
+    def live_facts(self, event: Event) -> list[Memory]:
+        """Every live fact of the event's conversation (and, in unified mode, of its agent): what the rules
+        compare a message with (a conversation keeps at most `memory.max_entries`)."""
+        agent = event.agent_id if self.unified else None
+        found = self.store.memory_list(event.conversation_id, kind="fact", visible_to=agent)
+        return [m for m in found if not self.unified or m.agent_id == agent]
 
     def close(self) -> None:
         if self.watcher is not None:
@@ -247,7 +256,9 @@ def register_builtin_jobs(parts: Parts) -> None:
     registry.register(SegmentJob(parts.timeline.segmenter, unified=parts.unified))
     if parts.settings.memory.extract:
         registry.register(
-            ExtractFactsJob(parts.book, lambda: parts.llm, parts.nearest_facts, parts.settings.memory.max_entries)
+            ExtractFactsJob(
+                parts.book, lambda: parts.llm, parts.nearest_facts, parts.live_facts, parts.settings.memory.max_entries
+            )
         )
     if hasattr(parts.store, "ensure_vector_index"):  # PostgreSQL: an HNSW index once it pays
         searcher = cast(VectorSearching, parts.store)

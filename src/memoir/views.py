@@ -109,15 +109,23 @@ def model_state(settings: Settings, llm: LLM) -> dict[str, Any] | None:
 
 
 def llm_usage(store: Store, since_ms: int) -> dict[str, dict[str, int]]:
-    """Per job: LLM calls and tokens in all, and since `since_ms` (the last day, for status)."""
+    """Per job: LLM calls and tokens in all, and since `since_ms` (the last day, for status); and how the
+    operations ended: answers memoir could not use (`rejected`) apart from a server that did not answer
+    (`failed`, `timed out`)."""
     recent = store.ledger_usage(since_ms)
+    outcomes = store.ledger_outcomes()
     usage = {}
     for job, (calls, prompt, completion) in store.ledger_usage().items():
         day_calls, day_prompt, day_completion = recent.get(job, (0, 0, 0))
+        ended = outcomes.get(job, {})
         usage[job] = {
             "calls": calls,
             "tokens": prompt + completion,
             "calls_last_day": day_calls,
             "tokens_last_day": day_prompt + day_completion,
+            "ok": ended.get("ok", 0),
+            "rejected": ended.get("rejected", 0),
+            "failed": ended.get("failed", 0),
+            "timed_out": ended.get("timed out", 0),
         }
     return usage

@@ -45,8 +45,13 @@ _STOP = frozenset(_STOP_WORDS.split())
 
 
 def select_key_facts(memories: Iterable[Memory]) -> list[Memory]:
-    """The 10 most recent important facts, then the 5 most recent others (live ones only)."""
-    live = sorted((m for m in memories if not m.deleted), key=lambda m: (m.created_at, m.id), reverse=True)
+    """The 10 most recent important facts, then the 5 most recent others (live ones only, each content once:
+    what the `remember` tool kept and what the rules read in the same words are one fact to the model)."""
+    newest = sorted((m for m in memories if not m.deleted), key=lambda m: (m.created_at, m.id), reverse=True)
+    once: dict[str, Memory] = {}
+    for memory in newest:
+        once.setdefault(normalise_content(memory.content), memory)
+    live = list(once.values())
     important = [m for m in live if m.important][:IMPORTANT_IN_PROMPT]
     recent = [m for m in live if not m.important][:RECENT_IN_PROMPT]
     return important + recent

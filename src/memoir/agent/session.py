@@ -42,6 +42,7 @@ from memoir.config import Settings
 from memoir.engine import Memoir
 from memoir.errors import CompressionError, ConfigError, InvalidInput, ModelUnavailable
 from memoir.llm import LLM, ChatClient
+from memoir.llm.priority import ForegroundGate
 from memoir.model import Event, new_ulid, now_ms
 from memoir.model.chat import Message, ToolCall, ToolResult
 from memoir.model.memory import Memory
@@ -74,6 +75,11 @@ class Reply:
     tool_calls: list[tuple[ToolCall, ToolResult]] = field(default_factory=list)
     compressed: Report | None = None
     stopped: str | None = None  # why the turn ended without an answer: "max_tool_iterations"
+
+    @property
+    def empty(self) -> bool:
+        """The model said nothing and called nothing (small models do: a role, then the end of the stream)."""
+        return not self.text.strip() and not self.tool_calls and self.stopped is None
 
 
 class ChatSession:
@@ -149,7 +155,12 @@ class ChatSession:
             if not llm.base_url:
                 raise ConfigError("llm.base_url: no LLM server is set: set llm.base_url (MEMOIR_LLM_BASE_URL)")
             self._client = ChatClient(
-                base_url=llm.base_url, model=llm.model, api_key=llm.api_key, timeout=llm.timeout, retries=llm.retries
+                base_url=llm.base_url,
+                model=llm.model,
+                api_key=llm.api_key,
+                timeout=llm.timeout,
+                retries=llm.retries,
+                foreground=ForegroundGate.of(self.memoir.home, llm.base_url),  # before memoir's own work
             )
         client = self._client
         health = client.health()

@@ -209,6 +209,8 @@ class _Printer:
         self._end_line()
         if reply.stopped:
             self.out.print(f"  [stopped: {reply.stopped}]", markup=False)
+        elif reply.empty:  # said, so nobody waits on an answer that never comes
+            self.out.print(f"{self.prompt}(the model returned nothing)", markup=False)
 
     def _end_line(self) -> None:
         if not self.at_line_start:

@@ -140,11 +140,13 @@ def status_table(status: Status) -> str:
         ("schema", ", ".join(status.schema)),
     ]
     for job, used in status.llm_usage.items():
+        ended = f"{used.get('ok', 0):,} ok, {used.get('rejected', 0):,} answers not usable"
+        down = used.get("failed", 0) + used.get("timed_out", 0)
         rows.append(
             (
                 f"LLM {job}",
                 f"{used['calls_last_day']:,} calls, {used['tokens_last_day']:,} tokens in 24 h;"
-                f" {used['calls']:,} calls, {used['tokens']:,} tokens in all",
+                f" {used['calls']:,} calls, {used['tokens']:,} tokens in all ({ended}, {down:,} unanswered)",
             )
         )
     timeline = ", ".join(f"{k} {v:,}" for k, v in status.timeline.items())

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from memoir.index.keyword import terms
@@ -45,8 +45,11 @@ def clip(text: str, limit: int) -> str:
     return cut[: cut.rfind(" ")] if " " in cut else cut
 
 
-def ranked(texts: Sequence[str], weights: Sequence[float], limit: int) -> list[Ranked]:
-    """Every distinct sentence of `texts` (clipped to `limit` characters), best first."""
+def ranked(
+    texts: Sequence[str], weights: Sequence[float], limit: int, keep: Callable[[str], bool] | None = None
+) -> list[Ranked]:
+    """Every distinct sentence of `texts` (clipped to `limit` characters), best first; with `keep`, only the
+    sentences it keeps (a summary's bullets are statements, never questions or small talk)."""
     recurring = Counter(word for text in texts for word in terms(text))
     found: list[Ranked] = []
     seen: set[str] = set()
@@ -54,7 +57,7 @@ def ranked(texts: Sequence[str], weights: Sequence[float], limit: int) -> list[R
         for sentence in sentences(text):
             sentence = clip(sentence, limit)
             words = terms(sentence)
-            if len(words) < 2 or sentence.lower() in seen:
+            if len(words) < 2 or sentence.lower() in seen or (keep is not None and not keep(sentence)):
                 continue
             seen.add(sentence.lower())
             score = weight * sum(math.log1p(recurring[w]) for w in words) / math.sqrt(len(words))

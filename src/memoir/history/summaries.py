@@ -104,7 +104,7 @@ class Summarizer:
 
         def attempt(client: ChatClient) -> str | None:
             try:
-                text = client.chat(ask).strip()
+                text = client.chat(ask, purpose="history summary").strip()
                 if not text:
                     raise ModelOutputError(f"model {client.model!r} wrote an empty summary")
                 return text

@@ -1,29 +1,47 @@
-"""What a model's answer must be before memoir acts on it: no placeholders, no invented facts, none lost.
+"""What a model's answer may add: its facts, read as they are meant, kept only where the message states them.
 
-Small local models copy the example of a prompt (`"text": "..."`), repeat the user's
-sentence in the first person, state as fact what the user only asked, and leave new
-facts out of a list they were asked to complete. Each check here raises ValueError
-saying what is wrong, which `ChatClient.complete_json` quotes back to the model for one
-corrective retry; a second bad answer hands the whole turn to the rules (never half).
+Small local models (the recordings in ../shared/data/llm-replays: Qwen2.5 Coder 0.5B)
+copy the example of a prompt (`"..."`, or an example's own fact), repeat the user's
+sentence in the first person, state as fact what the user only asked, and write facts
+without a subject ("Lives in Utrecht"). Where a mistake's meaning is plain, it is read as
+meant: a first-person fact is the user's, in the third person; a fact without a subject
+is the user's. Everything else is dropped item by item, so one bad fact costs itself,
+never the answer's good ones:
+
+- placeholders and facts that say nothing ("Jane is Jane");
+- facts the message's statements do not support: every name and number of the fact must
+  be in them, and at least half of its content words (questions are not statements, so
+  "Is my backend language Go?" supports nothing);
+- facts the rules' gate refuses (small talk, requests, hedges: `rules.is_fact`);
+- facts a rule's fact already says (most of their words in one of it, or the same topic
+  and value), so the model adds only what the rules missed.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from memoir.index.keyword import terms
-from memoir.model.memory import Memory, normalise_content
+from memoir.ingest.person import about_the_user
+from memoir.ingest.rules import Statement, is_fact
+from memoir.ingest.sentences import sentences
+from memoir.ingest.topics import stems, topics
+from memoir.model.memory import normalise_content
 
-__all__ = ["check_facts", "check_reconciliation", "is_placeholder", "supported_by"]
+__all__ = ["SPECIFIC", "covered", "is_placeholder", "supported_by", "usable_facts"]
 
 _NOT_CONTENT = {"user", "users", "the", "named", "called", "name"}
-_FIRST_PERSON_START = re.compile(r"^(?:i|i'm|i've|i'd|my|me|we|we're|our)\b", re.IGNORECASE)
-# Anywhere in a fact: "... so I'll be offline that weekend" (case matters: "US" is not "us").
-_FIRST_PERSON = re.compile(r"\b(?:I|I'm|I'll|I've|I'd|[Mm]y|[Mm]e|[Ww]e|[Ww]e're|[Oo]ur|us)\b")
 SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
 _TAUTOLOGY = re.compile(r"^(?P<x>.+?) (?:is|are|was|were) (?:named |called )?(?P=x)[.!]?$", re.IGNORECASE)
 _PLACEHOLDERS = {"", "...", "…", "n/a", "na", "none", "null", "text", "fact", "new", "tbd", "todo"}
+_SUBJECTLESS = re.compile(
+    r"^(?P<verb>is|was|has|had|lives|lived|works|worked|likes|loves|hates|prefers|enjoys|owns|speaks|studies|"
+    r"plays|drinks|eats|goes|runs|teaches|leads|manages|wants|needs|uses|drives|moved|switched|started|joined)\b",
+    re.IGNORECASE,
+)
+_NAME_FIELD = re.compile(r"^(?:user's |the user's )?(?P<what>name|age|job|occupation|home|city)\s*(?:is|:)\s*", re.I)
+COVERED = 0.6  # share of a model's fact's words that a rule's fact must hold for the model's to add nothing
 
 
 def is_placeholder(text: str) -> bool:
@@ -46,8 +64,8 @@ def supported_by(fact: str, message: str) -> bool:
     if any(w.lower() not in said for w in specifics):
         return False
     claimed = [w for w in terms(fact) if w not in _NOT_CONTENT]
-    stems = {_stem(w) for w in terms(message)}
-    found = sum(1 for w in claimed if _stem(w) in stems)
+    found_stems = {_stem(w) for w in terms(message)}
+    found = sum(1 for w in claimed if _stem(w) in found_stems)
     return found > 0 and 2 * found >= len(claimed)
 
 
@@ -56,35 +74,44 @@ def _stem(word: str) -> str:
     return (word[:-1] if word.endswith("s") and len(word) > 3 else word)[:5]
 
 
-def check_facts(facts: Sequence[str], message: str) -> list[str]:
-    """The facts of an extraction answer, each checked against the message; ValueError names the first bad one."""
-    for fact in facts:
-        if is_placeholder(fact):
-            raise ValueError(f"{fact!r} is not a fact: write the fact itself")
-        if _TAUTOLOGY.match(fact.strip()):
-            raise ValueError(f"{fact!r} says nothing: say what the user stated about whom")
-        if _FIRST_PERSON_START.match(fact.strip()) or _FIRST_PERSON.search(fact):
-            raise ValueError(f"{fact!r} repeats the user's words: write it about 'the user', in the third person")
-        if not supported_by(fact, message):
-            raise ValueError(f"{fact!r} is not stated in the user's message")
-    return list(facts)
-
-
-def check_reconciliation(items: list[dict[str, str]], new_facts: Sequence[str], existing: Sequence[Memory]) -> None:
-    """Every ADD or UPDATE carries one of the new facts, and every new fact is accounted for.
-
-    A new fact is accounted for when an ADD or an UPDATE carries its text, or when an
-    existing memory already says it (then NONE is right).
-    """
-    wanted = {normalise_content(f): f for f in new_facts}
-    carried = set()
+def usable_facts(items: Iterable[object], message: str, ruled: Sequence[Statement] = ()) -> list[str]:
+    """The facts of a model's answer worth keeping, in the third person (see the module's docstring)."""
+    stated = " ".join(s.text for s in sentences(message))
+    kept: list[str] = []
     for item in items:
-        if item["event"] in ("ADD", "UPDATE"):
-            said = normalise_content(item["text"])
-            if is_placeholder(item["text"]) or said not in wanted:
-                raise ValueError(f"{item['event']} must carry one of the new facts word for word, not {item['text']!r}")
-            carried.add(said)
-    known = {normalise_content(m.content) for m in existing}
-    missing = [fact for said, fact in wanted.items() if said not in carried and said not in known]
-    if missing:
-        raise ValueError(f"the new fact {missing[0]!r} is missing: ADD it, or UPDATE the memory it changes")
+        fact = as_fact(item)
+        if fact is None or not supported_by(fact, stated) or not is_fact(fact, fact):
+            continue
+        if not covered(fact, [*(s.text for s in ruled), *kept]):
+            kept.append(fact)
+    return kept
+
+
+def as_fact(item: object) -> str | None:
+    """A model's fact as memoir writes facts (about "the user", third person), or None when it says nothing."""
+    if not isinstance(item, str):
+        return None
+    text = " ".join(item.split()).strip(" .;")
+    if is_placeholder(text) or _TAUTOLOGY.match(text) or len(text) > 300:
+        return None
+    field = _NAME_FIELD.match(text)
+    if field:  # "Name: Priya", "name is Priya"
+        text = f"The user's {field.group('what').lower()} is {text[field.end() :]}"
+    elif _SUBJECTLESS.match(text):  # "Lives in Utrecht"
+        text = f"The user {text[0].lower()}{text[1:]}"
+    elif re.match(r"^user\b", text, re.I):
+        text = "The user" + text[4:]
+    text = about_the_user(text)
+    return text[:1].upper() + text[1:] if text else None
+
+
+def covered(fact: str, others: Iterable[str]) -> bool:
+    """Does another fact say this one already: most of its words, or the same value on the same topic?"""
+    own, mine = stems(fact), {(t.key, t.value) for t in topics(fact)}
+    for other in others:
+        theirs = stems(other)
+        if own and len(own & theirs) >= COVERED * len(own):
+            return True
+        if mine & {(t.key, t.value) for t in topics(other)}:
+            return True
+    return False

@@ -1,6 +1,14 @@
 """The `extract_facts` job: user messages become facts in the vault, reconciled with what is known.
 
-All of its work happens in `prepare`, outside the runner's transaction: it calls an LLM
+Each user message is read by the rules (`changes.read`: its facts, and what it says
+changed) against the live facts of its conversation (and agent), which the rules
+reconcile (`changes.reconcile_by_rules`). With a model configured, the model is asked too:
+its facts are added where the rules have none like them (`extract`), and its
+reconciliation may replace or delete a known fact where the message says something
+changed (`reconcile`). The model only ever adds to the rules: a model that is down, slow,
+or answers nonsense leaves the rules' result.
+
+All of its work happens in `prepare`, outside the runner's transaction: it calls a model
 (seconds) and writes files, neither of which may hold the database's write lock. It is
 safe to repeat after a crash: the same fact again changes nothing, and an update whose
 old memory is already a tombstone is not applied twice. `run` has nothing left to do.
@@ -8,20 +16,23 @@ With a model it commits after every event (`commit_every`), so a worker killed a
 again still moves a backlog forward; without one, rules take microseconds per event and a
 whole claim is settled at once.
 
-LLM calls per user turn: none when the message says nothing in the first person; one for
-extraction; one more for reconciliation when there are existing facts nearby.
+Model calls per user turn: none when the message says nothing in the first person; one
+for extraction; one more for reconciliation when facts would be added beside existing
+ones nearby.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from memoir.errors import NotFound
-from memoir.ingest.extract import extract_by_rules, extract_with_llm, worth_extracting
-from memoir.ingest.reconcile import Decision, reconcile_by_rules, reconcile_with_llm
-from memoir.llm import LLM, Sourced
+from memoir.ingest.changes import Decision, Reading, read, reconcile_by_rules
+from memoir.ingest.extract import extract_with_llm, worth_extracting
+from memoir.ingest.reconcile import reconcile_with_llm, same_topic
+from memoir.ingest.rules import Statement, known_words
+from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory
 from memoir.store import Store
 from memoir.vault import MemoryBook, MemoryDraft
@@ -29,7 +40,7 @@ from memoir.vault import MemoryBook, MemoryDraft
 __all__ = ["ExtractFactsJob", "ExtractionStats"]
 
 log = logging.getLogger("memoir.ingest")
-NEIGHBOURS = 5  # existing facts fetched per new fact (the reference's neighbourhood)
+NEIGHBOURS = 5  # existing facts shown to a model per new fact (the reference's neighbourhood)
 
 
 @dataclass
@@ -37,6 +48,9 @@ class ExtractionStats:
     turns: int = 0
     facts: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
+
+
+Scope = tuple[str, str | None]  # a conversation and, in unified mode, its agent
 
 
 class ExtractFactsJob:
@@ -48,11 +62,13 @@ class ExtractFactsJob:
         book: MemoryBook,
         llm: Callable[[], LLM],
         nearest: Callable[[str, Event], list[Memory]],
+        live: Callable[[Event], list[Memory]],
         max_entries: int = 500,
     ) -> None:
         self.book = book
         self.llm = llm  # a callable: the client is built on first use, not at open
-        self.nearest = nearest
+        self.nearest = nearest  # the facts a model is shown beside a new one
+        self.live = live  # every live fact of an event's conversation and agent: what the rules compare with
         self.max_entries = max_entries
         self.stats = ExtractionStats()
 
@@ -65,87 +81,128 @@ class ExtractFactsJob:
         return 1 if self.llm().configured else None
 
     def prepare(self, events: Sequence[Event], store: Store) -> None:
-        """Extract, then settle, a chunk of events at a time; facts.md once and eviction once per batch.
+        """Read, then settle, each event in order; facts.md once and eviction once per batch.
 
-        Rules extract in microseconds, so without a model the whole batch is extracted first and all
-        its facts embedded in one call (each later embedding of a fact, as content or as a query,
-        is then a cache hit). A model takes seconds per call, so with one each event is settled as
-        soon as its facts are known rather than after every extraction of the batch.
+        The rules read the whole batch first and its facts are embedded in one call (each later
+        embedding of a fact, as content or as a query, is then a cache hit); a model takes seconds
+        per call, so with one each event is settled as soon as it is read.
         """
         llm = self.llm()
-        chunk = 1 if llm.configured else max(1, len(events))
+        known: dict[Scope, list[Memory]] = {}  # live facts per scope, kept up to date through the batch
         with self.book.batch():
-            for start in range(0, len(events), chunk):
-                extracted = [(event, self._extract(event, llm)) for event in events[start : start + chunk]]
-                self.book.embedder.embed_hashed([fact for _, facts in extracted for fact in facts.value])
-                for event, facts in extracted:
-                    self._settle(event, facts, llm)
+            if not llm.configured:
+                self.book.embedder.embed_hashed([s.text for e in events for s in self._read(e, known)])
+            for event in events:
+                self._settle(event, known, llm)
             for conversation_id in dict.fromkeys(event.conversation_id for event in events):
                 self._evict(conversation_id)
 
     def run(self, events: Sequence[Event], store: Store) -> None:
         """Nothing: `prepare` did the work (the vault is outside the transaction)."""
 
-    def _extract(self, event: Event, llm: LLM) -> Sourced[list[str]]:
+    def _facts(self, event: Event, known: dict[Scope, list[Memory]]) -> list[Memory]:
+        scope = (event.conversation_id, event.agent_id if self.book.unified else None)
+        if scope not in known:
+            known[scope] = [m for m in self.live(event) if m.kind.value == "fact" and not m.deleted]
+        return known[scope]
+
+    def _read(self, event: Event, known: dict[Scope, list[Memory]]) -> list[Statement]:
+        readings = read(event.text, known_words(m.content for m in self._facts(event, known)))
+        return [s for r in readings for s in r.statements]
+
+    def _settle(self, event: Event, known: dict[Scope, list[Memory]], llm: LLM) -> None:
+        """Read the event, decide what it does to the known facts (rules, then a model's additions), do it."""
         self.stats.turns += 1
-        if not worth_extracting(event.text):
-            return Sourced([], "heuristics")
-        return llm.run(
-            lambda client: extract_with_llm(client, event.text), lambda: extract_by_rules(event.text), job=self.name
-        )
+        facts = self._facts(event, known)
+        readings = read(event.text, known_words(m.content for m in facts))
+        ruled = [s for r in readings for s in r.statements]
+        if llm.configured and (ruled or worth_extracting(event.text)):
+            added = llm.run(
+                lambda client: extract_with_llm(client, event.text, ruled), lambda: [], job=self.name, background=True
+            )
+            if added.value:
+                readings.append(Reading(event.text, tuple(Statement(f, source="llm") for f in added.value)))
+        decisions = reconcile_by_rules(readings, [(m.id, m.content) for m in facts])
+        if llm.configured:
+            decisions = self._with_model(decisions, readings, event, llm)
+        self._apply_all(decisions, event, facts)
+        self.stats.facts += sum(len(r.statements) for r in readings)
 
-    def _settle(self, event: Event, facts: Sourced[list[str]], llm: LLM) -> list[Decision]:
-        """Reconcile an event's facts with the nearest known ones and carry out the decisions."""
-        if not facts.value:
-            return []
-        existing = self._existing(facts.value, event)
-        decided = llm.run(
-            lambda client: reconcile_with_llm(client, facts.value, existing),
-            lambda: reconcile_by_rules(facts.value, existing),
+    def _with_model(
+        self, decisions: list[Decision], readings: Sequence[Reading], event: Event, llm: LLM
+    ) -> list[Decision]:
+        """The rules' decisions, with what a model's reconciliation adds where the guards let it."""
+        adds = [d for d in decisions if d.event == "ADD"]
+        neighbours = self._neighbours([d.text for d in adds], event)
+        if not adds or not neighbours:
+            return decisions
+        answer = llm.run(
+            lambda client: reconcile_with_llm(client, [d.text for d in adds], neighbours),
+            lambda: [],
             job=self.name,
+            background=True,
         )
-        self._apply_all(decided.value, event, facts.source, decided.source)
-        self.stats.facts += len(facts.value)
-        return decided.value
+        changing = any(r.changing for r in readings)
+        touched = {d.memory_id for d in decisions if d.memory_id}
+        merged = list(decisions)
+        for proposal in answer.value:
+            if proposal.memory_id in touched or proposal.event not in ("UPDATE", "DELETE"):
+                continue
+            old = next(m for m in neighbours if m.id == proposal.memory_id)
+            if proposal.event == "UPDATE" and changing and same_topic(old.content, proposal.text):
+                add = next((d for d in merged if d.event == "ADD" and d.text == proposal.text), None)
+                if add is not None:  # the model says which known fact the new one replaces
+                    merged[merged.index(add)] = replace(add, event="UPDATE", memory_id=old.id, reconciled_by="llm")
+                    touched.add(old.id)
+            elif proposal.event == "DELETE" and changing and any(same_topic(old.content, d.text) for d in adds):
+                merged.append(replace(proposal, reconciled_by="llm"))
+                touched.add(old.id)
+        return merged
 
-    def _existing(self, facts: Sequence[str], event: Event) -> list[Memory]:
+    def _neighbours(self, texts: Sequence[str], event: Event) -> list[Memory]:
         found: dict[str, Memory] = {}
-        for fact in facts:
-            for memory in self.nearest(fact, event)[:NEIGHBOURS]:
+        for text in texts:
+            for memory in self.nearest(text, event)[:NEIGHBOURS]:
                 found.setdefault(memory.id, memory)
         return list(found.values())
 
-    def _apply_all(self, decisions: Sequence[Decision], event: Event, source: str, reconciled_by: str) -> None:
+    def _apply_all(self, decisions: Sequence[Decision], event: Event, facts: list[Memory]) -> None:
         """Decisions in their order, ADDs written together (one embedding call, one transaction).
 
         An UPDATE or DELETE first writes the ADDs listed before it, so decisions take effect in
-        the order given (an ADD may merge into a memory that a later DELETE removes).
+        the order given. `facts` (the scope's live facts) follows every change.
         """
-        adds: list[MemoryDraft] = []
+        adds: list[Decision] = []
         for decision in decisions:
             self.stats.decisions[decision.event] = self.stats.decisions.get(decision.event, 0) + 1
             if decision.event == "ADD":
-                adds.append(
-                    MemoryDraft(
-                        decision.text,
-                        conversation_id=event.conversation_id,
-                        event_ids=(event.event_id,),
-                        source=source,
-                        agent_id=event.agent_id,  # unified mode: the speaker's agent owns the fact
-                        reconciled_by=reconciled_by,
-                    )
-                )
+                adds.append(decision)
             elif decision.event in ("UPDATE", "DELETE"):
-                self._add(adds)
+                self._add(adds, event, facts)
                 adds = []
-                self._apply(decision, event, source, reconciled_by)
-        self._add(adds)
+                self._apply(decision, event, facts)
+        self._add(adds, event, facts)
 
-    def _add(self, drafts: list[MemoryDraft]) -> None:
-        if drafts:
-            self.book.remember_many(drafts)
+    def _add(self, decisions: list[Decision], event: Event, facts: list[Memory]) -> None:
+        if not decisions:
+            return
+        drafts = [
+            MemoryDraft(
+                d.text,
+                conversation_id=event.conversation_id,
+                tags=("important",) if d.important else (),
+                event_ids=(event.event_id,),
+                source=d.source,
+                agent_id=event.agent_id,  # unified mode: the speaker's agent owns the fact
+                reconciled_by=d.reconciled_by,
+            )
+            for d in decisions
+        ]
+        for memory in self.book.remember_many(drafts):
+            if all(m.id != memory.id for m in facts):
+                facts.append(memory)
 
-    def _apply(self, decision: Decision, event: Event, source: str, reconciled_by: str) -> None:
+    def _apply(self, decision: Decision, event: Event, facts: list[Memory]) -> None:
         if not decision.memory_id:
             return
         try:
@@ -154,12 +211,18 @@ class ExtractFactsJob:
             target = self.book.get(decision.memory_id, agent_id=event.agent_id if self.book.unified else None)
             if target.conversation_id != event.conversation_id or (self.book.unified and target.agent_id is None):
                 raise NotFound(f"{decision.memory_id} is not the speaker's memory of {event.conversation_id}")
+            facts[:] = [m for m in facts if m.id != target.id]
             if target.deleted:  # a replay: already done
                 return
             if decision.event == "UPDATE":
-                self.book.update(
-                    target.id, decision.text, event_ids=[event.event_id], source=source, reconciled_by=reconciled_by
+                new = self.book.update(
+                    target.id,
+                    decision.text,
+                    event_ids=[event.event_id],
+                    source=decision.source,
+                    reconciled_by=decision.reconciled_by,
                 )
+                facts.append(new)
             elif decision.event == "DELETE":
                 self.book.forget(target.id)
         except NotFound:

@@ -1,36 +1,46 @@
-"""Reconciliation: decide what new facts do to the memories a scope already holds (seed 004, 4.3).
+"""Reconciliation by a model: what new facts do to the memories a scope already holds (seed 004, 4.3).
 
-The model sees the nearest existing memories, renumbered 0..n-1 (short ids it cannot
-confuse), and the new facts, and must return *every* memory with an event:
-ADD (new), UPDATE (same topic, new content: the old one becomes a tombstone with
-`replaced_by`), DELETE (contradicted) or NONE. Answers naming unknown ids are rejected
-(and asked again once), and so are answers whose ADD or UPDATE text is not one of the
-new facts (a copied placeholder such as "...") or that leave a new fact unaccounted for
-(`answers.check_reconciliation`); after a second bad answer the rules decide the turn.
+The rules decide first (`changes.reconcile_by_rules`); a model, when configured, is asked
+about the facts the rules would add, beside the nearest existing memories renumbered
+0..n-1 (short ids it cannot confuse), and answers every memory with an event: ADD,
+UPDATE (the same topic with new content: the old one becomes a tombstone with
+`replaced_by`), DELETE (contradicted) or NONE.
 
-Guard (the reference's PR #109): models answer UPDATE for unrelated topics, which
-would silently destroy a memory. An UPDATE is only carried out when the old and new
-text share a content word other than "user"; otherwise the old memory stays and the
-new text is added. A DELETE needs the same: a new fact on the memory's topic.
+Its answer is read as meant where a small model's mistake is plain, item by item: an ADD
+or UPDATE carrying an existing memory's own words says that memory stays (NONE); an
+UPDATE or NONE of id "new" is an ADD; a text that is not quite a new fact's words is the
+new fact it is closest to; an item naming an unknown id, an unknown event or no fact at
+all is dropped, and only an answer with nothing usable in it is asked again.
 
-Without an LLM, the rules decide: the same content is NONE, a fact filling the same slot
-as an existing one ("The user's wife is ...") is an UPDATE, anything else an ADD.
+What the model may change is guarded (the reference's PR #109: models answer UPDATE for
+unrelated topics, which would silently destroy a memory): an UPDATE is carried out only
+when the old and new text share a content word other than "user", and an UPDATE or
+DELETE only for a message that says something changed or a new value on the old one's
+topic. So with any model memoir ends with the rules' facts at least (`job`).
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from memoir.index.keyword import terms
-from memoir.ingest.answers import check_reconciliation
+from memoir.ingest.answers import is_placeholder
+from memoir.ingest.changes import Decision, reconcile_by_rules
+from memoir.ingest.topics import stems
 from memoir.llm import ChatClient
 from memoir.model.memory import Memory, normalise_content
 
-__all__ = ["UPDATE_MEMORY_PROMPT", "Decision", "reconcile_by_rules", "reconcile_with_llm", "same_topic"]
+__all__ = [
+    "RECONCILIATION_SCHEMA",
+    "UPDATE_MEMORY_PROMPT",
+    "Decision",
+    "read_decisions",
+    "reconcile_by_rules",
+    "reconcile_with_llm",
+    "same_topic",
+]
 
 UPDATE_MEMORY_PROMPT = """You keep a user's memory up to date. You get the EXISTING memories (with ids)
 and NEW facts. Return every memory, existing and new, each with one event:
@@ -45,13 +55,23 @@ Answer with JSON only: an object whose one key "memory" holds a list of objects 
 "id" (an existing id, or "new" for an ADD), "text" and "event"."""
 
 EVENTS = ("ADD", "UPDATE", "DELETE", "NONE")
-
-
-@dataclass(frozen=True)
-class Decision:
-    event: str  # ADD, UPDATE, DELETE or NONE
-    text: str
-    memory_id: str | None = None  # the existing memory concerned (UPDATE, DELETE, NONE)
+RECONCILIATION_SCHEMA = {  # small: a server's grammar compiler must never choke on it (no enums, no bounds)
+    "type": "object",
+    "properties": {
+        "memory": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "text": {"type": "string"}, "event": {"type": "string"}},
+                "required": ["id", "text", "event"],
+                "additionalProperties": False,
+            },
+        }
+    },
+    "required": ["memory"],
+    "additionalProperties": False,  # OpenAI's strict mode wants it; no grammar compiler minds it
+}
+CLOSE = 0.5  # share of a new fact's words a rewritten text must hold to be read as that fact
 
 
 def same_topic(old: str, new: str) -> bool:
@@ -60,75 +80,10 @@ def same_topic(old: str, new: str) -> bool:
     return bool((set(terms(old)) - ignore) & (set(terms(new)) - ignore))
 
 
-_SLOT = re.compile(r"^(the user's [\w' -]+?) (?:is|are|was|were) ", re.IGNORECASE)
-
-
-def _slot(fact: str) -> str | None:
-    match = _SLOT.match(fact.strip())
-    return match.group(1).lower() if match else None
-
-
-def reconcile_by_rules(new_facts: Sequence[str], existing: Sequence[Memory]) -> list[Decision]:
-    decisions: list[Decision] = []
-    for fact in new_facts:
-        if any(normalise_content(m.content) == normalise_content(fact) for m in existing):
-            continue  # already known: nothing to do
-        slot = _slot(fact)
-        replaced = next((m for m in existing if slot is not None and _slot(m.content) == slot), None)
-        if replaced is not None:
-            decisions.append(Decision("UPDATE", fact, replaced.id))
-        else:
-            decisions.append(Decision("ADD", fact))
-    return decisions
-
-
-def decisions_schema(new_facts: Sequence[str], existing: Sequence[Memory]) -> dict[str, Any]:
-    """The answer's shape as a strict JSON schema: ids limited to those in the prompt and "new",
-    texts to the new facts and the existing memories' texts, so a server that constrains its
-    output (llama.cpp, Ollama, vLLM) cannot send a placeholder or an invented fact at all."""
-    texts = list(dict.fromkeys([*new_facts, *(m.content for m in existing)]))
-    item = {
-        "type": "object",
-        "properties": {
-            "id": {"type": "string", "enum": [*(str(i) for i in range(len(existing))), "new"]},
-            "text": {"type": "string", "enum": texts},
-            "event": {"type": "string", "enum": list(EVENTS)},
-        },
-        "required": ["id", "text", "event"],
-        "additionalProperties": False,
-    }
-    memory = {"type": "array", "items": item}
-    return {"type": "object", "properties": {"memory": memory}, "required": ["memory"], "additionalProperties": False}
-
-
-def _validator(new_facts: Sequence[str], existing: Sequence[Memory]) -> Any:
-    known = {str(i) for i in range(len(existing))}
-
-    def validate(value: Any) -> list[dict[str, str]]:
-        items = value.get("memory") if isinstance(value, dict) else value
-        if not isinstance(items, list):
-            raise ValueError('expected {"memory": [...]}')
-        checked = []
-        for item in items:
-            if not isinstance(item, dict) or item.get("event") not in EVENTS or not isinstance(item.get("text"), str):
-                raise ValueError(f"each memory needs an id, a text and an event in {EVENTS}: {item!r}")
-            memory_id = str(item.get("id", "new"))
-            if memory_id == "new" and item["event"] in ("UPDATE", "NONE"):
-                # A small model's way of saying ADD (seen from Qwen2.5 0.5B): a new fact with no
-                # memory to change is added; the checks below still want its words to be a new fact's.
-                item = {**item, "event": "ADD"}
-            if item["event"] != "ADD" and memory_id not in known:
-                raise ValueError(f"unknown id {memory_id!r}: existing ids are {sorted(known)}")
-            checked.append({"id": memory_id, "text": item["text"].strip(), "event": item["event"]})
-        check_reconciliation(checked, new_facts, existing)
-        return checked
-
-    return validate
-
-
 def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: Sequence[Memory]) -> list[Decision]:
+    """The model's decisions on `new_facts` against `existing`, read leniently (`read_decisions`)."""
     if not existing:  # seed 004: with nothing to compare, new facts are added directly
-        return [Decision("ADD", fact) for fact in new_facts]
+        return [Decision("ADD", fact, source="llm", reconciled_by="llm") for fact in new_facts]
     payload = {
         "existing": [{"id": str(i), "text": m.content} for i, m in enumerate(existing)],
         "new_facts": list(new_facts),
@@ -137,21 +92,77 @@ def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: S
         {"role": "system", "content": UPDATE_MEMORY_PROMPT},
         {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
     ]
+    return client.complete_json(
+        messages,
+        lambda value: read_decisions(value, new_facts, existing),
+        schema=RECONCILIATION_SCHEMA,
+        purpose="reconciliation",
+    )
+
+
+def read_decisions(value: Any, new_facts: Sequence[str], existing: Sequence[Memory]) -> list[Decision]:
+    """The usable decisions of an answer (see the module's docstring); ValueError when none is."""
+    items = value.get("memory") if isinstance(value, dict) else value
+    if not isinstance(items, list):
+        raise ValueError('expected {"memory": [...]}')
     decisions: list[Decision] = []
-    schema = decisions_schema(new_facts, existing)
-    answer = client.complete_json(messages, _validator(new_facts, existing), schema=schema)
-    for item in answer:
-        old = existing[int(item["id"])] if item["event"] != "ADD" else None
-        if item["event"] == "UPDATE" and old is not None and not same_topic(old.content, item["text"]):
-            decisions.append(Decision("ADD", item["text"]))  # the PR #109 guard: keep the unrelated memory
-        elif item["event"] == "DELETE" and old is not None and not any(same_topic(old.content, f) for f in new_facts):
-            continue  # the same guard for DELETE: only a new fact on the same topic can contradict a memory
-        elif (
-            item["event"] == "UPDATE"
-            and old is not None
-            and normalise_content(old.content) == normalise_content(item["text"])
-        ):
-            continue  # an "update" to the same words changes nothing
-        elif item["event"] != "NONE" and item["text"]:
-            decisions.append(Decision(item["event"], item["text"], old.id if old else None))
+    problems: list[str] = []
+    for item in items:
+        decision = _decision(item, new_facts, existing, problems)
+        if decision is not None and decision.event != "NONE":
+            decisions.append(decision)
+    if items and len(problems) == len(items):
+        raise ValueError(
+            f"no item could be used ({problems[0]}): existing ids are {list(map(str, range(len(existing))))}"
+        )
     return decisions
+
+
+def _decision(
+    item: object, new_facts: Sequence[str], existing: Sequence[Memory], problems: list[str]
+) -> Decision | None:
+    """One item of an answer as the decision it means, or None (its problem noted) when it means none."""
+    if not isinstance(item, dict) or not isinstance(item.get("text"), str):
+        problems.append(f"{str(item)[:80]!r} is not an object with an id, a text and an event")
+        return None
+    event, text = str(item.get("event", "")).strip().upper(), item["text"]
+    memory_id = str(item.get("id", "new")).strip()
+    if event not in EVENTS or (is_placeholder(text) and event in ("ADD", "UPDATE")):
+        problems.append(f"event {event!r} with text {text[:60]!r} says nothing")
+        return None
+    index = int(memory_id) if memory_id.isdigit() and int(memory_id) < len(existing) else None
+    if memory_id != "new" and index is None:
+        problems.append(f"unknown id {memory_id!r}")
+        return None  # an id that was never shown
+    said = normalise_content(text)
+    own = next((m for m in existing if normalise_content(m.content) == said), None)
+    if own is not None and event in ("ADD", "UPDATE"):
+        return Decision("NONE", own.content, own.id)  # an existing memory listed with its own words: it stays
+    if index is None:  # "new": whatever the event, a new fact to add (NONE and UPDATE of "new" are ADDs)
+        fact = _new_fact(text, new_facts)
+        if fact is None:
+            problems.append(f"{text[:60]!r} is not one of the new facts")
+            return None
+        return Decision("ADD", fact, source="llm", reconciled_by="llm")
+    old = existing[index]
+    if event in ("NONE", "DELETE"):
+        return Decision(event, old.content, old.id, reconciled_by="llm")
+    fact = _new_fact(text, new_facts)
+    if fact is None:
+        problems.append(f"{text[:60]!r} is not one of the new facts")
+        return None
+    if event == "ADD":
+        return Decision("ADD", fact, reconciled_by="llm")
+    return Decision("UPDATE", fact, old.id, reconciled_by="llm")
+
+
+def _new_fact(text: str, new_facts: Sequence[str]) -> str | None:
+    """The new fact a text carries: word for word, or the one holding most of its words."""
+    said = normalise_content(text)
+    for fact in new_facts:
+        if normalise_content(fact) == said:
+            return fact
+    own = stems(text)
+    scored = [(len(own & stems(f)) / max(1, len(stems(f))), f) for f in new_facts]
+    best = max(scored, default=(0.0, ""))
+    return best[1] if best[0] >= CLOSE else None

@@ -19,6 +19,12 @@
   a retry would write anew), it fails the turn.
 - A 400 that says the request is too long for the model (`context`, `length`, `tokens`)
   is `ContextOverflow`, so the agent can compress its history and try again.
+- A server that drops the connection while answering a structured request (llama-cpp-python
+  dies when its grammar compiler chokes on a schema) is named as the cause, the format is
+  remembered as refused (like a 400), and the request is sent again in the next plainer
+  format; the error says so instead of calling the server unreachable.
+- A health check that connects but gets no answer in time finds the server busy (with
+  memoir's own background work, say), not down: only a refused connection is down.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import httpx
 
 from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable
 from memoir.http import model_client
+from memoir.llm.priority import ForegroundGate
 from memoir.llm.streaming import Completion, TurnAssembler, completion_from_json, sse_data
 from memoir.llm.structured import extract_json
 
@@ -63,6 +70,10 @@ def _too_long(status: int, text: str) -> bool:
     return status in (400, 413) and any(word in lowered for word in ("context", "length", "tokens"))
 
 
+class _Dropped(Exception):
+    """The server closed the connection without answering (it may have crashed on the request)."""
+
+
 T = TypeVar("T")
 Message = dict[str, str]
 TextCallback = Callable[[str], None]
@@ -89,6 +100,7 @@ class ChatClient:
         transport: httpx.BaseTransport | None = None,
         formats: Sequence[str] | None = None,
         remember_formats: Callable[[list[str]], None] | None = None,
+        foreground: ForegroundGate | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.model = model
@@ -105,6 +117,8 @@ class ChatClient:
         # earlier run learnt (the store keeps it), and `remember_formats` tells the store anew.
         self.formats = [kind for kind in (_FORMATS if formats is None else formats) if kind in _FORMATS]
         self._remember_formats = remember_formats
+        # Set for a client a person waits on (the chat agent): its calls go before memoir's background work.
+        self.foreground = foreground
         self._http = model_client(self.base_url, api_key=api_key, timeout=timeout, transport=transport)
 
     def close(self) -> None:
@@ -112,9 +126,20 @@ class ChatClient:
 
     # -- plain chat -----------------------------------------------------------------------
 
-    def chat(self, messages: Sequence[Message], *, temperature: float = 0.0, json_schema: Any = None) -> str:
-        """The assistant's reply text. `json_schema=True` asks for JSON; a dict asks for that schema."""
+    def chat(
+        self,
+        messages: Sequence[Message],
+        *,
+        temperature: float = 0.0,
+        json_schema: Any = None,
+        purpose: str = "chat",
+    ) -> str:
+        """The assistant's reply text. `json_schema=True` asks for JSON; a dict asks for that schema.
+
+        `purpose` names the request in errors ("memoir's summary request").
+        """
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": temperature}
+        dropped = False
         while True:
             kind = self._format_for(json_schema)
             if kind == "json_schema":
@@ -126,7 +151,19 @@ class ChatClient:
                 body["response_format"] = {"type": "json_object"}
             else:
                 body.pop("response_format", None)
-            response = self._post("chat/completions", body)
+            try:
+                response = self._post("chat/completions", body)
+            except _Dropped:
+                if kind is None:
+                    raise ModelUnavailable(self._dropped(purpose)) from None
+                self.formats.remove(kind)  # what it died on is refused: a plainer format, now and from now on
+                self._remember()
+                dropped = True
+                continue
+            except ModelUnavailable as exc:
+                if dropped:  # it crashed on the format before: say so rather than "start it"
+                    raise ModelUnavailable(f"{self._dropped(purpose)} ({exc})") from None
+                raise
             if not (kind and _refuses_format(response.status_code, response.text)):
                 break
             self.formats.remove(kind)  # this server does not take it: the next best, now and from now on
@@ -148,6 +185,16 @@ class ChatClient:
         stream: bool = True,
     ) -> Completion:
         """One assistant turn with tools offered: its text (streamed to `on_text`) and the tools it calls."""
+        with self.foreground.foreground() if self.foreground else contextlib.nullcontext():
+            return self._complete(messages, tools, on_text, stream)
+
+    def _complete(
+        self,
+        messages: Sequence[Mapping[str, Any]],
+        tools: Sequence[Mapping[str, Any]],
+        on_text: TextCallback | None,
+        stream: bool,
+    ) -> Completion:
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "stream": stream}
         if tools:
             body["tools"] = list(tools)
@@ -161,19 +208,27 @@ class ChatClient:
             on_text(completion.content)
         return completion
 
-    def complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], *, schema: Any = None) -> T:
+    def complete_json(
+        self,
+        messages: Sequence[Message],
+        validate: Callable[[Any], T],
+        *,
+        schema: Any = None,
+        purpose: str = "structured",
+    ) -> T:
         """A validated JSON answer; one corrective retry quoting the problem, then ModelOutputError.
 
         The whole operation, retries included, ends by the client's `budget` (ModelUnavailable).
         """
         self._deadline.at = None if self.budget is None else time.monotonic() + self.budget
         try:
-            return self._complete_json(messages, validate, schema)
+            return self._complete_json(messages, validate, schema, purpose)
         finally:
             self._deadline.at = None
 
-    def _complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], schema: Any) -> T:
-        answer = self.chat(messages, json_schema=schema if schema is not None else True)
+    def _complete_json(self, messages: Sequence[Message], validate: Callable[[Any], T], schema: Any, purpose: str) -> T:
+        wanted = schema if schema is not None else True
+        answer = self.chat(messages, json_schema=wanted, purpose=purpose)
         try:
             return validate(extract_json(answer))
         except (ModelOutputError, ValueError, TypeError, KeyError) as exc:
@@ -183,7 +238,7 @@ class ChatClient:
             {"role": "assistant", "content": answer},
             {"role": "user", "content": f"That answer could not be used ({problem}). Reply with only the JSON."},
         ]
-        second = self.chat(retry, json_schema=schema if schema is not None else True)
+        second = self.chat(retry, json_schema=wanted, purpose=purpose)
         try:
             return validate(extract_json(second))
         except (ModelOutputError, ValueError, TypeError, KeyError) as exc:
@@ -193,6 +248,8 @@ class ChatClient:
         """Does the server answer, and does it know the model?"""
         try:
             response = self._http.get("models", timeout=min(self.timeout, 5.0))
+        except httpx.ReadTimeout:  # connected, no answer yet: a server busy answering (memoir's own work, say)
+            return Health(True, f"{self.base_url} is busy answering another request")
         except httpx.HTTPError as exc:
             return Health(False, self._unreachable(exc), "unreachable")
         if response.status_code != 200:
@@ -256,6 +313,8 @@ class ChatClient:
                         f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
                         f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
                     ) from None
+            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
+                raise _Dropped() from None
             except httpx.TransportError as exc:
                 raise ModelUnavailable(self._unreachable(exc)) from None
             else:
@@ -331,6 +390,12 @@ class ChatClient:
             return None
         wanted = _FORMATS if isinstance(json_schema, dict) else ("json_object",)
         return next((kind for kind in wanted if kind in self.formats), None)
+
+    def _dropped(self, purpose: str) -> str:
+        return (
+            f"the model server at {self.base_url} closed the connection while answering memoir's {purpose} request;"
+            " it may have crashed: see its log"
+        )
 
     def _unreachable(self, exc: Exception) -> str:
         return (

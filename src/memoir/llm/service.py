@@ -6,6 +6,14 @@ their `source`, so a user can tell a model's judgement from a rule's.
 Every operation is written to a ledger (job, model, tokens, duration, outcome: ok,
 rejected, timed out, failed), and a job may have a daily token budget: once the job has
 spent it (over the last 24 hours), its work goes to the heuristics, and the log says so.
+
+An answer memoir could not use (`ModelOutputError`) is not an outage: the server answered.
+It is counted as `rejected` in the ledger (and `memoir status`), the heuristics do that
+work, and the breaker hears of a server that answers; only a server that does not answer
+(`ModelUnavailable`: refused, timed out, crashed) counts towards opening it.
+
+Background work (`background=True`: the worker's extraction and summaries) first waits
+while a person's call to the same server is in flight (`priority.ForegroundGate`).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ from typing import Any, Generic, Literal, TypeVar
 from memoir.errors import MemoirError, ModelOutputError, ModelUnavailable
 from memoir.llm.breaker import CircuitBreaker
 from memoir.llm.client import ChatClient
+from memoir.llm.priority import ForegroundGate
 
 __all__ = ["LLM", "CallRecord", "Sourced"]
 
@@ -57,8 +66,10 @@ class LLM:
         ledger: Callable[[CallRecord], None] | None = None,
         spent_today: Callable[[str], int] | None = None,
         budgets: Mapping[str, int] | None = None,
+        gate: ForegroundGate | None = None,
     ) -> None:
         self.client = client
+        self.gate = gate
         self.breaker = breaker or CircuitBreaker()
         self.ledger = ledger
         self.spent_today = spent_today
@@ -68,23 +79,39 @@ class LLM:
     def configured(self) -> bool:
         return self.client is not None
 
-    def run(self, attempt: Callable[[ChatClient], T], fallback: Callable[[], T], job: str = "llm") -> Sourced[T]:
-        """`attempt(client)` when the LLM may be called and succeeds; `fallback()` otherwise."""
+    def run(
+        self,
+        attempt: Callable[[ChatClient], T],
+        fallback: Callable[[], T],
+        job: str = "llm",
+        *,
+        background: bool = False,
+    ) -> Sourced[T]:
+        """`attempt(client)` when the LLM may be called and succeeds; `fallback()` otherwise.
+
+        `background`: memoir's own work, which lets a person's call to the same server go first.
+        """
         if self.client is None:
             return Sourced(fallback(), "heuristics")
         over = self._over_budget(job)
         if over is not None:
             return Sourced(fallback(), "heuristics", over)
+        if background and self.gate is not None:
+            waited = self.gate.wait()
+            if waited >= 1:
+                log.info("job %s waited %.1f s for a foreground call to the model", job, waited)
         if not self.breaker.allow():
             return Sourced(fallback(), "heuristics", "circuit breaker open")
         started, before, sent = time.monotonic(), self.client.tokens(), self.client.calls
         try:
             value = attempt(self.client)
-        except (ModelUnavailable, ModelOutputError) as exc:
-            outcome = (
-                "rejected" if isinstance(exc, ModelOutputError) else "timed out" if "within" in str(exc) else "failed"
-            )
-            self._write(job, started, before, outcome)
+        except ModelOutputError as exc:  # the server answers: not an outage, the answer was of no use
+            self._write(job, started, before, "rejected")
+            self.breaker.record_success()
+            log.info("LLM answer not used for %s: %s", job, exc)
+            return Sourced(fallback(), "heuristics", str(exc))
+        except ModelUnavailable as exc:
+            self._write(job, started, before, "timed out" if "within" in str(exc) else "failed")
             self.breaker.record_failure(str(exc))
             state = self.breaker.snapshot()
             log.warning("LLM failed (%d in a row, breaker %s): %s", state.consecutive_failures, state.state, exc)

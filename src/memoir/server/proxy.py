@@ -24,6 +24,7 @@ extractive: `Memoir` exposes no LLM to the server.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import threading
@@ -41,6 +42,7 @@ from memoir.engine import Memoir
 from memoir.errors import InsufficientHistory, InvalidInput, InvalidQuery
 from memoir.history import Compressed, HistoryParams, manage, parse_strategy
 from memoir.llm import LLM
+from memoir.llm.priority import ForegroundGate
 from memoir.model.chat import Message, messages_to_openai
 from memoir.model.checks import brief
 from memoir.retrieval.injection import last_user_text
@@ -67,6 +69,7 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
     key = settings.proxy.api_key or settings.llm.api_key
     auth = {"Authorization": f"Bearer {key}"} if key else {}
     states = HistoryStates()
+    gate = ForegroundGate.of(memoir.home, upstream)
 
     @app.post("/v1/chat/completions", tags=["proxy"])
     async def chat(request: Request) -> Response:
@@ -100,18 +103,23 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
 
         url = f"{upstream}/chat/completions"
         upstream_client = client()
+        waiting = contextlib.ExitStack()  # a person waits on this answer: memoir's own work on that server waits
+        waiting.enter_context(gate.foreground())
         try:
             request_out = upstream_client.build_request("POST", url, json=forwarded, headers=auth)
             answer = await upstream_client.send(request_out, stream=True)
         except httpx.HTTPError as exc:
+            waiting.close()
             return _unreachable(url, exc)
         if answer.status_code != 200 or not forwarded.get("stream"):
-            content = await answer.aread()
-            await answer.aclose()
+            with waiting:
+                content = await answer.aread()
+                await answer.aclose()
             if answer.status_code == 200:
                 await remember_answer(_message_text(content), False)
             return Response(content, answer.status_code, headers, media_type=answer.headers.get("content-type"))
-        return StreamingResponse(_relay(answer, remember_answer), headers=headers, media_type="text/event-stream")
+        relayed = _relay(answer, remember_answer, waiting)
+        return StreamingResponse(relayed, headers=headers, media_type="text/event-stream")
 
     @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False)
     async def passthrough(path: str, request: Request) -> Response:
@@ -221,8 +229,13 @@ def _message_text(content: bytes) -> str:
         return ""
 
 
-async def _relay(answer: httpx.Response, remember: Remember) -> AsyncIterator[bytes]:
-    """The upstream's server-sent events, passed on as they come; the text they carry, remembered."""
+async def _relay(
+    answer: httpx.Response, remember: Remember, waiting: contextlib.ExitStack | None = None
+) -> AsyncIterator[bytes]:
+    """The upstream's server-sent events, passed on as they come; the text they carry, remembered.
+
+    `waiting` (the foreground mark) is released once the stream has ended, however it ends.
+    """
     parts: list[str] = []
     finished = False
     try:
@@ -237,6 +250,8 @@ async def _relay(answer: httpx.Response, remember: Remember) -> AsyncIterator[by
         # Shielded: a client that hangs up as soon as it reads [DONE] cancels this generator,
         # and the turn must be stored all the same (an early hang-up: what arrived, partial).
         with anyio.CancelScope(shield=True):
+            if waiting is not None:
+                waiting.close()
             await answer.aclose()
             await remember("".join(parts), not finished)
 

@@ -56,6 +56,16 @@ class SQLiteLLMTables(SQLiteParts):
         )
         return {job: (calls, prompt or 0, completion or 0) for job, calls, prompt, completion in rows}
 
+    def ledger_outcomes(self, since_ms: int = 0) -> dict[str, dict[str, int]]:
+        rows = self._read(
+            "SELECT job, outcome, count(*) FROM llm_calls WHERE at_ms >= ? GROUP BY job, outcome ORDER BY job, outcome",
+            (since_ms,),
+        )
+        found: dict[str, dict[str, int]] = {}
+        for job, outcome, count in rows:
+            found.setdefault(job, {})[outcome] = count
+        return found
+
     def server_formats(self, base_url: str) -> list[str] | None:
         """The response formats a server was found to take (None: not yet refused any)."""
         rows = self._read("SELECT formats FROM llm_servers WHERE base_url = ?", (base_url,))

@@ -204,7 +204,9 @@ def auto_select(topic: str, thought: str, discovered: Discovered, llm: LLM) -> A
     def ask(client: ChatClient) -> AutoSelection:
         messages = _messages(topic, thought, discovered)
         schema = _schema(discovered)
-        return client.complete_json(messages, lambda raw: validate_selection(raw, discovered), schema=schema)
+        return client.complete_json(
+            messages, lambda raw: validate_selection(raw, discovered), schema=schema, purpose="think selection"
+        )
 
     def fallback() -> AutoSelection:
         return heuristic_selection(topic, thought, discovered) or default_selection()

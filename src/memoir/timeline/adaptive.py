@@ -34,6 +34,7 @@ from memoir.llm.client import ChatClient
 from memoir.llm.service import LLM
 from memoir.model import Event, EventType
 from memoir.model.checks import surrogate_at
+from memoir.timeline.telling import change_bullets, telling
 
 __all__ = [
     "BRIEF_PROMPT",
@@ -69,6 +70,7 @@ SENTENCE_CHARS = 400  # a "sentence" without punctuation (a log line) is cut to 
 MAX_PROMPT_CHARS = 48_000  # a chunk is 3,000 tokens; only a single huge turn reaches this
 # Tool output is noisy, the user's words are what a summary is for.
 _ROLE_WEIGHT = {EventType.USER_MESSAGE: 1.25, EventType.TOOL_RESULT: 0.5}
+CHANGE_WEIGHT = 3.0  # a message that changes a fact ("we moved, I live in Rotterdam now") is what a summary must say
 
 
 class SummaryLevel(StrEnum):
@@ -218,7 +220,7 @@ def extractive(
 
 
 def _candidates(texts: Sequence[str], weights: Sequence[float]) -> list[tuple[float, int, str]]:
-    return [(r.score, r.order, r.sentence) for r in ranked(texts, weights, SENTENCE_CHARS)]
+    return [(r.score, r.order, r.sentence) for r in ranked(texts, weights, SENTENCE_CHARS, keep=telling)]
 
 
 # -- the model ------------------------------------------------------------------------------
@@ -246,11 +248,13 @@ separated by blank lines. Combine them into one summary of 3 to 8 sentences that
 whole conversation in order: its purpose, the decisions and results, and what is still open.
 {_RULES}"""
 
+# Small on purpose: a long maxLength here made llama-cpp-python's grammar compiler fail and its server die
+# (issue 25). The answer's length is checked after it comes (`_validator`).
 SUMMARY_SCHEMA: dict[str, Any] = {
     "type": "object",
-    "properties": {"summary": {"type": "string", "minLength": 1, "maxLength": 8_000}},
+    "properties": {"summary": {"type": "string"}},
     "required": ["summary"],
-    "additionalProperties": False,
+    "additionalProperties": False,  # OpenAI's strict mode wants it; no grammar compiler minds it
 }
 
 # What small models copy from a template or write when they have nothing to say.
@@ -283,9 +287,9 @@ def _write(llm: LLM | None, prompt: str, source: str, fallback: Callable[[], str
     messages = [{"role": "system", "content": prompt}, {"role": "user", "content": source[:MAX_PROMPT_CHARS]}]
 
     def attempt(client: ChatClient) -> str:
-        return client.complete_json(messages, _validator(source), schema=SUMMARY_SCHEMA)
+        return client.complete_json(messages, _validator(source), schema=SUMMARY_SCHEMA, purpose="summary")
 
-    result = llm.run(attempt, fallback, job="summarize")
+    result = llm.run(attempt, fallback, job="summarize", background=True)
     return result.value, "llm" if result.source == "llm" else "extractive"
 
 
@@ -346,7 +350,10 @@ def _meta(level: PartLevel, index: int, below: Sequence[SummaryPart], llm: LLM |
 
 
 def _from_turns(turns: Sequence[Event], target: int, sentences: int | None) -> str:
-    weights = [_ROLE_WEIGHT.get(turn.event_type, 1.0) for turn in turns]
+    changed = {index for _, index, _ in change_bullets(turns, limit=len(turns))}  # what changed is told first
+    weights = [
+        _ROLE_WEIGHT.get(t.event_type, 1.0) * (CHANGE_WEIGHT if i in changed else 1.0) for i, t in enumerate(turns)
+    ]
     return extractive([turn.text for turn in turns], target, weights=weights, max_sentences=sentences)
 
 

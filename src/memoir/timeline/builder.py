@@ -92,7 +92,12 @@ class TimelineBuilder:
         events = [found[i] for i in segment.event_ids if i in found and found[i].text.strip()]
         events.sort(key=lambda e: (e.timestamp_ms, e.event_id))
         llm = self.llm()
-        result = llm.run(lambda client: summarize_with_llm(client, events), lambda: extractive(events), job="summarize")
+        result = llm.run(
+            lambda client: summarize_with_llm(client, events),
+            lambda: extractive(events),
+            job="summarize",
+            background=True,
+        )
         note = None
         if result.error and llm.configured:
             note = f"the model's summary was replaced by an extractive one: {result.error}"

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from memoir.history.sentences import clip, ranked, sentences
 from memoir.index.keyword import STOPWORDS, terms
 from memoir.model import Event, EventType
+from memoir.timeline.telling import change_bullets, telling
 
 __all__ = ["Draft", "Match", "extractive", "match", "sentences"]
 
@@ -75,16 +76,31 @@ def match(bullet: str, events: Sequence[Event]) -> Match | None:
 
 
 def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
-    """The segment's most telling sentences (`sentences.ranked`), in the order they were said."""
+    """The segment's most telling statements (`sentences.ranked`), in the order they were said.
+
+    A change the user made ("we just moved, I live in Rotterdam now") is a bullet of its own
+    (`telling.change_bullets`); questions and small talk are never bullets nor the title.
+    """
+    changes = change_bullets(events)
     weights = [_WEIGHT.get(e.event_type, 1.0) for e in events]
-    best = ranked([e.text for e in events], weights, EXCERPT_CHARS)[:bullets]
-    chosen = sorted((r.text, r.order, r.sentence) for r in best)
+    told = {said for _, _, said in changes}  # the sentence a change bullet says already
+
+    def keep(sentence: str) -> bool:
+        return telling(sentence) and sentence not in told
+
+    best = ranked([e.text for e in events], weights, EXCERPT_CHARS, keep=keep)[: bullets - len(changes)]
+    chosen = sorted(
+        [(r.text, r.order, r.sentence, r.sentence) for r in best]
+        + [(index, -1, text, said) for text, index, said in changes]
+    )
     if not chosen:  # nothing but one-word turns: the first event's text still says what happened
         first = next((i for i, e in enumerate(events) if e.text.strip()), 0)
-        chosen = [(first, 0, clip(events[first].text.strip(), EXCERPT_CHARS))] if events else []
-    drafted = tuple((text, Match(i, i, text, 1.0)) for i, _, text in chosen)
-    short = [r.sentence for r in best if len(r.sentence.split()) <= 10]  # a whole sentence reads better than a cut one
-    title = title_of(short[0] if short else best[0].sentence if best else chosen[0][2] if chosen else "Conversation")
+        text = clip(events[first].text.strip(), EXCERPT_CHARS) if events else ""
+        chosen = [(first, 0, text, text)] if events else []
+    drafted = tuple((text, Match(i, i, said, 1.0)) for i, _, text, said in chosen)
+    statements = [r.sentence for r in best]
+    short = [s for s in statements if len(s.split()) <= 10]  # a whole sentence reads better than a cut one
+    title = title_of(short[0] if short else statements[0] if statements else chosen[0][2] if chosen else "Conversation")
     return Draft(title, drafted, keywords_of(events))
 
 

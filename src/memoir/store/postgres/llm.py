@@ -78,6 +78,17 @@ class PostgresLLMTables(PostgresParts):
         )
         return {job: (int(calls), int(prompt or 0), int(completion or 0)) for job, calls, prompt, completion in rows}
 
+    def ledger_outcomes(self, since_ms: int = 0) -> dict[str, dict[str, int]]:
+        rows = self._read(
+            "SELECT job, outcome, count(*) FROM llm_calls WHERE at_ms >= %s"
+            " GROUP BY job, outcome ORDER BY job, outcome",
+            (since_ms,),
+        )
+        found: dict[str, dict[str, int]] = {}
+        for job, outcome, count in rows:
+            found.setdefault(job, {})[outcome] = int(count)
+        return found
+
     def server_formats(self, base_url: str) -> list[str] | None:
         rows = self._read("SELECT formats FROM llm_servers WHERE base_url = %s", (base_url,))
         return rows[0][0].split() if rows else None

@@ -1,0 +1,414 @@
+"""What a message changes in what is known, and the rules' reconciliation (seed 004, 4.3, without a model).
+
+People say a fact changed in many ways, and each way names the old fact differently:
+
+- by its old value: "we moved the team offsite from Porto to Lisbon", "the wedding is in
+  Seville, not Malaga", "I'm not doing Berlin", "Ravi is planning it now, not Elena";
+- by taking it back: "I don't work as a carpenter anymore", "we sold the Volvo", "no more
+  Friday nights", "I no longer go on Thursdays", "I used to live in halls";
+- by its new value alone, after a verb of change: "the exam got moved to 10 March", "we
+  cut the guest list to 60", "I'm down to nine students";
+- by saying the same thing anew on a topic that holds one value: "I live in Rotterdam now"
+  (`topics`).
+
+A known fact is changed only when the message names it so: it holds the old value and
+shares a word with the sentence beyond it ("Elena is planning the offsite" for "Ravi is
+planning it now, not Elena", never "Elena joined in June"), or it holds every word the
+message takes back, or it holds a value of the new value's kind and shares a word with
+the sentence. What replaces it is the fact as it holds now: the old fact with the new
+values in it ("The user's wedding is in Seville on 14 June", keeping the date) when the
+message changed values, the message's own statement when it said something new ("I'm a
+joiner at a shipyard in Hull now"), or nothing (a deletion) when it only took a fact
+back. The old fact becomes a tombstone pointing at its successor (`replaced_by`).
+
+Statements the changes did not use are settled against the known facts: the same fact
+again is nothing to do (the same words, the same value on a topic, or no content word
+the known fact lacks), a new value on a single-valued topic replaces the old one, a fact
+that says all a known fact says and more replaces it, and anything else is added.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+
+from memoir.index.keyword import terms
+from memoir.ingest.cues import CHANGE_VERB, is_retraction
+from memoir.ingest.lexicon import word_list
+from memoir.ingest.person import third_person
+from memoir.ingest.rules import Statement, content_words, plain_sentence, read_sentences
+from memoir.ingest.sentences import clauses
+from memoir.ingest.topics import Topic, stems, topics
+from memoir.ingest.values import Value, values
+from memoir.model.memory import normalise_content
+
+__all__ = ["Decision", "Known", "Reading", "read", "reconcile_by_rules"]
+
+_PROPER = r"(?-i:[A-Z0-9])[\w:'’.-]*(?:\s+(?-i:[A-Z])[\w'’-]*)*"
+_FROM_TO = re.compile(
+    r"\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<a>[^,;]+?)\s+(?:to|until|till)\s+(?:the\s+|a\s+|an\s+)?(?P<b>[^,;]+?)"
+    r"(?=\s*(?:[,;.!]|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b)",
+    re.IGNORECASE,
+)
+_NOT = re.compile(rf"(?:(?<=,)|^|\bbut\b|\band\b)\s*not\s+(?:in\s+|at\s+|on\s+|the\s+)?(?P<a>{_PROPER})", re.I)
+_INSTEAD = re.compile(
+    rf"\b(?:instead of|rather than)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?P<a>{_PROPER}|[a-z][\w-]+)"
+    rf"|\bnot \w+ing\s+(?:the\s+|a\s+)?(?P<b>{_PROPER})",
+    re.I,
+)
+_ANNOUNCED = re.compile(r"\b(?:instead|change|changes|switch|swap|from now on|these days|nowadays|anymore)\b", re.I)
+_TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
+# What a statement says of itself when it takes the place of what was taken back.
+_NEW = re.compile(
+    r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
+    r"only)\b",
+    re.I,
+)
+# Stems that say a change happened, not what it is about: they never make a fact the one changed.
+_CHANGE_STEMS = stems(
+    "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
+    "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
+    "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
+    "update correction plan plans new instead rather got get"
+)
+_CHANGE_WORDS = frozenset(
+    word_list(
+        "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
+        "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
+        "anymore again"
+    )
+)
+# Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
+_VERB_STEMS = stems(
+    "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
+    "drink take have get make use like love need want start try keep find join move switch change book booked "
+    "is are was"
+)
+_TAKEN_BACK = stems(
+    "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
+    "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
+    "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
+    "entirely fully"
+)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One sentence of a user's message: the facts it states and what it says no longer holds."""
+
+    text: str
+    statements: tuple[Statement, ...]
+    changing: bool = False  # a change is announced, or a fact taken back
+    old: tuple[str, ...] = ()  # values it names as no longer holding: "Porto", "Malaga", "Elena"
+    pairs: tuple[tuple[str, str], ...] = ()  # ("Porto", "Lisbon") from "from Porto to Lisbon"
+    retracted: tuple[str, ...] = ()  # the clauses that take something back
+    new: tuple[Value, ...] = ()  # the values it gives (besides the old ones)
+    moved: bool = False  # a verb of change ("moved to", "cut to", "down to"): a new value stands for an old one
+    announced: bool = False  # "change of plan", "instead", "a supervisor change": what follows replaces something
+
+
+@dataclass(frozen=True)
+class Decision:
+    event: str  # ADD, UPDATE, DELETE or NONE
+    text: str
+    memory_id: str | None = None  # the existing memory concerned (UPDATE, DELETE, NONE)
+    important: bool = False  # the user asked for it to be remembered (tagged `important`)
+    source: str = "heuristics"  # who read the fact in the message: the rules, or the model (llm)
+    reconciled_by: str = "heuristics"  # who decided what it does to the known facts
+
+
+@dataclass
+class Known:
+    """A live fact while a message is reconciled (`id` None: added by this reconciliation)."""
+
+    id: str | None
+    text: str
+    stems: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stems = stems(self.text)
+
+
+def read(text: str, known: Collection[str] = ()) -> list[Reading]:
+    """Every statement sentence of a message, read for its facts and its changes."""
+    return [_reading(sentence.text, found, sentence.change) for sentence, found in read_sentences(text, known)]
+
+
+def _reading(text: str, found: Sequence[Statement], announced: bool) -> Reading:
+    moved = CHANGE_VERB.search(text) is not None or _TO_VALUE.search(text) is not None
+    pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
+    old = {a.strip() for a, _ in pairs}
+    old |= {m.group("a").strip() for m in _NOT.finditer(text)} | {
+        (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
+    }
+    retracted = tuple(c for c in clauses(plain_sentence(text)) if is_retraction(c))
+    olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
+    new = tuple(v for v in values(text) if v.text.lower() not in olds)
+    announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
+    changing = announced or moved or bool(old) or bool(retracted)
+    return Reading(text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced)
+
+
+# -- reconciliation ------------------------------------------------------------------------------------
+
+
+def reconcile_by_rules(readings: Sequence[Reading], existing: Sequence[tuple[str, str]]) -> list[Decision]:
+    """What a message's readings do to the known facts, given as (memory id, text), in order."""
+    live = [Known(memory_id, text) for memory_id, text in existing]
+    decisions: list[Decision] = []
+    for reading in readings:
+        used: set[int] = set()
+        if reading.changing:
+            decisions += _changes(reading, live, used)
+        for index, statement in enumerate(reading.statements):
+            if index not in used:
+                decisions += _settle(statement, live)
+    return decisions
+
+
+def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
+    decisions = []
+    targets = _targets(reading, live) or _implicit(reading, live)
+    for known, how, old in targets:
+        text, took = _replacement(known, how, old, reading, used)
+        used |= took
+        important = any(reading.statements[i].important for i in took)
+        source = "llm" if any(reading.statements[i].source == "llm" for i in took) else "heuristics"
+        if text is None or normalise_content(text) == normalise_content(known.text):
+            decisions.append(Decision("DELETE", known.text, known.id))
+            live.remove(known)
+        else:
+            decisions.append(Decision("UPDATE", text, known.id, important, source))
+            live[live.index(known)] = Known(None, text)
+    return decisions
+
+
+def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """The known facts a sentence names as changed: by an old value, or by taking them back."""
+    found: list[tuple[Known, str, str | None]] = []
+    about = stems(reading.text) - _CHANGE_STEMS
+    only_values = not (about - stems(" ".join(v.text for v in values(reading.text))))
+    for known in live:
+        if known.id is None:
+            continue
+        old = next(
+            (a for a in reading.old if _mentions(known.text, a) and (only_values or _related(known, about, a))), None
+        )
+        if old is not None:
+            found.append((known, "value", old))
+        elif any(_takes_back(clause, known) for clause in reading.retracted):
+            found.append((known, "retracted", None))
+    for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
+        if not any(o == old for _, how, o in found if how == "value"):
+            saying = [k for k in live if k.id is not None and _mentions(k.text, old)]
+            if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
+                found.append((saying[0], "value", old))
+    return found
+
+
+def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
+    exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
+    plan: I'm doing the Valencia half marathon instead")."""
+    return _new_value(reading, live) or _restated(reading, live)
+
+
+def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    if not reading.announced:
+        return []
+    found: list[tuple[Known, str, str | None]] = []
+    names = stems(" ".join(v.text for v in values(reading.text) if v.kind in ("name", "place")))
+    for index, statement in enumerate(reading.statements):
+        own = stems(statement.text) - _CHANGE_STEMS - names
+        kinds = {v.kind for v in values(statement.text)}
+        best: tuple[int, Known] | None = None
+        for known in live:
+            shared = known.stems & own
+            if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
+                continue
+            score = 2 * len(shared) + bool(kinds & {v.kind for v in values(known.text)})
+            if best is None or score > best[0]:
+                best = (score, known)
+        if best is not None:
+            found.append((best[1], "restated", str(index)))
+    return found
+
+
+def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    if not reading.moved:
+        return []
+    given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
+    about = stems(reading.text) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
+    best: tuple[int, Known, Value] | None = None
+    for value in given:
+        for known in live:
+            shared = len(known.stems & about)
+            if known.id is None or not shared or not _other_of_kind(known.text, value):
+                continue
+            if best is None or shared > best[0]:
+                best = (shared, known, value)
+    return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _replacement(
+    known: Known, how: str, old: str | None, reading: Reading, used: set[int]
+) -> tuple[str | None, set[int]]:
+    """The fact as it holds now (None: taken back, nothing said instead), and the statements it used."""
+    if how == "restated" and old is not None:
+        return reading.statements[int(old)].text, {int(old)}
+    best = _best_statement(reading, known, old, used)
+    took = {best} if best is not None else set()
+    said = reading.statements[best].text if best is not None else None
+    if how == "implicit" and old is not None:
+        value = next(v for v in reading.new if v.text == old)
+        carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
+        for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
+            more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
+            if more - _CHANGE_WORDS - {"user", "user's"}:
+                return reading.statements[index].text, {index}
+        return _swap_kind(known.text, value), set(carrying)
+    if how == "retracted":
+        if said is not None:
+            return said, took
+        swapped = next((t for v in reading.new if (t := _swap_kind(known.text, v)) is not None), None)
+        return swapped, set()
+    assert old is not None
+    new = _counterpart(old, reading, known, said)
+    if new is None or not any(v.text.lower() == old.lower() for v in values(reading.text)):
+        return said, took  # "instead of the dinner": what replaces it is what the sentence says
+    text = _swap(known.text, old, new)
+    shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
+    return (_merge(text, said) if said is not None else text), (took if shares else set())
+
+
+def _best_statement(reading: Reading, known: Known, old: str | None, used: set[int]) -> int | None:
+    """The statement of the sentence that says what the fact is now: the one sharing most words with it,
+    or the sentence's only statement when it says it is new ("…, I'm a joiner in Hull now")."""
+    free = [i for i in range(len(reading.statements)) if i not in used]
+    if not free:
+        return None
+    left = known.stems - (stems(old) if old else frozenset())
+    scored = [(len(left & stems(reading.statements[i].text)), -i, i) for i in free]
+    shared, _, index = max(scored)
+    alone = len(free) == 1 and _NEW.search(reading.statements[index].clause) is not None
+    return index if shared or alone else None
+
+
+def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> str | None:
+    """The new value that takes `old`'s place: B of "from A to B", else a value of the same kind."""
+    for a, b in reading.pairs:
+        if a.strip().lower() == old.lower():
+            return b.strip()
+    kind = next((v.kind for v in values(reading.text) if v.text.lower() == old.lower()), "name")
+    kinds = {"place", "name"} if kind in ("place", "name") else {kind}
+    candidates = [v for v in reading.new if v.kind in kinds and not _mentions(known.text, v.text)]
+    preferred = [v for v in candidates if said is not None and v.text in said]
+    chosen = preferred or candidates
+    return chosen[0].text if chosen else None
+
+
+def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
+    """A statement no change used: nothing (known), an update (a topic's new value, or more said), or an add."""
+    new = Known(None, statement.text)
+    said = normalise_content(statement.text)
+    if any(normalise_content(k.text) == said for k in live):
+        return []
+    mine = topics(statement.text)
+    for known in live:
+        if any(t.key == o.key and t.value == o.value for t in mine for o in topics(known.text)):
+            return []
+        if new.stems and new.stems <= known.stems and _same_subject(statement.text, known.text):
+            return []
+    decisions: list[Decision] = []
+    replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
+    for known in replaced:
+        if decisions:  # a second fact on the same topic is stale too
+            decisions.append(Decision("DELETE", known.text, known.id))
+            live.remove(known)
+            continue
+        text = _topic_text(statement.text, mine, known)
+        decisions.append(Decision("UPDATE", text, known.id, statement.important, statement.source))
+        live[live.index(known)] = Known(None, text)
+    if not decisions:
+        decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
+        live.append(new)
+    return decisions
+
+
+def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:
+    """Is `known` what the statement changes: the same single-valued topic with another value,
+    or a fact of two or more words that the statement says all of, and more?"""
+    theirs = topics(known.text)
+    if any(t.key == o.key and t.value != o.value for t in mine for o in theirs):
+        return True
+    return len(known.stems) >= 2 and known.stems < new.stems and _same_subject(text, known.text)
+
+
+def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
+    """An event's new place or date keeps the rest of what was known of it ("… on 14 June")."""
+    if all(t.attribute in ("place", "date", "time") for t in mine):
+        merged = _merge(known.text, text)
+        if merged != known.text:
+            return merged
+    return text
+
+
+# -- values and words ------------------------------------------------------------------------------------
+
+
+def _mentions(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}s?(?!\w)", text, re.IGNORECASE) is not None
+
+
+def _related(known: Known, about: frozenset[str], old: str) -> bool:
+    """Does the fact share a word with the sentence besides the old value?"""
+    return bool((known.stems - stems(old)) & (about - stems(old)))
+
+
+def _takes_back(clause: str, known: Known) -> bool:
+    """Does the fact hold every word the clause takes back ("no more Friday nights": friday, night)?"""
+    said = third_person(clause) or clause
+    taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
+    return bool(taken) and taken <= known.stems
+
+
+def _swap(text: str, old: str, new: str) -> str:
+    """`text` with `old` written as `new`; a name replaces the whole name it is part of ("Kevin Doyle")."""
+    for value in values(text):
+        if value.kind in ("place", "name") and _mentions(value.text, old) and not _mentions(new, value.text):
+            return text[: value.start] + new + text[value.end :]
+    return re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
+
+
+def _other_of_kind(text: str, value: Value) -> bool:
+    return any(v.kind == value.kind and v.key != value.key for v in values(text))
+
+
+def _swap_kind(text: str, value: Value) -> str | None:
+    """`text` with its value of `value`'s kind written as `value` (None: it holds none, or the same)."""
+    kinds = {"place", "name"} if value.kind in ("place", "name") else {value.kind}
+    for found in values(text):
+        if found.kind in kinds and found.key != value.key:
+            return text[: found.start] + value.text + text[found.end :]
+    return None
+
+
+def _merge(text: str, said: str) -> str:
+    """`text` with the dates, times, days and numbers `said` gives instead of its own."""
+    for value in values(said):
+        if value.kind in ("date", "time", "weekday", "number") and not _mentions(text, value.text):
+            text = _swap_kind(text, value) or text
+    return text
+
+
+def _same_subject(first: str, second: str) -> bool:
+    """Do both facts speak of the same one: the user, or the same named person or thing?"""
+    return _subject_of(first) == _subject_of(second)
+
+
+def _subject_of(text: str) -> str:
+    lowered = text.lower()
+    if lowered.startswith("the user's "):
+        return "the user's " + lowered.split()[2]
+    return "the user" if lowered.startswith("the user ") else lowered.split()[0] if lowered else ""

@@ -1,0 +1,34 @@
+"""The words by which people say that something changed, or no longer holds.
+
+Shared by the rules that read statements (a clause that takes something back states no
+fact) and by the rules that apply changes to what is known (`changes`).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "RETRACTION", "is_retraction"]
+
+CHANGE_VERB = re.compile(
+    r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|chang(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|"
+    r"shift(?:ed|ing)|cut|upgrad(?:ed|ing)|downgrad(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|"
+    r"bump(?:ed|ing)|upped|brought|bring(?:ing)?|relocat(?:ed|ing)|transferr(?:ed|ing)|swapp(?:ed|ing)|"
+    r"slipp(?:ed|ing)|delay(?:ed|ing)|replac(?:ed|ing)|took over|taking over|takes over|"
+    r"(?:went|gone|going|come|came) (?:up|down) to|(?:down|up|back) to)\b",
+    re.IGNORECASE,
+)
+# "a supervisor change", "big changes at work", "change of plan": a change is announced.
+CHANGE_NOUN = re.compile(r"\b(?:change|changes|instead|switch|swap|from now on|these days|nowadays|now)\b", re.I)
+RETRACTION = re.compile(
+    r"\b(?:no longer|anymore|any more|no more|used to|not \w+ing (?-i:[A-Z])\w*|quit|sold|gave up|give up|"
+    r"given up|stopped \w+|dropped \w+|got rid of|broke up with|dropped out|moved out of|cut out|"
+    r"left (?:my|our|the)?\s*(?:job|team|company|(?-i:[A-Z]))|handed in (?:my|our|his|her|their) notice|resigned|"
+    r"cancell?ed|called off|isn't happening|is off|are off|not happening|never mind)\b",
+    re.IGNORECASE,
+)
+
+
+def is_retraction(clause: str) -> bool:
+    """Does the clause take something back ("not … anymore", "we sold the Volvo", "I used to …")?"""
+    return RETRACTION.search(clause) is not None

@@ -1,0 +1,91 @@
+"""Word lists of the fact rules, written as text: `word_list("a b c")` is `["a", "b", "c"]`."""
+
+from __future__ import annotations
+
+__all__ = [
+    "CHANGEABLE",
+    "EVENTS",
+    "JOB_ENDINGS",
+    "NATIONALITIES",
+    "NOT_JOBS",
+    "ONE_AT_A_TIME",
+    "PEOPLE",
+    "PETS",
+    "word_list",
+]
+
+
+def word_list(text: str) -> list[str]:
+    """The space-separated words of `text` (lists read better as prose than as a column of strings)."""
+    return text.split()
+
+
+PEOPLE = frozenset(
+    word_list(
+        "wife husband partner spouse fiancé fiancée fiance fiancee boyfriend girlfriend son daughter kid kids "
+        "child children baby mother mum mom mommy father dad daddy parents brother sister sibling siblings "
+        "grandmother grandma granny nan grandfather grandpa aunt uncle cousin niece nephew friend boss "
+        "manager colleague coworker co-worker teammate coach doctor dentist therapist roommate flatmate "
+        "housemate neighbour neighbor landlord landlady tutor teacher mentor stepson stepdaughter stepmother "
+        "stepfather twin twins bestie bff supervisor lead foreman assistant director editor agent nanny babysitter "
+        "cleaner trainer physio physiotherapist accountant lawyer vet grandson granddaughter grandkids grandchildren "
+        "nephew stepdad stepmum stepmom ex"
+    )
+)
+
+PETS = frozenset(
+    word_list(
+        "cat dog puppy kitten parrot bird rabbit bunny hamster horse pony fish goldfish turtle tortoise snake "
+        "lizard pet gecko ferret budgie chicken hen goat"
+    )
+)
+
+EVENTS = frozenset(
+    word_list(
+        "wedding exam exams offsite trip party race marathon appointment meeting flight interview surgery "
+        "operation birthday holiday holidays vacation honeymoon launch deadline presentation conference "
+        "concert gig ceremony graduation shift shifts class lesson lessons course move visit reunion retreat "
+        "hike match game tournament recital audition exhibition show release demo sprint review checkup "
+        "check-up test dinner lunch booking reservation festival camp camping stay appointment"
+    )
+)
+
+NATIONALITIES = frozenset(
+    word_list(
+        "american british english scottish welsh irish french german dutch belgian spanish portuguese italian "
+        "greek swiss austrian swedish norwegian danish finnish polish czech russian ukrainian turkish indian "
+        "pakistani chinese japanese korean vietnamese thai filipino indonesian australian canadian mexican "
+        "brazilian argentinian chilean colombian peruvian nigerian kenyan egyptian moroccan israeli iranian "
+        "lebanese jewish muslim christian catholic hindu buddhist atheist vegan vegetarian"
+    )
+)
+
+# Relations that change (a boyfriend becomes a husband, a tech lead is replaced): kept as a fact of their own.
+CHANGEABLE = frozenset(
+    word_list(
+        "boyfriend girlfriend partner fiancé fiancée fiance fiancee husband wife spouse ex boss manager supervisor "
+        "colleague coworker co-worker teammate coach doctor dentist therapist tutor teacher mentor roommate flatmate "
+        "housemate landlord landlady lead foreman assistant director editor agent nanny babysitter cleaner trainer "
+        "physio physiotherapist accountant lawyer vet"
+    )
+)
+# Relations a person has one of at a time: "my wife is Anne" after "my wife is Jane" is a correction.
+ONE_AT_A_TIME = frozenset(
+    word_list(
+        "wife husband partner spouse boyfriend girlfriend fiancé fiancée fiance fiancee ex boss manager supervisor "
+        "lead coach doctor dentist therapist landlord landlady foreman director editor agent nanny trainer physio "
+        "physiotherapist accountant lawyer vet mentor"
+    )
+)
+# What a word naming a job ends with ("designer", "pharmacist", "librarian", "engineer")...
+JOB_ENDINGS = ("er", "or", "ist", "ian", "eer", "ant", "ent", "ect", "ic", "nurse", "chef", "cook", "pilot", "student")
+# ...and words ending so that name no job.
+NOT_JOBS = frozenset(
+    word_list(
+        "fan lover member user beginner owner reader follower believer player runner swimmer cyclist walker talker "
+        "sleeper eater drinker smoker dreamer thinker worrier introvert extrovert parent mother father brother sister "
+        "daughter son partner person people after other never ever weather water summer winter number corner dinner "
+        "order letter paper center centre matter better later either neither rather together over under power "
+        "another whatever however wonder answer ever"
+    )
+)

@@ -1,0 +1,420 @@
+"""The clause readers of the fact rules: each knows one way people state a fact, and writes it standalone.
+
+A reader takes a clause (a statement's part with one subject, `sentences.clauses`) and the
+message's `Context`, and returns the facts it reads there in the third person, `[]` when
+the clause is its kind but states nothing worth keeping, or None when the clause is not
+its kind (the next reader is asked). `rules` tries them in order and gates what they write.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass, field
+
+from memoir.index.keyword import terms
+from memoir.ingest.lexicon import CHANGEABLE, EVENTS, JOB_ENDINGS, NATIONALITIES, NOT_JOBS, PEOPLE, PETS
+from memoir.ingest.person import IRREGULAR_PAST, third_person
+from memoir.ingest.topics import stem
+from memoir.ingest.values import values
+
+__all__ = ["LATE_READERS", "READERS", "Context", "mentioned", "naming_facts", "others", "without_relations"]
+
+NAME = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){0,2})"
+_ANY_NAME = r"[A-Za-zà-ÿ][a-zà-ÿ'’-]+"  # "hiroshi here": people type their own name in lower case too
+_VERBS = r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did)"
+_DIETS = (
+    r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|"
+    r"plant[- ]based|carnivore|flexitarian|halal|kosher|teetotal|sober"
+)
+
+
+@dataclass
+class Context:
+    """What a message has named so far ("she", "he", "it"), and what makes a name the user's business."""
+
+    known: Collection[str]  # names and word stems of the facts known already (`rules.known_words`)
+    first_person: bool = False  # the sentence speaks of the user
+    important: bool = False  # the user asked for it to be remembered
+    changing: bool = False  # the sentence says something changed
+    introduced: bool = False  # the message began with the user's name: "34, accountant" describes them
+    opening: bool = True  # the first sentence of the message: "Fatima, site engineer at Bouvier" introduces
+    person: str | None = None  # "the user's partner Sven", "Elena"
+    thing: str | None = None  # "the user's team offsite"
+    written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
+
+
+# -- who the user is --------------------------------------------------------------------------------------
+
+_INTRODUCTION = [
+    re.compile(
+        rf"^(?:my name is|my name's|i'm called|i am called|call me|i go by|they call me|soy|je suis|ich bin)\s+"
+        rf"(?P<name>{NAME})",
+        re.I,
+    ),
+    re.compile(rf"^(?:this is |it's |it is )?(?P<name>{_ANY_NAME}(?: {NAME})?)\s+here\b", re.I),
+    re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
+    re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b))", re.I),
+]
+_LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
+
+
+def introduction(clause: str, context: Context) -> list[str] | None:
+    """ "I'm Priya", "hiroshi here", "Fatima, site engineer at Bouvier": the name, and what follows it."""
+    for pattern in _INTRODUCTION:
+        match = pattern.match(clause)
+        if match and match.group("name").lower() not in NATIONALITIES | {"here", "me", "back", "just"}:
+            name = match.group("name")
+            context.introduced = True
+            rest = clause[match.end() :].strip(" ,")
+            return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
+    leading = _LEADING_NAME.match(clause)
+    if leading and context.opening and _described(leading.group("rest")):
+        context.introduced = True
+        return [f"The user's name is {leading.group('name')}", *_described(leading.group("rest"))]
+    return None
+
+
+def self_description(clause: str, context: Context) -> list[str] | None:
+    """ "34, accountant" right after an introduction: the user's age and job."""
+    if not context.introduced or third_person(clause) is not None:
+        return None
+    facts = _described(clause)
+    return facts or None
+
+
+def _described(text: str) -> list[str]:
+    """What an introduction goes on to say, each comma-separated part a fact: an age, a job, where from."""
+    facts = []
+    for part in re.split(r",\s*|\s+and\s+(?=a |an |\d)", text):
+        part = re.sub(r"[^\w\s'’:.,-]", "", part).strip(" .")  # emoji and the like
+        if not part:
+            continue
+        if re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
+            facts.append(f"The user is {part.split()[0]} years old")
+        elif re.match(r"^(?:from|based in|living in|originally from|born in|\w+ing\b)", part, re.I):
+            facts.append(f"The user is {part}")
+        elif _names_a_role(part):
+            article = (
+                "" if re.match(r"^(?:a|an|the)\s", part, re.I) else ("an " if part[0].lower() in "aeiou" else "a ")
+            )
+            facts.append(f"The user is {article}{part[0].lower() + part[1:] if not _proper(part) else part}")
+    return facts
+
+
+def _names_a_role(phrase: str) -> bool:
+    """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
+    head = re.split(r"\s+(?:at|in|for|with|from|of)\s+", phrase, maxsplit=1)[0]
+    words = head.lower().split()
+    return 0 < len(words) <= 6 and words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS)
+
+
+def _proper(text: str) -> bool:
+    return text[:1].isupper() and text.split()[0].lower() not in NOT_JOBS and not _names_a_role(text.split()[0])
+
+
+# -- the people and things of the user -------------------------------------------------------------------
+
+_RELATION_FRAGMENT = re.compile(
+    rf"^(?:(?:it's|it is)\s+(?:me\s+)?(?:and\s+)?)?(?:my|our)\s+(?P<rel>[\w-]+(?: (?!{_VERBS}\b)[\w-]+)?)\s+"
+    rf"(?P<name>{NAME})(?:\s+and\s+(?:i|me|myself))?$",
+    re.I,
+)
+_NAMED_RELATION = re.compile(rf"\b(?:my|our|their|the user's)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", re.I)
+_BARE_RELATION = re.compile(
+    rf"^(?!(?i:my|our|the|this|that|his|her|their|it|he|she)\b)(?:(?P<rel>[A-Za-z-]+)'s name is (?P<name>{NAME})"
+    rf"|(?P<rel2>[A-Za-z-]+(?: [a-z-]+)?) is (?P<name2>{NAME}))$"
+)
+_GO_TO = re.compile(
+    r"^(?P<x>.+?) (?:is|are) (?:my|our) (?P<what>go-to(?: \w+)?|favou?rite(?: \w+)?|comfort food|guilty pleasure)"
+    r"(?:,.*)?$",
+    re.I,
+)
+
+
+def relation(clause: str, context: Context) -> list[str] | None:
+    """ "my partner Sven and I" (a fragment), "Son's name is Lwazi", "Head baker is Lucia": who is who."""
+    match = _RELATION_FRAGMENT.match(clause)
+    if match:
+        context.person = f"the user's {match.group('rel')} {match.group('name')}"
+        return [f"The user's {match.group('rel')} is {match.group('name')}"]
+    bare = _BARE_RELATION.match(clause)
+    if bare:
+        rel = (bare.group("rel") or bare.group("rel2")).lower()
+        name = bare.group("name") or bare.group("name2")
+        if rel.split()[-1] in PEOPLE | PETS | CHANGEABLE or rel.endswith(JOB_ENDINGS):
+            context.person = name
+            return [f"The user's {rel} is {name}"]
+    go_to = _GO_TO.match(clause)
+    if go_to:
+        return [f"The user's {go_to.group('what').lower()} is {go_to.group('x')}"]
+    return None
+
+
+def naming_facts(text: str) -> list[str]:
+    """ "… with my cat Pixel": the user's cat is Pixel (a relation named on the way)."""
+    return [
+        f"The user's {m.group('rel')} is {m.group('name')}"
+        for m in _NAMED_RELATION.finditer(text)
+        if m.group("rel").lower() in PEOPLE | PETS | CHANGEABLE
+    ]
+
+
+def without_relations(text: str) -> str:
+    """A fact with the relations that change written as names only ("their boyfriend Arjun" -> "Arjun"):
+    the relation is a fact of its own, so a boyfriend who becomes a husband changes one fact."""
+
+    def name_only(match: re.Match[str]) -> str:
+        return match.group("name") if match.group("rel").lower() in CHANGEABLE else match.group(0)
+
+    return _NAMED_RELATION.sub(name_only, text)
+
+
+# -- the subject of a clause -------------------------------------------------------------------------------
+
+_PERSONAL_PRONOUN = re.compile(r"^(?P<p>he|she|they|it)(?P<aux>'s|'re|'ve|'ll|'d)?\s+(?P<rest>\S.*)$", re.I)
+_POSSESSIVE_PRONOUN = re.compile(r"^(?P<p>his|her|their)\s+(?P<rest>\S.*)$", re.I)
+_COMPOUND = re.compile(
+    rf"^(?:(?:my|our)\s+(?P<rel>[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+(?P<rest>.+)$"
+    rf"|^me\s+and\s+(?:my|our)\s+(?P<rel2>[\w-]+)(?:\s+(?P<relname2>{NAME}))?\s+(?P<rest2>.+)$",
+    re.I,
+)
+_NAMED = re.compile(
+    rf"^(?P<name>{NAME}(?:'s(?: [a-z-]+){{1,2}})?)\s+(?P<rest>(?:(?:is|was|has|had|will|would|can|just|also|"
+    r"now|still|already|finally|recently|got|turns|turned|joined|left|lives|lived|works|worked|moved|started|"
+    r"runs|leads|manages|teaches|studies|plays|loves|likes|hates|prefers|wants|needs|organi[sz]es|organi[sz]ed|"
+    r"plans|planned|takes|took|goes|went|came|comes|became|becomes|owns|drives|speaks|booked|bought|trains|"
+    r"handles|does|did|got|gets|'s|are|were|eats|drinks|helps|helped|covers|coaches|sings|dances|swims|"
+    r"cooks|writes|wrote|teaches|taught|visits|visited|arrives|arrived|starts|finished|graduated)\b).*)$",
+)
+_NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
+_NOUN_PHRASE = re.compile(
+    r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
+    r"(?P<verb>is|are|was|will be|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
+    r"meets|got moved|was moved|has been moved|moved|slipped)\b(?P<rest>.*)$",
+    re.I,
+)
+_COMMON_SUBJECTS = {
+    "weather",
+    "it",
+    "life",
+    "work",
+    "everything",
+    "nothing",
+    "food",
+    "world",
+    "news",
+    "traffic",
+    "rest",
+}
+_PAST_START = re.compile(r"^(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I)
+_LETS = re.compile(
+    r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
+)
+_ALWAYS = re.compile(r"^(?P<how>always|never)\s+(?P<rest>[a-z].+)$", re.I)
+
+
+def lets(clause: str, context: Context) -> list[str] | None:
+    match = _LETS.match(clause)
+    if not match:
+        return None
+    return [f"The user decided to {match.group('verb').lower()} {others(match.group('rest'))}"]
+
+
+def always(clause: str, context: Context) -> list[str] | None:
+    match = _ALWAYS.match(clause)
+    if not match:
+        return None  # "Always store UTC": the user's way of working, said to the assistant
+    return [f"The user wants to {match.group('how').lower()} {match.group('rest')}"]
+
+
+def compound(clause: str, context: Context) -> list[str] | None:
+    """ "My neighbour Siobhán and I run together", "Arjun and I got married": the user and them."""
+    match = _COMPOUND.match(clause)
+    if not match:
+        return None
+    rel, name = match.group("rel") or match.group("rel2"), match.group("relname") or match.group("relname2")
+    rest = match.group("rest") or match.group("rest2")
+    if rel is not None:
+        who = name if name and rel.lower() in CHANGEABLE else f"their {rel}" + (f" {name}" if name else "")
+        facts = [f"The user's {rel} is {name}"] if name else []
+    else:
+        who, facts = match.group("name"), []
+    context.person = name or match.group("name") or context.person
+    return [*facts, f"The user and {who} {others(rest)}"]
+
+
+def pronoun(clause: str, context: Context) -> list[str] | None:
+    """ "she is 4 years old", "her little brother Kenta is 3": whoever was named last."""
+    match = _PERSONAL_PRONOUN.match(clause)
+    if match:
+        said = match.group("p").lower()
+        who = context.person if said in ("he", "she") else context.thing if said == "it" else None
+        if said in ("he", "she") and context.thing and _is_pet(context.thing) and not context.person:
+            who = context.thing
+        if who is None:
+            return []
+        aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(
+            (match.group("aux") or "").lower()
+        )
+        rest = f"{aux} {match.group('rest')}" if aux else match.group("rest")
+        return [f"{who} {others(rest)}"]
+    owner = _POSSESSIVE_PRONOUN.match(clause)
+    if owner and context.person:
+        whose = context.person if not context.person.endswith("s") else context.person + "'"
+        return [f"{whose}'s {others(owner.group('rest'))}".replace("''s", "'")]
+    family = re.match(rf"^(?:his|her|their)\s+(?:\w+\s+)?(?P<rel>[\w-]+)\s+(?P<name>{NAME})\s+(?P<rest>.+)$", clause)
+    if owner and family and family.group("rel").lower() in PEOPLE | PETS:  # whose is not known: the name will do
+        context.person = family.group("name")
+        return [f"{family.group('name')} {others(family.group('rest'))}"]
+    return None
+
+
+def user(clause: str, context: Context) -> list[str] | None:
+    """ "I …", "we …", "my X …", "our X …": in the third person, with what its comma fragments add."""
+    text = third_person(clause)
+    if text is None:
+        return None
+    if re.match(r"^the user is (?:\d+|six|seven|eight|nine|ten|\w+teen|\w+ty)\b", text, re.I) and re.match(
+        r"^we", clause, re.I
+    ):
+        text = "The user's team is" + text[len("The user is") :]  # "we're six engineers plus a designer"
+    head, *fragments = re.split(r",\s+", text)
+    facts = [head]
+    for fragment in fragments:
+        facts[-1:] = _fragment(facts[-1], fragment)
+    if text.startswith("The user's "):
+        _name_thing(text, context)
+    return facts
+
+
+def _fragment(head: str, fragment: str) -> list[str]:
+    """What a comma fragment adds to the fact before it ("…, have been for ten years"; "…, no sugar")."""
+    been = re.match(r"^(?:(?:i |the user )?(?:have|has|'ve)\s+)?been\s+(?P<d>(?:for|since)\s+.+)$", fragment, re.I)
+    state = re.match(r"^(?P<s>the user) is (?P<x>.+)$", head, re.I)
+    if been and state:
+        return [f"{state.group('s')} has been {state.group('x')} {been.group('d')}"]
+    if re.match(r"^(?:which|who|whom|that|lol|haha|thank|thanks)\b", fragment, re.I) or not _says_something(fragment):
+        return [head]  # ", which is brutal", ", lovely but so slow": an opinion, not the fact
+    if re.match(r"^(?:a|an)\s+\w", fragment, re.I) and re.match(r"^the user is \S+(?: \S+)?$", head, re.I):
+        return [head, f"The user is {fragment}"]
+    if re.match(r"^\w+ing\b", fragment) and head.lower().startswith("the user "):
+        return [head, f"The user is {fragment}"]
+    return [f"{head}, {fragment}"]
+
+
+def subjectless(clause: str, context: Context) -> list[str] | None:
+    """ "Got a tiny studio near the harbour", "Found a teacher near us": the user, unsaid."""
+    match = _PAST_START.match(clause)
+    if not match or (not context.first_person and not context.changing):
+        return None
+    return user(f"I {clause[0].lower()}{clause[1:]}", context)
+
+
+def diet(clause: str, context: Context) -> list[str] | None:
+    """ "so pescatarian these days" after something the user said of themselves: the user's diet."""
+    match = re.fullmatch(
+        rf"(?:(?:now|basically|mostly|fully|officially|strictly)\s+)*(?P<d>{_DIETS})"
+        r"(?:\s+(?:now|these days|nowadays|from now on|again|too|since \w+(?: \w+)?))*",
+        clause,
+        re.I,
+    )
+    return [f"The user is {clause}"] if match and context.first_person else None
+
+
+def named(clause: str, context: Context) -> list[str] | None:
+    """ "Elena Costa joined the team in June": kept when the user's business (see `rules`)."""
+    match = _NAMED.match(clause)
+    if not match:
+        return None
+    name = match.group("name")
+    if name.lower() in _NOT_NAMES or name.split()[0].lower() in _NOT_NAMES:
+        return None
+    first = name.split("'")[0].lower()
+    said = {stem(w) for w in terms(match.group("rest")) if len(w) > 3}
+    business = first in context.known or first.split()[0] in context.known or any(w in context.known for w in said)
+    if not (context.first_person or context.important or business):
+        return []
+    context.person = name.split("'")[0] if "'" not in name or name.endswith("'s") else context.person
+    return [f"{name} {others(match.group('rest'))}"]
+
+
+def noun_phrase(clause: str, context: Context) -> list[str] | None:
+    """ "the wedding is in Malaga on 14 June", "Deck pour deadline is 30 April", "Standup is at 9:30": the user's,
+    when it holds a date, a time, a place, a number or a name."""
+    match = _NOUN_PHRASE.match(clause)
+    if not match or match.group("what").lower() in _COMMON_SUBJECTS:
+        return None
+    what, det = match.group("what"), (match.group("det") or "").lower()
+    if det in ("my", "our") or (not det and what[0].isupper() and what.split()[0].lower() in context.known):
+        return None  # the user's own (`user`) or a name (`named`)
+    if not det and not (context.first_person or context.important or context.changing or what.split()[-1] in EVENTS):
+        return None
+    rest = f"{match.group('verb')}{match.group('rest')}"
+    if not values(rest):
+        return []
+    if not det and what.split()[0].lower() not in context.known:
+        what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
+    if context.important and det == "the" and what.split()[-1].lower() not in EVENTS:
+        return [f"The {what} {others(rest)}"]  # "remember that the lighthouse keeper is Ada": as said
+    context.thing = f"the user's {what}"
+    return [f"The user's {what} {others(rest)}"]
+
+
+READERS = (introduction, relation, self_description, lets, always, compound, pronoun, user, named, diet)
+LATE_READERS = (noun_phrase, subjectless)
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def others(text: str) -> str:
+    """First-person words in a clause about someone else: "my" -> "the user's", "me" -> "the user"."""
+    converted = third_person("my " + text)
+    return converted[len("The user's ") :] if converted else text
+
+
+def _says_something(fragment: str) -> bool:
+    from memoir.ingest.rules import content_words  # the gate's notion of content
+
+    return bool(content_words(fragment))
+
+
+def _is_pet(phrase: str) -> bool:
+    return any(word in PETS for word in phrase.lower().split())
+
+
+def _name_thing(text: str, context: Context) -> None:
+    """Remember what "the user's X" a clause spoke of, with its name when it gives one."""
+    match = re.match(
+        rf"^the user's (?P<x>[\w-]+(?: (?!{_VERBS}\b)(?![\w-]+ed\b)[\w-]+)?)(?: (?P<name>{NAME}))?\b", text, re.I
+    )
+    if not match:
+        return
+    head = match.group("x").split()[-1].lower()
+    called = re.search(rf"\b(?:called|named)\s+(?P<name>{NAME})", text)
+    name = match.group("name") or (called.group("name") if called else None)
+    phrase = f"the user's {match.group('x')}" + (f" {name}" if name and name not in match.group("x") else "")
+    if head in PEOPLE:
+        context.person = phrase
+    else:
+        context.thing = phrase
+
+
+def mentioned(clause: str, context: Context) -> None:
+    """Who a clause named last ("my partner Sven", "not Elena"): "he" or "she" in the next one."""
+    relations = [
+        m
+        for m in re.finditer(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", clause, re.I)
+        if m.group("rel").lower() in PEOPLE | PETS | CHANGEABLE
+    ]
+    names = [
+        v
+        for v in values(clause)
+        if v.kind == "name" and v.text.lower() not in NATIONALITIES and v.text.lower() not in _NOT_NAMES
+    ]
+    last = relations[-1] if relations else None
+    if last is not None and (not names or names[-1].start <= last.start("name")):
+        context.person = f"the user's {last.group('rel')} {last.group('name')}"
+    elif names:
+        context.person = names[-1].text

@@ -1,0 +1,308 @@
+"""Facts from what people say, by rules: the statements of a user's message, in the third person.
+
+A message is cut into statement sentences and clauses (`sentences`), each clause is put in
+a plain order ("On Wednesdays I do the late shift" -> "I do the late shift on Wednesdays";
+"Biscuit, my beagle, joins the runs" -> "my beagle Biscuit joins the runs"), and the
+readers (`readers`) write what it states, standalone and in the third person: who the user
+is ("I'm Priya", "hiroshi here", "34, accountant"), who their people are ("my partner
+Sven and I", "Son's name is Lwazi"), what the user says of themselves ("I …", "we …",
+"my cat …"), of someone named earlier ("she's 4", "her little brother Kenta is 3"), of
+someone else when the user's business ("Elena joined our team in June"), or of their
+events ("the wedding is in Malaga on 14 June").
+
+Then the gate: a fact says something about the world beyond the talk itself. Questions
+never reach it; clauses addressed to the assistant ("I love your idea"), hypotheticals
+("if I won the lottery"), hedges ("I think"), feelings of the moment ("I'm so glad",
+"I'm drowning in admin"), promises to the assistant ("I'll check it out"), requests
+("I need some tips", "I'd like to write to …") and clauses with no content word beyond
+their verb ("I love it", "we just moved") are not facts. A clause that takes a fact
+back ("I don't work as a carpenter anymore") states none either: it is a change, which
+`changes` applies to what is known.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+from memoir.index.keyword import terms
+from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, is_retraction
+from memoir.ingest.lexicon import CHANGEABLE, word_list
+from memoir.ingest.person import ADVERBS
+from memoir.ingest.readers import (
+    LATE_READERS,
+    READERS,
+    Context,
+    mentioned,
+    naming_facts,
+    others,
+    without_relations,
+)
+from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, sentences
+from memoir.ingest.topics import stem
+from memoir.ingest.values import values
+
+__all__ = ["Statement", "content_words", "is_fact", "known_words", "plain_sentence", "read_sentences", "statements"]
+
+MAX_WORDS = 45
+MAX_CHARS = 300
+
+_FRONTED = re.compile(
+    r"^(?P<adv>(?:on|every|each|at|in|since|after|before|during|from|this|next|last|right now|these days|"
+    r"nowadays|most|some|usually|normally)\b[^,]{0,40}?),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
+    re.I,
+)
+_REPORTED = re.compile(
+    r"^(?:(?:my|the|our)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|thinks|reckons|told me|tells me)(?:\s+that)?"
+    r"\s+(?P<said>.+)$",
+    re.I,
+)
+_APPOSITION = re.compile(
+    r"(?:^|(?<=[.!?:;]\s))(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<rel>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?),\s+(?P<rest>.+)$",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|ours|us)\b", re.IGNORECASE)
+_ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u|ya|y'all)\b", re.I)
+_HYPOTHETICAL = re.compile(
+    r"^(?:if|when|whenever|unless|once|what if|imagine|suppose|hopefully)\b|\b(?:maybe|perhaps|probably|might|"
+    r"possibly|could|gonna try|wanna|should|ought to|has to be|have to be|must be|needs to be|need to be)\b",
+    re.I,
+)
+_MOOD = (
+    r"glad|happy|sorry|sure|excited|thrilled|proud|curious|confused|grateful|thankful|impressed|jealous|"
+    r"kidding|joking|listening|all ears|on it|lucky|blessed|honou?red|touched|relieved|stoked|pumped|psyched|amazed|"
+    r"speechless|looking forward|wondering|interested in hearing|trying to (?:decide|figure|understand|find|work out|"
+    r"think|sort)|looking for|going to try|about to|heading out|doing (?:well|good|great|fine|ok|okay)|feeling|"
+    r"all set|up for it|a fan of (?:it|that|this)|not sure|unsure|so so|hanging in there|hoping|planning to try|"
+    r"going to check|drowning in|swamped|buried in|snowed under|dying to|obsessed with (?:it|this|that)|"
+    r"staying in|staying home|bored|in love with (?:it|this|that)"
+)
+# A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
+_IDLE = re.compile(
+    r"^(?:is|was|'s|has been|have been)\s+(?:(?:so|very|really|just|pretty|super|a bit|a little|kinda|now|still|all|"
+    r"quite|too|rather|feeling)\s+)*(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|"
+    r"well|tired|exhausted|bored|hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving)"
+    r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
+    # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
+    r"|^(?:is|was|'s|has been|have been)\s+(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
+    r"\w+(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$",
+    re.IGNORECASE,
+)
+_CHITCHAT = re.compile(
+    rf"^(?:is|was|will be|would be|has been|'s)\s+(?:(?:so|very|really|just|also|not|pretty|super|totally|"
+    rf"quite|truly|absolutely|a little|a bit|kinda|now|still|already|always|genuinely)\s+)*(?:{_MOOD})\b"
+    r"|^(?:thinks|thought|guesses|supposes|believes|hopes|wishes|wonders|wondered|means|meant|sees|knows|knew|"
+    r"understands|agrees|disagrees|bets|assumes|suspects|reckons|doubts|imagines|appreciates|feels like|feels|"
+    r"can't wait|cannot wait|can imagine|can't believe|can't imagine|must say|would say|can never remember|"
+    r"never remembers|can't remember|would love to \w+|would like to \w+|would never|'d never|wants to (?:know|ask|"
+    r"hear|see|try|check|learn more|share|sort out|figure out|get better|do better)|is trying to (?:sort|figure|get)|"
+    r"needs (?:help|advice|tips|ideas|suggestions|some|a hand|to know|to ask|to figure|to decide|to find|to go|to run|"
+    r"to survive|to get through|to sort)|"
+    r"has (?:a question|no idea|an idea|to go|got to go|been thinking|to switch|had to)|had to \w+$|had no idea|"
+    r"has no clue|will (?:check|try|do|let|think|see|look|keep|get back|talk|ask|tell|send|give|be back|remember|"
+    r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
+    r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
+    r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
+    r"is (?:asking|wondering|curious)|was (?:asking|wondering|just wondering)|hears you|gets it|get it|"
+    r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b",
+    re.IGNORECASE,
+)
+_FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
+_TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
+_DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one)$", re.I)
+# Words that carry nothing on their own: a clause with no content word but these is small talk.
+_GENERIC = frozenset(
+    word_list(
+        "it that this things stuff something anything everything nothing lot lots bit much really so very too "
+        "just time great good nice fun amazing awesome cool fine okay ok well sure glad happy day today "
+        "tonight now here there yet again always never totally definitely absolutely super pretty quite kind "
+        "sort actually literally honestly love loved loving lovely wonderful fantastic incredible beautiful "
+        "best better worse worst sounds sound looks look seems seem feel feels felt moment bunch couple wow "
+        "yeah yes haha lol idea brutal slow annoying chaos mess hard tough crazy insane awful terrible horrible "
+        "boring exhausting nicer easier harder worse tbh honestly ngl though anyway thank thanks god"
+    )
+)
+_NOT_VALUE = re.compile(
+    r",?\s*(?:and\s+)?(?:not|rather than|instead of)\s+(?:in\s+|at\s+|on\s+|the\s+)?(?-i:[A-Z0-9])[\w:'’-]*"
+    r"(?:\s+(?-i:[A-Z])[\w'’-]*)*|,?\s+instead of\s+(?:the\s+|a\s+|an\s+)?[\w'’-]+|,?\s+instead\b"
+)
+_NOT_THING = re.compile(r",?\s+(?:and\s+)?not\s+(?:the|a|an|my|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?$")
+_FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'’-]*)*(?=\s+(?:to|for)\s)")
+_VERB_AFTER_AND = re.compile(r"\s+and\s+(?=(?:also\s+|still\s+)?[a-z]+(?:s|ed)\s+\w)")
+
+
+@dataclass(frozen=True)
+class Statement:
+    text: str  # the fact, standalone, in the third person
+    important: bool = False  # the user asked for it to be remembered
+    clause: str = ""  # the words it was made from
+    source: str = "heuristics"  # the rules, or the model ("llm") when it read a fact the rules missed
+
+
+def known_words(facts: Iterable[str]) -> frozenset[str]:
+    """What makes a name the user's business: the names and word stems of the facts known already."""
+    found: set[str] = set()
+    for fact in facts:
+        found.update(w.lower().removesuffix("'s") for w in re.findall(r"\b(?-i:[A-Z])[\w'’-]+", fact))
+        found.update(stem(w) for w in terms(fact) if len(w) > 3 and w not in ("user", "user's"))
+    return frozenset(found)
+
+
+def statements(text: str, known: Collection[str] = ()) -> list[Statement]:
+    """The facts a message states, in order (none twice). `known`: names in facts known already, lower case."""
+    found: dict[str, Statement] = {}
+    for _, stated in read_sentences(text, known):
+        for statement in stated:
+            found.setdefault(statement.text.lower(), statement)
+    return list(found.values())
+
+
+def read_sentences(text: str, known: Collection[str] = ()) -> list[tuple[Sentence, list[Statement]]]:
+    """Each statement sentence of a message with the facts it states (a pronoun may name what an earlier
+    sentence did: "My dog is called Biscuit. He's a beagle.")."""
+    context = Context(known)
+    read = []
+    for sentence in sentences(text):
+        read.append((sentence, _statements_of(sentence, context)))
+        context.opening = False
+    return read
+
+
+def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
+    context.first_person = bool(_FIRST_PERSON.search(sentence.text))
+    context.important = sentence.important
+    context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
+    found: list[Statement] = []
+    for clause in clauses(plain_sentence(sentence.text)):
+        clause, asked = asked_to_remember(_plain(clause))
+        context.important = sentence.important or asked
+        if clause and not is_retraction(clause):
+            found += _read_clause(clause, context)
+        mentioned(clause, context)
+    return found
+
+
+def plain_sentence(text: str) -> str:
+    """A sentence as the readers take it: reported speech opened, appositions before their names."""
+    return _apposed(_reported(text))
+
+
+def _reported(text: str) -> str:
+    """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own)."""
+    match = _REPORTED.match(text)
+    return match.group("said") if match and _FIRST_PERSON.search(match.group("said")) else text
+
+
+def _apposed(text: str) -> str:
+    """ "Biscuit, my beagle, joins the runs" -> "my beagle Biscuit joins the runs"."""
+    match = _APPOSITION.search(text)
+    if match:
+        return f"{text[: match.start()]}{match.group('rel')} {match.group('name')} {match.group('rest')}"
+    return text
+
+
+def _plain(clause: str) -> str:
+    """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
+    clause = re.sub(r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay)\b[,\s]*)+", "", clause, flags=re.I)
+    clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
+    fronted = _FRONTED.match(clause)
+    if fronted:
+        clause = f"{fronted.group('rest')} {fronted.group('adv')}"
+    return clause.strip()
+
+
+def _read_clause(clause: str, context: Context) -> list[Statement]:
+    first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
+    written = _made(first, context)
+    for part in more:  # "… is a nurse and works nights": the second verb's subject is the first's
+        subject = re.match(r"^(.+?)\s+(?:is|are|was|were|has|had|'s)\b", written[0]) if written else None
+        if subject:
+            written.append(f"{subject.group(1)} {others(part)}")
+    found = [s for text in written if (s := _gated(text, clause, context)) is not None]
+    if not found:  # "a plan from my coach Dana": at least who Dana is
+        found = [s for text in naming_facts(clause) if (s := _gated(text, clause, context)) is not None]
+    return found
+
+
+def _made(clause: str, context: Context) -> list[str]:
+    for reader in (*READERS, *LATE_READERS):
+        made = reader(clause, context)
+        if made is not None:
+            return [*made, *_on_the_way(made)]
+    verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
+    if context.important and (verb or values(clause)):  # "remember that the wifi password is on the fridge",
+        return [clause[0].upper() + clause[1:]]  # "don't forget: dentist on Tuesday the 9th at 3pm": as said
+    return []
+
+
+def _on_the_way(made: list[str]) -> list[str]:
+    """Relations named inside a fact, each a fact of its own ("… in Leipzig with their cat Pixel")."""
+    extra = []
+    for text in made:
+        for naming in naming_facts(text.replace("their ", "my ").replace("the user's ", "my ")):
+            if naming not in made and not text.startswith(naming):
+                extra.append(naming)
+    return extra
+
+
+def _gated(text: str, clause: str, context: Context) -> Statement | None:
+    if any(w in text.lower() for w in CHANGEABLE) and not re.match(r"^the user's [\w-]+ is ", text, re.I):
+        text = without_relations(text)
+    text = _tidy(text, context.changing)
+    return Statement(text, context.important, clause) if is_fact(text, clause) else None
+
+
+def _tidy(text: str, changing: bool) -> str:
+    """One line, no old values ("…, not Malaga"; "from Rust to Go" keeps "to Go" when it is a change), short."""
+    text = _NOT_VALUE.sub("", text)
+    if changing:
+        text = _NOT_THING.sub("", _FROM_VALUE.sub("", text))
+    text = re.sub(r",?\s+(?:which|who)\s+.*$", "", text)
+    text = re.sub(r"\s+(?:after|before|with|for|about|at|on|in|into|from)\s+(?:it|them|that|this)$", "", text)
+    text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl)\b", "", text, flags=re.I)
+    text = re.sub(r"\s+(?:then|though|anyway)$", "", text, flags=re.I)
+    text = " ".join(text.split()).strip(" ,;:-—–")
+    if len(text) > MAX_CHARS:
+        text = text[:MAX_CHARS].rsplit(" ", 1)[0]
+    return text[:1].upper() + text[1:]
+
+
+def content_words(text: str) -> list[str]:
+    """The words of `text` that say something (not small talk, not "it", "great", "today")."""
+    return [w for w in terms(text) if w not in _GENERIC]
+
+
+def is_fact(text: str, clause: str) -> bool:
+    """Does `text` (made from `clause`) say something worth keeping? (The gate: see the module's docstring.)"""
+    if not text or _ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
+        return False
+    predicate = _predicate(text)
+    if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _DANGLING.search(text):
+        return False
+    if values(predicate) and not _FUTURE.match(predicate):
+        return True  # "Ada is 9", "the exam is on 3 March"
+    if _FUTURE.match(predicate) and not values(predicate):
+        return False  # "I'll be offline", "Yui is going to lose her mind": no date, no fact
+    if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
+        return False  # "we're staying in today"
+    words = content_words(predicate)
+    if text.lower().startswith("the user ") and words and predicate.lower().startswith(words[0]):
+        words = words[1:]  # the verb ("teaches piano"): the object must say something
+    return bool(words)
+
+
+_SUBJECT = re.compile(
+    r"^(?:the user(?:'s \w+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
+    r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*)$",
+    re.I,
+)
+
+
+def _predicate(text: str) -> str:
+    """What a fact says of its subject, without adverbs ("The user just moved" -> "moved")."""
+    match = _SUBJECT.match(text)
+    words = (match.group("rest") if match else text).split()
+    while words and words[0].lower() in ADVERBS:
+        words.pop(0)
+    return " ".join(words)

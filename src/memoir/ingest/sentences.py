@@ -1,0 +1,188 @@
+"""A user's message cut into what the fact rules read: sentences, then clauses, each a statement or not.
+
+People type facts inside chatter: "Hi, I'm Priya.", "Actually we just moved, I live in
+Rotterdam now.", "Please remember that my cat is called Pixel and she is 4 years old."
+This module takes the chatter off and cuts what is left where a new statement starts:
+
+- sentences end at `.`, `!`, `?` or a line break (not inside "Dr. Ng", "e.g." or "1.5");
+- a sentence that ends with `?` is a question and states nothing, unless what comes
+  before its last comma is a statement and the question only a tag ("…, do you?");
+- the openers of speech go: greetings, "actually", "oh and", "by the way", "update:",
+  and requests to remember ("please remember that …", "don't forget: …"), which mark
+  what follows as important; openers that announce a change ("change of plan",
+  "turns out", "correction") are kept as a flag;
+- clauses split at `;`, `:`, dashes, ", but", ", so", and at a comma or "and" that a new
+  subject follows ("I'm not doing Berlin, I switched to …", "Ada is 9 and Leo is 6").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Sentence", "asked_to_remember", "clauses", "sentences"]
+
+_ABBREVIATIONS = frozenset(
+    [
+        "mr",
+        "mrs",
+        "ms",
+        "dr",
+        "prof",
+        "st",
+        "mt",
+        "jr",
+        "sr",
+        "vs",
+        "etc",
+        "e.g",
+        "i.e",
+        "approx",
+        "no",
+        "fig",
+        "dept",
+        "univ",
+        "ave",
+        "inc",
+        "ltd",
+        "co",
+    ]
+)
+_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
+_QUESTION_TAG = re.compile(
+    r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
+    r"what about|how about|and|or)\b[^,]*\?$",
+    re.IGNORECASE,
+)
+_GREETING = (
+    r"hi there|hey there|hello there|hello again|hey again|hi again|good (?:morning|afternoon|evening)|hi|hey|hello|"
+    r"hiya|howdy|yo|greetings|morning|evening|dear \w+|hola|servus|howzit|ciao|bonjour|salut|namaste|g'day"
+)
+_FILLER = (
+    r"ok|okay|oh|ah|aha|well|so|and|but|also|plus|then|btw|by the way|anyway|anyways|honestly|basically|"
+    r"yes|yeah|yep|yup|no|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|awesome|thanks|thank you|"
+    r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
+    r"for context|for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
+    r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
+    r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
+    r"quick note|quick one"
+)
+_CHANGE_OPENER = (
+    r"actually|correction|quick update|small update|big update|update on \w+|update|change of plans?(?: on [\w ]+)?|"
+    r"plan change|new plan|(?:a |some |big |small |a few |one )changes?(?: at \w+| on \w+)?(?: too)?|"
+    r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|sorry|scratch that|my mistake|"
+    r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore"
+)
+_REMEMBER = (
+    r"(?:please |pls |can you |could you |kindly )?(?:remember|memori[sz]e|note|make a note|take note|"
+    r"keep in mind|bear in mind|don't forget|do not forget|never forget|save|store|remind me(?! to\b))"
+    r"(?: (?:this|that|it))?(?: for (?:me|later|the future))?(?: that)?"
+    r"|i want you to (?:know|remember)(?: that)?|you should know(?: that)?|(?:just )?so you know|"
+    r"for (?:future )?reference|note to self|for your (?:info|information)|for your records|"
+    r"just to let you know(?: that)?|i'd like you to (?:know|remember)(?: that)?"
+)
+_OPENER = re.compile(
+    rf"^(?:(?P<greeting>{_GREETING})|(?P<change>{_CHANGE_OPENER})|(?P<filler>{_FILLER}))(?:[,:!.\s—–-]+|$)",
+    re.IGNORECASE,
+)
+_REMEMBER_OPENER = re.compile(rf"^(?:{_REMEMBER})(?:\s*[,:!—–-]\s*|\s+)(?=\S)", re.IGNORECASE)
+# A new clause starts with its own subject: a pronoun, "my/our X", or a name.
+_SUBJECT = (
+    r"(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|he|she|they|he's|she's|they're|it's|it|his|her|their)"
+)
+_SPLIT = re.compile(
+    r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
+    rf"|,?\s+(?:and|so|then)\s+(?={_SUBJECT}\b\s*\w)|,\s+(?={_SUBJECT}\b\s*\w)"
+    r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"
+    r"|,\s+and\s+(?=(?:the|a|an|this|that|his|her|their)\s)"
+    r"|,\s+(?=(?-i:[A-Z])[a-z]+\s+(?:is|was|has|had|will|covers|helps|does|[a-z]+s)\b)",
+    re.IGNORECASE,
+)
+_TRAILING = re.compile(
+    r"(?:,?\s+(?:by the way|btw|haha+|lol|though|too|as well|anyway|i guess|i think|you know|for now|"
+    r"just so you know|fyi))+\s*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str  # the sentence with the openers of speech taken off
+    said: str  # the sentence as the user wrote it
+    important: bool = False  # the user asked for it to be remembered
+    change: bool = False  # an opener announced a change ("actually", "change of plan")
+
+
+def _pieces(text: str) -> list[str]:
+    """`text` cut at sentence ends, gluing back cuts after an abbreviation or inside a number."""
+    pieces: list[str] = []
+    for part in _END.split(text):
+        part = part.strip()
+        if not part:
+            continue
+        if pieces and _continues(pieces[-1], part):
+            pieces[-1] = f"{pieces[-1]} {part}"
+        else:
+            pieces.append(part)
+    return pieces
+
+
+def _continues(before: str, after: str) -> bool:
+    """Did `before` end at an abbreviation ("Dr."), or does `after` go on in lower case after one?"""
+    if not before.endswith("."):
+        return False
+    last = before[:-1].rsplit(None, 1)[-1].lower() if before[:-1].split() else ""
+    return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha() and after[:1].islower())
+
+
+def _open(text: str) -> tuple[str, bool, bool]:
+    """(text without its openers, asked to remember, a change announced)."""
+    important = change = False
+    while True:
+        remember = _REMEMBER_OPENER.match(text)
+        if remember:
+            important, text = True, text[remember.end() :]
+            continue
+        opener = _OPENER.match(text)
+        if not opener or opener.end() == 0:
+            return text.strip(), important, change
+        change = change or opener.group("change") is not None
+        text = text[opener.end() :]
+
+
+def sentences(text: str) -> list[Sentence]:
+    """The statements of a message, sentence by sentence (questions left out)."""
+    found = []
+    for said in _pieces(text):
+        stated = _statement_part(said)
+        if stated is None:
+            continue
+        body, important, change = _open(stated)
+        body = _TRAILING.sub("", body).strip(" ,;:-—–")
+        if body:
+            found.append(Sentence(body, said, important, change))
+    return found
+
+
+def _statement_part(said: str) -> str | None:
+    """The sentence without its end mark; a question's statement before a tag ("I'm in, are you?"), or None."""
+    text = said.rstrip()
+    if not text.endswith("?"):
+        return text.rstrip(".!…").strip() or None
+    tag = _QUESTION_TAG.search(text)
+    if tag is None:
+        return None
+    return text[: tag.start()].strip() or None
+
+
+def clauses(sentence: str) -> list[str]:
+    """A sentence's clauses, in order, each trimmed (and without a trailing "by the way")."""
+    parts = [_TRAILING.sub("", p).strip(" ,") for p in _SPLIT.split(sentence)]
+    return [p for p in parts if p]
+
+
+def asked_to_remember(clause: str) -> tuple[str, bool]:
+    """A clause without a request to remember it ("…; remind me the token expires on 30 June"), and whether it
+    had one."""
+    match = _REMEMBER_OPENER.match(clause)
+    return (clause[match.end() :], True) if match else (clause, False)

@@ -1,0 +1,215 @@
+"""What a fact is about, so that a new value replaces the old one: a topic is a subject and one attribute.
+
+Some things hold one value at a time: where the user lives, their name, job, diet, age,
+the date or place of their wedding, "the user's goal is …". A fact on such a topic with
+another value is an update ("The user lives in Rotterdam" replaces "The user lives in
+Utrecht"); with the same value it is the same fact. Everything else (likes, pets, plans,
+habits) can hold many values at once and is only changed by what a message says changed
+(`changes`).
+
+Topics are read from the fact's text in the third person, whoever wrote it (the rules or
+a model), so a fact stored last year and one written now compare alike.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from memoir.index.keyword import terms
+from memoir.ingest.lexicon import EVENTS, ONE_AT_A_TIME, word_list
+from memoir.ingest.values import NUMBER_WORDS, values
+
+__all__ = ["Topic", "stem", "stems", "topics"]
+
+_DIETS = (
+    r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based|"
+    r"carnivore|flexitarian|halal|kosher|omnivore"
+)
+_JOB_ENDINGS = ("er", "or", "ist", "ian", "eer", "ant", "ent", "ive", "ect", "ic", "nurse", "chef", "cook", "pilot")
+_NOT_JOBS = frozenset(
+    word_list(
+        "fan lover member user beginner owner reader follower believer player runner swimmer cyclist walker talker "
+        "sleeper eater drinker smoker dreamer thinker worrier introvert extrovert parent mother father mom mum dad "
+        "brother sister daughter son wife husband partner person people student"
+    )
+)
+_NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
+_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("name", re.compile(r"^(?P<s>.+?)(?:'s name is| is called| is named| goes by)\s+(?P<v>.+)$", re.I)),
+    (
+        "age",
+        re.compile(
+            rf"^(?P<s>.+?)\s+(?:is|turns|turned|will turn|just turned|is turning)\s+(?P<v>{_NUMBER})"
+            r"(?:\s+years?\s+old|-year-old)?(?:\s|$|,)",
+            re.I,
+        ),
+    ),
+    (
+        "residence",
+        re.compile(
+            r"^(?P<s>the user)\s+(?:(?:now|currently|still|also|just)\s+)*(?:lives|is living|resides|is based|"
+            r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
+            r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?)\s+(?:back\s+)?"
+            r"(?:in|to|at)\s+(?P<v>.+)$",
+            re.I,
+        ),
+    ),
+    (
+        "diet",
+        re.compile(
+            r"^(?P<s>the user)\s+(?:is|has gone|went|became|has become|has been|eats|stays|keeps)\s+"
+            rf"(?:(?:fully|strictly|completely|mostly|now|a|an|totally|entirely)\s+)*(?P<v>{_DIETS})\b",
+            re.I,
+        ),
+    ),
+    ("job", re.compile(r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:works|is working)\s+as\s+(?P<v>.+)$", re.I)),
+    (
+        "job",
+        re.compile(
+            r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:leads|manages|runs|heads)\s+(?P<v>(?:the\s+)?[\w\s-]*"
+            r"\bteam\b.*)$",
+            re.I,
+        ),
+    ),
+    (
+        "employer",
+        re.compile(r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:works|is working)\s+(?:at|for)\s+(?P<v>.+)$", re.I),
+    ),
+    (
+        "favourite",
+        re.compile(r"^(?P<s>the user)'s (?:favou?rite|fav)\s+(?P<a>[\w\s]+?)\s+(?:is|are)\s+(?P<v>.+)$", re.I),
+    ),
+]
+_JOB_NOUN = re.compile(
+    r"^the user is (?:now\s+)?(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?:\s+(?:at|for|in|with)\s+.+)?$",
+    re.I,
+)
+_RELATION = re.compile(
+    r"^the user's (?P<rel>[\w-]+) is (?P<name>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*)$"
+    r"|^(?P<name2>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*) is (?:now )?the user's (?P<rel2>[\w-]+)(?: now)?$",
+    re.I,
+)
+_POSSESSIVE = re.compile(
+    r"^(?P<s>the user's\s+[\w'-]+(?:\s+(?!is\b|are\b)[\w'-]+){0,2})\s+(?:is|are)\s+"
+    r"(?!called\b|named\b|a\b|an\b)(?P<v>.+)$",
+    re.I,
+)
+
+
+@dataclass(frozen=True)
+class Topic:
+    subject: str  # "user", "the user's cat", "pixel"
+    attribute: str  # name, age, residence, diet, job, employer, "favourite colour", place, date, is
+    value: str  # normalised
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return self.subject, self.attribute
+
+
+@lru_cache(maxsize=4096)
+def topics(fact: str) -> tuple[Topic, ...]:
+    """The single-valued topics a fact speaks to (none for most facts)."""
+    text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
+    found: list[Topic] = []
+    for attribute, pattern in _PATTERNS:
+        match = pattern.match(text)
+        if match:
+            name = f"favourite {match.group('a').lower()}" if attribute == "favourite" else attribute
+            found.append(Topic(_subject(match.group("s")), name, _value(match.group("v"))))
+    relation = _RELATION.match(text)
+    if relation:
+        rel, name = relation.group("rel") or relation.group("rel2"), relation.group("name") or relation.group("name2")
+        found.append(Topic(name.lower(), "relation", rel.lower()))
+    job = _JOB_NOUN.match(text)
+    if job and _is_job(job.group("head")):
+        found.append(Topic("user", "job", _value(job.group("v"))))
+    possessive = _POSSESSIVE.match(text)
+    single = relation is None or (relation.group("rel") or relation.group("rel2")).lower() in ONE_AT_A_TIME
+    if possessive and single and not any(t.attribute != "relation" for t in found):
+        found.extend(_possessive(possessive.group("s"), possessive.group("v")))
+    return tuple(found)
+
+
+def _possessive(subject: str, value: str) -> list[Topic]:
+    """ "The user's goal is …" holds one value; an event's place and date are two ("in Malaga on 14 June")."""
+    head = subject.split()[-1].lower()
+    if head not in EVENTS and not subject.lower().endswith(tuple(f" {e}" for e in EVENTS)):
+        return [Topic(_subject(subject), "is", _value(value))]
+    kinds = {"place": "place", "name": "place", "date": "date", "weekday": "date", "time": "time"}
+    found: dict[str, Topic] = {}
+    for item in values(value):
+        if item.kind in kinds:
+            found.setdefault(kinds[item.kind], Topic(_subject(subject), kinds[item.kind], item.key))
+    return list(found.values())
+
+
+def _is_job(head: str) -> bool:
+    lower = head.lower()
+    return lower not in _NOT_JOBS and lower.endswith(_JOB_ENDINGS)
+
+
+def _subject(subject: str) -> str:
+    """A subject's key: its name when it has one ("the user's cat Pixel" -> "pixel"), else its words."""
+    names = [w for w in re.findall(r"\b[A-Z][\w'-]*", subject) if w.lower() not in ("the", "user", "user's")]
+    if names:
+        return str(names[-1]).lower().removesuffix("'s")
+    lowered = subject.lower().strip()
+    return "user" if lowered == "the user" else lowered.removeprefix("the ")
+
+
+def _value(value: str) -> str:
+    words = [w for w in re.split(r"[\s,]+", value.lower().strip(" .")) if w]
+    while words and words[-1] in ("now", "currently", "again", "too", "anymore", "these", "days"):
+        words.pop()
+    return " ".join(w for w in words if w not in ("the", "a", "an"))
+
+
+_IRREGULAR = {
+    "goes": "go",
+    "went": "go",
+    "gone": "go",
+    "going": "go",
+    "does": "do",
+    "did": "do",
+    "done": "do",
+    "doing": "do",
+    "has": "have",
+    "had": "have",
+    "having": "have",
+    "is": "be",
+    "was": "be",
+    "are": "be",
+    "were": "be",
+    "been": "be",
+    "lives": "live",
+    "living": "live",
+    "lived": "live",
+}
+_NOT_TOPICAL = frozenset(word_list("user users the last next year years week weeks month months day days ago"))
+
+
+@lru_cache(maxsize=16384)
+def stem(word: str) -> str:
+    """Enough of a word to match its other forms: "shifts"/"shift", "goes"/"go", "Fridays"/"friday"."""
+    word = word.lower().replace("’", "'").removesuffix("'s")
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if word.endswith("ies") and len(word) > 4:
+        word = word[:-3] + "y"
+    elif word.endswith(("ches", "shes", "xes", "sses", "zes", "oes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        word = word[:-1]
+    for suffix in ("ing", "ed"):
+        if word.endswith(suffix) and len(word) > len(suffix) + 2:
+            word = word[: -len(suffix)]
+            break
+    return word.rstrip("e")[:7] or word[:7]  # "move", "moved", "moving": "mov"
+
+
+def stems(text: str) -> frozenset[str]:
+    """The stems of a text's content words ("user" and time words left out), and its numbers ("3 cats": 3)."""
+    return frozenset(stem(w) for w in terms(text) if w not in _NOT_TOPICAL) | frozenset(re.findall(r"\b\d\b", text))
