@@ -172,7 +172,7 @@ def test_memory_is_injected_before_the_message_it_answers_only(
     session.send("Who is the lighthouse keeper?")
     session.send("Thanks")
     first, second = script.bodies
-    assert first["messages"][-1]["content"].startswith(MEMORY_PREAMBLE)
+    assert first["messages"][-1]["content"].startswith(f"({MEMORY_PREAMBLE}")
     assert "Ada" in first["messages"][-1]["content"] and first["messages"][-1]["content"].endswith("keeper?")
     assert second["messages"][1]["content"] == "Who is the lighthouse keeper?"  # the history keeps what was said
     assert session.messages[1].content == "Who is the lighthouse keeper?"

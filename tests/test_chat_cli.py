@@ -66,7 +66,7 @@ class Model:
             return 200, completion('{"facts": []}')
         self.turns.append(body)
         last = body["messages"][-1]
-        said = str(last["content"]).split("The user's message:")[-1]  # after the injected memory
+        said = str(last["content"]).split("\n)\n\n")[-1]  # after the injected memory
         if self.refuse and last["role"] == "user":
             self.refuse -= 1
             return 400, {"error": {"message": "the request was malformed in some way"}}

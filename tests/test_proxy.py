@@ -83,8 +83,8 @@ def test_a_chat_request_gets_the_conversations_memory_and_both_turns_are_kept(
         [(_, sent)] = upstream.requests
         assert "memory_id" not in sent  # memoir's own field is not the upstream's
         content = sent["messages"][-1]["content"]
-        assert "> [fact] The user is allergic to peanuts" in content
-        assert content.endswith("The user's message:\nWhat should I avoid at the offsite?")
+        assert "> The user is allergic to peanuts." in content
+        assert content.endswith("\n)\n\nWhat should I avoid at the offsite?")
         assert memoir.flush(timeout=30)
         turns = [(e.event_type.value, e.text) for e in memoir.events(conversation_id="sam")]
         assert turns == [
@@ -146,7 +146,7 @@ def test_a_streamed_answer_passes_through_chunk_by_chunk_and_is_kept_whole(open_
             )
             pieces = [c.choices[0].delta.content for c in stream if c.choices and c.choices[0].delta.content]
         assert pieces == ["Avoid ", "the peanut ", "snacks."]
-        assert "> [fact] The user is allergic to peanuts" in upstream.requests[0][1]["messages"][-1]["content"]
+        assert "> The user is allergic to peanuts." in upstream.requests[0][1]["messages"][-1]["content"]
         assert upstream.requests[0][1]["stream"] is True
         events = memoir.events(conversation_id="sam")
         assert [(e.event_type.value, e.text) for e in events][-1] == ("assistant_message", "Avoid the peanut snacks.")
@@ -251,7 +251,7 @@ def test_memory_knobs_shape_the_injection_and_never_reach_the_upstream(open_memo
                 )
         sent = [body for _, body in upstream.requests]
     assert all(not any(key.startswith("memory_") for key in body) for body in sent)
-    facts = [body["messages"][-1]["content"].count("> [fact]") for body in sent]
+    facts = [body["messages"][-1]["content"].count("> The user") for body in sent]
     assert facts[0] == 1 and facts[1] == 4
 
 
@@ -282,7 +282,7 @@ def test_history_fields_compress_the_request_before_the_memory_goes_in(open_memo
     assert messages[:2] == chat[:2] and messages[3:-1] == chat[-4:-1]  # system, first user; the last 4 as they were
     assert messages[2]["role"] == "assistant" and messages[2]["content"].startswith("Summary of messages 2-17")
     assert "[message 2]" in messages[2]["content"] or "[message 3]" in messages[2]["content"]
-    assert "> [fact] The user gets seasick on ferries" in messages[-1]["content"]  # injected after compression
+    assert "> The user gets seasick on ferries." in messages[-1]["content"]  # injected after compression
     assert messages[-1]["content"].endswith(chat[-1]["content"])
     header = raw.headers["x-memoir-history"]
     assert header.startswith("tokens ") and "summarized 16" in header and "strategy from_last_n_messages:4" in header

@@ -247,9 +247,9 @@ def test_a_models_summary_is_used_when_every_bullet_is_said_in_the_segment(open_
             lambda lines: json.dumps(
                 {"title": "A walk", "bullets": ["Sam adopted a golden retriever named Biscuit"], "keywords": []}
             ),
-            "which these messages do not",
+            "is not said in these messages",
         ),
-        (lambda lines: json.dumps({"title": "...", "bullets": ["..."], "keywords": []}), "title"),
+        (lambda lines: json.dumps({"title": "...", "bullets": ["..."], "keywords": []}), "says something"),
         (lambda lines: "Sure! Here is the summary: {title: lighthouse", "no usable JSON"),
     ],
     ids=["invented-bullet", "placeholder", "broken-json"],
@@ -366,7 +366,7 @@ def test_build_context_puts_the_conversation_summary_first(memoir: Memoir) -> No
     memoir.ingest(EVENTS)
     assert memoir.flush(timeout=60)
     context = memoir.build_context("what backend language did we pick?", conversation_id="lighthouse")
-    assert context.text.startswith("Summary of the conversation so far:\n")
+    assert context.text.startswith("Summary of the conversation so far: ")
     assert context.tokens <= 1500
     files = list((memoir.home / "vault" / "entries" / "lighthouse" / "summaries").rglob("*.md"))
     assert files and all("role: summary" in f.read_text() for f in files)
@@ -388,7 +388,7 @@ def test_a_turn_whose_words_a_summary_hit_carries_is_left_out_of_the_context() -
     )
     context = format_context([covered, summary, other], summary="Sam plans a tide app.", budget_tokens=400)
     assert [h.kind for h in context.hits] == ["summary", "turn"] and context.hits[1] is other
-    assert context.text.startswith("Summary of the conversation so far:\nSam plans a tide app.")
+    assert context.text.startswith("Summary of the conversation so far: Sam plans a tide app.")
 
 
 def test_an_old_conversation_imported_in_batches_is_not_cut_where_a_batch_ended(memoir: Memoir) -> None:

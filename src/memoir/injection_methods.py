@@ -8,7 +8,7 @@ data, before the message (`retrieval.inject`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,7 +17,7 @@ from memoir.config import Settings
 from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
 from memoir.retrieval import Context, Hit, TimeLike, format_context
-from memoir.retrieval.injection import inject, last_user_text
+from memoir.retrieval.injection import inject, last_user_text, request_texts
 
 __all__ = ["Injection", "InjectionMethods"]
 
@@ -74,14 +74,7 @@ class InjectionMethods:
 
         `top_k` is how many hits compete for the budget (default: `search.top_k`, at least 10).
         """
-        check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
-        if top_k is not None:
-            check_count("top_k", top_k, 1, MAX_TOP_K)
-        k = max(self.settings.search.top_k, 10) if top_k is None else top_k
-        hits = self.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
-        conversation = conversation_id or DEFAULT_CONVERSATION
-        summary = self._parts.summaries.final_text(conversation, agent_id=self._parts.agent_scope(agent_id))
-        return format_context(hits, summary=summary, budget_tokens=budget_tokens)
+        return _context(self, query, conversation_id, agent_id, budget_tokens, top_k, ())
 
     def inject(
         self: _Searches,
@@ -100,7 +93,25 @@ class InjectionMethods:
         found = last_user_text(messages)
         if found is None:
             return Injection(inject(messages, Context("")), Context(""))
-        context = self.build_context(
-            found[1], conversation_id=conversation_id, budget_tokens=budget_tokens, agent_id=agent_id, top_k=top_k
-        )
+        present = request_texts(messages)  # what the request holds already is not memory to repeat
+        context = _context(self, found[1], conversation_id, agent_id, budget_tokens, top_k, present)
         return Injection(inject(messages, context), context)
+
+
+def _context(
+    memoir: _Searches,
+    query: str,
+    conversation_id: str | None,
+    agent_id: str | None,
+    budget_tokens: int,
+    top_k: int | None,
+    present: Sequence[str],
+) -> Context:
+    check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
+    if top_k is not None:
+        check_count("top_k", top_k, 1, MAX_TOP_K)
+    k = max(memoir.settings.search.top_k, 10) if top_k is None else top_k
+    hits = memoir.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
+    conversation = conversation_id or DEFAULT_CONVERSATION
+    summary = memoir._parts.summaries.final_text(conversation, agent_id=memoir._parts.agent_scope(agent_id))
+    return format_context(hits, summary=summary, budget_tokens=budget_tokens, exclude=present)

@@ -235,10 +235,14 @@ class ChatSession:
         return self.history
 
     def _inject(self, text: str) -> str:
-        """The user's message as the model gets it: memory for it quoted before it (nothing when none is found)."""
-        request = [{"role": "user", "content": text}]
+        """The user's message as the model gets it: memory for it quoted before it (nothing when none is found).
+
+        The history goes with the request, so memory never repeats what the model has before it already.
+        """
+        history = [m.to_openai() for m in self.history.view()] if self.history else []
+        request = [*history, {"role": "user", "content": text}]
         injection = self.memoir.inject(request, conversation_id=self.conversation_id, agent_id=self.agent_id)
-        content = injection.messages[0].get("content")
+        content = injection.messages[-1].get("content")
         return content if isinstance(content, str) else text
 
     def _run_turn(

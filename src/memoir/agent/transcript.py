@@ -64,6 +64,8 @@ def event_record(message: Message, session_id: str, conversation_id: str) -> dic
             text, metadata["content"] = _calls_text(message.tool_calls), "none"
     if message.role == "tool":
         metadata.update(tool_call_id=message.tool_call_id or "", tool_name=message.name or "")
+    if message.role == "assistant":
+        metadata["via"] = "chat"  # memoir's own model speaking: never injected back as memory
     return {
         "session_id": session_id,
         "conversation_id": conversation_id,

@@ -1,17 +1,24 @@
 """Context building: the block of memory injected before a user's message.
 
 Seed 004, step 5: the conversation's summary first (when there is one, within a quarter
-of the budget), then the retrieved memories as `[role] content` lines, scores not shown;
-a turn whose words a segment summary among the hits already carries (a grip's event) is
-left out. Typed memories (seed
-001) are grouped and limited: gotcha before decision before learning, then by score;
-per-type thresholds and limits; never more than 10 typed memories in all. Lines are
-added best first until the token budget (estimated as characters / 4) is spent.
+of the budget), then the retrieved memories, one plain sentence each, scores not shown:
+a fact as it is ("The user lives in Rotterdam."), a turn as who said it ("The user said:
+"…""), a typed memory with its type ("Gotcha (high): …"), a segment summary as what an
+earlier part of the talk said. Plain sentences, not `[role] text` tags: a small model
+read tagged turns as lines to continue, and answered as the user (decision 74).
+
+Left out: a turn whose words a segment summary among the hits already carries (a grip's
+event), a turn the request being answered already holds (`exclude`), and memoir's own
+earlier answers (assistant turns logged by the proxy or the chat agent): a model that
+is shown its old answers as memory repeats them, and they are fed back again. Typed
+memories (seed 001) are grouped and limited: gotcha before decision before learning,
+then by score; per-type thresholds and limits; never more than 10 typed memories in all.
+Lines are added best first until the token budget (estimated as characters / 4) is spent.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from memoir.retrieval.pipeline import Hit
@@ -63,11 +70,26 @@ def select_typed(hits: Sequence[Hit], rules: dict[str, TypeRule] | None = None, 
     return chosen[:TYPED_LIMIT]
 
 
+OWN_ANSWERS = ("proxy", "chat")  # an assistant turn logged `via` these is memoir's own model speaking
+
+
 def _line(hit: Hit) -> str:
-    label = hit.kind if hit.kind != "turn" else (hit.role or "turn")
-    if hit.kind == "gotcha" and hit.metadata.get("severity"):
-        label = f"gotcha, {hit.metadata['severity']}"
-    return f"[{label}] {' '.join(hit.text.split())}"
+    text = " ".join(hit.text.split())
+    if hit.kind == "turn":
+        who = hit.metadata.get("speaker") or {"user": "The user", "assistant": "The assistant"}.get(hit.role or "")
+        return f'{who or "Someone"} said: "{text}"'
+    if hit.kind == "summary":
+        title, _, rest = hit.text.partition("\n")
+        told = "; ".join(line.strip(" -") for line in rest.splitlines() if line.strip(" -"))
+        return f'An earlier part of the conversation ("{title.strip()}"): {told or title.strip()}'
+    if hit.kind in TYPED_KINDS:
+        severity = f" ({hit.metadata['severity']})" if hit.kind == "gotcha" and hit.metadata.get("severity") else ""
+        return f"{hit.kind.capitalize()}{severity}: {text}"
+    return text if text.endswith((".", "!", "?")) else f"{text}."
+
+
+def _own_answer(hit: Hit) -> bool:
+    return hit.kind == "turn" and hit.role == "assistant" and hit.metadata.get("via") in OWN_ANSWERS
 
 
 def _clip(text: str, tokens: int) -> str:
@@ -80,16 +102,29 @@ def _clip(text: str, tokens: int) -> str:
     return cut[: end + 1] if end > limit // 2 else cut[: cut.rfind(" ")] + " …"
 
 
-def format_context(hits: Sequence[Hit], *, summary: str | None = None, budget_tokens: int = 1500) -> Context:
-    """The injection block for these hits, within the budget."""
+def format_context(
+    hits: Sequence[Hit],
+    *,
+    summary: str | None = None,
+    budget_tokens: int = 1500,
+    exclude: Collection[str] = (),
+) -> Context:
+    """The injection block for these hits, within the budget; turns whose text is in `exclude` are left out."""
     typed = select_typed(hits)
-    others = [h for h in hits if h.kind not in TYPED_KINDS]
+    present = {" ".join(text.split()).lower() for text in exclude}
+    others = [
+        h
+        for h in hits
+        if h.kind not in TYPED_KINDS
+        and not _own_answer(h)
+        and not (h.kind == "turn" and " ".join(h.text.split()).lower() in present)
+    ]
     parts: list[str] = []
     used_hits: list[Hit] = []
     spent = 0
     if summary:
         # At most a quarter of the budget: the summary leads, the memories that answer the turn still fit.
-        block = f"Summary of the conversation so far:\n{_clip(summary.strip(), budget_tokens // 4)}"
+        block = f"Summary of the conversation so far: {_clip(' '.join(summary.split()), budget_tokens // 4)}"
         parts.append(block)
         spent += estimate_tokens(block)
     lines: list[str] = []
@@ -104,7 +139,6 @@ def format_context(hits: Sequence[Hit], *, summary: str | None = None, budget_to
         lines.append(line)
         used_hits.append(hit)
         spent += cost
-    if lines:
-        parts.append("Relevant memories:\n" + "\n".join(lines))
-    text = "\n\n".join(parts)
+    parts.extend(lines)
+    text = "\n".join(parts)
     return Context(text=text, hits=used_hits, tokens=estimate_tokens(text))
