@@ -34,12 +34,12 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
-from memoir.ingest.cues import CHANGE_VERB, is_retraction
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
+from memoir.ingest.lexicon import EVENTS, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import Statement, content_words, plain_sentence, read_sentences
 from memoir.ingest.sentences import clauses
-from memoir.ingest.topics import Topic, stems, topics
+from memoir.ingest.topics import Topic, stem_set, stems, topics
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
@@ -58,6 +58,7 @@ _INSTEAD = re.compile(
     re.I,
 )
 _ANNOUNCED = re.compile(r"\b(?:instead|change|changes|switch|swap|from now on|these days|nowadays|anymore)\b", re.I)
+_AFTER_TO = re.compile(r"\b(?:to|now|down to|up to|is|are)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
@@ -66,12 +67,14 @@ _NEW = re.compile(
     re.I,
 )
 # Stems that say a change happened, not what it is about: they never make a fact the one changed.
-_CHANGE_STEMS = stems(
+_CHANGE_STEMS = stem_set(
     "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
     "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
     "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
     "update correction plan plans new instead rather got get"
 )
+_HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
+_EVENT_STEMS = stem_set(" ".join(EVENTS) + " plan plans idea thing")
 _CHANGE_WORDS = frozenset(
     word_list(
         "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
@@ -80,12 +83,12 @@ _CHANGE_WORDS = frozenset(
     )
 )
 # Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
-_VERB_STEMS = stems(
+_VERB_STEMS = stem_set(
     "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
     "drink take have get make use like love need want start try keep find join move switch change book booked "
     "is are was"
 )
-_TAKEN_BACK = stems(
+_TAKEN_BACK = stem_set(
     "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
@@ -106,6 +109,7 @@ class Reading:
     new: tuple[Value, ...] = ()  # the values it gives (besides the old ones)
     moved: bool = False  # a verb of change ("moved to", "cut to", "down to"): a new value stands for an old one
     announced: bool = False  # "change of plan", "instead", "a supervisor change": what follows replaces something
+    message: str = ""  # the whole message: what "so only 22 now" is about
 
 
 @dataclass(frozen=True)
@@ -132,22 +136,25 @@ class Known:
 
 def read(text: str, known: Collection[str] = ()) -> list[Reading]:
     """Every statement sentence of a message, read for its facts and its changes."""
-    return [_reading(sentence.text, found, sentence.change) for sentence, found in read_sentences(text, known)]
+    return [_reading(sentence.text, found, sentence.change, text) for sentence, found in read_sentences(text, known)]
 
 
-def _reading(text: str, found: Sequence[Statement], announced: bool) -> Reading:
+def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
     moved = CHANGE_VERB.search(text) is not None or _TO_VALUE.search(text) is not None
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
     old = {a.strip() for a, _ in pairs}
     old |= {m.group("a").strip() for m in _NOT.finditer(text)} | {
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
-    retracted = tuple(c for c in clauses(plain_sentence(text)) if is_retraction(c))
+    announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
+    parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
+    retracted = tuple(p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)))
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)
-    announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
     changing = announced or moved or bool(old) or bool(retracted)
-    return Reading(text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced)
+    return Reading(
+        text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced, message or text
+    )
 
 
 # -- reconciliation ------------------------------------------------------------------------------------
@@ -227,6 +234,8 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
             shared = known.stems & own
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
+            if kinds and not kinds & {v.kind for v in values(known.text)}:
+                continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
             score = 2 * len(shared) + bool(kinds & {v.kind for v in values(known.text)})
             if best is None or score > best[0]:
                 best = (score, known)
@@ -239,9 +248,10 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
     if not reading.moved:
         return []
     given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
-    about = stems(reading.text) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
+    given.sort(key=lambda v: not _AFTER_TO.search(reading.text[: v.start]))  # "hired 4 more, so now 16": 16
     best: tuple[int, Known, Value] | None = None
     for value in given:
+        about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
         for known in live:
             shared = len(known.stems & about)
             if known.id is None or not shared or not _other_of_kind(known.text, value):
@@ -249,6 +259,16 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _about(value: Value, reading: Reading) -> frozenset[str]:
+    """What a new value is said of: its own statement's words ("moved to Nairobi" is not about teaching), the
+    sentence's when no statement carries it, the message's when the sentence says nothing but the value."""
+    carrying = [s.text for s in reading.statements if value.text in s.text]
+    said = stems(" ".join(carrying)) if carrying else stems(reading.text)
+    if not said - stems(value.text) - _CHANGE_STEMS:  # "so only 22 now"
+        said = stems(reading.message)
+    return said
 
 
 def _replacement(
@@ -272,7 +292,7 @@ def _replacement(
         if said is not None:
             return said, took
         swapped = next((t for v in reading.new if (t := _swap_kind(known.text, v)) is not None), None)
-        return swapped, set()
+        return swapped or _habit_dropped(reading.retracted), set()
     assert old is not None
     new = _counterpart(old, reading, known, said)
     if new is None or not any(v.text.lower() == old.lower() for v in values(reading.text)):
@@ -367,10 +387,24 @@ def _related(known: Known, about: frozenset[str], old: str) -> bool:
 
 
 def _takes_back(clause: str, known: Known) -> bool:
-    """Does the fact hold every word the clause takes back ("no more Friday nights": friday, night)?"""
+    """Does the fact hold every word the clause takes back ("no more Friday nights": friday, night), or
+    its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?"""
     said = third_person(clause) or clause
     taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
-    return bool(taken) and taken <= known.stems
+    if not taken:
+        return False
+    if taken <= known.stems:
+        return True
+    names = stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
+    return bool(names) and names <= known.stems and not (taken - names - _EVENT_STEMS)
+
+
+def _habit_dropped(retracted: Sequence[str]) -> str | None:
+    """ "I stopped smoking": taken back, and a fact of its own (a habit dropped says something of the user)."""
+    for clause in retracted:
+        if _HABIT.search(clause) and (said := third_person(clause)):
+            return said
+    return None
 
 
 def _swap(text: str, old: str, new: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "RETRACTION", "is_retraction"]
+__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "NO_MORE", "RETRACTION", "is_retraction"]
 
 CHANGE_VERB = re.compile(
     r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|chang(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|"
@@ -21,12 +21,16 @@ CHANGE_VERB = re.compile(
 # "a supervisor change", "big changes at work", "change of plan": a change is announced.
 CHANGE_NOUN = re.compile(r"\b(?:change|changes|instead|switch|swap|from now on|these days|nowadays|now)\b", re.I)
 RETRACTION = re.compile(
-    r"\b(?:no longer|anymore|any more|no more|used to|not \w+ing (?-i:[A-Z])\w*|quit|sold|gave up|give up|"
-    r"given up|stopped \w+|dropped \w+|got rid of|broke up with|dropped out|moved out of|cut out|"
-    r"left (?:my|our|the)?\s*(?:job|team|company|(?-i:[A-Z]))|handed in (?:my|our|his|her|their) notice|resigned|"
-    r"cancell?ed|called off|isn't happening|is off|are off|not happening|never mind)\b",
+    r"\b(?:no longer|anymore|any more|no more|used to|not \w+ing (?-i:[A-Z])\w*|quit (?:my|the|our|\w+ing)|"
+    r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
+    r"broke up with|dropped out|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
+    r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|band|us|(?-i:[A-Z]))|"
+    r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|is off|are off|"
+    r"not happening|never mind)\b",
     re.IGNORECASE,
 )
+# "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.
+NO_MORE = re.compile(r"(?:^|,\s*)no\s+(?P<x>(?!more\b|longer\b|idea\b|problem\b|worries\b)[a-z][\w-]*)\b", re.I)
 
 
 def is_retraction(clause: str) -> bool:

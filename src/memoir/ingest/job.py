@@ -17,8 +17,9 @@ again still moves a backlog forward; without one, rules take microseconds per ev
 whole claim is settled at once.
 
 Model calls per user turn: none when the message says nothing in the first person; one
-for extraction; one more for reconciliation when facts would be added beside existing
-ones nearby.
+for extraction; one more for reconciliation when the message says something changed and
+facts would be added beside existing ones nearby (only such a message may change a known
+fact, so asking otherwise would spend seconds on an answer that cannot be used).
 """
 
 from __future__ import annotations
@@ -132,9 +133,12 @@ class ExtractFactsJob:
         self, decisions: list[Decision], readings: Sequence[Reading], event: Event, llm: LLM
     ) -> list[Decision]:
         """The rules' decisions, with what a model's reconciliation adds where the guards let it."""
+        changing = any(r.changing for r in readings)
         adds = [d for d in decisions if d.event == "ADD"]
+        if not changing or not adds:  # only a message that says something changed may change what is known
+            return decisions
         neighbours = self._neighbours([d.text for d in adds], event)
-        if not adds or not neighbours:
+        if not neighbours:
             return decisions
         answer = llm.run(
             lambda client: reconcile_with_llm(client, [d.text for d in adds], neighbours),
@@ -142,19 +146,18 @@ class ExtractFactsJob:
             job=self.name,
             background=True,
         )
-        changing = any(r.changing for r in readings)
         touched = {d.memory_id for d in decisions if d.memory_id}
         merged = list(decisions)
         for proposal in answer.value:
             if proposal.memory_id in touched or proposal.event not in ("UPDATE", "DELETE"):
                 continue
             old = next(m for m in neighbours if m.id == proposal.memory_id)
-            if proposal.event == "UPDATE" and changing and same_topic(old.content, proposal.text):
+            if proposal.event == "UPDATE" and same_topic(old.content, proposal.text):
                 add = next((d for d in merged if d.event == "ADD" and d.text == proposal.text), None)
                 if add is not None:  # the model says which known fact the new one replaces
                     merged[merged.index(add)] = replace(add, event="UPDATE", memory_id=old.id, reconciled_by="llm")
                     touched.add(old.id)
-            elif proposal.event == "DELETE" and changing and any(same_topic(old.content, d.text) for d in adds):
+            elif proposal.event == "DELETE" and any(same_topic(old.content, d.text) for d in adds):
                 merged.append(replace(proposal, reconciled_by="llm"))
                 touched.add(old.id)
         return merged

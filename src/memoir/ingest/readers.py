@@ -40,8 +40,15 @@ class Context:
     introduced: bool = False  # the message began with the user's name: "34, accountant" describes them
     opening: bool = True  # the first sentence of the message: "Fatima, site engineer at Bouvier" introduces
     person: str | None = None  # "the user's partner Sven", "Elena"
+    pet: str | None = None  # "the user's kitten"
+    pet_last: bool = False  # the pet was named after the person: "she" is the pet
     thing: str | None = None  # "the user's team offsite"
+    place: str | None = None  # the last place named: "my mother lives there"
     written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
+
+    def animate(self) -> str | None:
+        """Whom "he" or "she" stands for: the pet or the person named last."""
+        return self.pet if self.pet and (self.pet_last or not self.person) else self.person
 
 
 # -- who the user is --------------------------------------------------------------------------------------
@@ -187,6 +194,8 @@ _NAMED = re.compile(
     r"handles|does|did|got|gets|'s|are|were|eats|drinks|helps|helped|covers|coaches|sings|dances|swims|"
     r"cooks|writes|wrote|teaches|taught|visits|visited|arrives|arrived|starts|finished|graduated)\b).*)$",
 )
+_PET = "|".join(sorted(PETS))
+_ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
 _NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
 _NOUN_PHRASE = re.compile(
     r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
@@ -249,9 +258,7 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
     match = _PERSONAL_PRONOUN.match(clause)
     if match:
         said = match.group("p").lower()
-        who = context.person if said in ("he", "she") else context.thing if said == "it" else None
-        if said in ("he", "she") and context.thing and _is_pet(context.thing) and not context.person:
-            who = context.thing
+        who = context.animate() if said in ("he", "she") else context.thing if said == "it" else None
         if who is None:
             return []
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(
@@ -260,8 +267,9 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         rest = f"{aux} {match.group('rest')}" if aux else match.group("rest")
         return [f"{who} {others(rest)}"]
     owner = _POSSESSIVE_PRONOUN.match(clause)
-    if owner and context.person:
-        whose = context.person if not context.person.endswith("s") else context.person + "'"
+    whose = context.animate() if owner and owner.group("p").lower() != "their" else None
+    if owner and whose:
+        whose = whose if not whose.endswith("s") else whose + "'"
         return [f"{whose}'s {others(owner.group('rest'))}".replace("''s", "'")]
     family = re.match(rf"^(?:his|her|their)\s+(?:\w+\s+)?(?P<rel>[\w-]+)\s+(?P<name>{NAME})\s+(?P<rest>.+)$", clause)
     if owner and family and family.group("rel").lower() in PEOPLE | PETS:  # whose is not known: the name will do
@@ -279,6 +287,8 @@ def user(clause: str, context: Context) -> list[str] | None:
         r"^we", clause, re.I
     ):
         text = "The user's team is" + text[len("The user is") :]  # "we're six engineers plus a designer"
+    if context.place:  # "my mother lives there"
+        text = re.sub(r"\b(lives?|is|are|works?|moved|stays?) there\b", rf"\1 in {context.place}", text)
     head, *fragments = re.split(r",\s+", text)
     facts = [head]
     for fragment in fragments:
@@ -294,6 +304,14 @@ def _fragment(head: str, fragment: str) -> list[str]:
     state = re.match(r"^(?P<s>the user) is (?P<x>.+)$", head, re.I)
     if been and state:
         return [f"{state.group('s')} has been {state.group('x')} {been.group('d')}"]
+    where = re.match(r"^where (?:they|the user|we|i) (?P<how>live|lives|are based|grew up|work|works)$", fragment, re.I)
+    places = [v for v in values(head) if v.kind in ("place", "name")]
+    if where and places:  # "…in Nakuru, where we live": where the user lives, a fact of its own
+        verb = {"live": "lives", "are based": "is based", "work": "works"}.get(where.group("how"), where.group("how"))
+        return [head, f"The user {verb} in {places[-1].text}"]
+    family = re.match(rf"^(?P<rel>[\w-]+) (?P<name>{NAME}) (?P<rest>(?:is|was|has|turned|turns)\b.+)$", fragment)
+    if family and family.group("rel").lower() in PEOPLE | PETS:  # "…, son Kuba is 12"
+        return [head, f"The user's {family.group('rel')} {family.group('name')} {family.group('rest')}"]
     if re.match(r"^(?:which|who|whom|that|lol|haha|thank|thanks)\b", fragment, re.I) or not _says_something(fragment):
         return [head]  # ", which is brutal", ", lovely but so slow": an opinion, not the fact
     if re.match(r"^(?:a|an)\s+\w", fragment, re.I) and re.match(r"^the user is \S+(?: \S+)?$", head, re.I):
@@ -305,8 +323,7 @@ def _fragment(head: str, fragment: str) -> list[str]:
 
 def subjectless(clause: str, context: Context) -> list[str] | None:
     """ "Got a tiny studio near the harbour", "Found a teacher near us": the user, unsaid."""
-    match = _PAST_START.match(clause)
-    if not match or (not context.first_person and not context.changing):
+    if not _PAST_START.match(clause):
         return None
     return user(f"I {clause[0].lower()}{clause[1:]}", context)
 
@@ -330,6 +347,8 @@ def named(clause: str, context: Context) -> list[str] | None:
     name = match.group("name")
     if name.lower() in _NOT_NAMES or name.split()[0].lower() in _NOT_NAMES:
         return None
+    if name.split()[0].lower() not in context.known and name.lower().endswith(_ADJECTIVE_ENDINGS):
+        return None  # "Warmer is better for my knee": a word capitalized as the sentence's first
     first = name.split("'")[0].lower()
     said = {stem(w) for w in terms(match.group("rest")) if len(w) > 3}
     business = first in context.known or first.split()[0] in context.known or any(w in context.known for w in said)
@@ -402,19 +421,35 @@ def _name_thing(text: str, context: Context) -> None:
 
 
 def mentioned(clause: str, context: Context) -> None:
-    """Who a clause named last ("my partner Sven", "not Elena"): "he" or "she" in the next one."""
+    """Who a clause named last ("my partner Sven", "not Elena", "a kitten"): "he", "she", "there" in the next one.
+
+    A capitalized word that starts the clause is a name only when known already ("Volcano sounds fun").
+    """
     relations = [
         m
         for m in re.finditer(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", clause, re.I)
-        if m.group("rel").lower() in PEOPLE | PETS | CHANGEABLE
+        if m.group("rel").lower() in PEOPLE | CHANGEABLE
     ]
+    found = values(clause)
     names = [
         v
-        for v in values(clause)
-        if v.kind == "name" and v.text.lower() not in NATIONALITIES and v.text.lower() not in _NOT_NAMES
+        for v in found
+        if v.kind == "name"
+        and v.text.lower() not in NATIONALITIES | _NOT_NAMES
+        and (v.start > 0 or v.text.split()[0].lower() in context.known)
     ]
+    places = [v for v in found if v.kind == "place"]
+    if places:
+        context.place = places[-1].text
+    pets = list(re.finditer(rf"\b(?:a|an|my|our|the)\s+(?:new\s+|little\s+|old\s+)?(?P<pet>{_PET})\b", clause, re.I))
     last = relations[-1] if relations else None
+    person_at = -1
     if last is not None and (not names or names[-1].start <= last.start("name")):
-        context.person = f"the user's {last.group('rel')} {last.group('name')}"
+        context.person, person_at = f"the user's {last.group('rel')} {last.group('name')}", last.start()
     elif names:
-        context.person = names[-1].text
+        context.person, person_at = names[-1].text, names[-1].start
+    if pets:
+        context.pet = f"the user's {pets[-1].group('pet').lower()}"
+        context.pet_last = pets[-1].start() > person_at
+    elif person_at >= 0:
+        context.pet_last = False

@@ -54,6 +54,21 @@ an existing memory already says it. ADD and UPDATE carry the new fact's text wor
 Answer with JSON only: an object whose one key "memory" holds a list of objects with the keys
 "id" (an existing id, or "new" for an ADD), "text" and "event"."""
 
+# A worked example, sent as an earlier turn: with it a 0.5B model lists the existing memories under their
+# own ids and the new facts under "new" (without it, it numbered the new facts as existing ones).
+RECONCILIATION_EXAMPLE = (
+    {
+        "existing": [{"id": "0", "text": "The user lives in Lyon"}, {"id": "1", "text": "The user has a cat"}],
+        "new_facts": ["The user lives in Nice now", "The user plays chess"],
+    },
+    {
+        "memory": [
+            {"id": "0", "text": "The user lives in Nice now", "event": "UPDATE"},
+            {"id": "1", "text": "The user has a cat", "event": "NONE"},
+            {"id": "new", "text": "The user plays chess", "event": "ADD"},
+        ]
+    },
+)
 EVENTS = ("ADD", "UPDATE", "DELETE", "NONE")
 RECONCILIATION_SCHEMA = {  # small: a server's grammar compiler must never choke on it (no enums, no bounds)
     "type": "object",
@@ -88,8 +103,11 @@ def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: S
         "existing": [{"id": str(i), "text": m.content} for i, m in enumerate(existing)],
         "new_facts": list(new_facts),
     }
+    shown, answered = RECONCILIATION_EXAMPLE
     messages = [
         {"role": "system", "content": UPDATE_MEMORY_PROMPT},
+        {"role": "user", "content": json.dumps(shown)},
+        {"role": "assistant", "content": json.dumps(answered)},
         {"role": "user", "content": json.dumps(payload, ensure_ascii=False)},
     ]
     return client.complete_json(

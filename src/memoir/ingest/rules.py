@@ -27,9 +27,9 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
 from memoir.index.keyword import terms
-from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, is_retraction
+from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.lexicon import CHANGEABLE, word_list
-from memoir.ingest.person import ADVERBS
+from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.readers import (
     LATE_READERS,
     READERS,
@@ -66,7 +66,8 @@ _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u|ya|y'all)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"^(?:if|when|whenever|unless|once|what if|imagine|suppose|hopefully)\b|\b(?:maybe|perhaps|probably|might|"
-    r"possibly|could|gonna try|wanna|should|ought to|has to be|have to be|must be|needs to be|need to be)\b",
+    r"possibly|could|gonna try|wanna|should|ought to|has to be|have to be|must|needs to be|need to be|hypothetically|"
+    r"would love to|would like to)\b",
     re.I,
 )
 _MOOD = (
@@ -98,7 +99,8 @@ _CHITCHAT = re.compile(
     r"never remembers|can't remember|would love to \w+|would like to \w+|would never|'d never|wants to (?:know|ask|"
     r"hear|see|try|check|learn more|share|sort out|figure out|get better|do better)|is trying to (?:sort|figure|get)|"
     r"needs (?:help|advice|tips|ideas|suggestions|some|a hand|to know|to ask|to figure|to decide|to find|to go|to run|"
-    r"to survive|to get through|to sort)|"
+    r"to survive|to get through|to sort|to vent|to talk|to rant|to think)|"
+    r"(?:changes|changed|change) (?:jobs?|plans?|my mind|their mind)$|"
     r"has (?:a question|no idea|an idea|to go|got to go|been thinking|to switch|had to)|had to \w+$|had no idea|"
     r"has no clue|will (?:check|try|do|let|think|see|look|keep|get back|talk|ask|tell|send|give|be back|remember|"
     r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
@@ -120,7 +122,8 @@ _GENERIC = frozenset(
         "sort actually literally honestly love loved loving lovely wonderful fantastic incredible beautiful "
         "best better worse worst sounds sound looks look seems seem feel feels felt moment bunch couple wow "
         "yeah yes haha lol idea brutal slow annoying chaos mess hard tough crazy insane awful terrible horrible "
-        "boring exhausting nicer easier harder worse tbh honestly ngl though anyway thank thanks god"
+        "boring exhausting nicer easier harder worse tbh honestly ngl though anyway thank thanks god disaster "
+        "nightmare relief blast"
     )
 )
 _NOT_VALUE = re.compile(
@@ -177,10 +180,19 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     for clause in clauses(plain_sentence(sentence.text)):
         clause, asked = asked_to_remember(_plain(clause))
         context.important = sentence.important or asked
-        if clause and not is_retraction(clause):
-            found += _read_clause(clause, context)
+        said = _not_taken_back(clause, context.changing)
+        if said:
+            found += _read_clause(said, context)
         mentioned(clause, context)
     return found
+
+
+def _not_taken_back(clause: str, changing: bool) -> str:
+    """The clause without its parts that take something back ("…, till now we sold only through Etsy" keeps
+    all; "I'm not doing Berlin" keeps nothing); in a changing sentence "no puppy" takes the puppy back."""
+    parts = re.split(r",\s+", clause)
+    kept = [p for p in parts if not is_retraction(p) and not (changing and NO_MORE.match(p))]
+    return ", ".join(kept) if len(kept) == len(parts) or (kept and not is_retraction(parts[0])) else ""
 
 
 def plain_sentence(text: str) -> str:
@@ -208,7 +220,8 @@ def _plain(clause: str) -> str:
     clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
     fronted = _FRONTED.match(clause)
     if fronted:
-        clause = f"{fronted.group('rest')} {fronted.group('adv')}"
+        adverb = fronted.group("adv")
+        clause = f"{fronted.group('rest')} {adverb[0].lower()}{adverb[1:]}"
     return clause.strip()
 
 
@@ -216,8 +229,8 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
     first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
     written = _made(first, context)
     for part in more:  # "… is a nurse and works nights": the second verb's subject is the first's
-        subject = re.match(r"^(.+?)\s+(?:is|are|was|were|has|had|'s)\b", written[0]) if written else None
-        if subject:
+        subject = re.match(r"^([^,]+?)\s+(?:is|are|was|were|has|had|'s)\b", written[0]) if written else None
+        if subject and len(subject.group(1).split()) <= 5:
             written.append(f"{subject.group(1)} {others(part)}")
     found = [s for text in written if (s := _gated(text, clause, context)) is not None]
     if not found:  # "a plan from my coach Dana": at least who Dana is
@@ -280,9 +293,11 @@ def is_fact(text: str, clause: str) -> bool:
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _DANGLING.search(text):
         return False
+    if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text):
+        return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
         return True  # "Ada is 9", "the exam is on 3 March"
-    if _FUTURE.match(predicate) and not values(predicate):
+    if _FUTURE.match(predicate) and not any(v.kind in ("date", "weekday", "time") for v in values(predicate)):
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, no fact
     if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
         return False  # "we're staying in today"
@@ -292,8 +307,14 @@ def is_fact(text: str, clause: str) -> bool:
     return bool(words)
 
 
+_VERB = re.compile(
+    r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|can't|cannot|won't|'s|'re|"
+    r"[a-z]+(?:s|ed)|" + "|".join(sorted(IRREGULAR_PAST)) + r")\b",
+    re.I,
+)
+_NAMED_SUBJECT = re.compile(r"^(?-i:[A-Z])\w+ (?:is|was|has)\b")
 _SUBJECT = re.compile(
-    r"^(?:the user(?:'s \w+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
+    r"^(?:the user(?:'s [\w-]+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
     r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*)$",
     re.I,
 )

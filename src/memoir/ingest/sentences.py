@@ -71,10 +71,12 @@ _CHANGE_OPENER = (
     r"actually|correction|quick update|small update|big update|update on \w+|update|change of plans?(?: on [\w ]+)?|"
     r"plan change|new plan|(?:a |some |big |small |a few |one )changes?(?: at \w+| on \w+)?(?: too)?|"
     r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|sorry|scratch that|my mistake|"
-    r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore"
+    r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore|plot twist|big change|"
+    r"so much happened|a lot has changed|lots has changed|things changed|news flash"
 )
 _REMEMBER = (
     r"(?:please |pls |can you |could you |kindly )?(?:remember|memori[sz]e|note|make a note|take note|"
+    r"remember also|also remember|note also|"
     r"keep in mind|bear in mind|don't forget|do not forget|never forget|save|store|remind me(?! to\b))"
     r"(?: (?:this|that|it))?(?: for (?:me|later|the future))?(?: that)?"
     r"|i want you to (?:know|remember)(?: that)?|you should know(?: that)?|(?:just )?so you know|"
@@ -92,11 +94,16 @@ _SUBJECT = (
 )
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
-    rf"|,?\s+(?:and|so|then)\s+(?={_SUBJECT}\b\s*\w)|,\s+(?={_SUBJECT}\b\s*\w)"
+    rf"|,?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)|,\s+(?={_SUBJECT}\b\s*\w)"
+    r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|please|pls|make|i|we|you|it|that|my|our)\b)"
     r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"
     r"|,\s+and\s+(?=(?:the|a|an|this|that|his|her|their)\s)"
     r"|,\s+(?=(?-i:[A-Z])[a-z]+\s+(?:is|was|has|had|will|covers|helps|does|[a-z]+s)\b)",
     re.IGNORECASE,
+)
+_HALF_SUBJECT = re.compile(
+    r"^(?:(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?(?:\s+(?-i:[A-Z])[\w'-]+)?|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)$",
+    re.I,
 )
 _TRAILING = re.compile(
     r"(?:,?\s+(?:by the way|btw|haha+|lol|though|too|as well|anyway|i guess|i think|you know|for now|"
@@ -176,9 +183,19 @@ def _statement_part(said: str) -> str | None:
 
 
 def clauses(sentence: str) -> list[str]:
-    """A sentence's clauses, in order, each trimmed (and without a trailing "by the way")."""
+    """A sentence's clauses, in order, each trimmed (and without a trailing "by the way").
+
+    "My wife Keiko and I plan a trip" stays one clause: a name or "my X" with no verb of its
+    own before "and I" is the subject's first half, not a clause.
+    """
     parts = [_TRAILING.sub("", p).strip(" ,") for p in _SPLIT.split(sentence)]
-    return [p for p in parts if p]
+    merged: list[str] = []
+    for part in (p for p in parts if p):
+        if merged and _HALF_SUBJECT.match(merged[-1]) and re.match(r"^(?:i|me)\s+\w", part, re.I):
+            merged[-1] = f"{merged[-1]} and {part}"
+        else:
+            merged.append(part)
+    return merged
 
 
 def asked_to_remember(clause: str) -> tuple[str, bool]:

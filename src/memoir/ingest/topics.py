@@ -21,7 +21,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.lexicon import EVENTS, ONE_AT_A_TIME, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
-__all__ = ["Topic", "stem", "stems", "topics"]
+__all__ = ["Topic", "stem", "stem_set", "stems", "topics"]
 
 _DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based|"
@@ -187,6 +187,10 @@ _IRREGULAR = {
     "lives": "live",
     "living": "live",
     "lived": "live",
+    "married": "wedd",  # getting married, the wedding: one event
+    "marry": "wedd",
+    "marrying": "wedd",
+    "weddings": "wedd",
 }
 _NOT_TOPICAL = frozenset(word_list("user users the last next year years week weeks month months day days ago"))
 
@@ -208,6 +212,11 @@ def stem(word: str) -> str:
             word = word[: -len(suffix)]
             break
     return word.rstrip("e")[:7] or word[:7]  # "move", "moved", "moving": "mov"
+
+
+def stem_set(words: str) -> frozenset[str]:
+    """The stems of a list of words, stop words included ("like" as well as "likes")."""
+    return frozenset(stem(w) for w in words.split())
 
 
 def stems(text: str) -> frozenset[str]:

@@ -1,0 +1,307 @@
+"""What memoir knows (issue 25's benchmark): facts kept, changes applied, noise; LoCoMo observations.
+
+Two measures, each for the rules alone and for the model path:
+
+1. Conversations written for the purpose (tests/data/facts/*.json: `dev` written beside the
+   rules, `heldout` and `test` written by others without seeing them): every user and
+   assistant turn is ingested as `memoir ingest` would, the worker's jobs run, and the live
+   facts are scored against the set's annotations. A fact is kept when a live memory holds
+   all of its words (a word matches at a word's start: "peanut" matches "peanuts"); a
+   changed fact is stale when a live memory still holds the old value's words; a live
+   memory matching no annotation (fact, old value or "also true") is noise.
+2. LoCoMo (../shared/data/locomo-dev.json): each speaker's turns are ingested as the user's,
+   the other's as the assistant's; an observation (the dataset's per-session facts, each
+   with its evidence turns) is matched when a memory learnt from one of its evidence turns
+   says it: MiniLM cosine >= 0.6, or at least half of the memory's content words (the
+   speaker's name for "the user") in the observation and two or more. Reported: the share
+   of observations matched, and the share of memories matching no observation of their
+   speaker (what LoCoMo's annotators did not note: chit-chat, or facts they left out).
+
+    python bench/facts.py                       # the rules, every set and LoCoMo
+    python bench/facts.py --replay              # and the model path over the recorded answers
+    python bench/facts.py --base-url http://127.0.0.1:8081/v1 --model qwen --record out.jsonl
+                                                # a real model (its answers written to out.jsonl)
+
+The recorded answers are those of Qwen2.5 Coder 0.5B (Q4_K_M) on llama-cpp-python 0.3.36
+(tests/data/llm-replays; shared/data/llm-replays/README.md says how to run it). `--sessions N`
+keeps the first N sessions of each LoCoMo conversation (the model path was recorded on 3).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.replays import FACTS_REPLAYS, Recorder, Replayer, load  # noqa: E402
+from tests.scripted_server import scripted_server  # noqa: E402
+
+from memoir import Memoir  # noqa: E402
+from memoir.index.keyword import terms  # noqa: E402
+
+SETS = ROOT / "tests" / "data" / "facts"
+LOCOMO = ROOT.parent / "shared" / "data" / "locomo-dev.json"
+COSINE = 0.6  # an observation and a memory that MiniLM finds this close say the same
+SHARED = 0.5  # or: this share of the memory's content words are the observation's (and at least two)
+START = 1_767_225_600_000  # 2026-01-01: the conversations' turns are 30 s apart from here
+
+
+def has(text: str, phrase: str) -> bool:
+    """Does `text` hold `phrase` as words ("peanut" in "peanuts", "5" in "5am", not "4" in "45")?"""
+    tail = r"\w*" if len(phrase) >= 4 and not phrase.isdigit() else r"(?:s|es|am|pm|th|st|nd|rd)?(?!\w)"
+    return re.search(r"(?<!\w)" + re.escape(phrase) + tail, text.lower()) is not None
+
+
+def holds(text: str, words: list[str]) -> bool:
+    return all(has(text, w) for w in words)
+
+
+def score(conversation: dict[str, Any], live: list[str]) -> dict[str, Any]:
+    kept = [f for f in conversation["facts"] if any(holds(m, f["words"]) for m in live)]
+    stale = [s for s in conversation["stale"] if any(holds(m, s["words"]) for m in live)]
+    known = [a["words"] for a in conversation["facts"] + conversation["stale"] + conversation.get("also_true", [])]
+    noise = [m for m in live if not any(holds(m, words) for words in known)]
+    return {
+        "facts": len(conversation["facts"]),
+        "kept": len(kept),
+        "changes": len(conversation["stale"]),
+        "stale": len(stale),
+        "noise": len(noise),
+        "missing": [f["about"] for f in conversation["facts"] if f not in kept],
+        "stale_left": [s["about"] for s in stale],
+        "noise_kept": noise,
+    }
+
+
+@contextmanager
+def opened(options: dict[str, Any]) -> Iterator[Memoir]:
+    with tempfile.TemporaryDirectory() as home, Memoir.open(home, worker_enabled=False, **options) as memoir:
+        yield memoir
+
+
+def run_conversation(conversation: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    name = conversation["name"]
+    events = [
+        {
+            "session_id": name,
+            "conversation_id": name,
+            "timestamp": START + n * 30_000,
+            "event_type": "user_message" if turn["role"] == "user" else "assistant_message",
+            "text": turn["text"],
+        }
+        for n, turn in enumerate(conversation["turns"])
+    ]
+    with opened(options) as memoir:
+        started = time.monotonic()
+        memoir.ingest(events)  # the job settles each turn before reading the next, as a chat goes
+        memoir.flush(timeout=36_000)
+        seconds = time.monotonic() - started
+        live = [m.content for m in memoir.memories(name, kind="fact")]
+        calls = memoir.status().llm_usage.get("extract_facts", {})
+    result = score(conversation, live)
+    result.update(name=name, live=live, seconds=seconds, turns=sum(t["role"] == "user" for t in conversation["turns"]))
+    result["calls"] = calls.get("calls", 0)
+    result["rejected"] = calls.get("rejected", 0)
+    return result
+
+
+def conversations_report(title: str, results: list[dict[str, Any]], verbose: bool) -> dict[str, Any]:
+    facts, kept = sum(r["facts"] for r in results), sum(r["kept"] for r in results)
+    changes, stale = sum(r["changes"] for r in results), sum(r["stale"] for r in results)
+    noise, turns = sum(r["noise"] for r in results), sum(r["turns"] for r in results)
+    seconds = sum(r["seconds"] for r in results)
+    calls = sum(r["calls"] for r in results)
+    print(
+        f"  {title:<22} kept {kept:>3}/{facts:<3} ({kept / max(1, facts):.0%})  stale {stale:>2}/{changes:<2}"
+        f"  noise {noise:>2}  {len(results)} conversations, {turns} user turns, {seconds:.1f} s"
+        + (f", {calls / max(1, turns):.2f} model calls per turn" if calls else "")
+    )
+    if verbose:
+        for r in results:
+            if r["missing"] or r["stale_left"] or r["noise_kept"]:
+                print(f"    {r['name']}: missing {r['missing']} stale {r['stale_left']} noise {r['noise_kept']}")
+    return {"facts": facts, "kept": kept, "changes": changes, "stale": stale, "noise": noise, "turns": turns}
+
+
+# -- LoCoMo ---------------------------------------------------------------------------------------
+
+
+def locomo_turns(sample: dict[str, Any], sessions: int | None) -> list[tuple[str, str, str]]:
+    """(dia_id, speaker, text) of every turn, sessions in order."""
+    conversation = sample["conversation"]
+    numbers = sorted(int(m.group(1)) for key in conversation if (m := re.fullmatch(r"session_(\d+)", key)))
+    found = []
+    for number in numbers[:sessions]:
+        for turn in conversation[f"session_{number}"]:
+            text = turn["text"] + (f" [shares a photo: {turn['blip_caption']}]" if turn.get("blip_caption") else "")
+            found.append((turn["dia_id"], turn["speaker"], text))
+    return found
+
+
+def observations(sample: dict[str, Any], sessions: int | None) -> dict[str, list[tuple[str, set[str]]]]:
+    """speaker -> (observation, its evidence dia_ids), of the sessions kept."""
+    found: dict[str, list[tuple[str, set[str]]]] = {}
+    for key, per_speaker in sample["observation"].items():
+        number = int(re.search(r"\d+", key).group())  # type: ignore[union-attr]
+        if sessions is not None and number > sessions:
+            continue
+        for speaker, items in per_speaker.items():
+            for item in items if isinstance(items, list) else []:
+                text, evidence = item[0], item[1]
+                ids = {e.strip() for e in (evidence if isinstance(evidence, list) else re.split(r"[;,]", evidence))}
+                found.setdefault(speaker, []).append((text, {i for i in ids if re.fullmatch(r"D\d+:\d+", i)}))
+    return found
+
+
+def run_locomo(options: dict[str, Any], sessions: int | None) -> dict[str, Any]:
+    data = json.loads(LOCOMO.read_text())
+    matched = observed = memories = unmatched = turns = 0
+    seconds = 0.0
+    with opened({**options, "embedding_provider": "local"}) as scorer:
+        embed = scorer._parts.embedder.inner.embed  # MiniLM, as memoir searches with it
+    for sample in data:
+        said = locomo_turns(sample, sessions)
+        noted = observations(sample, sessions)
+        for speaker in dict.fromkeys(s for _, s, _ in said):
+            conversation = f"{sample['sample_id']}-{speaker.lower()}"
+            events = [
+                {
+                    "session_id": conversation,
+                    "conversation_id": conversation,
+                    "timestamp": START + n * 30_000,
+                    "event_type": "user_message" if who == speaker else "assistant_message",
+                    "text": text,
+                    "metadata": {"dia_id": dia_id, "speaker": who},
+                }
+                for n, (dia_id, who, text) in enumerate(said)
+            ]
+            with opened(options) as memoir:
+                started = time.monotonic()
+                ids = memoir.ingest(events)
+                memoir.flush(timeout=36_000)
+                seconds += time.monotonic() - started
+                dia = dict(zip(ids, (e["metadata"]["dia_id"] for e in events), strict=True))
+                learnt = [
+                    (m.content.replace("The user's", f"{speaker}'s").replace("The user", speaker), m.event_ids)
+                    for m in memoir.memories(conversation, kind="fact", include_deleted=True)
+                ]
+            turns += sum(e["event_type"] == "user_message" for e in events)
+            notes = noted.get(speaker, [])
+            found = _matches([text for text, _ in learnt], [text for text, _ in notes], embed)
+            for n, (_, evidence) in enumerate(notes):
+                observed += 1
+                matched += any(
+                    found[m][n] and {dia[e] for e in learnt[m][1] if e in dia} & evidence for m in range(len(learnt))
+                )
+            memories += len(learnt)
+            unmatched += sum(1 for m in range(len(learnt)) if not any(found[m]))
+    return {
+        "observations": observed,
+        "matched": matched,
+        "memories": memories,
+        "unmatched": unmatched,
+        "turns": turns,
+        "seconds": seconds,
+    }
+
+
+def _matches(memories: list[str], notes: list[str], embed: Any) -> list[list[bool]]:
+    """[m][n]: does memory m say observation n (cosine, or shared content words)?"""
+    if not memories or not notes:
+        return [[False] * len(notes) for _ in memories]
+    import numpy as np
+
+    a, b = np.asarray(embed(memories)), np.asarray(embed(notes))
+    a = a / np.linalg.norm(a, axis=1, keepdims=True)
+    b = b / np.linalg.norm(b, axis=1, keepdims=True)
+    cosine = a @ b.T
+    note_words = [set(terms(n)) for n in notes]
+    found = []
+    for m, memory in enumerate(memories):
+        words = set(terms(memory))
+        row = []
+        for n, noted in enumerate(note_words):
+            shared = len(words & noted)
+            row.append(bool(cosine[m, n] >= COSINE or (shared >= 2 and shared >= SHARED * len(words))))
+        found.append(row)
+    return found
+
+
+def locomo_report(title: str, r: dict[str, Any]) -> None:
+    recall = r["matched"] / max(1, r["observations"])
+    unmatched = r["unmatched"] / max(1, r["memories"])
+    print(
+        f"  {title:<22} observations matched {r['matched']}/{r['observations']} ({recall:.1%});"
+        f" memories {r['memories']}, matching no observation {r['unmatched']} ({unmatched:.1%});"
+        f" {r['turns']} turns in {r['seconds']:.1f} s"
+    )
+
+
+# -- main -----------------------------------------------------------------------------------------
+
+
+def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    print(label)
+    summary: dict[str, Any] = {}
+    for name in args.sets:
+        data = json.loads((SETS / f"{name}.json").read_text())
+        results = [run_conversation(c, options) for c in data]
+        summary[name] = conversations_report(name, results, args.verbose)
+        summary[f"{name}_seconds"] = statistics.fmean(r["seconds"] / max(1, r["turns"]) for r in results)
+    if args.locomo:
+        summary["locomo"] = run_locomo(options, args.sessions)
+        locomo_report(f"LoCoMo ({args.sessions or 'all'} sessions)", summary["locomo"])
+    return summary
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sets", default="dev,heldout,test", help="conversation sets, comma-separated")
+    parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
+    parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")
+    parser.add_argument("--replay", action="store_true", help="the model path too, over the recorded answers")
+    parser.add_argument("--base-url", help="a real model's OpenAI-compatible endpoint")
+    parser.add_argument("--model", default="qwen2.5-coder-0.5b", help="its model name")
+    parser.add_argument("--record", type=Path, help="with --base-url: append its answers here")
+    parser.add_argument("--verbose", "-v", action="store_true", help="what each conversation missed or kept wrongly")
+    parser.add_argument("--json", type=Path, help="write the figures here")
+    args = parser.parse_args()
+    args.sets = [s for s in args.sets.split(",") if s]
+    base = {"embedding_provider": "local"}
+    figures = {"rules": run("rules alone", base, args)}
+    if args.replay:
+        replayer = Replayer(load(FACTS_REPLAYS))
+        with scripted_server({"/v1/chat/completions": replayer, "/v1/models": lambda _: (200, {"data": []})}) as up:
+            model = {**base, "llm_base_url": up.url + "/v1", "llm_model": args.model, "llm_retries": 0}
+            figures["replayed"] = run("model path, recorded answers", model, args)
+        print(f"  ({replayer.hits} answers replayed for their very request, {replayer.misses} of their kind)")
+    if args.base_url:
+        route = Recorder(args.base_url, args.record) if args.record else None
+        if route is None:
+            model = {**base, "llm_base_url": args.base_url, "llm_model": args.model}
+            figures["model"] = run(f"model path, {args.model} at {args.base_url}", model, args)
+        else:
+            with scripted_server({"/v1/chat/completions": route}) as up:
+                model = {**base, "llm_base_url": up.url + "/v1", "llm_model": args.model, "llm_timeout": 600}
+                figures["model"] = run(f"model path, {args.model} (recorded to {args.record})", model, args)
+            took = sorted(s for _, s in route.seconds)
+            if took:
+                p95 = took[int(0.95 * (len(took) - 1))]
+                print(f"  {len(took)} model calls, median {statistics.median(took):.2f} s, p95 {p95:.2f} s")
+    if args.json:
+        args.json.write_text(json.dumps(figures, indent=2))
+
+
+if __name__ == "__main__":
+    main()
