@@ -50,6 +50,7 @@ bench: $(RUN_STAMP)
 	$(BIN)/python bench/retrieval.py
 	$(BIN)/python bench/search_scale.py
 	$(BIN)/python bench/proxy.py
+	$(BIN)/python bench/facts.py --replay
 
 clean:
 	rm -rf $(VENV) .memoir-home .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -3,7 +3,7 @@
 Two measures, each for the rules alone and for the model path:
 
 1. Conversations written for the purpose (tests/data/facts/*.json: `dev` written beside the
-   rules, `heldout` and `test` written by others without seeing them): every user and
+   rules; `heldout`, `test` and `final` written by others without seeing them): every user and
    assistant turn is ingested as `memoir ingest` would, the worker's jobs run, and the live
    facts are scored against the set's annotations. A fact is kept when a live memory holds
    all of its words (a word matches at a word's start: "peanut" matches "peanuts"); a
@@ -24,7 +24,8 @@ Two measures, each for the rules alone and for the model path:
 
 The recorded answers are those of Qwen2.5 Coder 0.5B (Q4_K_M) on llama-cpp-python 0.3.36
 (tests/data/llm-replays; shared/data/llm-replays/README.md says how to run it). `--sessions N`
-keeps the first N sessions of each LoCoMo conversation (the model path was recorded on 3).
+keeps the first N sessions of each LoCoMo conversation (the model path was recorded on 1).
+`--record` answers a request the file holds already from it, so a run cut short goes on.
 """
 
 from __future__ import annotations
@@ -90,7 +91,42 @@ def opened(options: dict[str, Any]) -> Iterator[Memoir]:
         yield memoir
 
 
-def run_conversation(conversation: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+def summaries(memoir: Memoir, name: str, events: int) -> tuple[list[str], list[str], str]:
+    """The conversation's segment summaries (titles, bullets) and its conversation summary, written now."""
+    memoir.update_timeline(rebuild=True)
+    parts = memoir._parts  # the benchmark asks the job directly rather than wait 30 quiet minutes
+    [job] = [j for j in parts.registry.periodic_in("llm") if j.name == "conversation_summary"]
+    job.refresh(name, None, events)  # type: ignore[attr-defined]
+    nodes = list(memoir.toc_root(name))
+    seen: list[Any] = []
+    while nodes:
+        node = nodes.pop()
+        seen.append(node)
+        nodes += [memoir.toc_node(child, conversation_id=name) for child in node.child_node_ids]
+    segments = [n for n in seen if n.level.value == "segment"]
+    titles = [n.title for n in segments]
+    bullets = [b.text for n in segments for b in n.bullets]
+    return titles, bullets, parts.summaries.final_text(name) or ""
+
+
+def summary_score(conversation: dict[str, Any], titles: list[str], bullets: list[str], whole: str) -> dict[str, Any]:
+    """Bullets and titles that are questions or small talk (there should be none), and the changes the
+    summaries tell (the new value of each changed fact in a bullet or in the conversation summary)."""
+    from memoir.timeline.telling import telling
+
+    chatter = [t for t in [*titles, *bullets] if not telling(t.removeprefix("Changed: "))]
+    new = {f["turn"]: f for f in conversation["facts"]}
+    changes = [new[s["changed_in"]] for s in conversation["stale"] if s["changed_in"] in new]
+    said = " ".join([*bullets, whole])
+    return {
+        "bullets": len(bullets),
+        "chatter": chatter,
+        "changes": len(changes),
+        "changes_told": sum(holds(said, f["words"]) for f in changes),
+    }
+
+
+def run_conversation(conversation: dict[str, Any], options: dict[str, Any], summarize: bool = True) -> dict[str, Any]:
     name = conversation["name"]
     events = [
         {
@@ -107,12 +143,18 @@ def run_conversation(conversation: dict[str, Any], options: dict[str, Any]) -> d
         memoir.ingest(events)  # the job settles each turn before reading the next, as a chat goes
         memoir.flush(timeout=36_000)
         seconds = time.monotonic() - started
-        live = [m.content for m in memoir.memories(name, kind="fact")]
+        memories = memoir.memories(name, kind="fact")
+        live = [m.content for m in memories]
+        by_model = sum(m.source == "llm" for m in memories), sum(m.reconciled_by == "llm" for m in memories)
         calls = memoir.status().llm_usage.get("extract_facts", {})
+        told = summaries(memoir, name, len(events)) if summarize else None
     result = score(conversation, live)
+    if told is not None:
+        result["summary"] = summary_score(conversation, *told)
     result.update(name=name, live=live, seconds=seconds, turns=sum(t["role"] == "user" for t in conversation["turns"]))
     result["calls"] = calls.get("calls", 0)
     result["rejected"] = calls.get("rejected", 0)
+    result["model_facts"], result["model_changes"] = by_model  # live facts the model read, or decided
     return result
 
 
@@ -127,11 +169,33 @@ def conversations_report(title: str, results: list[dict[str, Any]], verbose: boo
         f"  noise {noise:>2}  {len(results)} conversations, {turns} user turns, {seconds:.1f} s"
         + (f", {calls / max(1, turns):.2f} model calls per turn" if calls else "")
     )
+    if calls:
+        from_model = sum(r["model_facts"] for r in results), sum(r["model_changes"] for r in results)
+        print(f"  {'':<22} live facts the model read: {from_model[0]}, that its reconciliation placed: {from_model[1]}")
+    told = [r["summary"] for r in results if "summary" in r]
+    if told:
+        bullets, chatter = sum(t["bullets"] for t in told), sum(len(t["chatter"]) for t in told)
+        said, asked = sum(t["changes_told"] for t in told), sum(t["changes"] for t in told)
+        print(
+            f"  {'':<22} summaries: {bullets} bullets, {chatter} questions or small talk; {said}/{asked} changes told"
+        )
     if verbose:
         for r in results:
             if r["missing"] or r["stale_left"] or r["noise_kept"]:
                 print(f"    {r['name']}: missing {r['missing']} stale {r['stale_left']} noise {r['noise_kept']}")
-    return {"facts": facts, "kept": kept, "changes": changes, "stale": stale, "noise": noise, "turns": turns}
+            if r.get("summary", {}).get("chatter"):
+                print(f"    {r['name']}: summary chatter {r['summary']['chatter']}")
+    return {
+        "facts": facts,
+        "kept": kept,
+        "changes": changes,
+        "stale": stale,
+        "noise": noise,
+        "turns": turns,
+        "calls": calls,
+        "model_facts": sum(r["model_facts"] for r in results),
+        "model_changes": sum(r["model_changes"] for r in results),
+    }
 
 
 # -- LoCoMo ---------------------------------------------------------------------------------------
@@ -248,6 +312,57 @@ def locomo_report(title: str, r: dict[str, Any]) -> None:
     )
 
 
+# -- chat -----------------------------------------------------------------------------------------
+
+
+def run_chats(options: dict[str, Any], conversations: list[dict[str, Any]], turns: int) -> dict[str, Any]:
+    """`memoir chat` over the first user turns of some conversations: what the model answers, which tools it
+    calls, and which of the conversation's facts memoir keeps afterwards (whether or not it called `remember`)."""
+    from memoir.agent import ChatSession
+    from memoir.retrieval.injection import MEMORY_PREAMBLE
+
+    empty = tools = echoes = asked = kept = facts = 0
+    took: list[float] = []
+    for conversation in conversations:
+        said = [t["text"] for t in conversation["turns"] if t["role"] == "user"][:turns]
+        with opened(options) as memoir, ChatSession(memoir) as session:
+            for text in said:
+                started = time.monotonic()
+                try:
+                    reply = session.send(text)
+                except Exception as exc:  # a turn that fails is counted, the next goes on  # noqa: BLE001
+                    print(f"    turn failed: {exc}")
+                    continue
+                took.append(time.monotonic() - started)
+                asked += 1
+                empty += reply.empty
+                tools += len(reply.tool_calls)
+                echoes += MEMORY_PREAMBLE[:30].lower() in reply.text.lower() or "not instructions" in reply.text.lower()
+            memoir.flush(timeout=36_000)
+            live = [m.content for m in memoir.memories(session.conversation_id, kind="fact")]
+            live += [m.content for m in memoir.memories("global", kind="fact")]
+        stated = [f for f in conversation["facts"] if f["turn"] < 2 * turns]
+        facts += len(stated)
+        kept += sum(any(holds(m, f["words"]) for m in live) for f in stated)
+    return {
+        "turns": asked,
+        "empty": empty,
+        "tool_calls": tools,
+        "echoes": echoes,
+        "facts": facts,
+        "kept": kept,
+        "seconds": statistics.median(took) if took else 0.0,
+    }
+
+
+def chats_report(r: dict[str, Any]) -> None:
+    print(
+        f"  {'memoir chat':<22} {r['turns']} turns: {r['empty']} empty answers, {r['tool_calls']} tool calls,"
+        f" {r['echoes']} echoes of the memory block; facts kept {r['kept']}/{r['facts']};"
+        f" median {r['seconds']:.1f} s a turn"
+    )
+
+
 # -- main -----------------------------------------------------------------------------------------
 
 
@@ -267,7 +382,7 @@ def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", default="dev,heldout,test", help="conversation sets, comma-separated")
+    parser.add_argument("--sets", default="dev,heldout,test,final", help="conversation sets, comma-separated")
     parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
     parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")
     parser.add_argument("--replay", action="store_true", help="the model path too, over the recorded answers")
@@ -275,6 +390,7 @@ def main() -> None:
     parser.add_argument("--model", default="qwen2.5-coder-0.5b", help="its model name")
     parser.add_argument("--record", type=Path, help="with --base-url: append its answers here")
     parser.add_argument("--verbose", "-v", action="store_true", help="what each conversation missed or kept wrongly")
+    parser.add_argument("--chat", type=int, default=0, help="with a model: memoir chat over N dev conversations")
     parser.add_argument("--json", type=Path, help="write the figures here")
     args = parser.parse_args()
     args.sets = [s for s in args.sets.split(",") if s]
@@ -292,15 +408,31 @@ def main() -> None:
             model = {**base, "llm_base_url": args.base_url, "llm_model": args.model}
             figures["model"] = run(f"model path, {args.model} at {args.base_url}", model, args)
         else:
-            with scripted_server({"/v1/chat/completions": route}) as up:
+            with scripted_server({"/v1/chat/completions": route, "/v1/models": route.models}) as up:
                 model = {**base, "llm_base_url": up.url + "/v1", "llm_model": args.model, "llm_timeout": 600}
                 figures["model"] = run(f"model path, {args.model} (recorded to {args.record})", model, args)
-            took = sorted(s for _, s in route.seconds)
-            if took:
-                p95 = took[int(0.95 * (len(took) - 1))]
-                print(f"  {len(took)} model calls, median {statistics.median(took):.2f} s, p95 {p95:.2f} s")
+                if args.chat:
+                    dev = json.loads((SETS / "dev.json").read_text())[: args.chat]
+                    figures["chat"] = run_chats(model, dev, 4)
+                    chats_report(figures["chat"])
+            figures["calls"] = calls_report(route.seconds)
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2))
+
+
+def calls_report(seconds: list[tuple[str, float]]) -> dict[str, Any]:
+    """Seconds per model call, all and by kind (extraction, reconciliation, summaries, chat): median and p95."""
+    by_kind: dict[str, list[float]] = {"all": [s for _, s in seconds]}
+    for kind, took in seconds:
+        by_kind.setdefault(kind, []).append(took)
+    figures = {}
+    for kind, took in by_kind.items():
+        took = sorted(took)
+        if took:
+            p95 = took[int(0.95 * (len(took) - 1))]
+            figures[kind] = {"calls": len(took), "median": statistics.median(took), "p95": p95}
+            print(f"  {kind:<20} {len(took):>4} model calls, median {statistics.median(took):6.2f} s, p95 {p95:6.2f} s")
+    return figures
 
 
 if __name__ == "__main__":

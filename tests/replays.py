@@ -96,8 +96,9 @@ class Replayer:
         self.rows = list(ROWS if rows is None else rows)
         self.exact = {request_key(r["request"]): r for r in self.rows}
         self.by_kind: dict[str, list[dict[str, Any]]] = {}
-        for row in self.rows:
-            self.by_kind.setdefault(kind_of(row["request"]), []).append(row)
+        for row in self.rows:  # a refusal answered its own request's format: never another request's
+            if row.get("status", 200) == 200:
+                self.by_kind.setdefault(kind_of(row["request"]), []).append(row)
         self.exact_only = exact_only
         self.calls = self.hits = self.misses = 0
         self._turn: dict[str, int] = {}
@@ -133,7 +134,8 @@ class Recorder:
     """An upstream that asks a real model (`base_url`, OpenAI-compatible) and appends each exchange to `path`.
 
     A streamed request is asked whole (the client reads a whole answer as well), so what is
-    written is the message the model gave, tool calls included.
+    written is the message the model gave, tool calls included. A request `path` holds already
+    is answered from it (with its recorded seconds), so a run cut short goes on where it was.
     """
 
     def __init__(self, base_url: str, path: Path, timeout: float = 600.0) -> None:
@@ -142,8 +144,14 @@ class Recorder:
         self._http = httpx.Client(timeout=timeout)
         self._lock = threading.Lock()
         self.seconds: list[tuple[str, float]] = []  # (kind, seconds) of each call
+        self.recorded = Replayer(load(path), exact_only=True)
 
     def __call__(self, body: dict[str, Any]) -> tuple[int, Any]:
+        known = self.recorded.exact.get(request_key(body))
+        if known is not None:
+            with self._lock:
+                self.seconds.append((kind_of(body), float(known.get("seconds") or 0.0)))
+            return self.recorded(body)
         asked = {k: v for k, v in body.items() if k != "stream"}
         started = time.monotonic()
         try:
@@ -166,6 +174,14 @@ class Recorder:
             with self.path.open("a", encoding="utf-8") as out:
                 out.write(json.dumps(row, ensure_ascii=False) + "\n")
         return response.status_code, answer if answer else {"error": response.text[:2000]}
+
+    def models(self, body: dict[str, Any]) -> tuple[int, Any]:
+        """The model server's `/models` (the chat agent checks it at start)."""
+        try:
+            response = self._http.get(f"{self.base_url}/models")
+            return response.status_code, response.json()
+        except (httpx.HTTPError, ValueError) as exc:
+            return 502, {"error": f"the model server did not answer: {type(exc).__name__}"}
 
     def close(self) -> None:
         self._http.close()

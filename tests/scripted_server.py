@@ -18,6 +18,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 Route = Callable[[dict[str, Any]], tuple[int, Any]]
+DROP = object()  # a route's answer: close the connection without a word, as a server that crashed on the request
 
 
 class ScriptedServer:
@@ -38,6 +39,9 @@ class ScriptedServer:
                 server.requests.append((self.path, body))
                 route = server.routes.get(self.path)
                 status, answer = route(body) if route else (404, {"error": f"no route {self.path}"})
+                if answer is DROP:
+                    self.close_connection = True
+                    return
                 if isinstance(answer, Iterator):  # a stream sent as it is made, pauses included
                     self._stream(status, answer)
                     return

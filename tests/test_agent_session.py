@@ -543,3 +543,34 @@ def test_a_failed_start_can_be_tried_again(open_memoir: Callable[..., Memoir], m
     with pytest.raises(InvalidInput, match="started already"):
         session.start()
     session.close()
+
+
+def test_an_empty_answer_is_said_and_the_users_turn_is_still_read_for_facts(
+    chat: Callable[..., ChatSession], model: tuple[Model, str]
+) -> None:
+    """Issue 25: a small model answered "remember that …" with a role, then the end of the stream; memoir showed
+    nothing and kept nothing. The answer is now empty for all to see, and the rules keep what the user said."""
+    script, _ = model
+    script.says("")  # a role delta, then [DONE]: no text, no tool call
+    session = chat()
+    reply = session.send("Please remember that I'm allergic to shellfish.")
+    assert reply.empty and reply.text == "" and not reply.tool_calls
+    session.memoir.flush(timeout=30)
+    facts = [m.content for m in session.memoir.memories(session.conversation_id)]
+    assert facts == ["The user is allergic to shellfish"]  # whether or not the model called `remember`
+    [fact] = session.memoir.memories(session.conversation_id)
+    assert fact.important  # asked to be remembered: one of the key facts of the next chat's prompt
+    assert fact.content in [f.content for f in session.key_facts()]
+
+
+def test_the_repl_says_when_the_model_returned_nothing() -> None:
+    import io
+
+    from rich.console import Console
+
+    from memoir.agent import Reply
+    from memoir.cli.chat import _Printer
+
+    shown = io.StringIO()
+    _Printer(Console(file=shown, force_terminal=False), prompt="memoir> ").finish(Reply(""))
+    assert shown.getvalue() == "memoir> (the model returned nothing)\n"

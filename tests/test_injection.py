@@ -127,7 +127,12 @@ def test_memory_never_repeats_the_request_nor_memoirs_own_earlier_answers(tmp_pa
             [
                 {**turn, "event_type": "user_message", "text": "My sister lives in Porto."},
                 {**turn, "event_type": "assistant_message", "text": "Porto is lovely!", "metadata": {"via": "proxy"}},
-                {**turn, "event_type": "assistant_message", "text": "Porto has great tiles.", "metadata": {"via": "chat"}},
+                {
+                    **turn,
+                    "event_type": "assistant_message",
+                    "text": "Porto has great tiles.",
+                    "metadata": {"via": "chat"},
+                },
                 {**turn, "event_type": "assistant_message", "text": "Porto sits on the Douro."},  # another app's log
                 {**turn, "event_type": "user_message", "text": "Porto in spring is the plan."},
             ]

@@ -16,7 +16,7 @@ from memoir.llm import LLM, BreakerState, ChatClient, CircuitBreaker, extract_js
 from memoir.model import Memory, new_ulid
 from memoir.timeline.adaptive import SUMMARY_SCHEMA as CONVERSATION_SCHEMA
 from memoir.timeline.prompts import SUMMARY_SCHEMA as SEGMENT_SCHEMA
-from tests.scripted_server import replies, scripted_server
+from tests.scripted_server import DROP, replies, scripted_server
 
 FACTS = '{"facts": ["Sam is allergic to peanuts"]}'
 
@@ -275,3 +275,50 @@ def test_memoir_builds_its_llm_from_configuration(open_memoir: Any) -> None:
         assert llm.configured and llm.breaker.threshold == 2
         assert llm.run(lambda c: c.chat([{"role": "user", "content": "hi"}]), lambda: "").value == "hi there"
     assert server.requests[0][1]["model"] == "qwen2.5:3b"
+
+
+def test_a_server_that_dies_on_a_schema_is_named_as_the_cause_and_asked_plainer_from_then_on() -> None:
+    """llama-cpp-python's grammar compiler failed on a long maxLength and the server died (issue 25): memoir
+    says so, remembers the format as refused, and asks again in the next plainer one."""
+
+    def route(body: dict[str, Any]) -> tuple[int, Any]:
+        if "schema" in json.dumps(body.get("response_format", {})):
+            return 200, DROP  # the connection closes without an answer
+        return 200, {"choices": [{"message": {"content": FACTS}}]}
+
+    remembered: list[list[str]] = []
+    with scripted_server({"/v1/chat/completions": route}) as server:
+        llm = client(server.url, remember_formats=remembered.append)
+        answer = llm.complete_json([{"role": "user", "content": "x"}], facts, schema={"type": "object"})
+        llm.complete_json([{"role": "user", "content": "again"}], facts, schema={"type": "object"})
+    assert answer == ["Sam is allergic to peanuts"]
+    sent = [body.get("response_format", {}).get("type") for _, body in server.requests]
+    assert sent == ["json_schema", "json_object", "json_object", "json_object"]  # schema, llama's form, then plain
+    assert remembered[-1] == ["json_object"]  # kept by the store: no process asks with a schema again
+
+
+def test_a_server_that_drops_every_request_is_reported_as_crashed_on_memoirs_request() -> None:
+    with scripted_server({"/v1/chat/completions": lambda body: (200, DROP)}) as server:
+        llm = client(server.url, formats=["json_object"], retries=0)
+        with pytest.raises(ModelUnavailable) as failed:
+            llm.chat([{"role": "user", "content": "x"}], json_schema=True, purpose="summary")
+    assert "closed the connection while answering memoir's summary request" in str(failed.value)
+    assert "it may have crashed: see its log" in str(failed.value)  # not "start it": it was running
+    assert [body.get("response_format") for _, body in server.requests] == [{"type": "json_object"}, None]
+
+
+def test_a_busy_server_is_up_for_the_health_check() -> None:
+    """A server working on memoir's own background request (one slot, as llama.cpp's) answers /models late:
+    that is busy, not down (issue 25: `memoir ask` said "no LLM answers" while the server was up)."""
+    release = threading.Event()
+
+    def slow_models(body: dict[str, Any]) -> tuple[int, Any]:
+        release.wait(5)
+        return 200, {"data": [{"id": "qwen2.5:3b"}]}
+
+    with scripted_server({"/v1/models": slow_models}) as server:
+        health = client(server.url, timeout=0.5).health()
+        release.set()
+    assert health.ok and "busy" in health.detail
+    dead = ChatClient(base_url="http://127.0.0.1:9/v1", model="m").health()
+    assert not dead.ok and dead.problem == "unreachable"

@@ -197,7 +197,7 @@ def test_memories_appear_in_search_with_kind_and_provenance(memoir: Memoir) -> N
     [hit] = memoir.search("migrations friday", conversation_id="c", kinds=["gotcha"])
     assert (hit.kind, hit.memory_id, hit.metadata["severity"]) == ("gotcha", gotcha.id, "critical")
     context = memoir.build_context("can I run migrations today?", conversation_id="c")
-    assert "[gotcha, critical] Never run migrations on Friday" in context.text
+    assert "Gotcha (critical): Never run migrations on Friday" in context.text
 
 
 def test_reindex_keeps_memories_searchable(memoir: Memoir) -> None:

@@ -148,7 +148,9 @@ def test_reindex_gives_identical_results(lighthouse: Memoir) -> None:
     after = [
         [(h.event_ids, h.score) for h in lighthouse.search(q, k=5, conversation_id="lighthouse")] for q in questions
     ]
-    assert after == before
+    # the same hits in the same order; a score may differ in the last float digit (embedded in other batches)
+    assert [[ids for ids, _ in hits] for hits in after] == [[ids for ids, _ in hits] for hits in before]
+    assert [s for hits in after for _, s in hits] == pytest.approx([s for hits in before for _, s in hits], abs=1e-5)
     assert progress[-1] == (27, 27)
 
 

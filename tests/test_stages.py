@@ -137,8 +137,8 @@ def test_context_puts_the_summary_first_then_memories_as_role_and_content() -> N
     hits = [hit("turn", 0.9, "I moved to Go"), hit("gotcha", 0.8, "Parse times as UTC", severity="high")]
     context = format_context(hits, summary="Sam builds Lighthouse.", budget_tokens=200)
     assert context.text == (
-        "Summary of the conversation so far:\nSam builds Lighthouse.\n\n"
-        "Relevant memories:\n[gotcha, high] Parse times as UTC\n[user] I moved to Go"
+        "Summary of the conversation so far: Sam builds Lighthouse.\n"
+        'Gotcha (high): Parse times as UTC\nThe user said: "I moved to Go"'
     )
     assert [h.text for h in context.hits] == ["Parse times as UTC", "I moved to Go"]
 

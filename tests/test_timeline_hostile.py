@@ -450,8 +450,9 @@ ANSWERS: list[tuple[str, Callable[[list[str]], str], str | None, tuple[str, ...]
     ("keywords that are numbers or null", lambda lines: answer(lines[:2], keywords=[1, None, 2.5, True, "tide"]), None,
      ()),
     ("keywords null", lambda lines: answer(lines[:2], keywords=None), None, ()),
-    ("title null", lambda lines: answer(lines[:2], title=None), "extractive", ()),
-    ("title a number", lambda lines: answer(lines[:2], title=42), "extractive", ()),
+    # A bad title costs only itself: the bullets stand and the first names the node.
+    ("title null", lambda lines: answer(lines[:2], title=None), "llm", ()),
+    ("title a number", lambda lines: answer(lines[:2], title=42), "llm", ()),
     ("no bullets", lambda lines: answer([]), "extractive", ()),
     ("a lookalike sentence", lambda lines: answer([lines[0].translate(LOOKALIKE)]), None,
      tuple(w.strip(".;") for w in LINES[0].translate(LOOKALIKE).split() if w not in LINES[0].split())),
@@ -719,7 +720,7 @@ def test_a_hand_edited_summary_file_breaks_nothing_and_is_kept(
     if planted != b"level":  # the refresh wrote a summary of its own, which the context shows
         assert (summaries(memoir) / "L3" / "final.md").is_file()
         assert not (summaries(memoir) / "L3" / "final.md").is_symlink()
-        assert context.text.startswith("Summary of the conversation so far:\n"), context.text[:200]
+        assert context.text.startswith("Summary of the conversation so far: "), context.text[:200]
 
 
 def test_a_fifo_as_the_summary_file_does_not_hang_build_context(summarized_home: Memoir) -> None:

@@ -14,19 +14,31 @@ never the answer's good ones:
   "Is my backend language Go?" supports nothing);
 - facts the rules' gate refuses (small talk, requests, hedges: `rules.is_fact`);
 - facts a rule's fact already says (most of their words in one of it, or the same topic
-  and value), so the model adds only what the rules missed.
+  and value), so the model adds only what the rules missed;
+- facts that restate what the message says no longer holds ("The user moved to halls"
+  from "I used to live in halls, but now I share a flat"): the rules read the change, and
+  a small model mixes up the old value and the new;
+- facts whose subject is a pronoun ("It tastes like soap", "She's hiding under the bed",
+  "There are 14 people"): alone in the vault, nobody knows who or what they are about;
+- facts about neither the user nor someone or something of theirs already known ("The curry
+  sounds great", "Iceland is so beautiful in winter"): the rules keep a named person only
+  when the user's business, and so does the model;
+- facts read from a sentence the gate refuses as a whole ("The user won the lottery" from "If
+  I won the lottery I'd move to Iceland"): a hypothetical or a request stays one, whoever
+  rewrites it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 
 from memoir.index.keyword import terms
 from memoir.ingest.person import about_the_user
 from memoir.ingest.rules import Statement, is_fact
 from memoir.ingest.sentences import sentences
 from memoir.ingest.topics import stems, topics
+from memoir.ingest.values import values
 from memoir.model.memory import normalise_content
 
 __all__ = ["SPECIFIC", "covered", "is_placeholder", "supported_by", "usable_facts"]
@@ -39,6 +51,9 @@ _SUBJECTLESS = re.compile(
     r"^(?P<verb>is|was|has|had|lives|lived|works|worked|likes|loves|hates|prefers|enjoys|owns|speaks|studies|"
     r"plays|drinks|eats|goes|runs|teaches|leads|manages|wants|needs|uses|drives|moved|switched|started|joined)\b",
     re.IGNORECASE,
+)
+_PRONOUN_SUBJECT = re.compile(
+    r"^(?:it|it's|its|she|she's|he|he's|they|they're|this|that|these|those|there|there's)\b", re.I
 )
 _NAME_FIELD = re.compile(r"^(?:user's |the user's )?(?P<what>name|age|job|occupation|home|city)\s*(?:is|:)\s*", re.I)
 COVERED = 0.6  # share of a model's fact's words that a rule's fact must hold for the model's to add nothing
@@ -74,13 +89,31 @@ def _stem(word: str) -> str:
     return (word[:-1] if word.endswith("s") and len(word) > 3 else word)[:5]
 
 
-def usable_facts(items: Iterable[object], message: str, ruled: Sequence[Statement] = ()) -> list[str]:
-    """The facts of a model's answer worth keeping, in the third person (see the module's docstring)."""
-    stated = " ".join(s.text for s in sentences(message))
+def usable_facts(
+    items: Iterable[object],
+    message: str,
+    ruled: Sequence[Statement] = (),
+    taken_back: Sequence[str] = (),
+    known: Collection[str] = (),
+) -> list[str]:
+    """The facts of a model's answer worth keeping, in the third person (see the module's docstring).
+
+    `taken_back`: what the rules read as no longer holding, the clauses ("I used to live in
+    halls") and the old values ("Porto"). `known`: the names and word stems of the facts known
+    already (`rules.known_words`), which make a named subject the user's business.
+    """
+    said = sentences(message)
+    stated = " ".join(s.text for s in said)
+    business = {*known, *(w.lower() for s in ruled for w in SPECIFIC.findall(s.text)[1:])}
     kept: list[str] = []
     for item in items:
         fact = as_fact(item)
-        if fact is None or not supported_by(fact, stated) or not is_fact(fact, fact):
+        if fact is None or not supported_by(fact, stated) or not _the_users_business(fact, business):
+            continue
+        sources = [s.said for s in said if supported_by(fact, s.text)] or [stated]
+        if not any(is_fact(fact, source) for source in sources):
+            continue
+        if any(_restates(fact, old) for old in taken_back):
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
@@ -92,7 +125,7 @@ def as_fact(item: object) -> str | None:
     if not isinstance(item, str):
         return None
     text = " ".join(item.split()).strip(" .;")
-    if is_placeholder(text) or _TAUTOLOGY.match(text) or len(text) > 300:
+    if is_placeholder(text) or _TAUTOLOGY.match(text) or _PRONOUN_SUBJECT.match(text) or len(text) > 300:
         return None
     field = _NAME_FIELD.match(text)
     if field:  # "Name: Priya", "name is Priya"
@@ -105,13 +138,32 @@ def as_fact(item: object) -> str | None:
     return text[:1].upper() + text[1:] if text else None
 
 
+def _the_users_business(fact: str, business: Collection[str]) -> bool:
+    """Is the fact about the user, or about someone or something the user's facts name ("Jalebi is 12")?"""
+    if "the user" in fact.lower():
+        return True
+    subject = re.match(r"^[\w'’-]+", fact)
+    return subject is not None and subject.group(0).lower().removesuffix("'s").removesuffix("’s") in business
+
+
+def _restates(fact: str, old: str) -> bool:
+    """Does the fact say again what `old` (a clause taken back, or an old value) says?"""
+    if len(old.split()) <= 3:  # a value: "Porto", "the night shift"
+        return re.search(rf"(?<!\w){re.escape(old.lower())}(?!\w)", fact.lower()) is not None
+    return supported_by(fact, old)
+
+
 def covered(fact: str, others: Iterable[str]) -> bool:
     """Does another fact say this one already: most of its words, or the same value on the same topic?"""
     own, mine = stems(fact), {(t.key, t.value) for t in topics(fact)}
+    specific = {v.key for v in values(fact) if v.kind in ("number", "date", "time", "name", "place")}
     for other in others:
         theirs = stems(other)
         if own and len(own & theirs) >= COVERED * len(own):
             return True
+        shared = specific & {v.key for v in values(other)}
+        if shared and (own & theirs) - stems(" ".join(shared)):
+            return True  # "The user's team has 14 crew members" beside "The user's crew is 14"
         if mine & {(t.key, t.value) for t in topics(other)}:
             return True
     return False

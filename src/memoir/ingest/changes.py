@@ -34,7 +34,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
-from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
+from memoir.ingest.cues import CHANGE_VERB, NO_MORE, RETRACTION, is_retraction
 from memoir.ingest.lexicon import EVENTS, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import Statement, content_words, plain_sentence, read_sentences
@@ -63,7 +63,7 @@ _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
     r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
-    r"only)\b",
+    r"only|in the end|finally|went with|went for|chose|picked)\b",
     re.I,
 )
 # Stems that say a change happened, not what it is about: they never make a fact the one changed.
@@ -92,7 +92,7 @@ _TAKEN_BACK = stem_set(
     "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
-    "entirely fully"
+    "entirely fully job gig thing stuff plan plans idea lol haha out window"
 )
 
 
@@ -214,6 +214,14 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     return found
 
 
+# "new schedule from Monday": when a change holds from, not a new value ("the exams are from 15 February" is one).
+_SINCE = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )\b(?:from|starting|starts|started|as of|effective|"
+    r"beginning|since)\s+(?:next\s+|this\s+)?$",
+    re.I,
+)
+
+
 def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
     exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
@@ -248,12 +256,13 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
     if not reading.moved:
         return []
     given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
+    given = [v for v in given if not _SINCE.search(reading.text[: v.start])]  # when, not what: "from Monday"
     given.sort(key=lambda v: not _AFTER_TO.search(reading.text[: v.start]))  # "hired 4 more, so now 16": 16
     best: tuple[int, Known, Value] | None = None
     for value in given:
         about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
         for known in live:
-            shared = len(known.stems & about)
+            shared = len(_alike(about, known.stems))
             if known.id is None or not shared or not _other_of_kind(known.text, value):
                 continue
             if best is None or shared > best[0]:
@@ -291,7 +300,10 @@ def _replacement(
     if how == "retracted":
         if said is not None:
             return said, took
-        swapped = next((t for v in reading.new if (t := _swap_kind(known.text, v)) is not None), None)
+        # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the
+        # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement)
+        schedule = [v for v in reading.new if v.kind in ("weekday", "date", "time", "number")]
+        swapped = next((t for v in schedule if (t := _swap_kind(known.text, v)) is not None), None)
         return swapped or _habit_dropped(reading.retracted), set()
     assert old is not None
     new = _counterpart(old, reading, known, said)
@@ -329,7 +341,11 @@ def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> 
 
 
 def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
-    """A statement no change used: nothing (known), an update (a topic's new value, or more said), or an add."""
+    """A statement no change used: nothing (known), an update (a topic's new value, or more said), or an add.
+
+    A model's statement (`source` llm) never replaces a known fact: it is added, or dropped when it
+    contradicts one on a topic that holds one value.
+    """
     new = Known(None, statement.text)
     said = normalise_content(statement.text)
     if any(normalise_content(k.text) == said for k in live):
@@ -342,6 +358,12 @@ def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
             return []
     decisions: list[Decision] = []
     replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
+    if statement.source == "llm" and replaced:
+        # A model's fact only adds: one on a topic known with another value ("The user's name is Ada" beside
+        # "… is Tom Walker", from "Ada is 9") is a misreading, and a fact it says more of stays as it is.
+        if any(t.key == o.key for t in mine for k in replaced for o in topics(k.text)):
+            return []
+        replaced = []
     for known in replaced:
         if decisions:  # a second fact on the same topic is stale too
             decisions.append(Decision("DELETE", known.text, known.id))
@@ -389,14 +411,30 @@ def _related(known: Known, about: frozenset[str], old: str) -> bool:
 def _takes_back(clause: str, known: Known) -> bool:
     """Does the fact hold every word the clause takes back ("no more Friday nights": friday, night), or
     its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?"""
+    clause = _taken(clause)
     said = third_person(clause) or clause
     taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
     if not taken:
         return False
-    if taken <= known.stems:
+    if _alike(taken, known.stems) == taken:
         return True
     names = stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
     return bool(names) and names <= known.stems and not (taken - names - _EVENT_STEMS)
+
+
+def _alike(words: frozenset[str], others: frozenset[str]) -> frozenset[str]:
+    """The stems of `words` that are `others`', or begin alike ("retirem" of retirement, "retir" of retires)."""
+    starts = {o[:5] for o in others if len(o) >= 5}
+    return frozenset(w for w in words if w in others or (len(w) >= 5 and w[:5] in starts))
+
+
+def _taken(clause: str) -> str:
+    """The clause up to what it takes back: "Arjun has left us" of "Arjun has left us to do his MBA in Pune"."""
+    cue = RETRACTION.search(clause)
+    if cue is None:
+        return clause
+    why = re.search(r"\s+(?:to|because|for|since|after|as|so|in order to|due to)\s", clause[cue.end() :], re.I)
+    return clause[: cue.end() + why.start()] if why else clause
 
 
 def _habit_dropped(retracted: Sequence[str]) -> str | None:

@@ -23,10 +23,11 @@ CHANGE_NOUN = re.compile(r"\b(?:change|changes|instead|switch|swap|from now on|t
 RETRACTION = re.compile(
     r"\b(?:no longer|anymore|any more|no more|used to|not \w+ing (?-i:[A-Z])\w*|quit (?:my|the|our|\w+ing)|"
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
-    r"broke up with|dropped out|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
+    r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
+    r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|band|us|(?-i:[A-Z]))|"
     r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|is off|are off|"
-    r"not happening|never mind)\b",
+    r"not happening|never mind|is gone|are gone|is no more|is over)\b",
     re.IGNORECASE,
 )
 # "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from memoir.ingest.answers import usable_facts
@@ -75,8 +75,17 @@ def fact_messages(text: str) -> list[dict[str, str]]:
     return messages
 
 
-def extract_with_llm(client: ChatClient, text: str, ruled: Sequence[Statement] = ()) -> list[str]:
+def extract_with_llm(
+    client: ChatClient,
+    text: str,
+    ruled: Sequence[Statement] = (),
+    taken_back: Sequence[str] = (),
+    known: Collection[str] = (),
+) -> list[str]:
     """The model's facts for a message that the rules' `ruled` do not say already, each checked (`answers`).
+
+    `taken_back`: what the rules read as no longer holding; a fact that says it again is dropped.
+    `known`: the names and stems of the known facts (a named subject must be one, or the user's).
 
     A whole answer that is not `{"facts": [...]}` is asked again once, then `ModelOutputError`; a bad
     fact in a good answer costs that fact only.
@@ -86,6 +95,6 @@ def extract_with_llm(client: ChatClient, text: str, ruled: Sequence[Statement] =
         items = value.get("facts") if isinstance(value, dict) else value
         if not isinstance(items, list):
             raise ValueError('expected {"facts": [sentences]}')
-        return usable_facts(items, text, ruled)[:MAX_FACTS]
+        return usable_facts(items, text, ruled, taken_back, known)[:MAX_FACTS]
 
     return client.complete_json(fact_messages(text), read, schema=FACTS_SCHEMA, purpose="fact extraction")

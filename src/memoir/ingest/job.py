@@ -115,11 +115,16 @@ class ExtractFactsJob:
         """Read the event, decide what it does to the known facts (rules, then a model's additions), do it."""
         self.stats.turns += 1
         facts = self._facts(event, known)
-        readings = read(event.text, known_words(m.content for m in facts))
+        names = known_words(m.content for m in facts)
+        readings = read(event.text, names)
         ruled = [s for r in readings for s in r.statements]
         if llm.configured and (ruled or worth_extracting(event.text)):
+            taken_back = [old for r in readings for old in (*r.retracted, *r.old, *(p[0] for p in r.pairs))]
             added = llm.run(
-                lambda client: extract_with_llm(client, event.text, ruled), lambda: [], job=self.name, background=True
+                lambda client: extract_with_llm(client, event.text, ruled, taken_back, names),
+                lambda: [],
+                job=self.name,
+                background=True,
             )
             if added.value:
                 readings.append(Reading(event.text, tuple(Statement(f, source="llm") for f in added.value)))

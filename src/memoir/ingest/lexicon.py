@@ -4,6 +4,7 @@ from __future__ import annotations
 
 __all__ = [
     "CHANGEABLE",
+    "DIETS",
     "EVENTS",
     "JOB_ENDINGS",
     "NATIONALITIES",
@@ -18,6 +19,13 @@ __all__ = [
 def word_list(text: str) -> list[str]:
     """The space-separated words of `text` (lists read better as prose than as a column of strings)."""
     return text.split()
+
+
+# What someone eats, or does not: a regular expression's alternatives (one at a time: a new one replaces the old).
+DIETS = (
+    r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|"
+    r"lactose[- ]intolerant|plant[- ]based|carnivore|flexitarian|halal|kosher|omnivore|teetotal|sober"
+)
 
 
 PEOPLE = frozenset(

@@ -13,7 +13,7 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import CHANGEABLE, EVENTS, JOB_ENDINGS, NATIONALITIES, NOT_JOBS, PEOPLE, PETS
+from memoir.ingest.lexicon import CHANGEABLE, DIETS, EVENTS, JOB_ENDINGS, NATIONALITIES, NOT_JOBS, PEOPLE, PETS
 from memoir.ingest.person import IRREGULAR_PAST, third_person
 from memoir.ingest.topics import stem
 from memoir.ingest.values import values
@@ -23,10 +23,6 @@ __all__ = ["LATE_READERS", "READERS", "Context", "mentioned", "naming_facts", "o
 NAME = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){0,2})"
 _ANY_NAME = r"[A-Za-zà-ÿ][a-zà-ÿ'’-]+"  # "hiroshi here": people type their own name in lower case too
 _VERBS = r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did)"
-_DIETS = (
-    r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]intolerant|"
-    r"plant[- ]based|carnivore|flexitarian|halal|kosher|teetotal|sober"
-)
 
 
 @dataclass
@@ -55,7 +51,8 @@ class Context:
 
 _INTRODUCTION = [
     re.compile(
-        rf"^(?:my name is|my name's|i'm called|i am called|call me|i go by|they call me|soy|je suis|ich bin)\s+"
+        r"^(?:my name is|my name's|the name's|name's|i'm called|i am called|call me|i go by|they call me|soy|"
+        rf"je suis|ich bin)\s+"
         rf"(?P<name>{NAME})",
         re.I,
     ),
@@ -63,6 +60,7 @@ _INTRODUCTION = [
     re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
     re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b))", re.I),
 ]
+_HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
@@ -75,6 +73,9 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             context.introduced = True
             rest = clause[match.end() :].strip(" ,")
             return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
+    here = _HERE_IN.match(clause)  # "session guitarist here in nashville"
+    if here and context.opening and _names_a_role(here.group("job")):
+        return _described(f"{here.group('job')} in {here.group('place')}")
     leading = _LEADING_NAME.match(clause)
     if leading and context.opening and _described(leading.group("rest")):
         context.introduced = True
@@ -329,14 +330,21 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
 
 
 def diet(clause: str, context: Context) -> list[str] | None:
-    """ "so pescatarian these days" after something the user said of themselves: the user's diet."""
+    """ "so pescatarian these days", "Lactose intolerant, so…", "Allergic to cats": the user's diet or allergy.
+
+    A diet alone names nobody else: it is the user's unless the sentence is about someone
+    the message named ("My sister is visiting. Vegan, so…").
+    """
     match = re.fullmatch(
-        rf"(?:(?:now|basically|mostly|fully|officially|strictly)\s+)*(?P<d>{_DIETS})"
+        rf"(?:(?:now|basically|mostly|fully|officially|strictly|also|severely|very|mildly)\s+)*"
+        rf"(?P<d>{DIETS}|(?:allergic|intolerant) to [\w ,'-]+)"
         r"(?:\s+(?:now|these days|nowadays|from now on|again|too|since \w+(?: \w+)?))*",
         clause,
         re.I,
     )
-    return [f"The user is {clause}"] if match and context.first_person else None
+    if not match or not (context.first_person or context.person is None):
+        return None
+    return [f"The user is {clause[0].lower()}{clause[1:]}"]
 
 
 def named(clause: str, context: Context) -> list[str] | None:
@@ -355,7 +363,10 @@ def named(clause: str, context: Context) -> list[str] | None:
     if not (context.first_person or context.important or business):
         return []
     context.person = name.split("'")[0] if "'" not in name or name.endswith("'s") else context.person
-    return [f"{name} {others(match.group('rest'))}"]
+    rest = others(match.group("rest"))
+    if context.thing:  # "Elena is planning it": the thing named before
+        rest = re.sub(r"\bit$", context.thing, rest)
+    return [f"{name} {rest}"]
 
 
 def noun_phrase(clause: str, context: Context) -> list[str] | None:
@@ -380,7 +391,7 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     return [f"The user's {what} {others(rest)}"]
 
 
-READERS = (introduction, relation, self_description, lets, always, compound, pronoun, user, named, diet)
+READERS = (introduction, relation, self_description, lets, always, compound, pronoun, user, diet, named)
 LATE_READERS = (noun_phrase, subjectless)
 
 
@@ -450,6 +461,11 @@ def mentioned(clause: str, context: Context) -> None:
         context.person, person_at = names[-1].text, names[-1].start
     if pets:
         context.pet = f"the user's {pets[-1].group('pet').lower()}"
+        called = re.search(rf"\b(?:called|named)\s+(?P<name>{NAME})", clause[pets[-1].end() :])
+        if called:  # "my cat is called Pixel": Pixel is the cat, not a person
+            context.pet += f" {called.group('name')}"
+            if context.person == called.group("name"):
+                context.person, person_at = None, -1
         context.pet_last = pets[-1].start() > person_at
     elif person_at >= 0:
         context.pet_last = False

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
-from memoir.ingest.lexicon import CHANGEABLE, word_list
+from memoir.ingest.lexicon import CHANGEABLE, PEOPLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.readers import (
     LATE_READERS,
@@ -123,7 +123,7 @@ _GENERIC = frozenset(
         "best better worse worst sounds sound looks look seems seem feel feels felt moment bunch couple wow "
         "yeah yes haha lol idea brutal slow annoying chaos mess hard tough crazy insane awful terrible horrible "
         "boring exhausting nicer easier harder worse tbh honestly ngl though anyway thank thanks god disaster "
-        "nightmare relief blast"
+        "nightmare relief blast us me him them you"
     )
 )
 _NOT_VALUE = re.compile(
@@ -214,10 +214,17 @@ def _apposed(text: str) -> str:
     return text
 
 
+_BARE_RELATION = re.compile(rf"^(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))}) (?-i:[A-Z])[\w'-]+\b", re.I)
+
+
 def _plain(clause: str) -> str:
     """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
     clause = re.sub(r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay)\b[,\s]*)+", "", clause, flags=re.I)
     clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
+    clause = re.sub(r"^(?:me and|me &) ([\w'-]+)\b", r"\1 and I", clause, flags=re.I)  # "me and Jess got a flat"
+    clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
+    if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
+        clause = "my " + clause[0].lower() + clause[1:]
     fronted = _FRONTED.match(clause)
     if fronted:
         adverb = fronted.group("adv")
@@ -254,7 +261,10 @@ def _on_the_way(made: list[str]) -> list[str]:
     extra = []
     for text in made:
         for naming in naming_facts(text.replace("their ", "my ").replace("the user's ", "my ")):
-            if naming not in made and not text.startswith(naming):
+            rel, name = naming.removeprefix("The user's ").split(" is ", 1)
+            lowered = text.lower()  # "The user's cat Pixel is 4": who Pixel is goes without saying
+            said = lowered.startswith(naming.lower()) or lowered.startswith(f"the user's {rel} {name} ".lower())
+            if naming not in made and not said:
                 extra.append(naming)
     return extra
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from memoir.ingest.lexicon import DIETS, PEOPLE
+
 __all__ = ["Sentence", "asked_to_remember", "clauses", "sentences"]
 
 _ABBREVIATIONS = frozenset(
@@ -60,12 +62,14 @@ _GREETING = (
 )
 _FILLER = (
     r"ok|okay|oh|ah|aha|well|so|and|but|also|plus|then|btw|by the way|anyway|anyways|honestly|basically|"
-    r"yes|yeah|yep|yup|no|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|awesome|thanks|thank you|"
+    r"yes|yeah|yep|yup|no(?=\s*[,!.:—–-]|$)|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|"
+    r"awesome|thanks|thank you|"
     r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
     r"for context|for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
-    r"quick note|quick one"
+    r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
+    r"last but not least|next"
 )
 _CHANGE_OPENER = (
     r"actually|correction|quick update|small update|big update|update on \w+|update|change of plans?(?: on [\w ]+)?|"
@@ -95,10 +99,14 @@ _SUBJECT = (
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
     rf"|,?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)|,\s+(?={_SUBJECT}\b\s*\w)"
-    r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|please|pls|make|i|we|you|it|that|my|our)\b)"
+    r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our)\b)"
+    r"|,\s+(?=(?:my |the )?name's\s)"
     r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"
     r"|,\s+and\s+(?=(?:the|a|an|this|that|his|her|their)\s)"
-    r"|,\s+(?=(?-i:[A-Z])[a-z]+\s+(?:is|was|has|had|will|covers|helps|does|[a-z]+s)\b)",
+    r"|,\s+(?=(?-i:[A-Z])[a-z]+\s+(?:is|was|has|had|will|covers|helps|does|[a-z]+s|[a-z]+ed|went|got|left|came|"
+    r"took|found|made|did|quit|became)\b)"
+    rf"|,\s+(?=(?:(?:now|so|basically|fully)\s+)?(?:{DIETS})\b)"  # "I eat fish again, pescatarian now"
+    rf"|,\s+(?=(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})\s+(?:is|was|has|had|[a-z]+s)\b)",  # ", mum cooks"
     re.IGNORECASE,
 )
 _HALF_SUBJECT = re.compile(
@@ -107,7 +115,7 @@ _HALF_SUBJECT = re.compile(
 )
 _TRAILING = re.compile(
     r"(?:,?\s+(?:by the way|btw|haha+|lol|though|too|as well|anyway|i guess|i think|you know|for now|"
-    r"just so you know|fyi))+\s*$",
+    r"just so you know|fyi|sadly|unfortunately|luckily|thankfully|apparently|though))+\s*$",
     re.IGNORECASE,
 )
 
@@ -118,6 +126,36 @@ class Sentence:
     said: str  # the sentence as the user wrote it
     important: bool = False  # the user asked for it to be remembered
     change: bool = False  # an opener announced a change ("actually", "change of plan")
+
+
+# People type fast: "gonna", "im", "dont", a lower-case "i". Read as written out.
+_INFORMAL = {
+    "gonna": "going to",
+    "wanna": "want to",
+    "gotta": "have to",
+    "im": "I'm",
+    "ive": "I've",
+    "dont": "don't",
+    "didnt": "didn't",
+    "doesnt": "doesn't",
+    "cant": "can't",
+    "wont": "won't",
+    "isnt": "isn't",
+    "i": "I",
+    "i'm": "I'm",
+    "i've": "I've",
+    "i'll": "I'll",
+    "i'd": "I'd",
+}
+_INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
+# An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)".
+_ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")
+
+
+def written_out(text: str) -> str:
+    """`text` with informal spellings written out and chatty asides in brackets left out."""
+    text = _ASIDE.sub("", text)
+    return _INFORMAL_WORD.sub(lambda match: _INFORMAL[match.group(0).lower()], text)
 
 
 def _pieces(text: str) -> list[str]:
@@ -160,7 +198,7 @@ def _open(text: str) -> tuple[str, bool, bool]:
 def sentences(text: str) -> list[Sentence]:
     """The statements of a message, sentence by sentence (questions left out)."""
     found = []
-    for said in _pieces(text):
+    for said in _pieces(written_out(text)):
         stated = _statement_part(said)
         if stated is None:
             continue
@@ -188,13 +226,18 @@ def clauses(sentence: str) -> list[str]:
     "My wife Keiko and I plan a trip" stays one clause: a name or "my X" with no verb of its
     own before "and I" is the subject's first half, not a clause.
     """
-    parts = [_TRAILING.sub("", p).strip(" ,") for p in _SPLIT.split(sentence)]
     merged: list[str] = []
-    for part in (p for p in parts if p):
-        if merged and _HALF_SUBJECT.match(merged[-1]) and re.match(r"^(?:i|me)\s+\w", part, re.I):
-            merged[-1] = f"{merged[-1]} and {part}"
-        else:
-            merged.append(part)
+    start, joined_by = 0, ""
+    for cut in [*_SPLIT.finditer(sentence), None]:
+        part = _TRAILING.sub("", sentence[start : cut.start() if cut else len(sentence)]).strip(" ,")
+        if part:
+            half = merged and _HALF_SUBJECT.match(merged[-1]) and re.search(r"\band\s*$", joined_by, re.I)
+            if half and re.match(r"^(?:i|me)\s+\w", part, re.I):
+                merged[-1] = f"{merged[-1]} and {part}"
+            else:
+                merged.append(part)
+        if cut is not None:
+            start, joined_by = cut.end(), cut.group(0)
     return merged
 
 

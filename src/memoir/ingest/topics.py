@@ -18,23 +18,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import EVENTS, ONE_AT_A_TIME, word_list
+from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
 __all__ = ["Topic", "stem", "stem_set", "stems", "topics"]
 
-_DIETS = (
-    r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|plant[- ]based|"
-    r"carnivore|flexitarian|halal|kosher|omnivore"
-)
-_JOB_ENDINGS = ("er", "or", "ist", "ian", "eer", "ant", "ent", "ive", "ect", "ic", "nurse", "chef", "cook", "pilot")
-_NOT_JOBS = frozenset(
-    word_list(
-        "fan lover member user beginner owner reader follower believer player runner swimmer cyclist walker talker "
-        "sleeper eater drinker smoker dreamer thinker worrier introvert extrovert parent mother father mom mum dad "
-        "brother sister daughter son wife husband partner person people student"
-    )
-)
+# A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
+_JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
+_NOT_JOBS = NOT_JOBS | set(word_list("mom mum dad wife husband student"))
 _NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("name", re.compile(r"^(?P<s>.+?)(?:'s name is| is called| is named| goes by)\s+(?P<v>.+)$", re.I)),
@@ -49,7 +40,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "residence",
         re.compile(
-            r"^(?P<s>the user)\s+(?:(?:now|currently|still|also|just)\s+)*(?:lives|is living|resides|is based|"
+            r"^(?P<s>the user)(?: and [\w' ]+?)?\s+(?:(?:now|currently|still|also|just)\s+)*"
+            r"(?:lives|live|is living|are living|resides|is based|"
+            r"(?:got|found|bought|rented|have|has) an? (?:flat|house|apartment|place|home)(?: together)?|"
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?)\s+(?:back\s+)?"
             r"(?:in|to|at)\s+(?P<v>.+)$",
@@ -60,7 +53,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "diet",
         re.compile(
             r"^(?P<s>the user)\s+(?:is|has gone|went|became|has become|has been|eats|stays|keeps)\s+"
-            rf"(?:(?:fully|strictly|completely|mostly|now|a|an|totally|entirely)\s+)*(?P<v>{_DIETS})\b",
+            rf"(?:(?:fully|strictly|completely|mostly|now|a|an|totally|entirely)\s+)*(?P<v>{DIETS})\b",
             re.I,
         ),
     ),
@@ -83,7 +76,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 _JOB_NOUN = re.compile(
-    r"^the user is (?:now\s+)?(?:a|an)\s+(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?:\s+(?:at|for|in|with)\s+.+)?$",
+    r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to)\s+"
+    r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?:\s+(?:at|for|in|with)\s+.+)?$",
     re.I,
 )
 _RELATION = re.compile(
@@ -124,7 +118,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
         rel, name = relation.group("rel") or relation.group("rel2"), relation.group("name") or relation.group("name2")
         found.append(Topic(name.lower(), "relation", rel.lower()))
     job = _JOB_NOUN.match(text)
-    if job and _is_job(job.group("head")):
+    if job and any(_is_job(word) for word in job.group("v").split()):  # "chef de partie"
         found.append(Topic("user", "job", _value(job.group("v"))))
     possessive = _POSSESSIVE.match(text)
     single = relation is None or (relation.group("rel") or relation.group("rel2")).lower() in ONE_AT_A_TIME

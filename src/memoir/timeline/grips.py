@@ -100,7 +100,9 @@ def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
     drafted = tuple((text, Match(i, i, said, 1.0)) for i, _, text, said in chosen)
     statements = [r.sentence for r in best]
     short = [s for s in statements if len(s.split()) <= 10]  # a whole sentence reads better than a cut one
-    title = title_of(short[0] if short else statements[0] if statements else chosen[0][2] if chosen else "Conversation")
+    # a change is what the part of the talk is remembered by, in the words that made it
+    titles = [said for _, _, said in changes[:1]] + short + statements + [c[2] for c in chosen[:1]]
+    title = title_of(titles[0] if titles else "Conversation")
     return Draft(title, drafted, keywords_of(events))
 
 

@@ -86,7 +86,9 @@ def _validator(events: Sequence[Event]) -> Callable[[Any], Draft]:
     def validate(value: Any) -> Draft:
         if not isinstance(value, dict):
             raise ValueError('expected {"title": ..., "bullets": [...], "keywords": [...]}')
-        bullets, keywords = value.get("bullets"), value.get("keywords", [])
+        bullets, keywords = value.get("bullets"), value.get("keywords")
+        if not isinstance(keywords, list):  # a string would be read letter by letter
+            keywords = []
         if not isinstance(bullets, list) or not bullets:
             raise ValueError("bullets must be a list of 3 to 5 statements")
         problems: list[str] = []

@@ -48,6 +48,7 @@ def change_bullets(events: Sequence[Event], limit: int = 2) -> list[tuple[str, i
                 continue
             said = next((s for s in sentences(event.text) if reading.text[:40] in s), reading.text)
             for text in _what_changed(reading.statements, reading.retracted):
+                text = text if text.endswith((".", "!")) else text + "."
                 found.append((CHANGED + text[0].lower() + text[1:], index, clip(said, 200)))
     return found[:limit]
 
