@@ -41,7 +41,7 @@ from memoir import Memoir
 from memoir.hooks.capture import parse_call
 from memoir.hooks.handler import context_for, handle
 from memoir.hooks.project import project_scope
-from memoir.hooks.secrets import Masker
+from memoir.model.secrets import Masker
 from memoir.server import serving
 
 TOPICS = (

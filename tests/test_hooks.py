@@ -26,7 +26,7 @@ from memoir.hooks.capture import events_for, parse_call
 from memoir.hooks.injection import InjectionConfig, parse_injection_config, select
 from memoir.hooks.install import install_hooks, remove_hooks
 from memoir.hooks.project import project_scope
-from memoir.hooks.secrets import MASK, Masker
+from memoir.model.secrets import MASK, Masker
 from memoir.retrieval.pipeline import Hit
 from memoir.server import serving
 
@@ -216,7 +216,7 @@ def test_env_style_assignments_keep_their_name_and_lose_their_value() -> None:
     masked = Masker().mask("DB_PASSWORD=hunter2222\nexport API_TOKEN='abcd1234'\nmonkey = 12345")
     assert masked == f"DB_PASSWORD={MASK}\nexport API_TOKEN='{MASK}'\nmonkey = 12345"
     assert Masker(("internal-(\\d{6})",)).mask("ticket internal-123456") == f"ticket internal-{MASK}"
-    with pytest.raises(ConfigError, match=r"hooks.secret_patterns\[0\]"):
+    with pytest.raises(ConfigError, match=r"privacy.secret_patterns\[0\]"):
         Masker(("(unclosed",))
 
 

@@ -28,10 +28,10 @@ from typer.testing import CliRunner
 from memoir import Memoir
 from memoir.cli import importing
 from memoir.hooks.capture import events_for, parse_call
-from memoir.hooks.secrets import MASK, Masker
 from memoir.importers import find_transcripts, import_transcripts
 from memoir.importers.records import digest
 from memoir.model import Event
+from memoir.model.secrets import MASK, Masker
 from tests.conftest import REPO, cli
 
 DATA = REPO / "tests" / "data" / "transcripts"
@@ -91,7 +91,7 @@ def test_secrets_in_transcripts_are_masked(memoir: Memoir, agent: str, path: Pat
 def test_configured_secret_patterns_are_masked_too(
     open_memoir: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("MEMOIR_HOOKS_SECRET_PATTERNS", r"ACME-\d{6}")
+    monkeypatch.setenv("MEMOIR_PRIVACY_SECRET_PATTERNS", r"ACME-\d{6}")
     transcript = tmp_path / "s.jsonl"
     transcript.write_text(claude_line("u1", "The badge code is ACME-314159, keep it.") + "\n")
     memoir = open_memoir()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cached_property, partial
 from pathlib import Path
 from typing import cast
 
@@ -29,6 +29,7 @@ from memoir.llm.priority import ForegroundGate
 from memoir.llm.service import CallRecord
 from memoir.model import Event, Memory, now_ms
 from memoir.model.checks import check_id
+from memoir.model.secrets import Masker
 from memoir.retrieval import SearchPipeline
 from memoir.retrieval.rerank import RERANKERS
 from memoir.store import IndexScope, SQLiteStore, Store
@@ -64,6 +65,12 @@ class Parts:
     _summaries: SummaryFiles | None = field(default=None, repr=False)
     _pipeline: SearchPipeline | None = field(default=None, repr=False)
     _llm: LLM | None = field(default=None, repr=False)
+
+    @cached_property
+    def masker(self) -> Masker | None:
+        """What masks secrets in outside text at the façade (`privacy.mask_secrets`); None when off."""
+        privacy = self.settings.privacy
+        return Masker(privacy.secret_patterns) if privacy.mask_secrets else None
 
     @property
     def index_job(self) -> IndexEventJob:

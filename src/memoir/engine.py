@@ -158,7 +158,7 @@ class Memoir(TimelineMethods, InjectionMethods):
         return [e.event_id for e in stored]
 
     def prepare(self, event_or_events: EventLike | Iterable[EventLike], *, agent_id: str | None = None) -> list[Event]:
-        """Validate without writing: the events `ingest` would store."""
+        """Validate (and mask secrets in) without writing: the events `ingest` would store."""
         settings = self.settings
         return admit(
             event_or_events,
@@ -166,6 +166,7 @@ class Memoir(TimelineMethods, InjectionMethods):
             allowance_ms=int(settings.max_clock_skew * 1000),
             agent_id=settings.agent_id if agent_id is None else agent_id,
             agent_required=settings.multi_agent_mode is MultiAgentMode.UNIFIED,
+            masker=self._parts.masker,
         )
 
     def flush(self, timeout: float | None = None, *, lanes: Iterable[str] | None = None) -> bool:
@@ -189,6 +190,12 @@ class Memoir(TimelineMethods, InjectionMethods):
     def pending(self) -> int:
         """Events whose background work (indexing, extraction) is still to do."""
         return self._parts.lanes.pending()
+
+    def _masked(self, draft: MemoryDraft) -> MemoryDraft:
+        masker = self._parts.masker
+        if masker is None or not isinstance(draft.text, str):  # a text that is not one is refused later, by name
+            return draft
+        return replace(draft, text=masker.mask(draft.text))
 
     # -- read path ----------------------------------------------------------------------
 
@@ -258,7 +265,7 @@ class Memoir(TimelineMethods, InjectionMethods):
             severity=severity,
             agent_id=agent_id,
         )
-        return self._parts.book.remember_many([draft])[0]
+        return self._parts.book.remember_many([self._masked(draft)])[0]
 
     def remember_many(
         self, drafts: Iterable[MemoryDraft | str | Mapping[str, Any]], *, agent_id: str | None = None
@@ -278,7 +285,8 @@ class Memoir(TimelineMethods, InjectionMethods):
                 raise InvalidInput(
                     "agent_id", f"memory #{number} names {brief(draft.agent_id)}, not the caller {brief(agent_id)}"
                 )
-        return self._parts.book.remember_many([replace(d, agent_id=d.agent_id or agent_id) for d in items])
+        owned = [replace(d, agent_id=d.agent_id or agent_id) for d in items]
+        return self._parts.book.remember_many([self._masked(d) for d in owned])
 
     def forget(self, memory_id: str, *, agent_id: str | None = None) -> Memory:
         """Soft-delete a memory: its file moves under `deleted/`, search stops finding it.
@@ -304,6 +312,9 @@ class Memoir(TimelineMethods, InjectionMethods):
         """
         book = self._parts.book
         old = book.get(memory_id, agent_id=self._parts.agent_scope(agent_id))
+        masker = self._parts.masker
+        if masker is not None and isinstance(text, str):
+            text = masker.mask(text)
         return book.update(old.id, text, event_ids, source, keep_created=True)
 
     def memories(

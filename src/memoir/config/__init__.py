@@ -52,6 +52,7 @@ __all__ = [
     "MemorySettings",
     "MultiAgentMode",
     "Option",
+    "PrivacySettings",
     "SearchSettings",
     "Settings",
     "StoreSettings",
@@ -179,8 +180,15 @@ class HooksSettings:
         "the `memoir serve` that `memoir hook` hands calls to (none: always write locally)",
     )
     timeout: float = option(2.0, parse_number(float, 0.05), "seconds `memoir hook` waits for that server")
+
+
+@dataclass(frozen=True)
+class PrivacySettings:
+    mask_secrets: bool = option(
+        True, parse_bool, "mask keys, tokens and passwords in every text memoir stores, whichever door it came by"
+    )
     secret_patterns: tuple[str, ...] = option(
-        (), parse_patterns, "extra regular expressions masked out of captured text (group 1 if any, else the match)"
+        (), parse_patterns, "extra regular expressions masked out of stored text (group 1 if any, else the match)"
     )
 
 
@@ -249,6 +257,7 @@ class Settings:
     proxy: ProxySettings = field(default_factory=ProxySettings)
     server: ServerSettings = field(default_factory=ServerSettings)
     hooks: HooksSettings = field(default_factory=HooksSettings)
+    privacy: PrivacySettings = field(default_factory=PrivacySettings)
     memory: MemorySettings = field(default_factory=MemorySettings)
     vault: VaultSettings = field(default_factory=VaultSettings)
     index: IndexSettings = field(default_factory=IndexSettings)
@@ -313,6 +322,7 @@ SECTIONS: dict[str, type] = {
     "proxy": ProxySettings,
     "server": ServerSettings,
     "hooks": HooksSettings,
+    "privacy": PrivacySettings,
     "memory": MemorySettings,
     "vault": VaultSettings,
     "index": IndexSettings,

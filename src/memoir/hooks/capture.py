@@ -28,10 +28,10 @@ from typing import Any
 
 from memoir.errors import InvalidInput
 from memoir.hooks.project import project_root, scope_of_root
-from memoir.hooks.secrets import Masker
 from memoir.model.checks import brief
 from memoir.model.event import parse_timestamp
 from memoir.model.ids import derived_ulid, now_ms
+from memoir.model.secrets import Masker
 
 __all__ = ["AGENTS", "MAX_PAYLOAD_BYTES", "HookCall", "events_for", "parse_call"]
 
@@ -139,15 +139,19 @@ def _text(value: Any) -> str | None:
     return None
 
 
-def _render(value: Any, limit: int) -> str:
-    """A tool's input or output as text: strings as they are, anything else as JSON."""
+def _render(value: Any, limit: int, masker: Masker) -> str:
+    """A tool's input or output as text: strings as they are, anything else as JSON.
+
+    Masked before it is encoded (JSON escapes the quotes around a `"password": "..."`
+    inside a string) and before it is cut (half a key is still a key).
+    """
     if value is None:
         return ""
     if isinstance(value, str):
-        text = value
+        text = masker.mask(value)
     else:
         try:
-            text = json.dumps(value, ensure_ascii=False, default=str)
+            text = json.dumps(masker.mask_tree(value), ensure_ascii=False, default=str)
         except (ValueError, TypeError, RecursionError):
             text = repr(value)
     text = _text(text) or ""
@@ -166,11 +170,11 @@ def _files(tool_input: Any) -> list[str]:
     return found[:20]
 
 
-def _tool_text(call: HookCall) -> str:
+def _tool_text(call: HookCall, masker: Masker) -> str:
     tool_input = call.payload.get("tool_input")
     response = call.payload.get("tool_response", call.payload.get("tool_output"))
-    described = _render(tool_input, MAX_TOOL_TEXT // 4)
-    result = _render(response, MAX_TOOL_TEXT)
+    described = _render(tool_input, MAX_TOOL_TEXT // 4, masker)
+    result = _render(response, MAX_TOOL_TEXT, masker)
     return f"{call.tool_name or 'tool'}({described})" + (f"\n{result}" if result else "")
 
 
@@ -194,7 +198,7 @@ def events_for(call: HookCall, masker: Masker, *, key: str | None = None) -> lis
     if call.event == "session_start":
         made.append(("session_start", "", {"source": call.text("source")[:100]}))
     elif call.event == "user_prompt":
-        prompt = call.text("prompt")[:MAX_PROMPT_TEXT]
+        prompt = masker.mask(call.text("prompt"))[:MAX_PROMPT_TEXT]
         if prompt.strip():
             made.append(("user_message", prompt, {}))
     elif call.event == "tool_result":
@@ -205,11 +209,11 @@ def events_for(call: HookCall, masker: Masker, *, key: str | None = None) -> lis
         tool_use_id = call.text("tool_use_id")
         if tool_use_id:
             extra["tool_use_id"] = tool_use_id[:200]
-        made.append(("tool_result", _tool_text(call), extra))
+        made.append(("tool_result", _tool_text(call, masker), extra))
     elif call.event == "stop":
         answer = _assistant_text(call)
         if answer:
-            made.append(("assistant_message", answer[:MAX_PROMPT_TEXT], {}))
+            made.append(("assistant_message", masker.mask(answer)[:MAX_PROMPT_TEXT], {}))
         made.append(("assistant_stop", "", {}))
     elif call.event in ("subagent_start", "subagent_stop"):
         extra = {"subagent": (call.text("agent_type") or call.text("agent_id"))[:200]}

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 
 from memoir.config import Settings, load_settings
 from memoir.hooks.capture import MAX_PAYLOAD_BYTES, events_for, parse_call
-from memoir.hooks.secrets import Masker
+from memoir.model.secrets import Masker
 from memoir.spool import spool_events
 
 __all__ = ["run_hook"]
@@ -51,7 +51,7 @@ def _handle(settings: Settings, agent: str, event: str | None, body: bytes) -> d
     answered = _ask_server(settings, agent, payload, call.hook_name)
     if answered is not None:
         return answered
-    events = events_for(call, Masker(settings.hooks.secret_patterns))
+    events = events_for(call, Masker(settings.privacy.secret_patterns))
     if settings.agent_id is not None:
         for item in events:
             item["agent_id"] = settings.agent_id

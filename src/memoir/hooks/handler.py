@@ -19,8 +19,8 @@ from memoir.errors import MemoirError
 from memoir.hooks.capture import HookCall, events_for
 from memoir.hooks.injection import TOOL_TYPES, format_injection, load_injection_config, select, title_of
 from memoir.hooks.project import project_root
-from memoir.hooks.secrets import Masker
 from memoir.hooks.seen import SeenMemories
+from memoir.model.secrets import Masker
 
 if TYPE_CHECKING:
     from memoir.engine import Memoir

@@ -6,7 +6,7 @@ have stored it: same event types, texts, metadata and masking. The ids derive fr
 transcript's ids and times, so a second import yields the same events, which the log
 keeps once. Each id is looked up before it is stored, to count what was there already,
 and to report (rather than fail on) an id stored with other content: the transcript
-changed since, or `hooks.secret_patterns` did.
+changed since, or `privacy.secret_patterns` did.
 
 A file that cannot be read, a line that is not a record and a record that makes no
 valid event are reported (file, line, why) and skipped; the rest is imported.
@@ -21,13 +21,13 @@ from typing import TYPE_CHECKING, Protocol
 
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput
 from memoir.hooks.capture import events_for, parse_call
-from memoir.hooks.secrets import Masker
 from memoir.importers.claude import ClaudeReader
 from memoir.importers.codex import CodexReader
 from memoir.importers.gemini import GeminiReader
 from memoir.importers.reading import MAX_FILE_BYTES, MAX_LINE_BYTES, numbered_lines, parse_object
 from memoir.importers.records import Call, RecordError, Transcript
 from memoir.model import Event
+from memoir.model.secrets import Masker
 
 if TYPE_CHECKING:
     from memoir.engine import Memoir
@@ -95,7 +95,7 @@ def import_transcripts(
     """Import `agent`'s transcript `files` (see `find_transcripts`) into `memoir`; importing again adds nothing."""
     if agent not in READERS:
         raise InvalidInput("agent", f"unknown agent {agent!r}; expected one of {', '.join(READERS)}")
-    run = _Run(memoir, agent, masker or Masker(memoir.settings.hooks.secret_patterns), progress, on_problem)
+    run = _Run(memoir, agent, masker or Masker(memoir.settings.privacy.secret_patterns), progress, on_problem)
     for path in files:
         run.file(path)
     return run.report
@@ -188,7 +188,7 @@ class _Run:
                 skip(
                     line,
                     f"event {event.event_id} is already stored with other content (the transcript or"
-                    " hooks.secret_patterns changed since it was imported): the stored one stays",
+                    " privacy.secret_patterns changed since it was imported): the stored one stays",
                 )
         if fresh:
             self._store(list(fresh.values()))

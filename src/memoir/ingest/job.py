@@ -35,6 +35,7 @@ from memoir.ingest.reconcile import reconcile_with_llm, same_topic
 from memoir.ingest.rules import Statement, known_words
 from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory
+from memoir.model.secrets import holds_secret
 from memoir.store import Store
 from memoir.vault import MemoryBook, MemoryDraft
 
@@ -131,6 +132,9 @@ class ExtractFactsJob:
         decisions = reconcile_by_rules(readings, [(m.id, m.content) for m in facts])
         if llm.configured:
             decisions = self._with_model(decisions, readings, event, llm)
+        # A fact that says a secret ("The user's AWS key is [MASKED]") tells nothing worth
+        # injecting, and says where a secret was: it is never kept.
+        decisions = [d for d in decisions if d.event == "DELETE" or not holds_secret(d.text)]
         self._apply_all(decisions, event, facts)
         self.stats.facts += sum(len(r.statements) for r in readings)
 

@@ -14,17 +14,26 @@ from typing import Any
 from memoir.errors import InvalidEvent, InvalidInput
 from memoir.model.checks import brief
 from memoir.model.event import Event
+from memoir.model.secrets import Masker
 
-__all__ = ["admit", "refuse_conflicts"]
+__all__ = ["admit", "masked", "refuse_conflicts"]
 
 
 def admit(
-    event_or_events: object, *, now_ms: int, allowance_ms: int, agent_id: str | None, agent_required: bool
+    event_or_events: object,
+    *,
+    now_ms: int,
+    allowance_ms: int,
+    agent_id: str | None,
+    agent_required: bool,
+    masker: Masker | None = None,
 ) -> list[Event]:
     """Events as ingest takes them: one or many `Event`s or mappings, validated, given the default agent.
 
     One bad event rejects them all: the error names its position in the batch, its field
     and the reason. `agent_required` is unified mode, where every event needs an agent.
+    With a `masker`, secrets in the text and metadata are masked (the one way in for text
+    from outside, whichever door it came by).
     """
     single = isinstance(event_or_events, Event | Mapping)
     items: Iterable[Any]
@@ -37,7 +46,8 @@ def admit(
     admitted = []
     for index, item in enumerate(items):
         try:
-            admitted.append(_admit_one(item, now_ms, allowance_ms, agent_id, agent_required))
+            event = _admit_one(item, now_ms, allowance_ms, agent_id, agent_required)
+            admitted.append(masked(event, masker) if masker is not None else event)
         except InvalidInput as exc:
             if single:
                 raise
@@ -53,6 +63,15 @@ def _admit_one(item: object, now_ms: int, allowance_ms: int, agent_id: str | Non
     if event.agent_id is None and agent_required:
         raise InvalidEvent("agent_id", "required in unified mode: set it on the event, or configure agent_id")
     return event
+
+
+def masked(event: Event, masker: Masker) -> Event:
+    """The event with secrets masked out of its text and metadata (the same object if it held none)."""
+    text = masker.mask(event.text)
+    metadata = {key: masker.mask(value) for key, value in event.metadata.items()}
+    if text == event.text and metadata == dict(event.metadata):
+        return event
+    return dataclasses.replace(event, text=text, metadata=metadata)
 
 
 def refuse_conflicts(sent: Sequence[Event], stored: Sequence[Event], *, batch: bool) -> None:

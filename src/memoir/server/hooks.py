@@ -19,7 +19,7 @@ from memoir.engine import Memoir
 from memoir.errors import MemoirError
 from memoir.hooks.capture import parse_call
 from memoir.hooks.handler import agent_output, capture, context_for
-from memoir.hooks.secrets import Masker
+from memoir.model.secrets import Masker
 
 __all__ = ["create_hooks_router"]
 
@@ -28,7 +28,7 @@ log = logging.getLogger("memoir.hooks")
 
 def create_hooks_router(memoir: Memoir) -> APIRouter:
     router = APIRouter(tags=["hooks"])
-    masker = Masker(memoir.settings.hooks.secret_patterns)
+    masker = Masker(memoir.settings.privacy.secret_patterns)
 
     @router.post("/hooks/{agent}")
     async def hook(agent: str, request: Request) -> JSONResponse:
