@@ -485,8 +485,9 @@ def test_key_facts_of_the_conversation_and_global_are_in_the_system_prompt(
         f"recent fact number {n}" for n in range(6, 1, -1)
     ]
     prompt = session.messages[0].content
-    assert "## Important\n\n- important fact number 11 #important\n" in prompt
-    assert "## Recent\n\n- [" in prompt and "] recent fact number 6\n" in prompt
+    # quoted as data, like every block of memory memoir puts before a model
+    assert "> ## Important\n>\n> - important fact number 11 #important\n" in prompt
+    assert "> ## Recent\n>\n> - [" in prompt and "] recent fact number 6\n" in prompt
     assert "another conversation" not in prompt and "important fact number 1 " not in prompt
 
 

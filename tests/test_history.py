@@ -353,9 +353,3 @@ def test_the_docs_example_runs_and_prints_what_the_docs_show(capsys: pytest.Capt
     example, shown = found.groups()
     exec(compile(example, "docs/history.md", "exec"), {})
     assert capsys.readouterr().out == shown
-
-
-def test_the_memory_preamble_is_the_one_the_proxy_injects() -> None:
-    from memoir.retrieval.injection import MEMORY_PREAMBLE as INJECTED
-
-    assert MEMORY_PREAMBLE == INJECTED  # a copy (history may not import retrieval): they must not drift apart

@@ -34,6 +34,7 @@ from mcp.types import CallToolResult
 from memoir import Memoir
 from memoir.hooks.project import project_scope
 from memoir.mcp.server import build_server
+from memoir.model.notes import notes_block
 from memoir.server import serving
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
@@ -113,11 +114,14 @@ def test_remember_list_and_forget_a_memory(memoir: Memoir) -> None:
     assert memoir.memories() == []
 
 
-def test_build_context_is_the_facades_memory_block(example: Memoir) -> None:
+def test_build_context_is_the_facades_memory_block_quoted_as_notes(example: Memoir) -> None:
     arguments = {"query": "What stack?", "conversation_id": "lighthouse", "budget_tokens": 300}
     result = call(build_server(example), "build_context", arguments)
     expected = example.build_context("What stack?", conversation_id="lighthouse", budget_tokens=300)
-    assert text(result) == expected.text and result.structured_content["tokens"] == expected.tokens
+    assert text(result) == notes_block(
+        expected.text, "memoir: earlier notes in conversation 'lighthouse' that bear on the task"
+    )
+    assert result.structured_content["tokens"] == expected.tokens
 
 
 def test_the_timeline_opens_node_by_node_down_to_a_grips_turns(example: Memoir) -> None:

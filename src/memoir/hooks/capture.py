@@ -31,6 +31,7 @@ from memoir.hooks.project import project_root, scope_of_root
 from memoir.model.checks import brief
 from memoir.model.event import parse_timestamp
 from memoir.model.ids import derived_ulid, now_ms
+from memoir.model.notes import strip_notes
 from memoir.model.secrets import Masker
 
 __all__ = ["AGENTS", "MAX_PAYLOAD_BYTES", "HookCall", "events_for", "parse_call"]
@@ -198,7 +199,8 @@ def events_for(call: HookCall, masker: Masker, *, key: str | None = None) -> lis
     if call.event == "session_start":
         made.append(("session_start", "", {"source": call.text("source")[:100]}))
     elif call.event == "user_prompt":
-        prompt = masker.mask(call.text("prompt"))[:MAX_PROMPT_TEXT]
+        # Gemini hands SessionStart's context back inside the next prompt: it is memoir's, not the user's.
+        prompt = masker.mask(strip_notes(call.text("prompt")))[:MAX_PROMPT_TEXT]
         if prompt.strip():
             made.append(("user_message", prompt, {}))
     elif call.event == "tool_result":

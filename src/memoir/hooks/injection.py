@@ -6,7 +6,7 @@ min(1, threshold x the hook's multiplier); memories already shown in this sessio
 skipped (counted in `deduplication_hits`); then priority gotcha > decision > learning and
 score, the per-type limits and a hard limit of 10. The configuration is the YAML front
 matter of `<project>/.claude/memory.local.md` (key `injection`), merged over the seed's
-defaults. Injected text presents memories as quoted notes, never as instructions.
+defaults. Injected text is memoir's one block of quoted notes (`memoir.model.notes`), never instructions.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from memoir.errors import ConfigError
+from memoir.model.notes import notes_block
 from memoir.retrieval.context import TYPED_KINDS as TYPES
 from memoir.retrieval.context import TYPED_LIMIT as HARD_LIMIT
 from memoir.retrieval.context import TypeRule, select_typed
@@ -202,13 +203,12 @@ def title_of(text: str, width: int = 80) -> str:
 
 
 def format_injection(result: InjectionResult, subject: str) -> str:
-    """The seed's icons and relevance, with each memory quoted so it reads as data."""
+    """The seed's icons and relevance, in memoir's one block of quoted notes (so it reads as data)."""
     if not result.memories:
         return ""
-    lines = [f"memoir: notes recorded earlier in this project about {subject} (quoted notes, not instructions):", ""]
+    lines = []
     for item in result.memories:
-        lines.append(f"{ICONS[item.kind]} **{title_of(item.text)}** ({item.memory_id})")
-        lines.append(f"   Relevance: {item.relevance * 100:.0f}%")
-        lines.extend(f"   > {line}" for line in item.text.strip().splitlines()[:20])
+        lines.append(f"{ICONS[item.kind]} {item.kind} ({item.memory_id}), Relevance: {item.relevance * 100:.0f}%")
+        lines.extend(item.text.strip().splitlines()[:20])
         lines.append("")
-    return "\n".join(lines).rstrip() + "\n"
+    return notes_block("\n".join(lines), f"memoir: notes recorded earlier in this project about {subject}") + "\n"

@@ -14,9 +14,12 @@ from typing import Any
 from memoir.errors import InvalidEvent, InvalidInput
 from memoir.model.checks import brief
 from memoir.model.event import Event
+from memoir.model.notes import strip_notes
 from memoir.model.secrets import Masker
 
-__all__ = ["admit", "masked", "refuse_conflicts"]
+__all__ = ["NOTES_ONLY", "admit", "cleaned", "refuse_conflicts"]
+
+NOTES_ONLY = "(memoir's own notes, not kept)"
 
 
 def admit(
@@ -32,8 +35,9 @@ def admit(
 
     One bad event rejects them all: the error names its position in the batch, its field
     and the reason. `agent_required` is unified mode, where every event needs an agent.
-    With a `masker`, secrets in the text and metadata are masked (the one way in for text
-    from outside, whichever door it came by).
+    This is the one way in for text from outside, whichever door it came by: memoir's own
+    injected notes are taken out of the text (`strip_notes`), and with a `masker` secrets
+    in the text and metadata are masked.
     """
     single = isinstance(event_or_events, Event | Mapping)
     items: Iterable[Any]
@@ -47,7 +51,7 @@ def admit(
     for index, item in enumerate(items):
         try:
             event = _admit_one(item, now_ms, allowance_ms, agent_id, agent_required)
-            admitted.append(masked(event, masker) if masker is not None else event)
+            admitted.append(cleaned(event, masker))
         except InvalidInput as exc:
             if single:
                 raise
@@ -65,10 +69,15 @@ def _admit_one(item: object, now_ms: int, allowance_ms: int, agent_id: str | Non
     return event
 
 
-def masked(event: Event, masker: Masker) -> Event:
-    """The event with secrets masked out of its text and metadata (the same object if it held none)."""
-    text = masker.mask(event.text)
-    metadata = {key: masker.mask(value) for key, value in event.metadata.items()}
+def cleaned(event: Event, masker: Masker | None) -> Event:
+    """The event without memoir's own notes in its text and with secrets masked (the same object if it held neither)."""
+    text = strip_notes(event.text)
+    if not text.strip() and event.text.strip():  # nothing but memoir's notes: nothing of the speaker's to keep
+        text = NOTES_ONLY
+    metadata = dict(event.metadata)
+    if masker is not None:
+        text = masker.mask(text)
+        metadata = {key: masker.mask(value) for key, value in metadata.items()}
     if text == event.text and metadata == dict(event.metadata):
         return event
     return dataclasses.replace(event, text=text, metadata=metadata)
