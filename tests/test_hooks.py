@@ -25,7 +25,7 @@ from memoir.errors import ConfigError
 from memoir.hooks.capture import events_for, parse_call
 from memoir.hooks.injection import InjectionConfig, parse_injection_config, select
 from memoir.hooks.install import install_hooks, remove_hooks
-from memoir.hooks.project import project_scope
+from memoir.model.project import project_scope
 from memoir.model.secrets import MASK, Masker
 from memoir.retrieval.pipeline import Hit
 from memoir.server import serving

@@ -178,8 +178,8 @@ def test_the_command_line_acts_as_the_agent_it_is_given(home: Path) -> None:
     assert made.exit_code == 0
     memory_id = made.stdout.split()[2]
     as_planner = ("--agent", "planner")
-    assert cli("memories", *as_planner, home=home, **env).stderr.strip() == "no memories"
-    assert cli("search", "zebra vault", *as_planner, home=home, **env).stderr.strip() == "no hits"
+    assert cli("memories", *as_planner, home=home, **env).stderr.startswith("no memories in ")
+    assert cli("search", "zebra vault", *as_planner, home=home, **env).stderr.startswith("no hits anywhere")
     refused = cli("forget", memory_id, *as_planner, home=home, **env)
     assert refused.exit_code == 2 and "no memory with id" in refused.stderr
     assert memory_id in cli("memories", "--all-agents", "--json", home=home, **env).stdout

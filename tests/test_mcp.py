@@ -32,7 +32,7 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult
 
 from memoir import Memoir
-from memoir.hooks.project import project_scope
+from memoir.model.project import project_scope
 from memoir.mcp.server import build_server
 from memoir.model.notes import notes_block
 from memoir.server import serving

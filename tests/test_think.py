@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 import memoir.cli.think as think_cli
 from memoir import Memoir
-from memoir.hooks.project import project_scope
+from memoir.model.project import project_scope
 from memoir.think.providers import filter_gemini_noise, strip_codex_headers
 from tests.conftest import cli
 from tests.scripted_server import ScriptedServer, replies, scripted_server

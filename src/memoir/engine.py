@@ -375,7 +375,9 @@ class Memoir(TimelineMethods, InjectionMethods):
     ) -> list[Hit]:
         """The `k` most relevant memories and turns of a conversation (plus `global`), best first.
 
-        A conversation with nothing stored yet is not an error: it has no hits of its own.
+        With no `conversation_id`, of every conversation in the home, as `events` reads them
+        (each hit names its conversation). A conversation with nothing stored yet is not an
+        error: it has no hits of its own.
         In unified mode only `agent_id`'s (default: the configured agent) and shared ones.
         """
         k = self.settings.search.top_k if k is None else k

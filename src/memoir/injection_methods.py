@@ -111,7 +111,8 @@ def _context(
     if top_k is not None:
         check_count("top_k", top_k, 1, MAX_TOP_K)
     k = max(memoir.settings.search.top_k, 10) if top_k is None else top_k
-    hits = memoir.search(query, k=k, conversation_id=conversation_id, agent_id=agent_id)
+    # Memory put before a model is one conversation's (and global's), never the whole home's.
     conversation = conversation_id or DEFAULT_CONVERSATION
+    hits = memoir.search(query, k=k, conversation_id=conversation, agent_id=agent_id)
     summary = memoir._parts.summaries.final_text(conversation, agent_id=memoir._parts.agent_scope(agent_id))
     return format_context(hits, summary=summary, budget_tokens=budget_tokens, exclude=present)

@@ -35,6 +35,7 @@ from memoir.cli.lines import Batches, input_lines, wait_for_jobs
 from memoir.config import load_settings
 from memoir.engine import Memoir
 from memoir.errors import MemoirError, RuntimeFailure, UserError
+from memoir.model.project import caller_scope
 
 
 class _ExitCodes(TyperGroup):
@@ -219,7 +220,9 @@ def events(
 def search(
     ctx: typer.Context,
     query: Annotated[str, typer.Argument(help="what to look for, in plain words")],
-    conversation: Annotated[str | None, typer.Option(help="the conversation to search (and `global`)")] = None,
+    conversation: Annotated[
+        str | None, typer.Option(help="only this conversation (and `global`); default: the whole home")
+    ] = None,
     k: Annotated[int | None, typer.Option("--k", help="how many hits (default: search.top_k)")] = None,
     kinds: Annotated[str | None, typer.Option(help="comma-separated kinds, e.g. turn,fact")] = None,
     agent: AgentOption = None,
@@ -233,9 +236,11 @@ def search(
         for hit in hits:
             out.print(json.dumps(hit.to_dict(), ensure_ascii=False, default=str), markup=False, soft_wrap=True)
     elif hits:
-        out.print(render.hits_table(hits))
+        out.print(render.hits_table(hits, conversations=conversation is None))
+    elif conversation is None:
+        err.print(f"no hits anywhere in {memoir.home}: nothing stored matches {query!r}")
     else:
-        err.print("no hits")
+        err.print(f"no hits in conversation {conversation!r} or global; leave out --conversation to search everything")
 
 
 @app.command()
@@ -251,18 +256,21 @@ def remember(
     ctx: typer.Context,
     text: Annotated[str, typer.Argument(help="the memory, one fact in plain words")],
     kind: Annotated[str, typer.Option(help="fact, gotcha, decision or learning")] = "fact",
-    conversation: Annotated[str | None, typer.Option(help="its conversation (default: default)")] = None,
+    conversation: Annotated[
+        str | None, typer.Option(help="its conversation (default: this repository's, or `global` outside one)")
+    ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="a tag (repeat for more); 'important' pins it")] = None,
     severity: Annotated[str | None, typer.Option(help="gotchas only: low, medium, high, critical")] = None,
     agent: AgentOption = None,
 ) -> None:
     """Keep a memory in the vault (a Markdown file) and the search index."""
     with _open(ctx) as memoir:
+        scope = caller_scope(Path.cwd()) if conversation is None else conversation
         memory = memoir.remember(
-            text, kind=kind, conversation_id=conversation, tags=tag or (), severity=severity, agent_id=agent
+            text, kind=kind, conversation_id=scope, tags=tag or (), severity=severity, agent_id=agent
         )
         path = memoir.memory_path(memory)
-    out.print(f"remembered {memory.kind.value} {memory.id} ({path})")
+    out.print(f"remembered {memory.kind.value} {memory.id} in {memory.conversation_id} ({path})")
 
 
 @app.command()
@@ -296,9 +304,11 @@ def memories(
         for memory in found:
             out.print(json.dumps(memory.to_dict(), ensure_ascii=False), markup=False, soft_wrap=True)
     elif found:
-        out.print(render.memories_table(found))
+        out.print(render.memories_table(found, conversations=conversation is None and not history))
+    elif conversation is not None:
+        err.print(f"no memories in conversation {conversation!r}; leave out --conversation to list the whole home")
     else:
-        err.print("no memories")
+        err.print(f"no memories in {memoir.home}" + ("" if deleted else " (add --deleted for forgotten ones)"))
 
 
 @app.command()

@@ -20,7 +20,7 @@ from memoir.config import load_settings
 from memoir.engine import Memoir
 from memoir.hooks.command import run_hook
 from memoir.hooks.install import install_hooks, remove_hooks, settings_path
-from memoir.hooks.project import project_root
+from memoir.model.project import project_root
 
 __all__ = ["register"]
 

@@ -82,8 +82,9 @@ def events_table(events: Iterable[Event]) -> Table:
     return table
 
 
-def hits_table(hits: Iterable[Hit]) -> Table:
-    table = _table("score", "kind", "when (UTC)", "text", "from")
+def hits_table(hits: Iterable[Hit], *, conversations: bool = False) -> Table:
+    """The hits; `conversations` adds whose each is (a search of the whole home)."""
+    table = _table("score", "kind", *(["conversation"] if conversations else []), "when (UTC)", "text", "from")
     for hit in hits:
         provenance = hit.memory_id or ", ".join(hit.event_ids)
         if hit.metadata.get("dia_id"):
@@ -91,6 +92,7 @@ def hits_table(hits: Iterable[Hit]) -> Table:
         table.add_row(
             f"{hit.score:.3f}",
             hit.kind if hit.kind != "turn" else f"turn/{hit.role}",
+            *([escape(hit.conversation_id or "")] if conversations else []),
             hit.created_at.strftime("%Y-%m-%d %H:%M"),
             escape(snippet(hit.text, 100)),
             escape(provenance),
@@ -98,10 +100,12 @@ def hits_table(hits: Iterable[Hit]) -> Table:
     return table
 
 
-def memories_table(memories: Iterable[Memory]) -> Table:
+def memories_table(memories: Iterable[Memory], *, conversations: bool = False) -> Table:
+    """The memories; `conversations` adds whose each is (a listing of the whole home)."""
     memories = list(memories)
     agents = any(m.agent_id for m in memories)  # unified mode: say whose each memory is
-    table = _table("id", *(["agent"] if agents else []), "kind", "created (UTC)", "text", "tags", "state")
+    where = ["conversation"] if conversations else []
+    table = _table("id", *(["agent"] if agents else []), "kind", *where, "created (UTC)", "text", "tags", "state")
     for memory in memories:
         state = (
             "live" if not memory.deleted else (f"replaced by {memory.replaced_by}" if memory.replaced_by else "deleted")
@@ -113,6 +117,7 @@ def memories_table(memories: Iterable[Memory]) -> Table:
             memory.id,
             *([escape(memory.agent_id or "(shared)")] if agents else []),
             kind,
+            *([escape(memory.conversation_id)] if conversations else []),
             memory.created_at.strftime("%Y-%m-%d %H:%M"),
             escape(snippet(memory.content, 100)),
             escape(" ".join(f"#{t}" for t in memory.tags)),

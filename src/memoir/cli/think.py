@@ -1,6 +1,6 @@
 """`memoir think`: think documents of the project, other AIs asked for their thought, auto-selection.
 
-Documents belong to the project the command runs in (`hooks.project.project_scope` of the
+Documents belong to the project the command runs in (`model.project.project_scope` of the
 working directory) and live in the vault (`think.documents`). Hints and the
 auto-selection breaker are kept per agent session (`--session`, or `MEMOIR_SESSION_ID`).
 A failed call to another AI changes nothing: the document is written only once its answer
@@ -20,7 +20,7 @@ from rich.console import Console
 from memoir.cli import render
 from memoir.engine import Memoir
 from memoir.errors import InvalidInput
-from memoir.hooks.project import project_root, project_scope
+from memoir.model.project import project_root, project_scope
 from memoir.session_state import HintState, session_breaker
 from memoir.think.documents import ThinkBook, ThinkDocument, check_open, checked_text, prompt_for
 from memoir.think.providers import PROVIDERS, ProviderAnswer, attribution, checked_value, invoke, provider_config

@@ -27,11 +27,11 @@ from pathlib import Path
 from typing import Any
 
 from memoir.errors import InvalidInput
-from memoir.hooks.project import project_root, scope_of_root
 from memoir.model.checks import brief
 from memoir.model.event import parse_timestamp
 from memoir.model.ids import derived_ulid, now_ms
 from memoir.model.notes import strip_notes
+from memoir.model.project import project_root, scope_of_root
 from memoir.model.secrets import Masker
 
 __all__ = ["AGENTS", "MAX_PAYLOAD_BYTES", "HookCall", "events_for", "parse_call"]

@@ -18,9 +18,9 @@ from typing import TYPE_CHECKING, Any
 from memoir.errors import MemoirError
 from memoir.hooks.capture import HookCall, events_for
 from memoir.hooks.injection import TOOL_TYPES, format_injection, load_injection_config, select, title_of
-from memoir.hooks.project import project_root
 from memoir.hooks.seen import SeenMemories
 from memoir.model.notes import notes_block
+from memoir.model.project import project_root
 from memoir.model.secrets import Masker
 
 if TYPE_CHECKING:

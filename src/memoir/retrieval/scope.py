@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from datetime import datetime
 
 from memoir.errors import InvalidInput, InvalidQuery
-from memoir.model import DEFAULT_CONVERSATION, parse_timestamp
+from memoir.model import parse_timestamp
 from memoir.model.checks import brief, check_filters
 from memoir.model.event import to_ms
 from memoir.store import IndexScope
@@ -31,22 +31,17 @@ def search_scope(
     *,
     agent_id: str | None,
 ) -> IndexScope:
-    """The scope of a search: a conversation plus `global`, and in unified mode one agent."""
-    conversation = _conversation(conversation_id)
+    """The scope of a search: a conversation plus `global`, or with none named the whole home
+    (as `events` reads it); in unified mode one agent's and the shared."""
+    if conversation_id is not None:
+        check_filters(conversation_id=conversation_id)  # the rules of ids, whatever the caller passed
     return IndexScope(
-        conversation_ids=tuple(dict.fromkeys((conversation, GLOBAL_SCOPE))),
+        conversation_ids=None if conversation_id is None else tuple(dict.fromkeys((conversation_id, GLOBAL_SCOPE))),
         agent_id=agent_id,
         kinds=_kinds(kinds),
         since_ms=time_bound("since", since),
         until_ms=time_bound("until", until),
     )
-
-
-def _conversation(conversation_id: str | None) -> str:
-    if conversation_id is None:
-        return DEFAULT_CONVERSATION
-    check_filters(conversation_id=conversation_id)  # the rules of ids, whatever the caller passed
-    return conversation_id
 
 
 def _kinds(kinds: Iterable[str] | str | None) -> tuple[str, ...] | None:
