@@ -40,7 +40,7 @@ import httpx
 from memoir import Memoir
 from memoir.hooks.capture import parse_call
 from memoir.hooks.handler import context_for, handle
-from memoir.hooks.project import project_scope
+from memoir.model.project import project_scope
 from memoir.model.secrets import Masker
 from memoir.server import serving
 

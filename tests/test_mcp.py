@@ -32,9 +32,9 @@ from mcp.shared.exceptions import MCPError
 from mcp.types import CallToolResult
 
 from memoir import Memoir
-from memoir.model.project import project_scope
 from memoir.mcp.server import build_server
 from memoir.model.notes import notes_block
+from memoir.model.project import project_scope
 from memoir.server import serving
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"

@@ -21,9 +21,9 @@ from memoir import Memoir
 from memoir.agent import ChatSession
 from memoir.hooks.capture import parse_call
 from memoir.hooks.handler import handle
-from memoir.model.project import project_scope
 from memoir.mcp.server import build_server
 from memoir.model.notes import NOT_INSTRUCTIONS, is_notes, notes_block, strip_notes
+from memoir.model.project import project_scope
 from memoir.model.secrets import Masker
 from tests.scripted_server import ScriptedServer, chat_reply, models
 from tests.test_mcp import call, text
