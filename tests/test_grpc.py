@@ -172,6 +172,30 @@ def test_search_finds_an_ingested_turn(memoir: Memoir, example: Any) -> None:
     assert_invalid(refused(lambda: example.Search(pb.SearchRequest(query="tides", k=10**6))), "k")
 
 
+def test_every_rpc_is_in_the_docs() -> None:
+    rpcs = [m.name for m in pb.DESCRIPTOR.services_by_name["MemoirService"].methods]
+    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    assert [name for name in rpcs if f"`{name}`" not in docs] == []
+
+
+def test_memories_are_kept_listed_and_forgotten_as_over_rest(memoir: Memoir, stub: Any) -> None:
+    kept = stub.Remember(
+        pb.RememberRequest(text="tides.py: NOAA times are local", kind="gotcha", severity="high", tags=["tides"])
+    ).memory
+    assert (kept.kind, kept.severity, list(kept.tags)) == ("gotcha", "high", ["tides"])
+    assert kept.content == memoir.memories()[0].content and kept.id == memoir.memories()[0].id
+    again = stub.Remember(pb.RememberRequest(text="tides.py: NOAA times are local", kind="gotcha")).memory
+    assert again.id == kept.id  # the same content adds nothing
+    listed = stub.ListMemories(pb.ListMemoriesRequest(kind="gotcha")).memories
+    assert [m.id for m in listed] == [kept.id]
+    gone = stub.Forget(pb.ForgetRequest(memory_id=kept.id)).memory
+    assert gone.HasField("deleted_at_ms") and stub.ListMemories(pb.ListMemoriesRequest()).memories == []
+    assert [m.id for m in stub.ListMemories(pb.ListMemoriesRequest(include_deleted=True)).memories] == [kept.id]
+    assert_invalid(refused(lambda: stub.Remember(pb.RememberRequest(text="x", kind="rumour"))), "kind")
+    missing = refused(lambda: stub.Forget(pb.ForgetRequest(memory_id=kept.id[:-1] + "0")))
+    assert missing.code() == grpc.StatusCode.NOT_FOUND
+
+
 def test_the_timeline_browses_from_the_root_to_the_evidence(memoir: Memoir, example: Any) -> None:
     [year] = example.GetTocRoot(pb.GetTocRootRequest(conversation_id="lighthouse")).nodes
     assert (year.node_id, year.level, year.conversation_id) == ("toc:year:2026", pb.TOC_LEVEL_YEAR, "lighthouse")

@@ -25,6 +25,7 @@ import httpx2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from jsonschema import Draft202012Validator
 from mcp import Client, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
@@ -33,6 +34,7 @@ from mcp.types import CallToolResult
 
 from memoir import Memoir
 from memoir.mcp.server import build_server
+from memoir.model.limits import BUDGET_TOKENS, MAX_K, MEMORY_KINDS, SEARCH_KINDS, SEVERITIES
 from memoir.model.notes import notes_block
 from memoir.model.project import project_scope
 from memoir.server import serving
@@ -92,6 +94,33 @@ def test_the_server_lists_seven_tools_each_with_a_typed_documented_schema(memoir
     assert by_name["search_memory"].input_schema["properties"]["k"]["anyOf"][0] == {"type": "integer"}
     assert by_name["search_memory"].annotations.read_only_hint is True
     assert by_name["forget"].annotations.destructive_hint is True
+
+
+def test_schemas_state_the_facades_own_limits_and_values(memoir: Memoir) -> None:
+    listed = {t.name: t for t in with_client(build_server(memoir), lambda client: client.list_tools()).tools}
+    for tool in listed.values():
+        Draft202012Validator.check_schema(tool.input_schema)  # a valid JSON Schema, as strict clients check
+        assert "\n " not in tool.description and not tool.description.startswith(" ")  # no docstring indentation
+    search = listed["search_memory"].input_schema["properties"]
+    assert (search["k"]["minimum"], search["k"]["maximum"]) == (1, MAX_K)
+    assert search["kinds"]["anyOf"][0]["items"]["enum"] == list(SEARCH_KINDS)
+    remember = listed["remember"].input_schema["properties"]
+    assert remember["kind"]["enum"] == list(MEMORY_KINDS) and remember["severity"]["enum"][:-1] == list(SEVERITIES)
+    context = listed["build_context"].input_schema["properties"]
+    assert context["budget_tokens"]["default"] == BUDGET_TOKENS
+    assert listed["list_memories"].input_schema["properties"]["include_deleted"]["type"] == "boolean"
+
+
+@pytest.mark.parametrize("flag", ["maybe", "false", 1, None])
+def test_a_flag_that_is_not_true_or_false_is_refused_naming_it(memoir: Memoir, flag: object) -> None:
+    result = call(build_server(memoir), "list_memories", {"include_deleted": flag})
+    assert result.is_error and "include_deleted" in text(result)
+
+
+def test_not_found_messages_name_no_command_of_another_door(memoir: Memoir) -> None:
+    for tool, arguments in (("timeline", {"node_id": "toc:day:2026-03-09"}), ("expand_grip", {"grip_id": "nope"})):
+        said = text(call(build_server(memoir), tool, arguments))
+        assert "memoir " not in said.replace("memoir knows", ""), said
 
 
 def test_search_memory_answers_what_the_facade_answers_as_text_and_json(example: Memoir) -> None:

@@ -27,6 +27,7 @@ from memoir.errors import InvalidInput, InvalidQuery, ServerUnavailable
 from memoir.http import model_client
 from memoir.model import Event, Memory
 from memoir.model.checks import brief
+from memoir.model.limits import BUDGET_TOKENS
 from memoir.model.timeline import GripContext, TocNode, TocPage
 from memoir.retrieval import Context, Hit, TimeLike
 from memoir.views import EventPage, Status
@@ -124,7 +125,7 @@ class MemoirClient:
         query: str,
         *,
         conversation_id: str | None = None,
-        budget_tokens: int = 1500,
+        budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
     ) -> Context:

@@ -24,6 +24,7 @@ from memoir.llm import LLM
 from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
 from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
+from memoir.model.limits import MAX_K, MAX_PAGE, MAX_QUERY_LENGTH
 from memoir.model.memory import MemoryKind
 from memoir.retrieval import Hit, TimeLike, search_scope, time_bound
 from memoir.spool import drain_spool
@@ -37,9 +38,6 @@ from memoir.workers import FAST_LANE, Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]
 
-MAX_PAGE = 10_000
-MAX_K = 100
-MAX_QUERY_LENGTH = 100_000
 ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 

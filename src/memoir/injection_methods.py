@@ -16,13 +16,11 @@ from memoir.assembly import Parts
 from memoir.config import Settings
 from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
+from memoir.model.limits import BUDGET_TOKENS, MAX_BUDGET_TOKENS, MAX_TOP_K
 from memoir.retrieval import Context, Hit, TimeLike, format_context
 from memoir.retrieval.injection import inject, last_user_text, request_texts
 
 __all__ = ["Injection", "InjectionMethods"]
-
-MAX_BUDGET_TOKENS = 10_000_000  # past any model's context window
-MAX_TOP_K = 100
 
 
 @dataclass(frozen=True)
@@ -54,7 +52,7 @@ class _Searches(Protocol):
         query: str,
         *,
         conversation_id: str | None = None,
-        budget_tokens: int = 1500,
+        budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
     ) -> Context: ...
@@ -66,7 +64,7 @@ class InjectionMethods:
         query: str,
         *,
         conversation_id: str | None = None,
-        budget_tokens: int = 1500,
+        budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
     ) -> Context:
@@ -82,7 +80,7 @@ class InjectionMethods:
         *,
         conversation_id: str | None = None,
         agent_id: str | None = None,
-        budget_tokens: int = 1500,
+        budget_tokens: int = BUDGET_TOKENS,
         top_k: int | None = None,
     ) -> Injection:
         """`messages` (OpenAI chat format) with memory before the last user message.

@@ -14,13 +14,13 @@ from dataclasses import replace
 from memoir.assembly import Parts
 from memoir.errors import InvalidQuery, NotFound
 from memoir.model.checks import check_count, check_filters, check_flag, check_id
+from memoir.model.limits import MAX_AROUND
 from memoir.model.timeline import Grip, GripContext, TocLevel, TocNode, TocPage
 from memoir.store import EventQuery
 from memoir.workers.scheduler import JobStatus, job_statuses, set_paused
 
 __all__ = ["TimelineMethods"]
 
-MAX_CONTEXT_EVENTS = 100
 MAX_TOC_PAGE = 1000
 
 
@@ -77,8 +77,8 @@ class TimelineMethods:
     def expand_grip(self, grip_id: str, before: int = 3, after: int = 3, *, agent_id: str | None = None) -> GripContext:
         """The events a grip stands on, with `before` and `after` events of their session around them."""
         check_id("grip_id", grip_id, error=InvalidQuery)
-        check_count("before", before, 0, MAX_CONTEXT_EVENTS)
-        check_count("after", after, 0, MAX_CONTEXT_EVENTS)
+        check_count("before", before, 0, MAX_AROUND)
+        check_count("after", after, 0, MAX_AROUND)
         check_filters(agent_id=agent_id)
         grip = self._grip(grip_id, agent_id)
         store = self._parts.store
@@ -89,7 +89,7 @@ class TimelineMethods:
         agent = grip.agent_id if self._parts.unified else None  # another agent's turns are not its context
         session = EventQuery(session_id=first.session_id, conversation_id=first.conversation_id, agent_id=agent)
         start, end = (first.timestamp_ms, first.event_id), (last.timestamp_ms, last.event_id)
-        span = store.scan(replace(session, since_ms=start[0], until_ms=end[0] + 1, limit=MAX_CONTEXT_EVENTS))
+        span = store.scan(replace(session, since_ms=start[0], until_ms=end[0] + 1, limit=MAX_AROUND))
         excerpt = [e for e in span if start <= (e.timestamp_ms, e.event_id) <= end]
         earlier = store.scan(replace(session, before=start, newest_first=True, limit=before)) if before else []
         later = store.scan(replace(session, after=end, limit=after)) if after else []
@@ -146,7 +146,9 @@ class TimelineMethods:
             return conversation_id, agent
         holders = self._parts.store.toc_scopes_of(node_id, agent)
         if not holders:
-            raise NotFound(f"no node {node_id!r}: `memoir timeline` lists the nodes there are")
+            raise NotFound(
+                f"no node {node_id!r}: open the timeline from its top (the years) to find the nodes there are"
+            )
         if len(holders) > 1:
             shown = ", ".join(holders[:5])
             raise InvalidQuery("conversation_id", f"node {node_id!r} is in several conversations ({shown}): name one")
@@ -156,7 +158,7 @@ class TimelineMethods:
         grip = self._parts.store.grip_get(grip_id)
         agent = self._parts.agent_scope(agent_id)
         if grip is None or (self._parts.unified and grip.agent_id != agent):
-            raise NotFound(f"no grip {grip_id!r}: the grips are listed under each bullet of `memoir timeline`")
+            raise NotFound(f"no grip {grip_id!r}: each bullet of the timeline names its grips")
         return grip
 
 

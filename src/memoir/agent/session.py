@@ -143,7 +143,8 @@ class ChatSession:
                 self._client.close()
                 self._client = None  # a new one for the next start
             raise
-        self._runner = TurnRunner(client, self.tools, self.settings.chat.max_tool_iterations)
+        chat = self.settings.chat
+        self._runner = TurnRunner(client, self.tools, chat.max_tool_iterations, chat.max_answer_tokens)
         self.state = SessionState.READY
         return self
 

@@ -64,10 +64,13 @@ def tool_message(call: ToolCall, result: ToolResult) -> Message:
 
 
 class TurnRunner:
-    def __init__(self, client: ChatClient, tools: ToolRegistry, max_iterations: int) -> None:
+    def __init__(
+        self, client: ChatClient, tools: ToolRegistry, max_iterations: int, max_tokens: int | None = None
+    ) -> None:
         self.client = client
         self.tools = tools
         self.max_iterations = max_iterations
+        self.max_tokens = max_tokens
         self._pool = ThreadPoolExecutor(max_workers=MAX_PARALLEL, thread_name_prefix="memoir-tool")
 
     def close(self) -> None:
@@ -105,13 +108,13 @@ class TurnRunner:
     ) -> Completion:
         definitions = self.tools.definitions()
         try:
-            return self.client.complete(request(), tools=definitions, on_text=on_text)
+            return self.client.complete(request(), tools=definitions, on_text=on_text, max_tokens=self.max_tokens)
         except ContextOverflow as overflow:
             try:
                 overflowed()
             except CompressionError as exc:
                 raise ContextOverflow(f"{overflow}; compressing the history did not help: {exc}") from exc
-        return self.client.complete(request(), tools=definitions, on_text=on_text)
+        return self.client.complete(request(), tools=definitions, on_text=on_text, max_tokens=self.max_tokens)
 
     def _execute(self, answer: Message) -> list[ToolResult]:
         calls = answer.tool_calls

@@ -226,6 +226,9 @@ class ChatSettings:
         " whole_history_multiple_system_messages",
     )
     max_tool_iterations: int = option(10, parse_number(int, 1), "model calls one chat turn may make for its tools")
+    max_answer_tokens: int = option(
+        1024, parse_number(int, 16), "tokens one answer of the chat model may take (a small model may ramble on)"
+    )
 
 
 def _parse_mode(value: Any) -> MultiAgentMode:

@@ -19,6 +19,7 @@ from typing import Any
 from memoir.grpc import memoir_pb2 as pb
 from memoir.model import Event
 from memoir.model.event import EventRole, EventType, to_ms
+from memoir.model.memory import Memory
 from memoir.model.timeline import Grip, GripContext, TocLevel, TocNode
 from memoir.retrieval import Hit
 from memoir.workers.scheduler import JobStatus
@@ -160,6 +161,24 @@ def hit_message(hit: Hit) -> pb.Hit:
         relevance=float(hit.relevance),
         sources=list(hit.sources),
         agent_id=hit.agent_id,
+    )
+
+
+def memory_message(memory: Memory) -> pb.Memory:
+    return pb.Memory(
+        id=memory.id,
+        kind=memory.kind.value,
+        content=memory.content,
+        conversation_id=memory.conversation_id,
+        created_at_ms=to_ms(memory.created_at),
+        tags=list(memory.tags),
+        severity=memory.severity.value if memory.severity else None,
+        event_ids=list(memory.event_ids),
+        source=memory.source,
+        replaced_by=memory.replaced_by,
+        deleted_at_ms=to_ms(memory.deleted_at) if memory.deleted_at else None,
+        agent_id=memory.agent_id,
+        reconciled_by=memory.reconciled_by,
     )
 
 

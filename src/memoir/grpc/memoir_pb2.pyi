@@ -190,6 +190,36 @@ class Hit(_message.Message):
     agent_id: str
     def __init__(self, kind: _Optional[str] = ..., text: _Optional[str] = ..., score: _Optional[float] = ..., event_ids: _Optional[_Iterable[str]] = ..., memory_id: _Optional[str] = ..., metadata: _Optional[_Mapping[str, str]] = ..., created_at_ms: _Optional[int] = ..., conversation_id: _Optional[str] = ..., session_id: _Optional[str] = ..., role: _Optional[str] = ..., context: _Optional[_Iterable[str]] = ..., context_event_ids: _Optional[_Iterable[str]] = ..., relevance: _Optional[float] = ..., sources: _Optional[_Iterable[str]] = ..., agent_id: _Optional[str] = ...) -> None: ...
 
+class Memory(_message.Message):
+    __slots__ = ("id", "kind", "content", "conversation_id", "created_at_ms", "tags", "severity", "event_ids", "source", "replaced_by", "deleted_at_ms", "agent_id", "reconciled_by")
+    ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CONTENT_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    CREATED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    EVENT_IDS_FIELD_NUMBER: _ClassVar[int]
+    SOURCE_FIELD_NUMBER: _ClassVar[int]
+    REPLACED_BY_FIELD_NUMBER: _ClassVar[int]
+    DELETED_AT_MS_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    RECONCILED_BY_FIELD_NUMBER: _ClassVar[int]
+    id: str
+    kind: str
+    content: str
+    conversation_id: str
+    created_at_ms: int
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    severity: str
+    event_ids: _containers.RepeatedScalarFieldContainer[str]
+    source: str
+    replaced_by: str
+    deleted_at_ms: int
+    agent_id: str
+    reconciled_by: str
+    def __init__(self, id: _Optional[str] = ..., kind: _Optional[str] = ..., content: _Optional[str] = ..., conversation_id: _Optional[str] = ..., created_at_ms: _Optional[int] = ..., tags: _Optional[_Iterable[str]] = ..., severity: _Optional[str] = ..., event_ids: _Optional[_Iterable[str]] = ..., source: _Optional[str] = ..., replaced_by: _Optional[str] = ..., deleted_at_ms: _Optional[int] = ..., agent_id: _Optional[str] = ..., reconciled_by: _Optional[str] = ...) -> None: ...
+
 class JobStatus(_message.Message):
     __slots__ = ("name", "lane", "kind", "paused", "backlog", "last_run_ms", "runs", "failures", "last_error")
     NAME_FIELD_NUMBER: _ClassVar[int]
@@ -307,6 +337,62 @@ class SearchResponse(_message.Message):
     HITS_FIELD_NUMBER: _ClassVar[int]
     hits: _containers.RepeatedCompositeFieldContainer[Hit]
     def __init__(self, hits: _Optional[_Iterable[_Union[Hit, _Mapping]]] = ...) -> None: ...
+
+class RememberRequest(_message.Message):
+    __slots__ = ("text", "kind", "conversation_id", "tags", "severity", "agent_id")
+    TEXT_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    TAGS_FIELD_NUMBER: _ClassVar[int]
+    SEVERITY_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    text: str
+    kind: str
+    conversation_id: str
+    tags: _containers.RepeatedScalarFieldContainer[str]
+    severity: str
+    agent_id: str
+    def __init__(self, text: _Optional[str] = ..., kind: _Optional[str] = ..., conversation_id: _Optional[str] = ..., tags: _Optional[_Iterable[str]] = ..., severity: _Optional[str] = ..., agent_id: _Optional[str] = ...) -> None: ...
+
+class RememberResponse(_message.Message):
+    __slots__ = ("memory",)
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
+
+class ForgetRequest(_message.Message):
+    __slots__ = ("memory_id", "agent_id")
+    MEMORY_ID_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    memory_id: str
+    agent_id: str
+    def __init__(self, memory_id: _Optional[str] = ..., agent_id: _Optional[str] = ...) -> None: ...
+
+class ForgetResponse(_message.Message):
+    __slots__ = ("memory",)
+    MEMORY_FIELD_NUMBER: _ClassVar[int]
+    memory: Memory
+    def __init__(self, memory: _Optional[_Union[Memory, _Mapping]] = ...) -> None: ...
+
+class ListMemoriesRequest(_message.Message):
+    __slots__ = ("conversation_id", "kind", "include_deleted", "agent_id", "all_agents")
+    CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
+    KIND_FIELD_NUMBER: _ClassVar[int]
+    INCLUDE_DELETED_FIELD_NUMBER: _ClassVar[int]
+    AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    ALL_AGENTS_FIELD_NUMBER: _ClassVar[int]
+    conversation_id: str
+    kind: str
+    include_deleted: bool
+    agent_id: str
+    all_agents: bool
+    def __init__(self, conversation_id: _Optional[str] = ..., kind: _Optional[str] = ..., include_deleted: _Optional[bool] = ..., agent_id: _Optional[str] = ..., all_agents: _Optional[bool] = ...) -> None: ...
+
+class ListMemoriesResponse(_message.Message):
+    __slots__ = ("memories",)
+    MEMORIES_FIELD_NUMBER: _ClassVar[int]
+    memories: _containers.RepeatedCompositeFieldContainer[Memory]
+    def __init__(self, memories: _Optional[_Iterable[_Union[Memory, _Mapping]]] = ...) -> None: ...
 
 class GetTocRootRequest(_message.Message):
     __slots__ = ("conversation_id", "agent_id")

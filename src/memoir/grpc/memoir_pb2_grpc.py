@@ -60,6 +60,21 @@ class MemoirServiceStub:
                 request_serializer=memoir_dot_grpc_dot_memoir__pb2.SearchRequest.SerializeToString,
                 response_deserializer=memoir_dot_grpc_dot_memoir__pb2.SearchResponse.FromString,
                 _registered_method=True)
+        self.Remember = channel.unary_unary(
+                '/memoir.v1.MemoirService/Remember',
+                request_serializer=memoir_dot_grpc_dot_memoir__pb2.RememberRequest.SerializeToString,
+                response_deserializer=memoir_dot_grpc_dot_memoir__pb2.RememberResponse.FromString,
+                _registered_method=True)
+        self.Forget = channel.unary_unary(
+                '/memoir.v1.MemoirService/Forget',
+                request_serializer=memoir_dot_grpc_dot_memoir__pb2.ForgetRequest.SerializeToString,
+                response_deserializer=memoir_dot_grpc_dot_memoir__pb2.ForgetResponse.FromString,
+                _registered_method=True)
+        self.ListMemories = channel.unary_unary(
+                '/memoir.v1.MemoirService/ListMemories',
+                request_serializer=memoir_dot_grpc_dot_memoir__pb2.ListMemoriesRequest.SerializeToString,
+                response_deserializer=memoir_dot_grpc_dot_memoir__pb2.ListMemoriesResponse.FromString,
+                _registered_method=True)
         self.GetTocRoot = channel.unary_unary(
                 '/memoir.v1.MemoirService/GetTocRoot',
                 request_serializer=memoir_dot_grpc_dot_memoir__pb2.GetTocRootRequest.SerializeToString,
@@ -126,6 +141,24 @@ class MemoirServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Search(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Remember(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def Forget(self, request, context):
+        """Missing associated documentation comment in .proto file."""
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListMemories(self, request, context):
         """Missing associated documentation comment in .proto file."""
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -200,6 +233,21 @@ def add_MemoirServiceServicer_to_server(servicer, server):
                     servicer.Search,
                     request_deserializer=memoir_dot_grpc_dot_memoir__pb2.SearchRequest.FromString,
                     response_serializer=memoir_dot_grpc_dot_memoir__pb2.SearchResponse.SerializeToString,
+            ),
+            'Remember': grpc.unary_unary_rpc_method_handler(
+                    servicer.Remember,
+                    request_deserializer=memoir_dot_grpc_dot_memoir__pb2.RememberRequest.FromString,
+                    response_serializer=memoir_dot_grpc_dot_memoir__pb2.RememberResponse.SerializeToString,
+            ),
+            'Forget': grpc.unary_unary_rpc_method_handler(
+                    servicer.Forget,
+                    request_deserializer=memoir_dot_grpc_dot_memoir__pb2.ForgetRequest.FromString,
+                    response_serializer=memoir_dot_grpc_dot_memoir__pb2.ForgetResponse.SerializeToString,
+            ),
+            'ListMemories': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListMemories,
+                    request_deserializer=memoir_dot_grpc_dot_memoir__pb2.ListMemoriesRequest.FromString,
+                    response_serializer=memoir_dot_grpc_dot_memoir__pb2.ListMemoriesResponse.SerializeToString,
             ),
             'GetTocRoot': grpc.unary_unary_rpc_method_handler(
                     servicer.GetTocRoot,
@@ -373,6 +421,87 @@ class MemoirService:
             '/memoir.v1.MemoirService/Search',
             memoir_dot_grpc_dot_memoir__pb2.SearchRequest.SerializeToString,
             memoir_dot_grpc_dot_memoir__pb2.SearchResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Remember(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoir.v1.MemoirService/Remember',
+            memoir_dot_grpc_dot_memoir__pb2.RememberRequest.SerializeToString,
+            memoir_dot_grpc_dot_memoir__pb2.RememberResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Forget(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoir.v1.MemoirService/Forget',
+            memoir_dot_grpc_dot_memoir__pb2.ForgetRequest.SerializeToString,
+            memoir_dot_grpc_dot_memoir__pb2.ForgetResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListMemories(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/memoir.v1.MemoirService/ListMemories',
+            memoir_dot_grpc_dot_memoir__pb2.ListMemoriesRequest.SerializeToString,
+            memoir_dot_grpc_dot_memoir__pb2.ListMemoriesResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -35,6 +35,7 @@ from memoir.grpc.convert import (
     grip_context_message,
     hit_message,
     job_message,
+    memory_message,
     node_message,
 )
 
@@ -158,6 +159,24 @@ class MemoirServicer(pb_grpc.MemoirServiceServicer):
         arguments = present(request, "k", "conversation_id", "agent_id", **_TIMES)
         hits = self._memoir.search(request.query, kinds=kinds, **arguments)
         return pb.SearchResponse(hits=[hit_message(hit) for hit in hits])
+
+    # -- memories -------------------------------------------------------------------------------
+
+    @rpc()
+    def Remember(self, request: pb.RememberRequest, context: Any) -> pb.RememberResponse:
+        arguments = present(request, "kind", "conversation_id", "severity", "agent_id")
+        memory = self._memoir.remember(request.text, tags=list(request.tags), **arguments)
+        return pb.RememberResponse(memory=memory_message(memory))
+
+    @rpc()
+    def Forget(self, request: pb.ForgetRequest, context: Any) -> pb.ForgetResponse:
+        tombstone = self._memoir.forget(request.memory_id, **present(request, "agent_id"))
+        return pb.ForgetResponse(memory=memory_message(tombstone))
+
+    @rpc()
+    def ListMemories(self, request: pb.ListMemoriesRequest, context: Any) -> pb.ListMemoriesResponse:
+        arguments = present(request, "conversation_id", "kind", "include_deleted", "agent_id", "all_agents")
+        return pb.ListMemoriesResponse(memories=[memory_message(m) for m in self._memoir.memories(**arguments)])
 
     # -- the timeline ---------------------------------------------------------------------------
 

@@ -183,10 +183,15 @@ class ChatClient:
         tools: Sequence[Mapping[str, Any]] = (),
         on_text: TextCallback | None = None,
         stream: bool = True,
+        max_tokens: int | None = None,
     ) -> Completion:
-        """One assistant turn with tools offered: its text (streamed to `on_text`) and the tools it calls."""
+        """One assistant turn with tools offered: its text (streamed to `on_text`) and the tools it calls.
+
+        `max_tokens` bounds the answer (`chat.max_answer_tokens`): without it a small model may
+        write until its context is full, minutes on a laptop.
+        """
         with self.foreground.foreground() if self.foreground else contextlib.nullcontext():
-            return self._complete(messages, tools, on_text, stream)
+            return self._complete(messages, tools, on_text, stream, max_tokens)
 
     def _complete(
         self,
@@ -194,8 +199,11 @@ class ChatClient:
         tools: Sequence[Mapping[str, Any]],
         on_text: TextCallback | None,
         stream: bool,
+        max_tokens: int | None = None,
     ) -> Completion:
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "stream": stream}
+        if max_tokens is not None:
+            body["max_tokens"] = max_tokens
         if tools:
             body["tools"] = list(tools)
         if stream:

@@ -17,6 +17,7 @@ cannot reach the tools through DNS rebinding.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -91,8 +92,14 @@ def build_server(memoir: Memoir, *, default_conversation: str | None = None) -> 
     for function, title, hints in MemoryTools(memoir, default_conversation).listing():
         tool = Tool.from_function(function, title=title, annotations=hints, structured_output=False)
         tool.parameters["additionalProperties"] = False  # the schema says what call_tool enforces
+        tool.description = _prose(tool.description or "")
         tools.append(tool)
     return MemoirMCP(tools, name="memoir", title="memoir", version=__version__, instructions=INSTRUCTIONS)
+
+
+def _prose(docstring: str) -> str:
+    """A docstring as a client shows it: no indentation, and lines wrapped for the source joined."""
+    return "\n\n".join(" ".join(part.split("\n")) for part in inspect.cleandoc(docstring).split("\n\n"))
 
 
 def run_stdio(memoir: Memoir, *, default_conversation: str | None) -> None:

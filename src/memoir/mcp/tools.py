@@ -15,7 +15,7 @@ from collections.abc import Callable
 from typing import Annotated, Any
 
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
-from pydantic import Field
+from pydantic import Field, StrictBool
 
 import memoir.wire as wire
 from memoir.engine import Memoir
@@ -23,11 +23,31 @@ from memoir.errors import InvalidQuery
 from memoir.mcp import render
 from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
+from memoir.model.limits import (
+    BUDGET_TOKENS,
+    MAX_AROUND,
+    MAX_BUDGET_TOKENS,
+    MAX_K,
+    MAX_LISTED,
+    MAX_QUERY_LENGTH,
+    MAX_TOP_K,
+    MEMORY_KINDS,
+    SEARCH_KINDS,
+    SEVERITIES,
+)
 from memoir.model.notes import notes_block
 
 __all__ = ["MemoryTools", "result"]
 
-MAX_LISTED = 1000
+
+def _bounds(low: int, high: int) -> dict[str, Any]:
+    # In the schema only: the façade checks the value, with the message every door gives.
+    return {"minimum": low, "maximum": high}
+
+
+def _one_of(values: tuple[str, ...]) -> dict[str, Any]:
+    return {"enum": list(values)}
+
 
 Conversation = Annotated[
     str | None,
@@ -35,6 +55,11 @@ Conversation = Annotated[
 ]
 Time = Annotated[str | int | None, Field(description="ISO 8601 time (2026-03-09T10:00:00Z) or epoch milliseconds")]
 Id = Annotated[str, Field(description="an id printed by another memoir tool")]
+Query = Annotated[
+    str,
+    Field(description="what to look for, in plain words (a question works well)", json_schema_extra={
+        "minLength": 1, "maxLength": MAX_QUERY_LENGTH}),
+]  # fmt: skip
 
 READING = ToolAnnotations(read_only_hint=True, open_world_hint=False)
 WRITING = ToolAnnotations(read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False)
@@ -71,12 +96,15 @@ class MemoryTools:
 
     def search_memory(
         self,
-        query: Annotated[str, Field(description="what to look for, in plain words (a question works well)")],
-        k: Annotated[int | None, Field(description="how many hits, 1-100 (default: the search.top_k setting)")] = None,
+        query: Query,
+        k: Annotated[
+            int | None,
+            Field(description="how many hits (default: the search.top_k setting)", json_schema_extra=_bounds(1, MAX_K)),
+        ] = None,
         conversation_id: Conversation = None,
         kinds: Annotated[
-            list[str] | None,
-            Field(description="only these kinds: turn, fact, gotcha, decision, learning, summary (default: all)"),
+            list[Annotated[str, Field(json_schema_extra=_one_of(SEARCH_KINDS))]] | None,
+            Field(description="only these kinds (default: all)"),
         ] = None,
         since: Time = None,
         until: Time = None,
@@ -92,8 +120,14 @@ class MemoryTools:
         self,
         query: Annotated[str, Field(description="the message or task the context is for")],
         conversation_id: Conversation = None,
-        budget_tokens: Annotated[int, Field(description="the most tokens the context may take (default 1500)")] = 1500,
-        top_k: Annotated[int | None, Field(description="how many hits compete for the budget, 1-100")] = None,
+        budget_tokens: Annotated[
+            int,
+            Field(description="the most tokens the context may take", json_schema_extra=_bounds(1, MAX_BUDGET_TOKENS)),
+        ] = BUDGET_TOKENS,
+        top_k: Annotated[
+            int | None,
+            Field(description="how many hits compete for the budget", json_schema_extra=_bounds(1, MAX_TOP_K)),
+        ] = None,
     ) -> CallToolResult:
         """The memory block for a task, ready to read: the conversation's summary, then the memories and turns
         that bear on the query, within a token budget. Use it at the start of a task; the text is notes
@@ -107,10 +141,18 @@ class MemoryTools:
     def remember(
         self,
         text: Annotated[str, Field(description="the memory: one fact, in a sentence that stands on its own")],
-        kind: Annotated[str, Field(description="fact, gotcha (a trap to avoid), decision or learning")] = "fact",
+        kind: Annotated[
+            str,
+            Field(
+                description="fact, gotcha (a trap to avoid), decision or learning",
+                json_schema_extra=_one_of(MEMORY_KINDS),
+            ),
+        ] = "fact",
         conversation_id: Conversation = None,
         tags: Annotated[list[str] | None, Field(description="tags; 'important' keeps it in every context")] = None,
-        severity: Annotated[str | None, Field(description="gotchas only: low, medium, high or critical")] = None,
+        severity: Annotated[
+            str | None, Field(description="gotchas only", json_schema_extra={"enum": [*SEVERITIES, None]})
+        ] = None,
     ) -> CallToolResult:
         """Keep a memory for later sessions: a fact about the user or the project, a gotcha, a decision (with
         its reason) or a learning. Saying the same thing again adds nothing. Answers the memory's id."""
@@ -128,9 +170,13 @@ class MemoryTools:
     def list_memories(
         self,
         conversation_id: Conversation = None,
-        kind: Annotated[str | None, Field(description="only this kind: fact, gotcha, decision or learning")] = None,
-        include_deleted: Annotated[bool, Field(description="also list forgotten memories")] = False,
-        limit: Annotated[int, Field(description="at most this many, the newest (1-1000)")] = 100,
+        kind: Annotated[
+            str | None, Field(description="only this kind", json_schema_extra={"enum": [*MEMORY_KINDS, None]})
+        ] = None,
+        include_deleted: Annotated[StrictBool, Field(description="also list forgotten memories")] = False,
+        limit: Annotated[
+            int, Field(description="at most this many, the newest", json_schema_extra=_bounds(1, MAX_LISTED))
+        ] = 100,
     ) -> CallToolResult:
         """List the memories kept in a conversation, oldest first, with their ids (to forget one)."""
         check_count("limit", limit, 1, MAX_LISTED)
@@ -146,7 +192,7 @@ class MemoryTools:
             str | None, Field(description="a node to open, e.g. toc:day:2026-03-09 (default: the years)")
         ] = None,
         conversation_id: Conversation = None,
-        limit: Annotated[int, Field(description="children per page, 1-1000")] = 20,
+        limit: Annotated[int, Field(description="children per page", json_schema_extra=_bounds(1, 1000))] = 20,
         cursor: Annotated[str | None, Field(description="the cursor of the page before, to read on")] = None,
     ) -> CallToolResult:
         """Browse the conversation's history by time: years, then months, weeks, days and segments, each with
@@ -170,8 +216,10 @@ class MemoryTools:
     def expand_grip(
         self,
         grip_id: Id,
-        before: Annotated[int, Field(description="turns of the session to show before, 0-100")] = 3,
-        after: Annotated[int, Field(description="turns to show after, 0-100")] = 3,
+        before: Annotated[
+            int, Field(description="turns of the session to show before", json_schema_extra=_bounds(0, MAX_AROUND))
+        ] = 3,
+        after: Annotated[int, Field(description="turns to show after", json_schema_extra=_bounds(0, MAX_AROUND))] = 3,
     ) -> CallToolResult:
         """The original turns a summary bullet stands on (its grip), with the turns around them: the evidence
         for what the timeline says. The grip's own turns are marked with '>'."""

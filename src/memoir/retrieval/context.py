@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
+from memoir.model.limits import BUDGET_TOKENS
 from memoir.retrieval.pipeline import Hit
 
 __all__ = ["TYPED_KINDS", "Context", "TypeRule", "estimate_tokens", "format_context", "select_typed"]
@@ -106,7 +107,7 @@ def format_context(
     hits: Sequence[Hit],
     *,
     summary: str | None = None,
-    budget_tokens: int = 1500,
+    budget_tokens: int = BUDGET_TOKENS,
     exclude: Collection[str] = (),
 ) -> Context:
     """The injection block for these hits, within the budget; turns whose text is in `exclude` are left out."""

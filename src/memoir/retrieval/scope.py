@@ -14,12 +14,13 @@ from memoir.errors import InvalidInput, InvalidQuery
 from memoir.model import parse_timestamp
 from memoir.model.checks import brief, check_filters
 from memoir.model.event import to_ms
+from memoir.model.limits import SEARCH_KINDS
 from memoir.store import IndexScope
 
 __all__ = ["GLOBAL_SCOPE", "KINDS", "TimeLike", "search_scope", "time_bound"]
 
 GLOBAL_SCOPE = "global"  # memories visible from every conversation (seed 004)
-KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
+KINDS = SEARCH_KINDS
 TimeLike = datetime | str | int
 
 

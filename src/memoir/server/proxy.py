@@ -45,6 +45,7 @@ from memoir.llm import LLM
 from memoir.llm.priority import ForegroundGate
 from memoir.model.chat import Message, messages_to_openai
 from memoir.model.checks import brief
+from memoir.model.limits import BUDGET_TOKENS
 from memoir.retrieval.injection import last_user_text
 from memoir.server.errors import error
 
@@ -79,7 +80,7 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         agent = request.headers.get("x-memoir-agent")
         session = request.headers.get("x-memoir-session") or f"proxy-{conversation}"
         turn = {"session_id": session, "conversation_id": conversation, "metadata": {"via": "proxy"}}
-        knobs = {"top_k": body.get("memory_top_k"), "budget_tokens": body.get("memory_budget_tokens", 1500)}
+        knobs = {"top_k": body.get("memory_top_k"), "budget_tokens": body.get("memory_budget_tokens", BUDGET_TOKENS)}
         said = last_user_text(body.get("messages"))
         messages, headers = body.get("messages"), {}
         if any(name in body for name in HISTORY_FIELDS):  # before the memory goes in: it is not history

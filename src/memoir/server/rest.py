@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 import memoir.wire as wire
 from memoir.engine import Memoir
+from memoir.model.limits import BUDGET_TOKENS
 
 __all__ = ["create_router"]
 
@@ -62,7 +63,7 @@ class ContextBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     query: str
     conversation_id: str | None = None
-    budget_tokens: int = 1500
+    budget_tokens: int = BUDGET_TOKENS
     agent_id: str | None = None
     top_k: int | None = None
 
