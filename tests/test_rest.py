@@ -14,9 +14,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from openapi_spec_validator import validate as validate_spec
 
 from memoir import Memoir, MemoirClient
 from memoir.errors import (
@@ -333,3 +335,29 @@ def test_the_docs_and_the_schema_are_served_from_the_package(served: tuple[Memoi
         paths = raw.get("/openapi.json").json()["paths"]
     for route in ("/api/v1/events", "/api/v1/search", "/api/v1/memories", "/api/v1/grips/{grip_id}", "/health"):
         assert route in paths
+
+
+def test_the_openapi_document_describes_the_server_that_answers(example: tuple[Memoir, MemoirClient]) -> None:
+    _, client = example
+    with httpx.Client(base_url=client.base_url) as raw:
+        document = raw.get("/openapi.json").json()
+        hits = raw.post("/api/v1/search", json={"query": "Which database?", "conversation_id": "lighthouse"})
+        refused = raw.post("/api/v1/search", json={"query": "x", "k": 1000})
+        missing = raw.get(f"/api/v1/events/{'0' * 26}")
+        unknown = raw.delete(f"/api/v1/memories/{'0' * 26}")
+    validate_spec(document)  # a valid OpenAPI 3.1 document
+    assert "HTTPValidationError" not in json.dumps(document)  # FastAPI's error shape is not memoir's
+    search = document["paths"]["/api/v1/search"]["post"]["responses"]
+    assert {"200", "401", "413", "422", "500", "503"} <= set(search)
+    assert {"404"} <= set(document["paths"]["/api/v1/events/{event_id}"]["get"]["responses"])
+
+    def schema_of(responses: dict[str, Any], code: str) -> dict[str, Any]:
+        return {**responses[code]["content"]["application/json"]["schema"], "components": document["components"]}
+
+    # what the server answers fits what the document says it answers
+    jsonschema.validate(hits.json(), schema_of(search, "200"))
+    assert hits.json()["hits"]
+    for answer in (refused, missing, unknown):
+        jsonschema.validate(answer.json(), schema_of(search, "422"))
+    assert refused.status_code == 422 and refused.json()["error"]["param"] == "k"
+    assert missing.status_code == unknown.status_code == 404

@@ -27,6 +27,7 @@ from memoir.mcp.server import mount_mcp
 from memoir.server.errors import install_error_handlers, status_of
 from memoir.server.guard import Guard
 from memoir.server.hooks import create_hooks_router
+from memoir.server.openapi import describe
 from memoir.server.proxy import add_proxy_routes
 from memoir.server.rest import create_router
 
@@ -62,6 +63,7 @@ def create_app(memoir: Memoir) -> FastAPI:
     app.include_router(create_hooks_router(memoir))
     mount_mcp(app, memoir)
     add_proxy_routes(app, memoir, lambda: clients["upstream"])
+    describe(app)  # the document of the server that answers (error shape, statuses, typed answers)
     if settings.server.cors_origins:
         app.add_middleware(
             CORSMiddleware,
