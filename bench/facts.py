@@ -409,7 +409,13 @@ def main() -> None:
             figures["model"] = run(f"model path, {args.model} at {args.base_url}", model, args)
         else:
             with scripted_server({"/v1/chat/completions": route, "/v1/models": route.models}) as up:
-                model = {**base, "llm_base_url": up.url + "/v1", "llm_model": args.model, "llm_timeout": 600}
+                model = {
+                    **base,
+                    "llm_base_url": up.url + "/v1",
+                    "llm_model": args.model,
+                    "llm_timeout": 600,
+                    "llm_budget": 900,
+                }
                 figures["model"] = run(f"model path, {args.model} (recorded to {args.record})", model, args)
                 if args.chat:
                     dev = json.loads((SETS / "dev.json").read_text())[: args.chat]
