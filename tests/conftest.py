@@ -171,6 +171,9 @@ def isolated_env(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-config"))
     monkeypatch.setenv("MEMOIR_HOME", str(tmp_path / "default-home"))
     monkeypatch.setenv("MEMOIR_EMBEDDING_MODEL_DIR", str(shared_models))
+    # A hook call with no server would start `memoir serve` on 8765 and leave it running:
+    # the tests of that turn it on for themselves.
+    monkeypatch.setenv("MEMOIR_HOOKS_AUTOSTART", "false")
     if request.config.getoption("--backend") == "postgres":
         monkeypatch.setenv("MEMOIR_STORE_URL", request.getfixturevalue("postgres_url"))
 

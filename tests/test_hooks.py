@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -291,10 +294,12 @@ def test_post_tool_use_injects_gotchas_once_per_session(served: tuple[Memoir, st
 
 
 def run_command(
-    home: Path, body: bytes | str, *args: str, server: str | None = None
+    home: Path, body: bytes | str, *args: str, server: str | None = None, **env_vars: str
 ) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMOIR_")}
     env["MEMOIR_HOOKS_SERVER_URL"] = server or "http://127.0.0.1:9"  # nothing listens on the discard port
+    env["MEMOIR_HOOKS_AUTOSTART"] = "false"  # else a refused connection starts a server there
+    env.update(env_vars)
     data = body.encode() if isinstance(body, str) else body
     return subprocess.run(
         [sys.executable, "-m", "memoir", "--home", str(home), "hook", *args],
@@ -326,6 +331,50 @@ def test_with_a_server_the_command_hands_the_call_over(
     assert done.returncode == 0 and json.loads(done.stdout)["continue"] is True
     assert [e.text for e in memoir.events(conversation_id=project_scope(project))] == [item["prompt"]]
     assert not (tmp_path / "unused-home" / "spool").exists()
+
+
+@pytest.mark.slow
+def test_without_a_server_the_first_call_starts_one_and_the_next_get_its_answer(home: Path, project: Path) -> None:
+    Memoir.open(home, worker_enabled=False).close()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    options = {"MEMOIR_HOOKS_AUTOSTART": "true", "MEMOIR_EMBEDDING_PROVIDER": "hashing"}
+    first, second = claude_session(project)[:2]
+    done = run_command(home, json.dumps(first), "SessionStart", server=url, **options)
+    assert done.returncode == 0 and "started `memoir serve`" in done.stderr
+    pid = int((home / "serve.starting").read_text())
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not _listens(url):
+            time.sleep(0.5)
+        assert _listens(url), (home / "logs" / "serve.log").read_text()[-2000:]
+        again = run_command(home, json.dumps(second), "UserPromptSubmit", server=url, **options)
+        assert again.returncode == 0 and "started" not in again.stderr  # answered by the server it started
+        with httpx.Client(base_url=url, trust_env=False) as http:
+            stored = http.get("/api/v1/events", params={"conversation_id": project_scope(project)}).json()
+        kinds = [e["event_type"] for e in stored["events"]]
+        assert kinds == ["session_start", "user_message"]  # the spooled first call too
+    finally:
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.2)
+
+
+def _listens(url: str) -> bool:
+    try:
+        return httpx.get(url + "/health", timeout=1, trust_env=False).status_code == 200
+    except httpx.HTTPError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
 
 
 @pytest.mark.parametrize("damage", ["locked", "corrupt", "not a folder"])

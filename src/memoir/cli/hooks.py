@@ -65,6 +65,16 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
         out.print(f"memoir's {plan.kind} hooks installed in {plan.path}{replaced}: {', '.join(plan.added)}")
         if plan.kind == "http":
             err.print("the http form needs `memoir serve` running; calls made while it is down are not captured")
+        elif url and not _answers(url):
+            err.print(
+                f"no memoir server answers at {url} yet: "
+                + (
+                    "the first hook call starts `memoir serve` in the background (hooks.autostart); until it answers,"
+                    " calls are stored locally and get no context"
+                    if settings.hooks.autostart
+                    else "calls are stored locally and get no context until you run `memoir serve`"
+                )
+            )
 
     @hooks_app.command("remove")
     def remove(ctx: typer.Context, agent: AgentChoice = "claude", scope: ScopeChoice = "project") -> None:

@@ -180,6 +180,9 @@ class HooksSettings:
         "the `memoir serve` that `memoir hook` hands calls to (none: always write locally)",
     )
     timeout: float = option(2.0, parse_number(float, 0.05), "seconds `memoir hook` waits for that server")
+    autostart: bool = option(
+        True, parse_bool, "when no server answers on loopback, `memoir hook` starts `memoir serve` in the background"
+    )
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,9 @@
 It runs as a new process for every call, so it imports little and does little: it hands
 the call to a running `memoir serve` when there is one (which stores it and answers with
 context), and otherwise spools the call's events (`memoir.store.spool`) without touching
-the database. It always prints a JSON answer with `"continue": true` and exits 0,
+the database, and starts that server in the background (`hooks.autostart`), so that the
+next call gets context: a user who installed the hooks should not have to learn to keep
+`memoir serve` running. It always prints a JSON answer with `"continue": true` and exits 0,
 whatever happens: a memory system must never stop the agent (fail-open). Problems go to
 stderr, one line.
 """
@@ -11,8 +13,11 @@ stderr, one line.
 from __future__ import annotations
 
 import json
+import os
 import socket
+import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +28,9 @@ from memoir.hooks.capture import MAX_PAYLOAD_BYTES, events_for, parse_call
 from memoir.model.secrets import Masker
 from memoir.spool import spool_events
 
-__all__ = ["run_hook"]
+__all__ = ["run_hook", "start_server"]
+
+_START_GRACE = 60.0  # seconds a start may take before another call tries again
 
 
 def run_hook(event: str | None, agent: str, home: Path | None = None, config: Path | None = None) -> int:
@@ -32,7 +39,7 @@ def run_hook(event: str | None, agent: str, home: Path | None = None, config: Pa
     try:
         body = sys.stdin.buffer.read(MAX_PAYLOAD_BYTES + 1)
         settings = load_settings({"home": home}, config_file=config)
-        answer = _handle(settings, agent, event, body) or answer
+        answer = _handle(settings, agent, event, body, config) or answer
     except Exception as exc:  # noqa: BLE001  # fail-open: whatever went wrong, the agent goes on
         message = f"{type(exc).__name__}: {exc}" if not str(exc).startswith(type(exc).__name__) else str(exc)
         sys.stderr.write(f"memoir hook: {message}"[:2000].replace("\n", " ") + "\n")
@@ -41,14 +48,21 @@ def run_hook(event: str | None, agent: str, home: Path | None = None, config: Pa
     return 0
 
 
-def _handle(settings: Settings, agent: str, event: str | None, body: bytes) -> dict[str, Any] | None:
+def _handle(
+    settings: Settings, agent: str, event: str | None, body: bytes, config: Path | None = None
+) -> dict[str, Any] | None:
     call = parse_call(agent, body, event)
     payload = dict(call.payload)
     if not isinstance(payload.get("timestamp"), str):
         # The server and a local fallback must derive the same event ids from the same call.
         payload["timestamp"] = datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
         call = parse_call(agent, payload, event)
-    answered = _ask_server(settings, agent, payload, call.hook_name)
+    try:
+        answered = _ask_server(settings, agent, payload, call.hook_name)
+    except ConnectionRefusedError:
+        answered = None
+        if settings.hooks.autostart:
+            start_server(settings, config)
     if answered is not None:
         return answered
     events = events_for(call, Masker(settings.privacy.secret_patterns))
@@ -77,6 +91,8 @@ def _ask_server(settings: Settings, agent: str, payload: dict[str, Any], hook_na
         status, answer_headers, data = _post(
             parts.hostname, parts.port or 80, path, headers, body, settings.hooks.timeout
         )
+    except ConnectionRefusedError:
+        raise  # nothing listens there: the caller may start the server
     except (OSError, ValueError):
         return None  # no server, or it did not answer in time: write locally
     if status != 200 or "x-memoir-error" in answer_headers:
@@ -86,6 +102,39 @@ def _ask_server(settings: Settings, agent: str, payload: dict[str, Any], hook_na
     except ValueError:
         return None
     return answer if isinstance(answer, dict) else None
+
+
+def start_server(settings: Settings, config: Path | None = None) -> bool:
+    """Start `memoir serve` for `hooks.server_url` in the background; False when it is not ours to start.
+
+    Only a loopback URL is started (another host's server is someone else's), and one start
+    at a time: a marker file in the home, taken with O_EXCL, keeps a burst of hook calls from
+    starting a server each; a marker older than a minute is a start that failed, and is
+    taken over. The server runs detached (its own session, no terminal), logging to
+    `<home>/logs/serve.log`, and outlives the agent's session.
+    """
+    parts = urlsplit(settings.hooks.server_url or "")
+    if parts.hostname not in ("127.0.0.1", "localhost", "::1") or not settings.home.is_dir():
+        return False
+    marker = settings.home / "serve.starting"
+    try:
+        if marker.exists() and time.time() - marker.stat().st_mtime > _START_GRACE:
+            marker.unlink(missing_ok=True)
+        os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        return False  # another call is starting it
+    logs = settings.home / "logs"
+    logs.mkdir(exist_ok=True)
+    command = [sys.executable, "-m", "memoir", "--home", str(settings.home)]
+    command += ["--config", str(config), "serve"] if config is not None else ["serve"]
+    command += ["--host", parts.hostname, "--port", str(parts.port or 80), "--no-grpc"]
+    with open(logs / "serve.log", "ab") as log:
+        server = subprocess.Popen(  # our own interpreter and module, arguments from our settings
+            command, stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True, close_fds=True
+        )
+    marker.write_text(f"{server.pid}\n")  # which process it was, for whoever wants to stop it
+    sys.stderr.write(f"memoir hook: started `memoir serve` on {parts.netloc} (log: {logs / 'serve.log'})\n")
+    return True
 
 
 def _post(
