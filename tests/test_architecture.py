@@ -159,5 +159,6 @@ def test_modules_import_only_from_lower_layers(path: Path) -> None:
 
 
 def test_no_module_grows_past_600_lines() -> None:
-    long = {str(p.relative_to(SRC)): n for p in SRC.rglob("*.py") if (n := len(p.read_text().splitlines())) > 600}
+    written = [p for p in SRC.rglob("*.py") if "_pb2" not in p.name]  # protoc's output is not ours to split
+    long = {str(p.relative_to(SRC)): n for p in written if (n := len(p.read_text().splitlines())) > 600}
     assert not long, f"split these modules: {long}"

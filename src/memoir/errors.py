@@ -10,13 +10,17 @@
     │   ├── InsufficientHistory    compression asked for with too few messages
     │   ├── ConfigError            a configuration value or file is wrong (names the key)
     │   └── NotFound
-    │       └── EventNotFound
+    │       ├── EventNotFound
+    │       ├── MemoryNotFound
+    │       └── ThinkNotFound      a think document or session that does not exist
     └── RuntimeFailure             memoir or its environment failed; retrying may help
         ├── StoreError             the database could not be opened, read or written
-        │   └── HomeError          the home folder is missing, not a folder, or not writable
+        │   ├── HomeError          the home folder is missing, not a folder, or not writable
+        │   └── VaultFileError     a vault file could not be read as a memory (names the path)
         ├── WorkerError            a background job failed in a way the caller must know about
         ├── ModelUnavailable       a model file is missing or damaged, or a model server does not answer
-        │   └── ContextOverflow    the request is longer than the model's context window
+        │   ├── ContextOverflow    the request is longer than the model's context window
+        │   └── ProviderUnavailable  an AI command-line tool (`memoir think`) is missing or failed
         ├── ModelOutputError       a model answered, but not with what was asked for (e.g. invalid JSON)
         ├── CompressionFailed      history compression failed (wraps its cause)
         └── ServerUnavailable      a memoir server (`MemoirClient`'s) does not answer
@@ -25,13 +29,20 @@
 (InsufficientHistory, InvalidTokenLimit, CompressionFailed): catch it for all three.
 
 Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
-module that calls them, so callers only ever catch `MemoirError`. Every message
+module that calls them, so callers only ever catch `MemoirError`. `answer_for` is the one
+table of what each class becomes at a door: its HTTP status, gRPC status and exit code. Every message
 says what went wrong and, where there is one, what to do about it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from pathlib import Path
+
 __all__ = [
+    "EXIT_BAD_INPUT",
+    "EXIT_FAILURE",
+    "Answer",
     "CompressionError",
     "CompressionFailed",
     "ConfigError",
@@ -45,14 +56,19 @@ __all__ = [
     "InvalidTokenLimit",
     "InvalidTool",
     "MemoirError",
+    "MemoryNotFound",
     "ModelOutputError",
     "ModelUnavailable",
     "NotFound",
+    "ProviderUnavailable",
     "RuntimeFailure",
     "ServerUnavailable",
     "StoreError",
+    "ThinkNotFound",
     "UserError",
+    "VaultFileError",
     "WorkerError",
+    "answer_for",
 ]
 
 
@@ -126,12 +142,46 @@ class EventNotFound(NotFound):
         return (type(self), (self.event_id,))
 
 
+class MemoryNotFound(NotFound):
+    def __init__(self, memory_id: str) -> None:
+        self.memory_id = memory_id
+        super().__init__(f"no memory with id {memory_id!r}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (type(self), (self.memory_id,))
+
+
+class ThinkNotFound(NotFound):
+    """A think document or session that does not exist (the message names it)."""
+
+
 class StoreError(RuntimeFailure):
     """The store could not be opened, read or written."""
 
 
 class HomeError(StoreError):
     """The memoir home is unusable (missing, not a directory, not writable)."""
+
+
+class VaultFileError(StoreError):
+    """A vault file could not be read as a memory (its path says which)."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path = path
+        self.reason = reason if len(reason) <= _MAX_QUOTED else reason[:_MAX_QUOTED] + "…"  # values may be huge
+        # A name that is not UTF-8 arrives as surrogate escapes: shown as \x.. so the message prints anywhere.
+        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        super().__init__(f"{shown}: {self.reason}")
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_vault_error, (self.path, self.reason))
+
+
+def _rebuild_vault_error(path: Path, reason: str) -> VaultFileError:
+    return VaultFileError(path, reason)
+
+
+_MAX_QUOTED = 120
 
 
 class WorkerError(RuntimeFailure):
@@ -144,6 +194,10 @@ class ModelUnavailable(RuntimeFailure):
 
 class ContextOverflow(ModelUnavailable):
     """The request is longer than the model's context window: compress the history and try again."""
+
+
+class ProviderUnavailable(ModelUnavailable):
+    """An AI command-line tool is missing, failed, or gave no answer in time."""
 
 
 class ModelOutputError(RuntimeFailure):
@@ -203,3 +257,35 @@ class CompressionFailed(CompressionError, RuntimeFailure):
 
 class InvalidTool(InvalidInput):
     """A tool breaks a rule of the registry: its name, its description, its schema, a duplicate."""
+
+
+# -- what an error becomes at each door -----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """An error class's answer at every door: HTTP status, gRPC status name, process exit code."""
+
+    http: int
+    grpc: str
+    exit: int
+
+
+EXIT_FAILURE, EXIT_BAD_INPUT = 1, 2
+
+# Most specific first: the first class an error is an instance of decides its answer.
+ANSWERS: tuple[tuple[type[MemoirError], Answer], ...] = (
+    (NotFound, Answer(404, "NOT_FOUND", EXIT_BAD_INPUT)),
+    (InvalidInput, Answer(422, "INVALID_ARGUMENT", EXIT_BAD_INPUT)),  # well-formed, but a value breaks a rule
+    (ConfigError, Answer(400, "FAILED_PRECONDITION", EXIT_BAD_INPUT)),
+    (UserError, Answer(400, "INVALID_ARGUMENT", EXIT_BAD_INPUT)),
+    (ModelUnavailable, Answer(503, "UNAVAILABLE", EXIT_FAILURE)),  # retry later: it is not there now
+    (StoreError, Answer(503, "UNAVAILABLE", EXIT_FAILURE)),
+    (ModelOutputError, Answer(502, "UNAVAILABLE", EXIT_FAILURE)),  # it answered, but not with what was asked
+)
+_OTHERWISE = Answer(500, "UNAVAILABLE", EXIT_FAILURE)  # another failure: retrying may help
+
+
+def answer_for(error: MemoirError) -> Answer:
+    """The HTTP status, gRPC status and exit code of `error`, by its class (the one table)."""
+    return next((answer for kind, answer in ANSWERS if isinstance(error, kind)), _OTHERWISE)

@@ -34,7 +34,7 @@ from memoir.cli import timeline as timeline_commands
 from memoir.cli.lines import Batches, input_lines, wait_for_jobs
 from memoir.config import load_settings
 from memoir.engine import Memoir
-from memoir.errors import MemoirError, RuntimeFailure, UserError
+from memoir.errors import EXIT_BAD_INPUT, EXIT_FAILURE, MemoirError, RuntimeFailure, answer_for
 from memoir.model.project import caller_scope
 
 
@@ -50,9 +50,9 @@ class _ExitCodes(TyperGroup):
             return super().invoke(ctx)
         except (typer.Exit, typer.Abort, typer.TyperException, BrokenPipeError):
             raise  # typer's own handling: usage errors exit 2, a closed pipe exits quietly
-        except UserError as exc:
-            _fail(str(exc), EXIT_BAD_INPUT)
-        except (MemoirError, OSError) as exc:
+        except MemoirError as exc:
+            _fail(str(exc), answer_for(exc).exit)  # the one table of what an error becomes at a door
+        except OSError as exc:
             _fail(str(exc), EXIT_FAILURE)
         except KeyboardInterrupt:
             err.print("interrupted")
@@ -79,7 +79,7 @@ app.add_typer(config_app, name="config")
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
-EXIT_FAILURE, EXIT_BAD_INPUT, EXIT_INTERRUPTED = 1, 2, 130
+EXIT_INTERRUPTED = 130
 
 
 # Unified mode: one home, many agents; each command acts as one (the configured agent_id by default).

@@ -15,12 +15,12 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from memoir.cli import render
 from memoir.cli.lines import wait_for_jobs
 from memoir.engine import Memoir
+from memoir.errors import EXIT_BAD_INPUT
 from memoir.importers import AGENT_NAMES, ImportReport, Problem, find_transcripts, import_transcripts
 
 __all__ = ["register"]
 
 Opener = Callable[[typer.Context], Memoir]
-EXIT_BAD_INPUT = 2
 
 
 class Source(StrEnum):

@@ -24,7 +24,7 @@ from typing import Any, NoReturn, TypeVar
 import grpc
 
 from memoir.engine import Memoir
-from memoir.errors import ConfigError, InvalidEvent, InvalidInput, MemoirError, NotFound, UserError
+from memoir.errors import InvalidEvent, InvalidInput, MemoirError, answer_for
 from memoir.grpc import memoir_pb2 as pb
 from memoir.grpc import memoir_pb2_grpc as pb_grpc
 from memoir.grpc.convert import (
@@ -45,24 +45,13 @@ log = logging.getLogger("memoir.grpc")
 
 Method = TypeVar("Method", bound=Callable[..., Any])
 
-# Checked in order: the first class an error is an instance of decides its status.
-_STATUS_BY_CLASS: tuple[tuple[type[MemoirError], Any], ...] = (
-    (InvalidInput, grpc.StatusCode.INVALID_ARGUMENT),  # InvalidEvent, InvalidQuery
-    (NotFound, grpc.StatusCode.NOT_FOUND),  # EventNotFound, MemoryNotFound
-    (ConfigError, grpc.StatusCode.FAILED_PRECONDITION),
-    (UserError, grpc.StatusCode.INVALID_ARGUMENT),  # any other caller mistake
-)
-_RUNTIME_STATUS = grpc.StatusCode.UNAVAILABLE  # StoreError, WorkerError, ModelUnavailable: retrying may help
 _INTERNAL_MESSAGE = "internal error in memoir: the server's log has the details"
 _TIMES = {"since": "since_ms", "until": "until_ms"}  # the façade's time filters and their proto fields
 
 
 def status_of(error: MemoirError) -> Any:
-    """The gRPC status code for a memoir error, by its class."""
-    for kind, code in _STATUS_BY_CLASS:
-        if isinstance(error, kind):
-            return code
-    return _RUNTIME_STATUS
+    """The gRPC status code for a memoir error: `memoir.errors.answer_for`, the one table every door reads."""
+    return getattr(grpc.StatusCode, answer_for(error).grpc)
 
 
 def rpc(**renames: str) -> Callable[[Method], Method]:

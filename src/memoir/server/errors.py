@@ -15,33 +15,14 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
 import memoir.wire as wire
-from memoir.errors import (
-    ConfigError,
-    InvalidInput,
-    MemoirError,
-    ModelOutputError,
-    ModelUnavailable,
-    NotFound,
-    StoreError,
-    UserError,
-)
+from memoir.errors import InvalidInput, MemoirError, answer_for
 
 __all__ = ["error", "install_error_handlers", "status_of"]
 
-# Most specific first: the first class an error is an instance of gives its status.
-STATUSES: tuple[tuple[type[MemoirError], int], ...] = (
-    (NotFound, 404),
-    (InvalidInput, 422),  # well-formed JSON, but a value breaks a rule
-    (ConfigError, 400),
-    (UserError, 400),
-    (ModelUnavailable, 503),  # retry later: the model server or file is not there now
-    (StoreError, 503),
-    (ModelOutputError, 502),  # an upstream answered, but not with what was asked
-)
-
 
 def status_of(exc: MemoirError) -> int:
-    return next((status for kind, status in STATUSES if isinstance(exc, kind)), 500)
+    """The HTTP status of an error: `memoir.errors.answer_for`, the one table every door reads."""
+    return answer_for(exc).http
 
 
 def error(status: int, message: str, kind: str = "error", field: str | None = None) -> JSONResponse:

@@ -24,7 +24,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memoir.errors import InvalidInput, NotFound, StoreError, UserError
+from memoir.errors import InvalidInput, StoreError, ThinkNotFound, UserError
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.model.ids import new_ulid, now_ms
 from memoir.session_state import file_lock
@@ -48,11 +48,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 MAX_TOPIC = 200
 MAX_THOUGHT = 100_000
 _RETRIES = 3  # times a change is re-applied when a person saved the file meanwhile
-
-
-class ThinkNotFound(NotFound):
-    def __init__(self, what: str) -> None:
-        super().__init__(what)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from memoir.errors import InvalidInput, ModelOutputError, ModelUnavailable
+from memoir.errors import InvalidInput, ModelOutputError, ProviderUnavailable
 from memoir.session_state import safe_session
 
 __all__ = [
@@ -46,10 +46,6 @@ MAX_ANSWER_CHARS = 100_000  # an answer longer than this is cut (and says so): a
 _VALUE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:/@ -]{0,127}")  # a model, agent or style name: never a flag
 _CODEX_STAMP = re.compile(r"^\[\d{4}-\d{2}-\d{2}T[^\]]*\]")
 _GEMINI_INSTRUCTION = "Answer the request given on standard input."
-
-
-class ProviderUnavailable(ModelUnavailable):
-    """An AI command-line tool is missing, failed, or gave no answer in time."""
 
 
 def _as_is(raw: str) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
-from memoir.errors import InvalidInput, MemoirError, NotFound
+from memoir.errors import InvalidInput, MemoirError, MemoryNotFound
 from memoir.index.embedders import CachedEmbedder
 from memoir.model import DEFAULT_CONVERSATION, is_ulid
 from memoir.model.checks import brief
@@ -39,12 +39,6 @@ __all__ = ["SHARED_CONVERSATION", "MemoryBook", "MemoryNotFound", "SyncReport"]
 
 log = logging.getLogger("memoir.vault")
 SHARED_CONVERSATION = "global"  # the one conversation every agent sees (seed 004)
-
-
-class MemoryNotFound(NotFound):
-    def __init__(self, memory_id: str) -> None:
-        self.memory_id = memory_id
-        super().__init__(f"no memory with id {memory_id!r}")
 
 
 @dataclass

@@ -8,7 +8,7 @@
 - Reads are bounded, since people edit these files: a note is read without following a
   symbolic link, at most `MAX_NOTE_BYTES` of it, its front matter parsed without alias
   expansion (a few hundred bytes of YAML aliases expand to gigabytes), and an error
-  message quotes at most `MAX_QUOTED` characters of what it found.
+  message quotes at most 120 characters of what it found (`VaultFileError`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 import yaml
 
-from memoir.errors import StoreError, UserError
+from memoir.errors import StoreError, UserError, VaultFileError
 from memoir.model.event import format_timestamp, parse_timestamp
 from memoir.model.memory import Memory
 
@@ -45,23 +45,6 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _DIGESTED = re.compile(r"-[0-9a-f]{10}$")
 MAX_NOTE_BYTES = 1 << 20  # a memory is at most 20,000 characters: a note this big is not one
 MAX_FRONT_MATTER = 64 * 1024
-MAX_QUOTED = 120
-
-
-class VaultFileError(StoreError):
-    """A vault file could not be read as a memory (its path says which)."""
-
-    def __init__(self, path: Path, reason: str) -> None:
-        self.path = path
-        self.reason = _bounded(reason)
-        # A name that is not UTF-8 arrives as surrogate escapes: shown as \x.. so the message prints anywhere.
-        shown = str(path).encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
-        super().__init__(f"{shown}: {self.reason}")
-
-
-def _bounded(text: str) -> str:
-    """At most MAX_QUOTED characters of a message about a file: its values may be huge."""
-    return text if len(text) <= MAX_QUOTED else text[:MAX_QUOTED] + "…"
 
 
 # libyaml's emitter when PyYAML has it (its wheels do): 5 to 9 times faster, and every note a
