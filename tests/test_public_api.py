@@ -29,6 +29,7 @@ PUBLIC = {
     "InvalidQuery",
     "Job",
     "Memoir",
+    "MemoirAPI",
     "MemoirClient",
     "MemoirError",
     "MemoryNotFound",

@@ -14,7 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memoir.client import MemoirClient
+    from memoir.client import MemoirAPI, MemoirClient
     from memoir.config import MultiAgentMode, Settings, load_settings
     from memoir.engine import EventPage, Memoir, Status
     from memoir.errors import (
@@ -55,6 +55,10 @@ if TYPE_CHECKING:
     from memoir.vault import MemoryDraft
     from memoir.workers import Job
 
+    def _one_api(embedded: Memoir, served: MemoirClient) -> tuple[MemoirAPI, MemoirAPI]:
+        return embedded, served  # mypy: both satisfy the one protocol of memory operations
+
+
 _HOMES: dict[str, str] = {
     "ConfigError": "memoir.errors",
     "Context": "memoir.retrieval",
@@ -74,6 +78,7 @@ _HOMES: dict[str, str] = {
     "InvalidQuery": "memoir.errors",
     "Job": "memoir.workers",
     "Memoir": "memoir.engine",
+    "MemoirAPI": "memoir.client",
     "MemoirClient": "memoir.client",
     "MemoirError": "memoir.errors",
     "VaultFileError": "memoir.errors",
@@ -125,6 +130,7 @@ __all__ = [
     "InvalidQuery",
     "Job",
     "Memoir",
+    "MemoirAPI",
     "MemoirClient",
     "MemoirError",
     "Memory",

@@ -17,7 +17,7 @@ import json
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 import httpx
@@ -33,9 +33,113 @@ from memoir.retrieval import Context, Hit, TimeLike
 from memoir.views import EventPage, Status
 from memoir.workers.scheduler import JobStatus
 
-__all__ = ["MemoirClient"]
+__all__ = ["MemoirAPI", "MemoirClient"]
 
 EventLike = Event | Mapping[str, Any]
+
+
+class MemoirAPI(Protocol):
+    """The memory operations `Memoir` (embedded) and `MemoirClient` (served) share, checked by mypy.
+
+    Code written against this type runs on either; `memoir/__init__.py` holds the check that
+    both classes satisfy it, so a parameter added to one and not the other fails the type check.
+    """
+
+    def ingest(self, event_or_events: EventLike | Iterable[EventLike], *, agent_id: str | None = None) -> list[str]: ...
+
+    def events(
+        self,
+        since: TimeLike | None = None,
+        until: TimeLike | None = None,
+        session_id: str | None = None,
+        conversation_id: str | None = None,
+        limit: int = 100,
+        cursor: str | None = None,
+        agent_id: str | None = None,
+        all_agents: bool = False,
+    ) -> EventPage: ...
+
+    def get_event(self, event_id: str, *, agent_id: str | None = None) -> Event: ...
+
+    def search(
+        self,
+        query: str,
+        *,
+        k: int | None = None,
+        conversation_id: str | None = None,
+        kinds: Iterable[str] | None = None,
+        since: TimeLike | None = None,
+        until: TimeLike | None = None,
+        agent_id: str | None = None,
+    ) -> list[Hit]: ...
+
+    def build_context(
+        self,
+        query: str,
+        *,
+        conversation_id: str | None = None,
+        budget_tokens: int = BUDGET_TOKENS,
+        agent_id: str | None = None,
+        top_k: int | None = None,
+    ) -> Context: ...
+
+    def remember(
+        self,
+        text: str,
+        *,
+        kind: str = "fact",
+        conversation_id: str | None = None,
+        tags: Iterable[str] = (),
+        severity: str | None = None,
+        agent_id: str | None = None,
+    ) -> Memory: ...
+
+    def forget(self, memory_id: str, *, agent_id: str | None = None) -> Memory: ...
+
+    def memories(
+        self,
+        conversation_id: str | None = None,
+        kind: str | None = None,
+        include_deleted: bool = False,
+        *,
+        agent_id: str | None = None,
+        all_agents: bool = False,
+    ) -> list[Memory]: ...
+
+    def memory_history(self, memory_id: str, *, agent_id: str | None = None) -> list[Memory]: ...
+
+    def toc_root(self, conversation_id: str | None = None, *, agent_id: str | None = None) -> list[TocNode]: ...
+
+    def toc_node(
+        self,
+        node_id: str,
+        version: int | None = None,
+        *,
+        conversation_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> TocNode: ...
+
+    def browse_toc(
+        self,
+        parent_id: str,
+        limit: int = 20,
+        cursor: str | None = None,
+        *,
+        conversation_id: str | None = None,
+        agent_id: str | None = None,
+    ) -> TocPage: ...
+
+    def expand_grip(
+        self, grip_id: str, before: int = 3, after: int = 3, *, agent_id: str | None = None
+    ) -> GripContext: ...
+
+    def scheduler_status(self) -> list[JobStatus]: ...
+
+    def pause_job(self, name: str) -> None: ...
+
+    def resume_job(self, name: str) -> None: ...
+
+    def status(self) -> Status: ...
 
 
 class MemoirClient:
