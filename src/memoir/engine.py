@@ -19,7 +19,7 @@ from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.index.rebuild import rebuild_index
-from memoir.injection_methods import InjectionMethods
+from memoir.injection_methods import InjectionMethods, TurnMethods
 from memoir.llm import LLM
 from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
@@ -42,7 +42,7 @@ ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(TimelineMethods, InjectionMethods):
+class Memoir(TimelineMethods, InjectionMethods, TurnMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:

@@ -20,7 +20,7 @@ from memoir.model.limits import BUDGET_TOKENS, MAX_BUDGET_TOKENS, MAX_TOP_K
 from memoir.retrieval import Context, Hit, TimeLike, format_context
 from memoir.retrieval.injection import inject, last_user_text, request_texts
 
-__all__ = ["Injection", "InjectionMethods"]
+__all__ = ["Injection", "InjectionMethods", "TurnMethods"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,18 @@ class _Searches(Protocol):
         agent_id: str | None = None,
         top_k: int | None = None,
     ) -> Context: ...
+
+    def inject(
+        self,
+        messages: Any,
+        *,
+        conversation_id: str | None = None,
+        agent_id: str | None = None,
+        budget_tokens: int = BUDGET_TOKENS,
+        top_k: int | None = None,
+    ) -> Injection: ...
+
+    def ingest(self, event_or_events: Any, *, agent_id: str | None = None) -> list[str]: ...
 
 
 class InjectionMethods:
@@ -94,6 +106,65 @@ class InjectionMethods:
         present = request_texts(messages)  # what the request holds already is not memory to repeat
         context = _context(self, found[1], conversation_id, agent_id, budget_tokens, top_k, present)
         return Injection(inject(messages, context), context)
+
+
+class TurnMethods:
+    """A conversation's turns through a door that sits between a person and their model (the proxy)."""
+
+    def take_turn(
+        self: _Searches,
+        messages: Any,
+        *,
+        conversation_id: str = DEFAULT_CONVERSATION,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        via: str = "api",
+        budget_tokens: int = BUDGET_TOKENS,
+        top_k: int | None = None,
+    ) -> Injection:
+        """A chat request in: its last user message kept as the user's words, and the request
+        with memory before that message, to send on to the model.
+
+        The message is kept before the model answers (the user said it, whatever the model
+        does); memory is built first, so the message does not answer itself. `via` names the
+        door in the event's metadata.
+        """
+        injection = self.inject(
+            messages, conversation_id=conversation_id, agent_id=agent_id, budget_tokens=budget_tokens, top_k=top_k
+        )
+        said = last_user_text(messages)
+        if said is not None:
+            self.ingest([_turn("user_message", said[1], conversation_id, session_id, via)], agent_id=agent_id)
+        return injection
+
+    def take_answer(
+        self: _Searches,
+        text: str,
+        *,
+        conversation_id: str = DEFAULT_CONVERSATION,
+        session_id: str | None = None,
+        agent_id: str | None = None,
+        via: str = "api",
+        partial: bool = False,
+    ) -> None:
+        """The model's answer to a turn, kept (an empty one is not: an event needs text);
+        `partial` marks an answer cut off (a stream the client closed)."""
+        if text.strip():
+            event = _turn("assistant_message", text, conversation_id, session_id, via)
+            if partial:
+                event["metadata"]["partial"] = "true"
+            self.ingest([event], agent_id=agent_id)
+
+
+def _turn(kind: str, text: str, conversation_id: str, session_id: str | None, via: str) -> dict[str, Any]:
+    session = session_id or f"{via}-{conversation_id}"
+    return {
+        "session_id": session,
+        "conversation_id": conversation_id,
+        "event_type": kind,
+        "text": text,
+        "metadata": {"via": via},
+    }
 
 
 def _context(

@@ -46,7 +46,6 @@ from memoir.llm.priority import ForegroundGate
 from memoir.model.chat import Message, messages_to_openai
 from memoir.model.checks import brief
 from memoir.model.limits import BUDGET_TOKENS
-from memoir.retrieval.injection import last_user_text
 from memoir.server.errors import error
 
 __all__ = ["add_proxy_routes"]
@@ -79,28 +78,28 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         conversation = body.get("memory_id") or request.headers.get("x-memoir-conversation") or "default"
         agent = request.headers.get("x-memoir-agent")
         session = request.headers.get("x-memoir-session") or f"proxy-{conversation}"
-        turn = {"session_id": session, "conversation_id": conversation, "metadata": {"via": "proxy"}}
-        knobs = {"top_k": body.get("memory_top_k"), "budget_tokens": body.get("memory_budget_tokens", BUDGET_TOKENS)}
-        said = last_user_text(body.get("messages"))
+        turn: dict[str, Any] = {
+            "conversation_id": conversation,
+            "session_id": session,
+            "agent_id": agent,
+            "via": "proxy",
+        }
+        knobs: dict[str, Any] = {
+            "top_k": body.get("memory_top_k"),
+            "budget_tokens": body.get("memory_budget_tokens", BUDGET_TOKENS),
+        }
         messages, headers = body.get("messages"), {}
         if any(name in body for name in HISTORY_FIELDS):  # before the memory goes in: it is not history
             key = (conversation, agent or "")
             managed, line = await run_in_threadpool(lambda: states.manage(body, key, memoir.llm))
             messages, headers = messages_to_openai(managed), {"X-Memoir-History": line}
-        injection = await run_in_threadpool(
-            lambda: memoir.inject(messages, conversation_id=conversation, agent_id=agent, **knobs)
-        )
-        if said is not None:  # logged before forwarding: the user said it, whatever the upstream does
-            event = {**turn, "event_type": "user_message", "text": said[1]}
-            await run_in_threadpool(lambda: memoir.ingest([event], agent_id=agent))
+        # The façade keeps the user's words (before forwarding: said, whatever the upstream does) and injects.
+        injection = await run_in_threadpool(lambda: memoir.take_turn(messages, **turn, **knobs))
         forwarded = {k: v for k, v in body.items() if k not in PROXY_FIELDS}
         forwarded["messages"] = injection.messages
 
         async def remember_answer(text: str, partial: bool) -> None:
-            if text.strip():
-                metadata = {"via": "proxy", **({"partial": "true"} if partial else {})}
-                event = {**turn, "event_type": "assistant_message", "text": text, "metadata": metadata}
-                await run_in_threadpool(lambda: memoir.ingest([event], agent_id=agent))
+            await run_in_threadpool(lambda: memoir.take_answer(text, **turn, partial=partial))
 
         url = f"{upstream}/chat/completions"
         upstream_client = client()
