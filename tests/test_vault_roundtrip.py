@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from memoir import InvalidEvent, InvalidInput, Memoir, Memory, MemoryKind, Severity
 from memoir.model import new_ulid
+from memoir.model.secrets import Masker
 from memoir.vault import safe_name
 from memoir.vault.files import parse_memory, render_memory
 
@@ -93,7 +94,8 @@ def remember_then_read_back(text: str, kind: str, severity: str | None, tags: li
                 memory = memoir.remember(text, kind=kind, severity=severity, tags=tags, conversation_id=conversation)
             except InvalidInput:
                 reject()
-        assert (memory.content, memory.tags) == (text.strip(), tuple(dict.fromkeys(t.lstrip("#") for t in tags)))
+        kept = Masker().mask(text).strip()  # what looks like a secret is masked on the way in
+        assert (memory.content, memory.tags) == (kept, tuple(dict.fromkeys(t.lstrip("#") for t in tags)))
         folder_of_kind = written / "vault" / "entries" / safe_name(memory.conversation_id) / f"{kind}s"
         assert len(list(folder_of_kind.glob(f"*__{memory.id}.md"))) == 1
         shutil.copytree(written / "vault", carried / "vault")  # a fresh home knows the memory only from its file

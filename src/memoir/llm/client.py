@@ -46,6 +46,10 @@ from memoir.llm.structured import extract_json
 
 __all__ = ["ChatClient", "Completion", "ContextOverflow", "Health", "Message"]
 
+# The most tokens one answer to memoir's own prompts (facts, reconciliation, summaries) may
+# take: they need a few hundred. Qwen2.5 Coder 0.5B once wrote for ten minutes on two cores.
+ANSWER_TOKENS = 1024
+
 # Best first. "json_object_schema" is llama-cpp-python's own form ({"type": "json_object",
 # "schema": ...}): its server answers the standard "json_schema" with a 500, yet constrains
 # output to a schema given this way.
@@ -139,6 +143,7 @@ class ChatClient:
         `purpose` names the request in errors ("memoir's summary request").
         """
         body: dict[str, Any] = {"model": self.model, "messages": list(messages), "temperature": temperature}
+        body["max_tokens"] = ANSWER_TOKENS  # a small model looping on its JSON stops here, not at its context's end
         dropped = False
         while True:
             kind = self._format_for(json_schema)

@@ -31,12 +31,20 @@ _BUILT_IN: tuple[tuple[str, int], ...] = (
     (r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=-]{12,})", 1),
     # NAME=value and NAME: value where the name says it holds a secret (.env files, YAML,
     # shells): the word must start the name or follow a separator or a camelCase bump, so
-    # `api_key`, `DB_PASSWORD` and `apiToken` count and `monkey` does not.
+    # `api_key`, `DB_PASSWORD` and `apiToken` count and `monkey` does not. A bare `key` is
+    # prose as often as not ("primary key: order_id"): only `DB_KEY`-like names count here.
     (
-        r"(?m)(?<![\w.-])(?:export\s+)?[\w.-]*?(?:(?:(?<![A-Za-z0-9])|(?<=[_.-]))(?i:api[_-]?key|key|token|secret|"
-        r"password|passwd|pwd|credentials?|private[_-]?key)|(?<=[a-z])(?:Key|Token|Secret|Password|Credentials?))"
+        r"(?m)(?<![\w.-])(?:export\s+)?[\w.-]*?(?:(?:(?<![A-Za-z0-9])|(?<=[_.-]))(?i:api[_-]?key|token|secret|"
+        r"password|passwd|pwd|credentials?|private[_-]?key)|(?<=[_.-])(?i:key)|(?<=[a-z])(?:Key|Token|Secret|"
+        r"Password|Credentials?))"
         # [ \t] and not \s: an empty `KEY=` must not reach into the next line and mask it.
         r"[\w.-]*[\"']?[ \t]*[:=][ \t]*[\"']?(?!\[MASKED\])([^\s\"',;]{4,})",
+        1,
+    ),
+    # A bare `key: value` only when the value looks like a key: letters and digits, 8 or more.
+    (
+        r"(?im)(?<![\w.-])key[\"']?[ \t]*[:=][ \t]*[\"']?(?!\[MASKED\])"
+        r"((?=[^\s\"',;]*\d)(?=[^\s\"',;]*[A-Za-z])[^\s\"',;]{8,})",
         1,
     ),
     # Said in words: "my password is hunter2", "the wifi passcode: 4471". A password is
