@@ -14,9 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from memoir.client import MemoirAPI, MemoirClient
     from memoir.config import MultiAgentMode, Settings, load_settings
-    from memoir.engine import EventPage, Memoir, Status
     from memoir.errors import (
         ConfigError,
         EventNotFound,
@@ -38,7 +36,8 @@ if TYPE_CHECKING:
         VaultFileError,
         WorkerError,
     )
-    from memoir.injection_methods import Injection
+    from memoir.facade.context import Injection
+    from memoir.facade.engine import EventPage, Memoir, Status
     from memoir.model import (
         Event,
         EventKey,
@@ -51,6 +50,7 @@ if TYPE_CHECKING:
         Severity,
     )
     from memoir.model.timeline import Grip, GripContext, TocBullet, TocLevel, TocNode, TocPage
+    from memoir.remote.client import MemoirAPI, MemoirClient
     from memoir.retrieval import Context, Hit
     from memoir.vault import MemoryDraft
     from memoir.workers import Job
@@ -65,21 +65,21 @@ _HOMES: dict[str, str] = {
     "Event": "memoir.model",
     "EventKey": "memoir.model",
     "EventNotFound": "memoir.errors",
-    "EventPage": "memoir.engine",
+    "EventPage": "memoir.facade.engine",
     "EventRole": "memoir.model",
     "EventType": "memoir.model",
     "Grip": "memoir.model.timeline",
     "GripContext": "memoir.model.timeline",
     "Hit": "memoir.retrieval",
     "HomeError": "memoir.errors",
-    "Injection": "memoir.injection_methods",
+    "Injection": "memoir.facade.context",
     "InvalidEvent": "memoir.errors",
     "InvalidInput": "memoir.errors",
     "InvalidQuery": "memoir.errors",
     "Job": "memoir.workers",
-    "Memoir": "memoir.engine",
-    "MemoirAPI": "memoir.client",
-    "MemoirClient": "memoir.client",
+    "Memoir": "memoir.facade.engine",
+    "MemoirAPI": "memoir.remote.client",
+    "MemoirClient": "memoir.remote.client",
     "MemoirError": "memoir.errors",
     "VaultFileError": "memoir.errors",
     "ThinkNotFound": "memoir.errors",
@@ -98,7 +98,7 @@ _HOMES: dict[str, str] = {
     "ServerUnavailable": "memoir.errors",
     "Settings": "memoir.config",
     "Severity": "memoir.model",
-    "Status": "memoir.engine",
+    "Status": "memoir.facade.engine",
     "StoreError": "memoir.errors",
     "TocBullet": "memoir.model.timeline",
     "TocLevel": "memoir.model.timeline",

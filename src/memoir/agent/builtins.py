@@ -23,7 +23,7 @@ from typing import Any
 
 from memoir.agent.facts import closest_important
 from memoir.agent.tools import Tool
-from memoir.engine import Memoir
+from memoir.facade.engine import Memoir
 from memoir.model.memory import Memory
 from memoir.model.timeline import TocNode
 from memoir.vault import MemoryDraft

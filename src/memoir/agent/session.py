@@ -39,8 +39,8 @@ from memoir.agent.tools import Tool, ToolRegistry
 from memoir.agent.transcript import event_record, messages_of, now
 from memoir.agent.turn import TurnEnd, TurnRunner
 from memoir.config import Settings
-from memoir.engine import Memoir
 from memoir.errors import CompressionError, ConfigError, InvalidInput, ModelUnavailable
+from memoir.facade.engine import Memoir
 from memoir.llm import LLM, ChatClient
 from memoir.llm.priority import ForegroundGate
 from memoir.model import Event, new_ulid, now_ms

@@ -33,8 +33,8 @@ from memoir.cli import think as think_commands
 from memoir.cli import timeline as timeline_commands
 from memoir.cli.lines import Batches, input_lines, wait_for_jobs
 from memoir.config import load_settings
-from memoir.engine import Memoir
 from memoir.errors import EXIT_BAD_INPUT, EXIT_FAILURE, MemoirError, RuntimeFailure, answer_for
+from memoir.facade.engine import Memoir
 from memoir.model.project import caller_scope
 
 

@@ -20,8 +20,8 @@ from rich.console import Console
 
 from memoir.agent import ChatSession, Reply
 from memoir.cli import render
-from memoir.engine import Memoir
 from memoir.errors import InsufficientHistory, MemoirError, UserError
+from memoir.facade.engine import Memoir
 from memoir.model.chat import ToolCall, ToolResult
 
 __all__ = ["register"]

@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 
 from memoir.config import load_settings
-from memoir.engine import Memoir
+from memoir.facade.engine import Memoir
 from memoir.hooks.command import run_hook
 from memoir.hooks.install import install_hooks, remove_hooks, settings_path
 from memoir.model.project import project_root

@@ -14,8 +14,8 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 
 from memoir.cli import render
 from memoir.cli.lines import wait_for_jobs
-from memoir.engine import Memoir
 from memoir.errors import EXIT_BAD_INPUT
+from memoir.facade.engine import Memoir
 from memoir.importers import AGENT_NAMES, ImportReport, Problem, find_transcripts, import_transcripts
 
 __all__ = ["register"]

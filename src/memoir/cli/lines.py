@@ -13,8 +13,8 @@ from typing import Any, NoReturn
 from rich.console import Console
 
 from memoir.cli import render
-from memoir.engine import Memoir
 from memoir.errors import InvalidEvent, InvalidInput
+from memoir.facade.engine import Memoir
 from memoir.model import Event
 
 __all__ = ["Batches", "input_lines", "parse_line", "wait_for_jobs"]

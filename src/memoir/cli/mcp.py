@@ -17,8 +17,8 @@ import typer
 from rich.console import Console
 
 from memoir.config import load_settings
-from memoir.engine import Memoir
 from memoir.errors import InvalidInput
+from memoir.facade.engine import Memoir
 from memoir.mcp.install import AGENTS, config_path, install_server, remove_server, server_command
 from memoir.model.project import project_root, project_scope
 

@@ -11,7 +11,7 @@ from rich.table import Table
 from memoir.cli import render
 from memoir.config import load_settings
 from memoir.errors import StoreError
-from memoir.migration import TableCopy, migrate_home
+from memoir.facade.migration import TableCopy, migrate_home
 
 __all__ = ["register"]
 

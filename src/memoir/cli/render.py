@@ -16,10 +16,10 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from memoir.config import OPTIONS, Settings
+from memoir.facade.views import Status
 from memoir.model import Event, Memory
 from memoir.model.event import format_timestamp
 from memoir.retrieval import Hit
-from memoir.views import Status
 
 __all__ = [
     "byte_progress",

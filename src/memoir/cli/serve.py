@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from memoir.engine import Memoir
+from memoir.facade.engine import Memoir
 
 if TYPE_CHECKING:
     from memoir.server import Endpoints

@@ -18,8 +18,8 @@ import typer
 from rich.console import Console
 
 from memoir.cli import render
-from memoir.engine import Memoir
 from memoir.errors import InvalidInput
+from memoir.facade.engine import Memoir
 from memoir.model.project import project_root, project_scope
 from memoir.session_state import HintState, session_breaker
 from memoir.think.documents import ThinkBook, ThinkDocument, check_open, checked_text, prompt_for

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.tree import Tree
 
 from memoir.cli import render
-from memoir.engine import Memoir
 from memoir.errors import InvalidQuery
+from memoir.facade.engine import Memoir
 from memoir.model.timeline import GripContext, TocLevel, TocNode
 
 __all__ = ["register"]

@@ -19,8 +19,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from memoir.auth import bearer_token, check_serving, key_matches
-from memoir.engine import Memoir
 from memoir.errors import ConfigError
+from memoir.facade.engine import Memoir
 from memoir.grpc import memoir_pb2 as pb
 from memoir.grpc import memoir_pb2_grpc as pb_grpc
 from memoir.grpc.service import MemoirServicer

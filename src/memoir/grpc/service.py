@@ -23,8 +23,8 @@ from typing import Any, NoReturn, TypeVar
 
 import grpc
 
-from memoir.engine import Memoir
 from memoir.errors import InvalidEvent, InvalidInput, MemoirError, answer_for
+from memoir.facade.engine import Memoir
 from memoir.grpc import memoir_pb2 as pb
 from memoir.grpc import memoir_pb2_grpc as pb_grpc
 from memoir.grpc.convert import (

@@ -24,9 +24,9 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from memoir.config import Settings, load_settings
+from memoir.facade.spool import spool_events
 from memoir.hooks.capture import MAX_PAYLOAD_BYTES, events_for, parse_call
 from memoir.model.secrets import Masker
-from memoir.spool import spool_events
 
 __all__ = ["run_hook", "start_server"]
 

@@ -24,7 +24,7 @@ from memoir.model.project import project_root
 from memoir.model.secrets import Masker
 
 if TYPE_CHECKING:
-    from memoir.engine import Memoir
+    from memoir.facade.engine import Memoir
 
 __all__ = ["HookAnswer", "agent_output", "capture", "context_for", "handle"]
 

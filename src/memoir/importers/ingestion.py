@@ -30,7 +30,7 @@ from memoir.model import Event
 from memoir.model.secrets import Masker
 
 if TYPE_CHECKING:
-    from memoir.engine import Memoir
+    from memoir.facade.engine import Memoir
 
 __all__ = ["ImportReport", "Problem", "import_transcripts"]
 

@@ -1,4 +1,4 @@
-"""The text half of each tool result: what a model reads (the structured half is `memoir.wire`'s JSON).
+"""The text half of each tool result: what a model reads (the structured half is `memoir.remote.wire`'s JSON).
 
 Plain lines rather than tables or Markdown: a model reads them as they are, and every id it
 may pass to another tool (a memory to forget, a node to open, a grip to expand) is printed

@@ -34,11 +34,11 @@ from pydantic import ValidationError
 from starlette.routing import Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-import memoir.wire as wire
+import memoir.remote.wire as wire
 from memoir import __version__
 from memoir.config import Settings
-from memoir.engine import Memoir
 from memoir.errors import InvalidInput, MemoirError, RuntimeFailure
+from memoir.facade.engine import Memoir
 from memoir.mcp.tools import MemoryTools, result
 
 __all__ = ["MCP_PATH", "build_server", "mount_mcp", "run_stdio"]

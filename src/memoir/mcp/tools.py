@@ -17,9 +17,9 @@ from typing import Annotated, Any
 from mcp.types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import Field, StrictBool
 
-import memoir.wire as wire
-from memoir.engine import Memoir
+import memoir.remote.wire as wire
 from memoir.errors import InvalidQuery
+from memoir.facade.engine import Memoir
 from memoir.mcp import render
 from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
@@ -67,7 +67,7 @@ FORGETTING = ToolAnnotations(read_only_hint=False, destructive_hint=True, idempo
 
 
 def result(text: str, structured: dict[str, Any], *, error: bool = False) -> CallToolResult:
-    """A tool result: text for the model, the same content as JSON (`memoir.wire`'s shapes) for programs."""
+    """A tool result: text for the model, the same content as JSON (`memoir.remote.wire`'s shapes) for programs."""
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=structured, is_error=error)
 
 

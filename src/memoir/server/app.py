@@ -20,9 +20,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
-import memoir.wire as wire
-from memoir.engine import Memoir
+import memoir.remote.wire as wire
 from memoir.errors import MemoirError
+from memoir.facade.engine import Memoir
 from memoir.mcp.server import mount_mcp
 from memoir.server.errors import install_error_handlers, status_of
 from memoir.server.guard import Guard

@@ -2,7 +2,7 @@
 
 The shape is OpenAI's (`{"error": {"message", "type", "param"}}`), so any OpenAI client
 shows the message, plus what `MemoirClient` needs to raise the same class again
-(`memoir.wire.error_body`). Caller mistakes are 4xx, failures of memoir or what it runs on 5xx.
+(`memoir.remote.wire.error_body`). Caller mistakes are 4xx, failures of memoir or what it runs on 5xx.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
 
-import memoir.wire as wire
+import memoir.remote.wire as wire
 from memoir.errors import InvalidInput, MemoirError, answer_for
 
 __all__ = ["error", "install_error_handlers", "status_of"]

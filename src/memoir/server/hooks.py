@@ -15,8 +15,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from starlette.concurrency import run_in_threadpool
 
-from memoir.engine import Memoir
 from memoir.errors import MemoirError
+from memoir.facade.engine import Memoir
 from memoir.hooks.capture import parse_call
 from memoir.hooks.handler import agent_output, capture, context_for
 from memoir.model.secrets import Masker

@@ -38,8 +38,8 @@ from fastapi import FastAPI, Request
 from fastapi.responses import Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
-from memoir.engine import Memoir
 from memoir.errors import InsufficientHistory, InvalidInput, InvalidQuery
+from memoir.facade.engine import Memoir
 from memoir.history import Compressed, HistoryParams, manage, parse_strategy
 from memoir.llm import LLM
 from memoir.llm.priority import ForegroundGate

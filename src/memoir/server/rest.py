@@ -1,7 +1,7 @@
 """The REST API under `/api/v1/`: one route per façade method, arguments by the same names.
 
 GET and DELETE routes take the method's arguments as query parameters, POST routes as a
-JSON body; answers are the JSON forms of `memoir.wire`, which `MemoirClient` reads back
+JSON body; answers are the JSON forms of `memoir.remote.wire`, which `MemoirClient` reads back
 into the façade's own types. Bodies are checked for shape here (a 422 naming the field);
 every rule about values is the façade's, so a call fails the same way embedded or served.
 Routes are plain functions: FastAPI runs them on its thread pool, off the event loop.
@@ -14,8 +14,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Query
 from pydantic import BaseModel, ConfigDict, Field
 
-import memoir.wire as wire
-from memoir.engine import Memoir
+import memoir.remote.wire as wire
+from memoir.facade.engine import Memoir
 from memoir.model.limits import BUDGET_TOKENS
 
 __all__ = ["create_router"]

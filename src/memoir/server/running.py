@@ -30,8 +30,8 @@ import uvicorn
 
 from memoir.auth import check_serving
 from memoir.blas import use_one_blas_thread
-from memoir.engine import Memoir
 from memoir.errors import ConfigError, RuntimeFailure
+from memoir.facade.engine import Memoir
 from memoir.server.app import create_app
 
 __all__ = ["Endpoints", "serve", "serving"]

@@ -12,7 +12,7 @@ store-side work measured in microseconds per event (the session catalogue, the s
 index), the llm lane work that waits seconds on a model (fact extraction, summaries).
 Each lane has its own runner and claims only its own jobs' entries, so a model that
 hangs never delays indexing. Built-in jobs are registered in one place
-(`memoir.assembly`) through the same `JobRegistry.register` a user's job would use.
+(`memoir.facade.assembly`) through the same `JobRegistry.register` a user's job would use.
 """
 
 from __future__ import annotations

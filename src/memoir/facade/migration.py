@@ -10,8 +10,8 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from memoir.assembly import open_store
 from memoir.config import Settings
+from memoir.facade.assembly import open_store
 from memoir.store.transfer import TableCopy, migrate, open_target
 
 __all__ = ["Migration", "TableCopy", "migrate_home"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from memoir.assembly import Parts
 from memoir.errors import InvalidQuery, NotFound
+from memoir.facade.assembly import Parts
 from memoir.model.checks import check_count, check_filters, check_flag, check_id
 from memoir.model.limits import MAX_AROUND
 from memoir.model.timeline import Grip, GripContext, TocLevel, TocNode, TocPage

@@ -15,7 +15,8 @@ from typing import Any
 
 import memoir.errors as errors
 from memoir.errors import MemoirError, RuntimeFailure, UserError
-from memoir.injection_methods import Injection
+from memoir.facade.context import Injection
+from memoir.facade.views import EventPage, Status
 from memoir.model import Event, Memory
 from memoir.model.event import parse_timestamp
 from memoir.model.timeline import Grip, GripContext, TocBullet, TocLevel, TocNode, TocPage
@@ -23,7 +24,6 @@ from memoir.retrieval import Context, Hit
 from memoir.store import Checkpoint
 from memoir.vault.book import MemoryNotFound
 from memoir.vault.files import VaultFileError
-from memoir.views import EventPage, Status
 from memoir.workers.scheduler import JobStatus
 
 __all__ = [

@@ -22,15 +22,15 @@ from urllib.parse import quote
 
 import httpx
 
-import memoir.wire as wire
+import memoir.remote.wire as wire
 from memoir.errors import InvalidInput, InvalidQuery, ServerUnavailable
+from memoir.facade.views import EventPage, Status
 from memoir.http import model_client
 from memoir.model import Event, Memory
 from memoir.model.checks import brief
 from memoir.model.limits import BUDGET_TOKENS
 from memoir.model.timeline import GripContext, TocNode, TocPage
 from memoir.retrieval import Context, Hit, TimeLike
-from memoir.views import EventPage, Status
 from memoir.workers.scheduler import JobStatus
 
 __all__ = ["MemoirAPI", "MemoirClient"]

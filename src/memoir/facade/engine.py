@@ -1,6 +1,6 @@
 """`Memoir`, the one façade every interface (CLI, HTTP, gRPC, MCP, hooks) calls.
 
-It composes the parts `memoir.assembly` builds and keeps them private: each method checks
+It composes the parts `memoir.facade.assembly` builds and keeps them private: each method checks
 the caller's arguments and hands the work to one part. The rules live below it: `model`
 (validation), `store`, `workers`, `retrieval`, `vault`, `timeline`.
 """
@@ -14,12 +14,15 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
-from memoir.assembly import Parts, assemble, prepare_home
 from memoir.config import MultiAgentMode, Settings, load_settings
-from memoir.doctor import Finding, examine
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
+from memoir.facade.assembly import Parts, assemble, prepare_home
+from memoir.facade.context import InjectionMethods, TurnMethods
+from memoir.facade.doctor import Finding, examine
+from memoir.facade.spool import drain_spool
+from memoir.facade.timeline import TimelineMethods
+from memoir.facade.views import EventPage, Status, llm_usage, model_state, parse_cursor
 from memoir.index.rebuild import rebuild_index
-from memoir.injection_methods import InjectionMethods, TurnMethods
 from memoir.llm import LLM
 from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
@@ -27,13 +30,10 @@ from memoir.model.checks import brief, check_count, check_filters, check_flag, c
 from memoir.model.limits import MAX_K, MAX_PAGE, MAX_QUERY_LENGTH
 from memoir.model.memory import MemoryKind
 from memoir.retrieval import Hit, TimeLike, search_scope, time_bound
-from memoir.spool import drain_spool
 from memoir.store import EventQuery, IndexItem
-from memoir.timeline_methods import TimelineMethods
 from memoir.vault import MemoryDraft, SyncReport
 from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
-from memoir.views import EventPage, Status, llm_usage, model_state, parse_cursor
 from memoir.workers import FAST_LANE, Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from memoir.assembly import Parts
 from memoir.config import Settings
+from memoir.facade.assembly import Parts
 from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
 from memoir.model.limits import BUDGET_TOKENS, MAX_BUDGET_TOKENS, MAX_TOP_K

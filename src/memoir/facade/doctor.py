@@ -1,7 +1,7 @@
 """`memoir doctor`: does the event log, the vault and the index agree, and do the models work?
 
 Read-only: it reports; `memoir reindex` (index) and opening the home (vault sync) repair.
-It takes the parts it checks (`memoir.assembly.Parts`), not the façade, and compares the
+It takes the parts it checks (`memoir.facade.assembly.Parts`), not the façade, and compares the
 vault with the index through the same `diff_vault` that the sync on open applies.
 Each finding has a level: `ok`, `warning` (works, but worth knowing) or `error` (broken).
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memoir.assembly import Parts
 from memoir.errors import MemoirError
+from memoir.facade.assembly import Parts
 from memoir.index import IndexEventJob
 from memoir.store import EventQuery, Store
 from memoir.vault.diff import diff_vault

@@ -27,7 +27,7 @@ from typing import Any
 
 __all__ = ["drain_spool", "spool_events"]
 
-log = logging.getLogger("memoir.spool")
+log = logging.getLogger("memoir.facade.spool")
 
 SPOOL = "events.jsonl"
 DRAINING = "draining-"
