@@ -148,9 +148,27 @@ def _the_users_business(fact: str, business: Collection[str]) -> bool:
 
 def _restates(fact: str, old: str) -> bool:
     """Does the fact say again what `old` (a clause taken back, or an old value) says?"""
-    if len(old.split()) <= 3:  # a value: "Porto", "the night shift"
-        return re.search(rf"(?<!\w){re.escape(old.lower())}(?!\w)", fact.lower()) is not None
-    return supported_by(fact, old)
+    size = len(old.split())
+    if size <= 3 and re.search(rf"(?<!\w){re.escape(old.lower())}(?!\w)", fact.lower()):
+        return True  # a value: "Porto", "the night shift"
+    return size > 1 and supported_by(fact, old)  # a clause, however short: "we cancelled Hokkaido"
+
+
+def said_again(fact: str, replaced: str, replacement: str | None, taken_back: Iterable[str] = ()) -> bool:
+    """Does `fact` (a model's, kept earlier) say what a change just took away?
+
+    Either a value the change took away (in `replaced`, the fact the rules superseded, and
+    not in its `replacement`) and another word of `replaced` ("The user's wedding will have
+    140 guests" when "...about 140 guests" became "...about 90 guests"), or what the message
+    took back in so many words (`taken_back`: "Hokkaido", "I used to work nights").
+    """
+    if any(_restates(fact, old) for old in taken_back):
+        return True
+    kinds = ("number", "date", "time", "name", "place")
+    kept = {v.key for v in values(replacement)} if replacement else set()
+    gone = {v.key for v in values(replaced) if v.kind in kinds} - kept
+    shared = gone & {v.key for v in values(fact)}
+    return bool(shared) and bool((stems(fact) & stems(replaced)) - stems(" ".join(shared)))
 
 
 def covered(fact: str, others: Iterable[str]) -> bool:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from memoir.errors import NotFound
+from memoir.ingest.answers import said_again
 from memoir.ingest.changes import Decision, Reading, read, reconcile_by_rules
 from memoir.ingest.extract import extract_with_llm, worth_extracting
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
@@ -120,7 +121,7 @@ class ExtractFactsJob:
         readings = read(event.text, names)
         ruled = [s for r in readings for s in r.statements]
         if llm.configured and (ruled or worth_extracting(event.text)):
-            taken_back = [old for r in readings for old in (*r.retracted, *r.old, *(p[0] for p in r.pairs))]
+            taken_back = _taken_back(readings)
             added = llm.run(
                 lambda client: extract_with_llm(client, event.text, ruled, taken_back, names),
                 lambda: [],
@@ -132,6 +133,7 @@ class ExtractFactsJob:
         decisions = reconcile_by_rules(readings, [(m.id, m.content) for m in facts])
         if llm.configured:
             decisions = self._with_model(decisions, readings, event, llm)
+        decisions += _model_echoes(decisions, facts, readings)
         # A fact that says a secret ("The user's AWS key is [MASKED]") tells nothing worth
         # injecting, and says where a secret was: it is never kept.
         decisions = [d for d in decisions if d.event == "DELETE" or not holds_secret(d.text)]
@@ -252,3 +254,33 @@ class ExtractFactsJob:
         for live in owners.values():
             for memory in sorted(live, key=lambda m: m.created_at)[: max(0, len(live) - self.max_entries)]:
                 self.book.forget(memory.id)
+
+
+def _taken_back(readings: Sequence[Reading]) -> list[str]:
+    """What the message says no longer holds: clauses taken back, old values, the "from" of "from A to B"."""
+    return [old for r in readings for old in (*r.retracted, *r.old, *(p[0] for p in r.pairs))]
+
+
+def _model_echoes(
+    decisions: Sequence[Decision], facts: Sequence[Memory], readings: Sequence[Reading]
+) -> list[Decision]:
+    """DELETEs of a model's earlier facts that say what this message's change took away.
+
+    The rules replace their own facts by topic and value; a model's fact says the same in its
+    own words ("The user's wedding will have 140 guests" beside the rules' "...has about 140
+    guests"), and without this it would stay live, stale, after the rules' fact was replaced.
+    """
+    changed = {d.memory_id: d for d in decisions if d.event in ("UPDATE", "DELETE") and d.memory_id}
+    if not changed and not any(r.changing for r in readings):
+        return []
+    taken_back = _taken_back(readings)
+    replaced = [(m.content, changed[m.id]) for m in facts if m.id in changed]
+    echoes = []
+    for memory in facts:
+        if memory.source != "llm" or memory.id in changed:
+            continue
+        if said_again(memory.content, "", None, taken_back) or any(
+            said_again(memory.content, old, d.text if d.event == "UPDATE" else None) for old, d in replaced
+        ):
+            echoes.append(Decision("DELETE", memory.content, memory_id=memory.id))
+    return echoes
