@@ -223,13 +223,15 @@ def test_a_fact_that_says_a_secret_is_never_kept(home_memoir: Memoir) -> None:
 
 
 def test_masking_can_be_turned_off_and_patterns_added(open_memoir: Callable[..., Memoir], home: Path) -> None:
+    # Each in a conversation of its own: on PostgreSQL every home of a test shares one database.
     plain = open_memoir(embedding_provider="hashing", privacy_mask_secrets=False)
-    plain.ingest({"session_id": "s1", "event_type": "user_message", "text": "my password is hunter2"})
-    assert plain.events(limit=10)[0].text == "my password is hunter2"
+    said = {"session_id": "s1", "event_type": "user_message", "conversation_id": "plain"}
+    plain.ingest({**said, "text": "my password is hunter2"})
+    assert plain.events(conversation_id="plain")[0].text == "my password is hunter2"
     plain.close()
     extra = open_memoir(home=home.parent / "other", privacy_secret_patterns=[r"ACME-(\d{6})"])
-    extra.ingest({"session_id": "s1", "event_type": "user_message", "text": "badge ACME-314159"})
-    assert extra.events(limit=10)[0].text == f"badge ACME-{MASK}"
+    extra.ingest({**said, "conversation_id": "badges", "text": "badge ACME-314159"})
+    assert extra.events(conversation_id="badges")[0].text == f"badge ACME-{MASK}"
 
 
 @settings(max_examples=30, suppress_health_check=[HealthCheck.function_scoped_fixture], deadline=None)
