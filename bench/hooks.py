@@ -109,6 +109,9 @@ def call(project: Path, number: int, modules: int) -> dict[str, Any]:
 def command_form(home: Path, project: Path, calls: int, modules: int, server_url: str) -> tuple[list[float], int]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MEMOIR_")}
     env["MEMOIR_HOOKS_SERVER_URL"] = server_url
+    # The "no server" form measures the spool: a hook that starts a server (hooks.autostart)
+    # would hand the next calls to it, and its start would compete for the CPU.
+    env["MEMOIR_HOOKS_AUTOSTART"] = "false"
     samples, injected = [], 0
     for number in range(calls + 5):
         body = json.dumps(call(project, number, modules))

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import socket
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime
@@ -123,6 +122,8 @@ def start_server(settings: Settings, config: Path | None = None) -> bool:
         os.close(os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     except FileExistsError:
         return False  # another call is starting it
+    import subprocess  # here: every hook call imports this module, few start a server
+
     logs = settings.home / "logs"
     logs.mkdir(exist_ok=True)
     command = [sys.executable, "-m", "memoir", "--home", str(settings.home)]
