@@ -113,7 +113,7 @@ def usable_facts(
         sources = [s.said for s in said if supported_by(fact, s.text)] or [stated]
         if not any(is_fact(fact, source) for source in sources):
             continue
-        if any(_restates(fact, old) for old in taken_back):
+        if restates_any(fact, taken_back):
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
@@ -154,6 +154,11 @@ def _restates(fact: str, old: str) -> bool:
     return size > 1 and supported_by(fact, old)  # a clause, however short: "we cancelled Hokkaido"
 
 
+def restates_any(fact: str, taken_back: Iterable[str]) -> bool:
+    """Does the fact say again one of the things a message took back (a clause or an old value)?"""
+    return any(_restates(fact, old) for old in taken_back)
+
+
 def said_again(fact: str, replaced: str, replacement: str | None, taken_back: Iterable[str] = ()) -> bool:
     """Does `fact` (a model's, kept earlier) say what a change just took away?
 
@@ -162,7 +167,7 @@ def said_again(fact: str, replaced: str, replacement: str | None, taken_back: It
     140 guests" when "...about 140 guests" became "...about 90 guests"), or what the message
     took back in so many words (`taken_back`: "Hokkaido", "I used to work nights").
     """
-    if any(_restates(fact, old) for old in taken_back):
+    if restates_any(fact, taken_back):
         return True
     kinds = ("number", "date", "time", "name", "place")
     kept = {v.key for v in values(replacement)} if replacement else set()

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from memoir.errors import NotFound
-from memoir.ingest.answers import said_again
+from memoir.ingest.answers import restates_any, said_again
 from memoir.ingest.changes import Decision, Reading, read, reconcile_by_rules
 from memoir.ingest.extract import extract_with_llm, worth_extracting
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
@@ -279,7 +279,7 @@ def _model_echoes(
     for memory in facts:
         if memory.source != "llm" or memory.id in changed:
             continue
-        if said_again(memory.content, "", None, taken_back) or any(
+        if restates_any(memory.content, taken_back) or any(
             said_again(memory.content, old, d.text if d.event == "UPDATE" else None) for old, d in replaced
         ):
             echoes.append(Decision("DELETE", memory.content, memory_id=memory.id))
