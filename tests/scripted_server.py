@@ -22,8 +22,9 @@ DROP = object()  # a route's answer: close the connection without a word, as a s
 
 
 class ScriptedServer:
-    def __init__(self, routes: dict[str, Route]) -> None:
+    def __init__(self, routes: dict[str, Route], headers: dict[str, str] | None = None) -> None:
         self.routes = routes
+        self.headers = headers or {}  # sent with every answer (an upstream's Cache-Control, request ids)
         self.requests: list[tuple[str, dict[str, Any]]] = []
         server = self
 
@@ -48,6 +49,7 @@ class ScriptedServer:
                 raw = isinstance(answer, bytes)  # server-sent events, as a streaming chat endpoint sends them
                 payload = answer if raw else json.dumps(answer).encode()
                 self.send_response(status)
+                self._extra_headers()
                 self.send_header("Content-Type", "text/event-stream" if raw else "application/json")
                 self.send_header("Content-Length", str(len(payload)))
                 self.end_headers()
@@ -55,6 +57,7 @@ class ScriptedServer:
 
             def _stream(self, status: int, pieces: Iterator[bytes]) -> None:
                 self.send_response(status)
+                self._extra_headers()
                 self.send_header("Content-Type", "text/event-stream")
                 self.send_header("Connection", "close")  # no length: the end of the stream is the end of the body
                 self.end_headers()
@@ -62,6 +65,10 @@ class ScriptedServer:
                     self.wfile.write(piece)
                     self.wfile.flush()
                 self.close_connection = True
+
+            def _extra_headers(self) -> None:
+                for name, value in server.headers.items():
+                    self.send_header(name, value)
 
             def log_message(self, *args: Any) -> None:
                 pass
@@ -107,8 +114,8 @@ def replies(*answers: tuple[int, Any] | str) -> Route:
 
 
 @contextmanager
-def scripted_server(routes: dict[str, Route]) -> Iterator[ScriptedServer]:
-    server = ScriptedServer(routes).start()
+def scripted_server(routes: dict[str, Route], headers: dict[str, str] | None = None) -> Iterator[ScriptedServer]:
+    server = ScriptedServer(routes, headers).start()
     try:
         yield server
     finally:

@@ -224,6 +224,28 @@ def test_config_show_says_where_each_value_came_from(home: Path, tmp_path: Path)
     assert table.exit_code == 0 and "MEMOIR_WORKER_BATCH_SIZE" in table.stdout
 
 
+def test_into_a_pipe_tables_keep_every_value_whole(home: Path) -> None:
+    """No terminal and no COLUMNS (a script, `| grep`, `> file`): rows are as wide as their values."""
+    url = "http://127.0.0.1:11434/v1/" + "a-rather-long-path-segment/" * 6
+    env = {k: v for k, v in os.environ.items() if k != "COLUMNS"}
+    env.update(MEMOIR_HOME=str(home), MEMOIR_LLM_BASE_URL=url)
+    done = subprocess.run(
+        [sys.executable, "-m", "memoir", "config", "show"], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    [row] = [line for line in done.stdout.splitlines() if line.startswith("llm.base_url")]
+    assert url in row and "…" not in row and "MEMOIR_LLM_BASE_URL" in row
+
+
+def test_an_empty_timeline_says_why_and_what_builds_it(ready: Path, home: Path) -> None:
+    assert cli("timeline", home=home).stderr.startswith("no timeline yet: ingest a conversation")
+    assert cli("ingest", "--no-wait", str(EXAMPLE), home=ready).exit_code == 0
+    waiting = cli("timeline", home=ready)
+    assert waiting.exit_code == 0
+    assert "being built, 23 events waiting for the segment job" in waiting.stderr
+    assert "memoir worker --once" in waiting.stderr
+
+
 def test_worker_once_drains_what_ingest_left(ready: Path) -> None:
     assert cli("ingest", "--no-wait", str(EXAMPLE), home=ready).exit_code == 0
     # boundary events carry no text to index; facts come from the 10 user messages
@@ -343,7 +365,7 @@ def test_ingest_returns_once_searchable_and_leaves_the_models_work_to_its_lane(h
         env = {"MEMOIR_LLM_MODEL": "qwen", "MEMOIR_LLM_BASE_URL": server.url + "/v1", **HASHING_ENV}
         assert cli("init", home=home, **env).exit_code == 0
         result = cli("ingest", str(lines), home=home, **env)
-        assert result.exit_code == 0 and "1 events wait for the model" in result.stderr, result.stderr
+        assert result.exit_code == 0 and "1 event waiting for the model" in result.stderr, result.stderr
         assert server.requests == []  # nothing waited for the model
         assert "bees" in cli("search", "bees roof", home=home, **env).stdout  # but the turn is searchable
         waited = cli("ingest", str(lines), "--wait", home=home, **env)  # the same event again: drains the lane

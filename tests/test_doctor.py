@@ -21,8 +21,8 @@ def test_a_healthy_home_is_all_ok_and_says_rerank_is_skipped(open_memoir: Callab
     memoir.ingest(message("I live in Lisbon"))
     memoir.flush()
     report = levels(memoir)
-    assert report["events"][0].startswith("ok: 1 events")
-    assert report["vault"] == ["ok: 1 memory files agree with the index"]
+    assert report["events"][0].startswith("ok: 1 event;")
+    assert report["vault"] == ["ok: the index agrees with 1 memory file"]
     assert report["index"][0].startswith("ok:")
     assert "ok: rerank: none configured, the stage is skipped (search.rerank)" in report["models"]
     assert any("no llm.model configured" in line for line in report["models"])
@@ -37,7 +37,7 @@ def test_files_changed_by_hand_and_broken_files_are_reported(open_memoir: Callab
     broken.write_text("no front matter here")
     report = levels(memoir)["vault"]
     assert any(line.startswith("error: unreadable memory file, left alone:") and str(broken) in line for line in report)
-    assert any("1 memory file(s) changed on disk" in line for line in report)
+    assert any("1 memory file changed on disk" in line for line in report)
 
 
 def test_a_damaged_index_is_an_error_that_names_the_cure(open_memoir: Callable[..., Memoir]) -> None:

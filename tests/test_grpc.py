@@ -11,6 +11,8 @@ NOT_FOUND), never INTERNAL; the committed generated modules match the proto.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime
@@ -19,7 +21,10 @@ from typing import Any
 
 import grpc
 import pytest
+from google.protobuf import descriptor_pool, message_factory
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+from grpc_reflection.v1alpha.proto_reflection_descriptor_database import ProtoReflectionDescriptorDatabase
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -335,6 +340,74 @@ def test_the_api_key_guards_every_rpc_but_health(memoir: Memoir) -> None:
     finally:
         channel.close()
         server.stop(None).wait()
+
+
+def test_reflection_lists_the_services_and_describes_a_method_well_enough_to_call_it(memoir: Memoir) -> None:
+    """What grpcurl does without the .proto: list the services, resolve a method, call it from the descriptors."""
+    memoir.remember("The tide turns at six", conversation_id="tides")
+    server = serve_grpc(memoir, port=0)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.bound_port}", options=CHANNEL_OPTIONS)
+    try:
+        reflected = ProtoReflectionDescriptorDatabase(channel)
+        services = set(reflected.get_services())
+        assert {SERVICE_NAME, "grpc.health.v1.Health", "grpc.reflection.v1alpha.ServerReflection"} <= services
+        pool = descriptor_pool.DescriptorPool(reflected)  # filled from the server only, not from memoir_pb2
+        service = pool.FindServiceByName(SERVICE_NAME)
+        assert [m.name for m in service.methods] == [
+            m.name for m in pb.DESCRIPTOR.services_by_name["MemoirService"].methods
+        ]
+        method = service.methods_by_name["ListMemories"]
+        assert (method.input_type.full_name, method.output_type.full_name) == (
+            "memoir.v1.ListMemoriesRequest",
+            "memoir.v1.ListMemoriesResponse",
+        )
+        assert method.input_type is not pb.ListMemoriesRequest.DESCRIPTOR
+        request_class = message_factory.GetMessageClass(method.input_type)
+        answer_class = message_factory.GetMessageClass(method.output_type)
+        call = channel.unary_unary(
+            f"/{SERVICE_NAME}/ListMemories",
+            request_serializer=lambda message: message.SerializeToString(),
+            response_deserializer=answer_class.FromString,
+        )
+        answer = call(request_class(conversation_id="tides"))
+        assert [m.content for m in answer.memories] == ["The tide turns at six"]
+    finally:
+        channel.close()
+        server.stop(None).wait()
+
+
+def test_with_a_key_reflection_needs_it_too(memoir: Memoir) -> None:
+    server = serve_grpc(memoir, port=0, api_key=KEY)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.bound_port}", options=CHANNEL_OPTIONS)
+    reflect = reflection_pb2_grpc.ServerReflectionStub(channel)
+    ask = lambda **options: list(  # noqa: E731
+        reflect.ServerReflectionInfo(iter([reflection_pb2.ServerReflectionRequest(list_services="")]), **options)
+    )
+    try:
+        assert refused(ask).code() is grpc.StatusCode.UNAUTHENTICATED
+        [answer] = ask(metadata=(("authorization", f"Bearer {KEY}"),))
+        assert SERVICE_NAME in [service.name for service in answer.list_services_response.service]
+    finally:
+        channel.close()
+        server.stop(None).wait()
+
+
+@pytest.mark.parametrize("grace", [None, 0.5])
+def test_a_stopped_server_leaves_no_thread_behind(memoir: Memoir, grace: float | None) -> None:
+    before = set(threading.enumerate())
+    server = serve_grpc(memoir, port=0)
+    channel = grpc.insecure_channel(f"127.0.0.1:{server.bound_port}", options=CHANNEL_OPTIONS)
+    stub = pb_grpc.MemoirServiceStub(channel)
+    calls = [stub.GetSchedulerStatus.future(pb.GetSchedulerStatusRequest()) for _ in range(8)]
+    assert all(call.result().jobs for call in calls)
+    assert any(t.name.startswith("memoir-grpc") for t in threading.enumerate())  # the calls ran on the pool
+    channel.close()
+    assert server.stop(grace).wait(10)
+    deadline = time.monotonic() + 10  # grpc's own serving thread returns just after it signals the stop
+    while set(threading.enumerate()) - before and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert [t.name for t in set(threading.enumerate()) - before] == []
+    assert threading.active_count() == len(before)
 
 
 def test_serving_refuses_what_it_cannot_do_safely(memoir: Memoir) -> None:

@@ -7,14 +7,17 @@ event's fields; Gemini CLI names its events BeforeAgent, AfterTool, AfterAgent.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +35,7 @@ from memoir.model.project import project_scope
 from memoir.model.secrets import MASK, Masker
 from memoir.retrieval.pipeline import Hit
 from memoir.server import serving
+from tests.conftest import cli
 
 SECRET = "sk-proj-abcdefghijklmnopqrstuvwxyz123456"
 
@@ -322,6 +326,42 @@ def test_without_a_server_the_command_spools_and_the_next_open_stores(home: Path
     assert not (home / "spool" / "events.jsonl").exists()
 
 
+@contextmanager
+def trickling_server() -> Iterator[str]:
+    """A server on loopback that reads a request, then answers one byte every 0.1 s, for ever."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        while not stop.is_set():
+            try:
+                connection, _ = listener.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(65536)
+                with contextlib.suppress(OSError):
+                    connection.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n")
+                    while not stop.wait(0.1):
+                        connection.sendall(b" ")
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}"
+    finally:
+        stop.set()
+        listener.close()
+
+
+def test_a_server_that_trickles_its_answer_costs_the_agent_one_timeout(home: Path, project: Path) -> None:
+    """hooks.timeout bounds the whole call, not each read: then the event is spooled and the agent goes on."""
+    item = payload(project, "UserPromptSubmit", prompt="the deploy runs on Fridays")
+    with trickling_server() as url:  # without one deadline the call never ends, and run_command's 60 s fail it
+        run_command(home, json.dumps(item), "UserPromptSubmit", server=url, MEMOIR_HOOKS_TIMEOUT="1")
+    assert (home / "spool" / "events.jsonl").is_file()
+
+
 def test_with_a_server_the_command_hands_the_call_over(
     served: tuple[Memoir, str], tmp_path: Path, project: Path
 ) -> None:
@@ -520,3 +560,71 @@ def test_the_http_form_points_claude_at_the_server(tmp_path: Path) -> None:
     entry = json.loads(path.read_text())["hooks"]["PostToolUse"][0]["hooks"][0]
     assert entry == {"type": "http", "url": "http://127.0.0.1:8765/hooks/claude", "timeout": 10}
     assert remove_hooks(path) == 6
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    depth=st.integers(1, 50_000),
+    shape=st.sampled_from(["[", "{a: ", "- "]),
+    event=st.sampled_from(["SessionStart", "UserPromptSubmit", "PostToolUse"]),
+)
+def test_whatever_the_projects_front_matter_holds_the_hook_answers_continue(
+    served: tuple[Memoir, str], project: Path, depth: int, shape: str, event: str
+) -> None:
+    """`.claude/memory.local.md` is the user's file: nesting deep enough to break a YAML parser
+    is named in X-Memoir-Error, and the agent goes on."""
+    _, url = served
+    (project / ".claude").mkdir(exist_ok=True)
+    nested = shape * depth if shape != "- " else "".join("  " * n + "- \n" for n in range(min(depth, 2000)))
+    (project / ".claude" / "memory.local.md").write_text(f"---\ninjection: {nested}\n---\n")
+    fields: dict[str, Any] = {
+        "prompt": "how are totals rounded?",
+        "tool_name": "Read",
+        "tool_input": {"file_path": "a"},
+    }
+    with httpx.Client(base_url=url, trust_env=False, timeout=60) as http:
+        answer = http.post("/hooks/claude", json=payload(project, event, **fields))
+    assert answer.status_code == 200 and answer.json()["continue"] is True
+
+
+def test_the_latest_summary_of_work_reads_tool_calls_as_text_not_json(
+    served: tuple[Memoir, str], project: Path
+) -> None:
+    memoir, url = served
+    checkout = str(project / "src" / "checkout.py")
+    read = {"type": "text", "file": {"filePath": checkout, "content": "def total(items): ...", "numLines": 1}}
+    session = [
+        payload(project, "SessionStart", source="startup"),
+        payload(project, "PostToolUse", tool_name="Read", tool_input={"file_path": checkout}, tool_response=read),
+        payload(
+            project,
+            "PostToolUse",
+            tool_name="Read",
+            tool_input={"file_path": checkout},
+            tool_response=read,
+            tool_use_id="2",
+        ),
+        payload(project, "SessionEnd", reason="exit"),
+    ]
+    with httpx.Client(base_url=url, trust_env=False, timeout=60) as http:
+        for item in session:
+            http.post("/hooks/claude", json=item)
+        assert memoir.flush(timeout=60)
+        start = http.post("/hooks/claude", json=payload(project, "SessionStart", "sess-2", source="startup")).json()
+    context = start["hookSpecificOutput"]["additionalContext"]
+    assert "latest summary of work" in context and "Used Read on " + checkout in context
+    assert '{"' not in context and "filePath" not in context
+
+
+def test_installing_for_codex_says_how_to_trust_the_hooks_and_trusts_nothing_itself(
+    home: Path, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    done = cli("hooks", "install", "--agent", "codex", "--type", "command", home=home, MEMOIR_HOOKS_SERVER_URL="")
+    assert done.exit_code == 0, done.stderr
+    assert (project / ".codex" / "hooks.json").is_file()
+    assert "Trust all and continue" in done.stderr and "/hooks" in done.stderr
+    assert not list((tmp_path / "user").rglob("config.toml")) and not (project / ".codex" / "config.toml").exists()
+    claude = cli("hooks", "install", "--agent", "claude", "--type", "command", home=home, MEMOIR_HOOKS_SERVER_URL="")
+    assert "Trust all" not in claude.stderr  # Claude Code runs its hooks as installed

@@ -328,10 +328,9 @@ def test_with_a_key_any_host_name_is_answered(open_memoir: Callable[..., Memoir]
 def test_the_docs_and_the_schema_are_served_from_the_package(served: tuple[Memoir, MemoirClient]) -> None:
     _, client = served
     with httpx.Client(base_url=client.base_url) as raw:
-        page = raw.get("/docs").text
-        assert "/docs/static/swagger-ui-bundle.js" in page
+        page = raw.get("/docs").text  # rendered by the server: tests/test_docs_page.py shows it in a browser
+        assert "<code>/api/v1/search</code>" in page and "<script" not in page
         assert "cdn" not in page.lower()
-        assert raw.get("/docs/static/swagger-ui-bundle.js").status_code == 200
         paths = raw.get("/openapi.json").json()["paths"]
     for route in ("/api/v1/events", "/api/v1/search", "/api/v1/memories", "/api/v1/grips/{grip_id}", "/health"):
         assert route in paths

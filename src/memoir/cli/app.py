@@ -11,6 +11,7 @@ import json
 import logging
 import os
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,6 +37,7 @@ from memoir.config import load_settings
 from memoir.errors import EXIT_BAD_INPUT, EXIT_FAILURE, MemoirError, RuntimeFailure, answer_for
 from memoir.facade.engine import Memoir
 from memoir.model.project import caller_scope
+from memoir.model.wording import counted
 
 
 class _ExitCodes(TyperGroup):
@@ -75,9 +77,20 @@ app = typer.Typer(
 config_app = typer.Typer(help="Inspect configuration.", no_args_is_help=True)
 app.add_typer(config_app, name="config")
 
-# soft_wrap: long lines stay whole (`line N: reason` must be one line to grep).
-out = Console(highlight=False, soft_wrap=True)
-err = Console(stderr=True, highlight=False, soft_wrap=True)
+PIPE_WIDTH = 100_000  # a table read by a program or a file: as wide as its longest value, never cut
+
+
+def _console(stderr: bool = False) -> Console:
+    """soft_wrap: long lines stay whole (`line N: reason` must be one line to grep). Into a pipe or
+    a file (no terminal, no COLUMNS) rich would lay tables out 80 columns wide and cut their
+    values with an ellipsis: there, a row is as wide as what it holds."""
+    stream = sys.stderr if stderr else sys.stdout
+    piped = not stream.isatty() and "COLUMNS" not in os.environ
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=PIPE_WIDTH if piped else None)
+
+
+out = _console()
+err = _console(stderr=True)
 
 EXIT_INTERRUPTED = 130
 
@@ -168,7 +181,7 @@ def ingest(
         except RuntimeFailure:
             # Say where it stopped: lines without an event_id would be stored twice by a full rerun.
             err.print(
-                f"stopped: {batches.accepted} events stored, lines 1-{batches.done_through} done;"
+                f"stopped: {counted(batches.accepted, 'event')} stored, lines 1-{batches.done_through} done;"
                 f" rerun from line {batches.done_through + 1} once the cause below is fixed"
             )
             raise
@@ -248,7 +261,7 @@ def reindex(ctx: typer.Context) -> None:
     """Rebuild the search index from the event log (embeddings are reused when text is unchanged)."""
     with _open(ctx) as memoir, render.count_progress(err, "reindexing events") as advance:
         items = memoir.reindex(progress=advance)
-    out.print(f"reindexed: {items} items searchable")
+    out.print(f"reindexed: {counted(items, 'item')} searchable")
 
 
 @app.command()
@@ -380,9 +393,9 @@ def worker(
             err.print(f"worker running on {memoir.home}")  # from here on, a signal stops it cleanly
             total = memoir.work(lane or None, once=once, report=lambda line: err.print(render.escape(line)), stop=stop)
         if not once:
-            err.print(f"worker stopped: {total} events processed")
+            err.print(f"worker stopped: {counted(total, 'event')} processed")
     if once:
-        out.print(f"outbox drained: {total} entries processed")
+        out.print(f"outbox drained: {counted(total, 'entry')} processed")
 
 
 @contextmanager

@@ -25,6 +25,14 @@ from memoir.model.project import project_root
 __all__ = ["register"]
 
 Opener = Callable[[typer.Context], Memoir]
+# Codex keeps each hook untrusted, and skips it without a word, until a person reviews it.
+# Trusting is the user's decision: memoir says how, and writes no trust entry itself.
+CODEX_TRUST = (
+    "Codex runs none of these hooks until you trust them: start `codex` in this project and choose "
+    "'Trust all and continue' on its 'Hooks need review' screen (or review them with /hooks). "
+    "`codex exec` asks no one, so review them in the terminal first. "
+    "After `memoir hooks install` changes them, Codex asks again."
+)
 AgentChoice = Annotated[str, typer.Option("--agent", help="claude, codex or gemini")]
 ScopeChoice = Annotated[str, typer.Option("--scope", help="project (this repository) or user (every project)")]
 
@@ -63,6 +71,8 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
         plan = install_hooks(agent, path, kind=kind, server_url=url, memoir_home=home)
         replaced = f" (replacing {plan.replaced} earlier memoir entries)" if plan.replaced else ""
         out.print(f"memoir's {plan.kind} hooks installed in {plan.path}{replaced}: {', '.join(plan.added)}")
+        if agent == "codex":
+            err.print(CODEX_TRUST)
         if plan.kind == "http":
             err.print("the http form needs `memoir serve` running; calls made while it is down are not captured")
         elif url and not _answers(url):

@@ -16,6 +16,7 @@ from memoir.cli import render
 from memoir.errors import InvalidEvent, InvalidInput
 from memoir.facade.engine import Memoir
 from memoir.model import Event
+from memoir.model.wording import counted
 
 __all__ = ["Batches", "input_lines", "parse_line", "wait_for_jobs"]
 
@@ -137,7 +138,10 @@ def wait_for_jobs(memoir: Memoir, err: Console, *, everything: bool) -> None:
     if not everything and memoir.uses_model:
         memoir.wait_searchable()
         if left := memoir.pending():
-            err.print(f"{left} events wait for the model (fact extraction): `memoir worker` runs it, or ingest --wait")
+            err.print(
+                f"{counted(left, 'event')} waiting for the model (fact extraction): "
+                "`memoir worker` runs it, or ingest --wait"
+            )
         return
     if not everything:
         memoir.flush()

@@ -21,6 +21,7 @@ from memoir.cli import render
 from memoir.errors import InvalidInput
 from memoir.facade.engine import Memoir
 from memoir.model.project import project_root, project_scope
+from memoir.model.wording import counted
 from memoir.session_state import HintState, session_breaker
 from memoir.think.documents import ThinkBook, ThinkDocument, check_open, checked_text, prompt_for
 from memoir.think.providers import PROVIDERS, ProviderAnswer, attribution, checked_value, invoke, provider_config
@@ -100,7 +101,7 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
             updated = book.add(document.id, thoughts)
         if answer is not None:
             out.print(answer.text, markup=False)
-        out.print(f"added {len(thoughts)} thought(s) to {updated.id} ({render.escape(str(updated.path))})")
+        out.print(f"added {counted(len(thoughts), 'thought')} to {updated.id} ({render.escape(str(updated.path))})")
 
     @think_app.command("list")
     def list_(ctx: typer.Context, as_json: JsonOption = False) -> None:

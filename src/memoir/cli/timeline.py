@@ -14,6 +14,7 @@ from memoir.cli import render
 from memoir.errors import InvalidQuery
 from memoir.facade.engine import Memoir
 from memoir.model.timeline import GripContext, TocLevel, TocNode
+from memoir.model.wording import counted
 
 __all__ = ["register"]
 
@@ -51,7 +52,7 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
                     out.print(json.dumps(node.to_dict(), ensure_ascii=False), markup=False, soft_wrap=True)
                 return
             if not roots:
-                err.print("no timeline yet: ingest a conversation (`memoir ingest`), then run `memoir timeline` again")
+                err.print(_why_empty(memoir))
             for root in roots:
                 out.print(_tree(memoir, root, agent), soft_wrap=False)
 
@@ -163,3 +164,19 @@ def _print_context(out: Console, context: GripContext) -> None:
             when = event.timestamp.strftime("%Y-%m-%d %H:%M")
             said = render.escape(f"[{event.role.value}] {event.text}")
             out.print(f"[{style}]{marker} {when} {event.event_id} {said}[/{style}]", soft_wrap=True)
+
+
+def _why_empty(memoir: Memoir) -> str:
+    """Why there is no timeline, and what builds one: events may be waiting for the segment job."""
+    waiting = memoir.status().outbox_pending.get("segment", 0)
+    if waiting:
+        return (
+            f"no timeline yet: it is being built, {counted(waiting, 'event')} waiting for the segment job; "
+            "`memoir worker --once` runs it now (a running `memoir serve` does it in the background)"
+        )
+    if memoir.events(limit=1):
+        return (
+            "no timeline yet: its conversations are still open (a segment closes after 30 quiet minutes); "
+            "`memoir timeline --rebuild` closes them now"
+        )
+    return "no timeline yet: ingest a conversation (`memoir ingest`), then run `memoir timeline` again"

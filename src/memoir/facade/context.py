@@ -18,9 +18,11 @@ from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
 from memoir.model.limits import BUDGET_TOKENS, MAX_BUDGET_TOKENS, MAX_TOP_K
 from memoir.retrieval import Context, Hit, TimeLike, format_context
-from memoir.retrieval.injection import inject, last_user_text, request_texts
+from memoir.retrieval.injection import inject, last_user_text, query_of, request_texts
 
-__all__ = ["Injection", "InjectionMethods", "TurnMethods"]
+__all__ = ["CUT_BEFORE_TEXT", "Injection", "InjectionMethods", "TurnMethods"]
+
+CUT_BEFORE_TEXT = "(no answer: it was cut off before any text arrived)"
 
 
 @dataclass(frozen=True)
@@ -104,7 +106,7 @@ class InjectionMethods:
         if found is None:
             return Injection(inject(messages, Context("")), Context(""))
         present = request_texts(messages)  # what the request holds already is not memory to repeat
-        context = _context(self, found[1], conversation_id, agent_id, budget_tokens, top_k, present)
+        context = _context(self, query_of(found[1]), conversation_id, agent_id, budget_tokens, top_k, present)
         return Injection(inject(messages, context), context)
 
 
@@ -147,8 +149,12 @@ class TurnMethods:
         via: str = "api",
         partial: bool = False,
     ) -> None:
-        """The model's answer to a turn, kept (an empty one is not: an event needs text);
-        `partial` marks an answer cut off (a stream the client closed)."""
+        """The model's answer to a turn, kept; `partial` marks an answer cut off (a stream the
+        client closed, or the model's server dropped). A complete empty answer is not kept
+        (an event needs text); one cut off before any text is, as a note saying so, so the
+        log shows the turn went unanswered."""
+        if partial and not text.strip():
+            text = CUT_BEFORE_TEXT
         if text.strip():
             event = _turn("assistant_message", text, conversation_id, session_id, via)
             if partial:

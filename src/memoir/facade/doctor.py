@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from memoir.errors import MemoirError
 from memoir.facade.assembly import Parts
 from memoir.index import IndexEventJob
+from memoir.model.wording import counted
 from memoir.store import EventQuery, Store
 from memoir.vault.diff import diff_vault
 
@@ -40,7 +41,7 @@ def examine(parts: Parts) -> list[Finding]:
 def _events(store: Store) -> list[Finding]:
     integrity = store.integrity_check()
     findings = [
-        Finding("ok", "events", f"{store.count_events():,} events; database integrity ok")
+        Finding("ok", "events", f"{counted(store.count_events(), 'event')}; database integrity ok")
         if integrity == ["ok"]
         else Finding("error", "events", f"database integrity check failed: {'; '.join(integrity[:3])}")
     ]
@@ -65,7 +66,9 @@ def _vault(parts: Parts) -> list[Finding]:
     unreadable = [m for m in parts.store.memory_list(include_deleted=True) if m.unreadable]
     if unreadable:
         findings.append(
-            Finding("warning", "vault", f"{len(unreadable)} memory(ies) shown from their last good copy: note broken")
+            Finding(
+                "warning", "vault", f"{counted(len(unreadable), 'memory')} shown from their last good copy: note broken"
+            )
         )
     for what, count in (
         ("changed on disk", len(diff.changed)),
@@ -74,9 +77,11 @@ def _vault(parts: Parts) -> list[Finding]:
         ("left behind by an interrupted delete", len(diff.superseded)),
     ):
         if count:
-            findings.append(Finding("warning", "vault", f"{count} memory file(s) {what}; reopening syncs them"))
+            findings.append(
+                Finding("warning", "vault", f"{counted(count, 'memory file')} {what}; reopening syncs them")
+            )
     if not findings:
-        findings.append(Finding("ok", "vault", f"{len(diff.files)} memory files agree with the index"))
+        findings.append(Finding("ok", "vault", f"the index agrees with {counted(len(diff.files), 'memory file')}"))
     return findings
 
 

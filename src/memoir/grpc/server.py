@@ -1,22 +1,27 @@
-"""`serve_grpc`: a running gRPC server for one open `Memoir`, with the health service and the API key check.
+"""`serve_grpc`: a running gRPC server for one open `Memoir`, with health, reflection and the API key check.
 
-The server answers `memoir.v1.MemoirService` (`service.MemoirServicer`) and the standard
-health service `grpc.health.v1.Health`, SERVING for the server as a whole ("") and for
-`memoir.v1.MemoirService`. With an API key, every RPC but the health service's must carry
-the metadata `authorization: Bearer <key>` (the same rule, and the same constant-time
-comparison, as the HTTP server: `memoir.auth`); the health service stays open so a load
-balancer or an orchestrator can probe the server without the key.
+The server answers `memoir.v1.MemoirService` (`service.MemoirServicer`), the standard
+health service `grpc.health.v1.Health` (SERVING for the server as a whole, "", and for
+`memoir.v1.MemoirService`) and server reflection (`grpc.reflection.v1alpha`), so that
+grpcurl or Postman list and call the services without the .proto. With an API key, every
+RPC but the health service's must carry the metadata `authorization: Bearer <key>` (the
+same rule, and the same constant-time comparison, as the HTTP server: `memoir.auth`),
+reflection included, as `/openapi.json` is over HTTP; the health service stays open so a
+load balancer or an orchestrator can probe the server without the key. Stopping the
+server also ends its worker threads.
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection
 
 from memoir.auth import bearer_token, check_serving, key_matches
 from memoir.errors import ConfigError
@@ -32,6 +37,8 @@ log = logging.getLogger("memoir.grpc")
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["MemoirService"].full_name  # memoir.v1.MemoirService
 _OPEN_PREFIX = "/grpc.health.v1.Health/"  # what a probe calls without a key
 _REFUSAL = "a valid API key is required: send the metadata `authorization: Bearer <key>`"
+# What reflection lists: memoir's service, the health service and reflection itself (grpcurl's `list`).
+REFLECTED: tuple[str, ...] = (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)
 _WORKERS = 16  # concurrent RPCs; each holds a thread (SQLite work), health watches included
 
 
@@ -44,8 +51,9 @@ def serve_grpc(
 ) -> grpc.Server:
     """Start a gRPC server for `memoir` on `host:port` (insecure: put TLS in front beyond loopback).
 
-    Returns the started `grpc.Server`; the caller stops it with `server.stop(grace)` and
-    still owns (and closes) `memoir`. The port it listens on is `server.bound_port`: with
+    Returns the started `grpc.Server`; the caller stops it with `server.stop(grace)` (whose
+    event is set once the calls and the worker threads have ended) and still owns (and
+    closes) `memoir`. The port it listens on is `server.bound_port`: with
     `port=0` the system picks a free one. A request over `max_message_bytes` ends
     RESOURCE_EXHAUSTED. Serving beyond loopback needs an `api_key` (`memoir.auth.check_serving`);
     a port that cannot be bound is a `ConfigError`.
@@ -53,8 +61,9 @@ def serve_grpc(
     check_serving(host, api_key)
     if type(max_message_bytes) is not int or max_message_bytes < 1:
         raise ConfigError(f"max_message_bytes: a positive number of bytes, got {max_message_bytes!r}")
+    pool = ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="memoir-grpc")
     server = grpc.server(
-        ThreadPoolExecutor(max_workers=_WORKERS, thread_name_prefix="memoir-grpc"),
+        pool,
         interceptors=[] if api_key is None else [ApiKeyCheck(api_key)],
         options=[
             ("grpc.max_receive_message_length", max_message_bytes),
@@ -63,6 +72,8 @@ def serve_grpc(
     )
     pb_grpc.add_MemoirServiceServicer_to_server(MemoirServicer(memoir), server)  # type: ignore[no-untyped-call]
     health_pb2_grpc.add_HealthServicer_to_server(_health(), server)
+    reflection.enable_server_reflection(REFLECTED, server)
+    _release_pool_on_stop(server, pool)
     try:
         server.bound_port = _bind(server, host, port)
     except ConfigError:
@@ -71,6 +82,28 @@ def serve_grpc(
     server.start()
     log.info("gRPC serving %s on %s:%d", SERVICE_NAME, host, server.bound_port)
     return server
+
+
+def _release_pool_on_stop(server: Any, pool: ThreadPoolExecutor) -> None:
+    """Make `server.stop` end the pool's threads too: grpc leaves them idle, alive, until the process ends."""
+    stop = server.stop
+
+    def stop_and_release(grace: float | None) -> threading.Event:
+        stopped = stop(grace)
+        released = threading.Event()
+
+        def release() -> None:
+            stopped.wait()  # no call left: each RPC's thread has answered (or was cancelled at the grace's end)
+            pool.shutdown(wait=True, cancel_futures=True)
+            released.set()
+
+        if stopped.is_set():  # stop(None) cancels every call and returns once they are done
+            release()
+        else:
+            threading.Thread(target=release, name="memoir-grpc-stop", daemon=True).start()
+        return released
+
+    server.stop = stop_and_release
 
 
 def _health() -> health.HealthServicer:

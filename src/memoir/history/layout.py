@@ -64,7 +64,7 @@ def lay_out(messages: Sequence[Message], summaries: frozenset[int] = frozenset()
     units = []
     for start, end in _groups(messages):
         span = range(start, end)
-        system = any(messages[i].role == "system" for i in span)
+        system = any(messages[i].instructs for i in span)
         if any(i in preserved for i in span):
             kind = Kind.PRESERVED
         elif any(i in summaries for i in span):
@@ -76,7 +76,7 @@ def lay_out(messages: Sequence[Message], summaries: frozenset[int] = frozenset()
 
 
 def _preserved(messages: Sequence[Message]) -> set[int]:
-    kept = {i for i, m in enumerate(messages) if m.role == "system" or is_memory(m)}
+    kept = {i for i, m in enumerate(messages) if m.instructs or is_memory(m)}
     first_user = next((i for i, m in enumerate(messages) if m.role == "user"), None)
     if first_user is not None:
         kept.add(first_user)

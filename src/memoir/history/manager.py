@@ -147,7 +147,7 @@ def manage(
 def _check_token_limit(given: Sequence[Message], max_tokens: int | None, counter: TokenCounter) -> None:
     if max_tokens is None:
         return
-    system = counter.total(m for m in given if m.role == "system")
+    system = counter.total(m for m in given if m.instructs)
     if max_tokens < system:
         raise InvalidTokenLimit(system, max_tokens)
 

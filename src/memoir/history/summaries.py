@@ -132,7 +132,7 @@ def transcript(members: Sequence[Member]) -> str:
     """The messages as the model reads them: `[index] speaker: text`, tool calls named."""
     lines = []
     for index, message in members:
-        speaker = f"tool {message.name}" if message.role == "tool" else message.role
+        speaker = f"tool {message.name}" if message.role == "tool" and message.name else message.role
         text = clip(message.content.strip(), TRANSCRIPT_CHARS)
         calls = "; ".join(f"calls {c.name}({clip(c.arguments, 300)})" for c in message.tool_calls)
         lines.append(f"[{index}] {speaker}: " + " ".join(part for part in (text, calls) if part))

@@ -30,6 +30,7 @@ from memoir.model.secrets import Masker
 __all__ = ["run_hook", "start_server"]
 
 _START_GRACE = 60.0  # seconds a start may take before another call tries again
+MAX_ANSWER_BYTES = 16 * 1024 * 1024  # a hook's answer is a few KiB of context: more is not our server
 
 
 def run_hook(event: str | None, agent: str, home: Path | None = None, config: Path | None = None) -> int:
@@ -149,11 +150,23 @@ def _post(
     """
     lines = [f"POST {path} HTTP/1.1", *(f"{k}: {v}" for k, v in headers.items()), f"Content-Length: {len(body)}"]
     request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    # One deadline for the whole call: a socket timeout bounds each read, and a server that
+    # trickles a byte at a time would keep the agent waiting for ever.
+    deadline = time.monotonic() + timeout
     with socket.create_connection((host, port), timeout=timeout) as connection:
         connection.sendall(request)
-        chunks = []
-        while chunk := connection.recv(65536):
+        chunks, size = [], 0
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError(f"no whole answer within hooks.timeout ({timeout:g} s)")
+            connection.settimeout(left)
+            if not (chunk := connection.recv(65536)):
+                break
             chunks.append(chunk)
+            size += len(chunk)
+            if size > MAX_ANSWER_BYTES:
+                raise ValueError(f"the server's answer is over {MAX_ANSWER_BYTES} bytes")
     head, _, data = b"".join(chunks).partition(b"\r\n\r\n")
     status_line, *header_lines = head.decode("latin-1").split("\r\n")
     found = dict(line.split(":", 1) for line in header_lines if ":" in line)

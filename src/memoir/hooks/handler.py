@@ -22,6 +22,7 @@ from memoir.hooks.seen import SeenMemories
 from memoir.model.notes import notes_block
 from memoir.model.project import project_root
 from memoir.model.secrets import Masker
+from memoir.retrieval.injection import query_of
 
 if TYPE_CHECKING:
     from memoir.facade.engine import Memoir
@@ -117,7 +118,7 @@ def _prompt_context(memoir: Memoir, call: HookCall, masker: Masker) -> str:
     prompt = masker.mask(call.text("prompt")).strip()
     if not prompt:
         return ""
-    context = memoir.build_context(prompt[:2000], conversation_id=call.conversation_id)
+    context = memoir.build_context(query_of(prompt), conversation_id=call.conversation_id)
     block = notes_block(context.text, "memoir: earlier notes relevant to this prompt")
     return block + "\n" if block else ""
 

@@ -17,9 +17,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from memoir.errors import ConfigError
+from memoir.model.frontmatter import load_front_matter
 from memoir.model.notes import notes_block
 from memoir.retrieval.context import TYPED_KINDS as TYPES
 from memoir.retrieval.context import TYPED_LIMIT as HARD_LIMIT
@@ -104,9 +103,9 @@ def _front_matter(path: Path, text: str) -> Mapping[str, Any]:
     if end < 0:
         raise ConfigError.at(str(path), "front matter has no closing '---' line")
     try:
-        data = yaml.safe_load(text[3:end])
-    except yaml.YAMLError as exc:
-        raise ConfigError.at(str(path), f"front matter is not valid YAML: {exc}") from None
+        data = load_front_matter(text[3:end])
+    except ValueError as exc:
+        raise ConfigError.at(str(path), str(exc)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from memoir.model import Event, Memory
 from memoir.model.timeline import GripContext, TocNode
+from memoir.model.wording import counted
 from memoir.retrieval import Hit
 
 __all__ = ["grip_text", "hits_text", "memories_text", "memory_line", "nodes_text"]
@@ -20,7 +21,7 @@ __all__ = ["grip_text", "hits_text", "memories_text", "memory_line", "nodes_text
 def hits_text(query: str, hits: Sequence[Hit], scope: str) -> str:
     if not hits:
         return f"no memories or turns in {scope} (and global) match {query!r}"
-    lines = [f"{len(hits)} hits for {query!r} in {scope} (and global), best first:"]
+    lines = [f"{counted(len(hits), 'hit')} for {query!r} in {scope} (and global), best first:"]
     for number, hit in enumerate(hits, start=1):
         label = hit.kind if hit.kind != "turn" else f"turn, {hit.role or 'unknown role'}"
         where = f"memory {hit.memory_id}" if hit.memory_id else f"session {hit.session_id}"
@@ -41,7 +42,9 @@ def memory_line(memory: Memory) -> str:
 def memories_text(memories: Sequence[Memory], total: int, scope: str) -> str:
     if not memories:
         return f"no memories in {scope}"
-    head = f"{total} memories in {scope}" + (f", the newest {len(memories)}:" if total > len(memories) else ":")
+    head = f"{counted(total, 'memory')} in {scope}" + (
+        f", the newest {len(memories)}:" if total > len(memories) else ":"
+    )
     return "\n".join([head, *(f"- {memory_line(m)}" for m in memories)])
 
 
@@ -67,7 +70,7 @@ def grip_text(found: GripContext) -> str:
 
 def _node(node: TocNode) -> str:
     span = f"{_day(node.start_time)} to {_day(node.end_time)}"
-    children = f", {len(node.child_node_ids)} children" if node.child_node_ids else ""
+    children = f", {counted(len(node.child_node_ids), 'child', 'children')}" if node.child_node_ids else ""
     lines = [f"{node.node_id} [{node.level.value}] {node.title} ({span}{children})"]
     for bullet in node.bullets:
         grips = f"  (grips: {', '.join(bullet.grip_ids)})" if bullet.grip_ids else ""

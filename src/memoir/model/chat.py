@@ -5,9 +5,13 @@ knows and no request field holds: when it was said (`timestamp`, for `FromTimest
 the event that logged it (`event_id`, so a summary's grips lead back to the log).
 `to_openai()` leaves both out, so what goes to a model is plain OpenAI format.
 
-Validation follows seed 000: the role is one of four; user and system messages have
-content; an assistant message may be empty when it calls tools; a tool message names its
-call and its tool. Errors name the field (`messages[3].content`).
+Validation takes every shape the OpenAI chat API takes (what a proxy client sends is not
+memoir's to narrow): the roles `system`, `developer` (OpenAI's newer name for system
+instructions, treated alike), `user`, `assistant` and `tool`; empty text; `content: null`
+beside `tool_calls`; content parts; a tool message names its call (`tool_call_id`) and
+may leave out its tool's `name`, as OpenAI's own messages do. What is refused is what no
+model could read: a role outside these, text that is not text, a tool call on a message
+that cannot make one. Errors name the field (`messages[3].content`).
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from memoir.model.event import parse_timestamp
 
 __all__ = ["ROLES", "Message", "ToolCall", "ToolResult", "messages_from_openai", "messages_to_openai"]
 
-Role = Literal["system", "user", "assistant", "tool"]
-ROLES: tuple[str, ...] = ("system", "user", "assistant", "tool")
+Role = Literal["system", "developer", "user", "assistant", "tool"]
+ROLES: tuple[str, ...] = ("system", "developer", "user", "assistant", "tool")
+INSTRUCTION_ROLES = ("system", "developer")  # kept whole by every history strategy
 MAX_MESSAGE_CHARS = 4_000_000  # past any model's context window: a bound, so a hostile body cannot exhaust memory
 
 
@@ -92,6 +97,11 @@ class Message:
         if isinstance(calls, list):
             object.__setattr__(self, "tool_calls", tuple(calls))
         check_message(self, "message")
+
+    @property
+    def instructs(self) -> bool:
+        """A system or developer message: instructions, never summarized or dropped."""
+        return self.role in INSTRUCTION_ROLES
 
     def to_openai(self) -> dict[str, Any]:
         data: dict[str, Any] = dict(self.extra)
@@ -193,21 +203,16 @@ def check_message(message: Message, where: str) -> None:
         raise InvalidQuery(f"{where}.content", f"longer than {MAX_MESSAGE_CHARS} characters")
     if surrogate_at(message.content) is not None:
         raise InvalidQuery(f"{where}.content", "holds half of a UTF-16 surrogate pair: send whole characters")
-    # Content parts: an image alone is a message; an empty list of them is no content at all.
-    parts = any(key == "content" and value for key, value in message.extra)
-    if message.role in ("user", "system") and not message.content.strip() and not parts:
-        raise InvalidQuery(f"{where}.content", f"a {message.role} message needs text")
+    if any(key == "content" and value == [] for key, value in message.extra):  # as OpenAI refuses it
+        raise InvalidQuery(f"{where}.content", "a list of content parts needs at least one part")
     if not isinstance(message.tool_calls, tuple):
         raise InvalidQuery(f"{where}.tool_calls", f"must be a list of tool calls, got {brief(message.tool_calls)}")
     if message.tool_calls and message.role != "assistant":
         raise InvalidQuery(f"{where}.tool_calls", "only an assistant message calls tools")
     for n, call in enumerate(message.tool_calls):
         _check_call(call, f"{where}.tool_calls[{n}]")
-    if message.role == "tool":
-        for key in ("tool_call_id", "name"):
-            value = getattr(message, key)
-            if not isinstance(value, str) or not value:
-                raise InvalidQuery(f"{where}.{key}", f"a tool message names its {key}; got {brief(value)}")
+    if message.role == "tool" and (not isinstance(message.tool_call_id, str) or not message.tool_call_id):
+        raise InvalidQuery(f"{where}.tool_call_id", f"a tool message names its call; got {brief(message.tool_call_id)}")
     for key in ("tool_call_id", "name", "event_id"):
         value = getattr(message, key)
         if value is not None and not isinstance(value, str):

@@ -23,7 +23,9 @@ from memoir.errors import InvalidQuery
 from memoir.model.notes import MEMORY_PREAMBLE, notes_block, quoted
 from memoir.retrieval.context import Context
 
-__all__ = ["MEMORY_PREAMBLE", "inject", "last_user_text", "quoted", "request_texts"]
+__all__ = ["MEMORY_PREAMBLE", "QUERY_CHARS", "inject", "last_user_text", "query_of", "quoted", "request_texts"]
+
+QUERY_CHARS = 2000  # of a message, what memoir searches with: the message itself is kept and sent whole
 
 
 def _checked(messages: Any) -> list[Mapping[str, Any]]:
@@ -54,6 +56,16 @@ def last_user_text(messages: Any) -> tuple[int, str] | None:
         if message["role"] == "user" and _text_of(message.get("content")).strip():
             return index, _text_of(message.get("content"))
     return None
+
+
+def query_of(text: str) -> str:
+    """What memoir searches with for a message: all of a short one; of a long one (a pasted
+    document, a log) its start and its end, where the ask usually is. Only the search is
+    cut: the message is forwarded and logged whole."""
+    if len(text) <= QUERY_CHARS:
+        return text
+    half = QUERY_CHARS // 2
+    return text[:half] + "\n" + text[-half:]
 
 
 def request_texts(messages: Any) -> list[str]:

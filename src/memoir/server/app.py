@@ -3,7 +3,8 @@
 It composes adapters and holds no logic of its own: the OpenAI-compatible proxy under
 `/v1` (`proxy.py`), the façade's methods under `/api/v1` (`rest.py`), `GET /health` (the
 process answers) and `GET /ready` (the store answers, with the backlog), and the OpenAPI
-schema with its docs page, served from the package rather than a CDN so it works offline.
+schema with its docs page, plain HTML rendered from that schema by `docs_page.py`: no
+script and nothing from a CDN, so it works offline.
 Every request passes the `Guard` first (API key, body size, access log).
 """
 
@@ -15,15 +16,14 @@ from contextlib import asynccontextmanager
 import httpx
 from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
-from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
 import memoir.remote.wire as wire
 from memoir.errors import MemoirError
 from memoir.facade.engine import Memoir
 from memoir.mcp.server import mount_mcp
+from memoir.server.docs_page import render_docs_page
 from memoir.server.errors import install_error_handlers, status_of
 from memoir.server.guard import Guard
 from memoir.server.hooks import create_hooks_router
@@ -96,17 +96,15 @@ def _add_status_routes(app: FastAPI, memoir: Memoir) -> None:
         return JSONResponse({"status": "ready", "backlog": backlog})
 
 
-def _add_docs(app: FastAPI) -> None:
-    from swagger_ui_bundle import swagger_ui_path  # the docs page's scripts, shipped as a package
+# The docs page runs no script and loads nothing: the browser is told so, whatever the page says.
+DOCS_POLICY = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
 
-    app.mount("/docs/static", StaticFiles(directory=str(swagger_ui_path)), name="docs-static")
+
+def _add_docs(app: FastAPI) -> None:
+    page: list[str] = []  # rendered once, from the document `/openapi.json` answers
 
     @app.get("/docs", include_in_schema=False)
     async def docs() -> HTMLResponse:
-        return get_swagger_ui_html(
-            openapi_url="/openapi.json",
-            title="memoir API",
-            swagger_js_url="/docs/static/swagger-ui-bundle.js",
-            swagger_css_url="/docs/static/swagger-ui.css",
-            swagger_favicon_url="/docs/static/favicon-32x32.png",
-        )
+        if not page:
+            page.append(render_docs_page(app.openapi()))
+        return HTMLResponse(page[0], headers={"Content-Security-Policy": DOCS_POLICY})

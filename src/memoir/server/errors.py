@@ -20,6 +20,9 @@ from memoir.errors import InvalidInput, MemoirError, answer_for
 __all__ = ["error", "install_error_handlers", "status_of"]
 
 
+HTTP_KINDS = {404: "not_found", 405: "method_not_allowed", 408: "request_timeout", 413: "request_too_large"}
+
+
 def status_of(exc: MemoirError) -> int:
     """The HTTP status of an error: `memoir.errors.answer_for`, the one table every door reads."""
     return answer_for(exc).http
@@ -40,7 +43,9 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> JSONResponse:
-        kind = {404: "not_found", 405: "method_not_allowed", 413: "request_too_large"}.get(exc.status_code, "error")
+        kind = {404: "not_found", 405: "method_not_allowed", 408: "request_timeout", 413: "request_too_large"}.get(
+            exc.status_code, "error"
+        )
         return error(exc.status_code, str(exc.detail), kind)
 
 

@@ -1,4 +1,4 @@
-"""What every HTTP request passes first: the API key, the body-size limit and the access log.
+"""What every HTTP request passes first: the API key, the body's size and pace, and the access log.
 
 Without a key the server listens on loopback only, where a web page can still reach it:
 through DNS rebinding (its own name resolved to 127.0.0.1) or by posting across sites. So
@@ -19,10 +19,11 @@ import logging
 import time
 from typing import Any
 
-from starlette.exceptions import HTTPException
+import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from memoir.auth import bearer_token, key_matches
+from memoir.server.deadlines import BODY_SECONDS
 
 __all__ = ["Guard"]
 
@@ -71,18 +72,38 @@ class Guard:
         if declared.isdigit() and int(declared) > self.max_body_bytes:
             await _refuse(send, 413, self._too_large(), "request_too_large")
             return
-        received = 0
+        body = await self._body(receive)
+        if isinstance(body, tuple):
+            await _refuse(send, *body)
+            return
+        whole: Message = {"type": "http.request", "body": body, "more_body": False}
+        replay = [whole if body is not None else {"type": "http.disconnect"}]
 
-        async def counted_receive() -> Message:
-            nonlocal received
-            message = await receive()
-            if message["type"] == "http.request":
-                received += len(message.get("body", b""))
-                if received > self.max_body_bytes:  # sent without its length, or longer than it said
-                    raise HTTPException(413, self._too_large())  # the app renders it in the one error shape
-            return message
+        async def replayed_receive() -> Message:
+            return replay.pop() if replay else await receive()  # then: a disconnect, waited for with no deadline
 
-        await self.app(scope, counted_receive, send)
+        await self.app(scope, replayed_receive, send)
+
+    async def _body(self, receive: Receive) -> bytes | tuple[int, str, str] | None:
+        """The whole request body, read here so that every route and mounted app (`/mcp`) gets the
+        same refusals in the one error shape: over `max_body_bytes` (a body sent without its length,
+        or chunked), or paused for over `BODY_SECONDS` (a slow sender holding the connection).
+        None: the client left before sending it all."""
+        parts, received = [], 0
+        while True:
+            try:
+                with anyio.fail_after(BODY_SECONDS):
+                    message = await receive()
+            except TimeoutError:
+                return 408, f"the request's body paused for over {BODY_SECONDS:g} s", "request_timeout"
+            if message["type"] != "http.request":
+                return None
+            parts.append(message.get("body", b""))
+            received += len(parts[-1])
+            if received > self.max_body_bytes:
+                return 413, self._too_large(), "request_too_large"
+            if not message.get("more_body", False):
+                return b"".join(parts)
 
     def _allowed(self, scope: Scope, authorization: str | None) -> bool:
         if self.api_key is None or scope["path"] in OPEN_PATHS or scope["method"] == "OPTIONS":

@@ -43,8 +43,16 @@ def create_hooks_router(memoir: Memoir) -> APIRouter:
             )
         except MemoirError as exc:
             log.warning("hook call from %s not captured: %s", agent[:40], exc)
-            message = str(exc).encode("ascii", "backslashreplace").decode()[:500].replace("\n", " ")
-            return JSONResponse({"continue": True}, headers={"X-Memoir-Error": message})
+            return _fail_open(str(exc))
+        except Exception as exc:  # a bug of memoir's must not stop the agent either: logged whole, named
+            log.exception("hook call from %s failed", agent[:40])
+            return _fail_open(f"memoir failed on this call ({type(exc).__name__}); see the server's log")
         return JSONResponse(agent_output(call, context), headers={"X-Memoir-Stored": str(stored)})
 
     return router
+
+
+def _fail_open(reason: str) -> JSONResponse:
+    """`{"continue": true}`, with why nothing was captured or injected in `X-Memoir-Error`."""
+    message = reason.encode("ascii", "backslashreplace").decode()[:500].replace("\n", " ")
+    return JSONResponse({"continue": True}, headers={"X-Memoir-Error": message})

@@ -6,8 +6,12 @@ an event of the conversation it names (the body's `memory_id`, as the reference,
 puts that conversation's memory before the message (`Memoir.inject`: quoted as data), and
 forwards it to the upstream (`proxy.upstream_url`, by default `llm.base_url`). The answer
 comes back as the upstream gave it, streamed chunk by chunk or whole, and is logged as the
-assistant's turn once complete; a stream cut short logs what arrived, marked partial.
-Other `/v1/*` requests pass through untouched.
+assistant's turn once complete. A stream cut short (the client hung up, the upstream timed
+out or closed before `[DONE]`) logs what arrived, marked partial; when the upstream is what
+failed, the client reads it as a last `data: {"error": ...}` event, which the `openai`
+clients raise as `APIError`. Other `/v1/*` requests pass through, to paths under the
+upstream's own base path only: dot segments and encoded slashes are refused, so the
+upstream's key never leaves for another path of that host.
 
 History management (seed 003, `memoir.history`) per request: `history_compression` (a
 strategy's text or JSON object), `history_max_tokens`, `history_max_size` and
@@ -35,9 +39,10 @@ from typing import Any
 import anyio
 import httpx
 from fastapi import FastAPI, Request
-from fastapi.responses import Response, StreamingResponse
+from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+import memoir.remote.wire as wire
 from memoir.errors import InsufficientHistory, InvalidInput, InvalidQuery
 from memoir.facade.engine import Memoir
 from memoir.history import Compressed, HistoryParams, manage, parse_strategy
@@ -75,6 +80,8 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
     async def chat(request: Request) -> Response:
         """An OpenAI chat completion with memory: see the module's docstring."""
         body = _json_object(await request.body())
+        if not isinstance(body.get("messages"), list) or not body["messages"]:
+            return _refused("messages", "must be a non-empty list of chat messages, as OpenAI requires")
         conversation = body.get("memory_id") or request.headers.get("x-memoir-conversation") or "default"
         agent = request.headers.get("x-memoir-agent")
         session = request.headers.get("x-memoir-session") or f"proxy-{conversation}"
@@ -117,13 +124,17 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
                 await answer.aclose()
             if answer.status_code == 200:
                 await remember_answer(_message_text(content), False)
+            headers.update(_kept_headers(answer))
             return Response(content, answer.status_code, headers, media_type=answer.headers.get("content-type"))
         relayed = _relay(answer, remember_answer, waiting)
+        headers.update(_kept_headers(answer))
         return StreamingResponse(relayed, headers=headers, media_type="text/event-stream")
 
     @app.api_route("/v1/{path:path}", methods=["GET", "POST", "PUT", "DELETE"], include_in_schema=False)
     async def passthrough(path: str, request: Request) -> Response:
         """Any other OpenAI path (`/v1/models`, `/v1/embeddings`...), passed to the upstream as it is."""
+        if (refusal := _outside(request.scope.get("raw_path", b""), path)) is not None:
+            return _refused("path", refusal)
         url = f"{upstream}/{path}"
         try:
             answer = await client().request(
@@ -135,7 +146,9 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
             )
         except httpx.HTTPError as exc:
             return _unreachable(url, exc)
-        return Response(answer.content, answer.status_code, media_type=answer.headers.get("content-type"))
+        return Response(
+            answer.content, answer.status_code, _kept_headers(answer), media_type=answer.headers.get("content-type")
+        )
 
 
 class HistoryStates:
@@ -206,9 +219,42 @@ def _json_object(raw: bytes) -> dict[str, Any]:
         body = json.loads(raw)
     except ValueError as exc:
         raise InvalidQuery("body", f"not JSON: {exc}") from None
+    except RecursionError:  # `[[[[...` a hundred thousand deep: the caller's error, in the one shape
+        raise InvalidQuery("body", "nested too deeply to be a chat request") from None
     if not isinstance(body, dict):
         raise InvalidQuery("body", f"must be a JSON object, got {brief(body)}")
     return body
+
+
+def _refused(field: str, reason: str) -> Response:
+    """A 400 in the shared error shape, naming the request's field (as OpenAI answers a bad request)."""
+    return JSONResponse(wire.error_body(InvalidQuery(field, reason)), status_code=400)
+
+
+def _outside(raw_path: bytes, path: str) -> str | None:
+    """Why a passthrough path could leave the upstream's base path, or None when it cannot.
+
+    The decoded path is checked for dot segments, backslashes and what is still encoded
+    (`%252e`), the raw one for encoded slashes, dots and backslashes (`..%2f`, `%2e%2e`):
+    an HTTP client or the upstream's router may resolve any of them, and the request
+    carries the upstream's key.
+    """
+    raw = raw_path.decode("latin-1").lower()
+    if any(code in raw for code in ("%2f", "%5c", "%2e")) or "%" in path:  # `%` left after decoding: twice encoded
+        return "encoded slashes and dots are not forwarded: send the path plainly"
+    if "\\" in path or any(part in (".", "..") for part in path.split("/")):
+        return "dot segments are not forwarded: only paths under the upstream's base path are"
+    return None
+
+
+# What an upstream says about its answer that a client may rely on: caching, request ids, rate limits.
+_KEPT_HEADERS = ("cache-control", "x-request-id", "openai-processing-ms", "retry-after")
+
+
+def _kept_headers(answer: httpx.Response) -> dict[str, str]:
+    kept = {name: answer.headers[name] for name in _KEPT_HEADERS if name in answer.headers}
+    kept.update({k: v for k, v in answer.headers.items() if k.lower().startswith("x-ratelimit-")})
+    return kept
 
 
 def _unreachable(url: str, exc: httpx.HTTPError) -> Response:
@@ -234,18 +280,28 @@ async def _relay(
 ) -> AsyncIterator[bytes]:
     """The upstream's server-sent events, passed on as they come; the text they carry, remembered.
 
-    `waiting` (the foreground mark) is released once the stream has ended, however it ends.
+    An upstream that fails mid-stream (a timeout, a dropped connection, a body that ends
+    before `[DONE]`) ends the client's stream with an error event it can read, and the turn
+    is kept as partial. `waiting` (the foreground mark) is released once the stream has
+    ended, however it ends.
     """
     parts: list[str] = []
-    finished = False
+    finished, failure = False, None
     try:
-        async for line in answer.aiter_lines():
-            data = line[len("data:") :].strip() if line.startswith("data:") else ""
-            if data == "[DONE]":
-                finished = True
-            elif data:
-                parts.append(_delta_text(data))
-            yield (line + "\n").encode()
+        try:
+            async for line in answer.aiter_lines():
+                data = line[len("data:") :].strip() if line.startswith("data:") else ""
+                if data == "[DONE]":
+                    finished = True
+                elif data:
+                    parts.append(_delta_text(data))
+                yield (line + "\n").encode()
+        except httpx.HTTPError as exc:
+            failure = _stream_failure(exc)
+        if not finished and failure is None:
+            failure = "the upstream's stream ended before it said [DONE]"
+        if failure is not None:
+            yield _error_event(failure)
     finally:
         # Shielded: a client that hangs up as soon as it reads [DONE] cancels this generator,
         # and the turn must be stored all the same (an early hang-up: what arrived, partial).
@@ -254,6 +310,18 @@ async def _relay(
                 waiting.close()
             await answer.aclose()
             await remember("".join(parts), not finished)
+
+
+def _stream_failure(exc: httpx.HTTPError) -> str:
+    if isinstance(exc, httpx.TimeoutException):
+        return f"the upstream stopped sending within proxy.timeout ({type(exc).__name__}); the answer is cut short"
+    return f"the upstream's stream broke off ({type(exc).__name__}); the answer is cut short"
+
+
+def _error_event(message: str) -> bytes:
+    """The last event of a failed stream: OpenAI's error shape, which its clients raise as APIError."""
+    body = {"error": {"message": message, "type": "upstream_error", "param": None}}
+    return b"\n" + b"data: " + json.dumps(body).encode() + b"\n\n"
 
 
 def _delta_text(data: str) -> str:

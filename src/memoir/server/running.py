@@ -33,6 +33,7 @@ from memoir.blas import use_one_blas_thread
 from memoir.errors import ConfigError, RuntimeFailure
 from memoir.facade.engine import Memoir
 from memoir.server.app import create_app
+from memoir.server.deadlines import HeaderDeadline
 
 __all__ = ["Endpoints", "serve", "serving"]
 
@@ -124,6 +125,7 @@ def _uvicorn(memoir: Memoir, http_socket: socket.socket) -> uvicorn.Server:
         access_log=False,  # memoir's own access log (memoir.access) leaves keys and query strings out
         timeout_graceful_shutdown=GRACE_SECONDS,
         lifespan="on",
+        http=HeaderDeadline,  # a request's headers have HEADER_SECONDS to arrive (slowloris)
     )
     return uvicorn.Server(config)
 

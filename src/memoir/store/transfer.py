@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from memoir.errors import ConfigError, StoreError
+from memoir.model.wording import counted
 
 __all__ = ["TABLES", "TableCopy", "TableSide", "checksum", "copy_tables", "migrate", "open_target"]
 
@@ -126,7 +127,7 @@ def require_empty(target: Any) -> None:
     events, kept = target.count_events(), len(target.memory_list(include_deleted=True))
     if events or kept:
         raise StoreError(
-            f"{target.location} already holds {events} events and {kept} memories:"
+            f"{target.location} already holds {counted(events, 'event')} and {counted(kept, 'memory')}:"
             " migrate into an empty database (a new file, or a new PostgreSQL database)"
         )
 

@@ -23,7 +23,7 @@ from memoir.index.keyword import STOPWORDS, terms
 from memoir.model import Event, EventType
 from memoir.timeline.telling import change_bullets, telling
 
-__all__ = ["Draft", "Match", "extractive", "match", "sentences"]
+__all__ = ["Draft", "Match", "extractive", "match", "readable", "sentences"]
 
 SUPPORT = 0.3  # share of a bullet's long words an event must hold
 SPAN = 0.8  # neighbours scoring this share of the best join the span
@@ -88,14 +88,15 @@ def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
     def keep(sentence: str) -> bool:
         return telling(sentence) and sentence not in told
 
-    best = ranked([e.text for e in events], weights, EXCERPT_CHARS, keep=keep)[: bullets - len(changes)]
+    told_texts = [readable(e) for e in events]
+    best = ranked(told_texts, weights, EXCERPT_CHARS, keep=keep)[: bullets - len(changes)]
     chosen = sorted(
         [(r.text, r.order, r.sentence, r.sentence) for r in best]
         + [(index, -1, text, said) for text, index, said in changes]
     )
     if not chosen:  # nothing but one-word turns: the first event's text still says what happened
-        first = next((i for i, e in enumerate(events) if e.text.strip()), 0)
-        text = clip(events[first].text.strip(), EXCERPT_CHARS) if events else ""
+        first = next((i for i, text in enumerate(told_texts) if text.strip()), 0)
+        text = clip(told_texts[first].strip(), EXCERPT_CHARS) if events else ""
         chosen = [(first, 0, text, text)] if events else []
     drafted = tuple((text, Match(i, i, said, 1.0)) for i, _, text, said in chosen)
     statements = [r.sentence for r in best]
@@ -104,6 +105,17 @@ def extractive(events: Sequence[Event], *, bullets: int = 5) -> Draft:
     titles = [said for _, _, said in changes[:1]] + short + statements + [c[2] for c in chosen[:1]]
     title = title_of(titles[0] if titles else "Conversation")
     return Draft(title, drafted, keywords_of(events))
+
+
+def readable(event: Event) -> str:
+    """What an event says, as a summary may quote it: a person's or model's words as they
+    are; a tool's call as a line (`Read src/checkout.py`), never its raw input and output,
+    which are JSON and logs that no one reads as a summary of the work."""
+    if event.event_type is not EventType.TOOL_RESULT:
+        return event.text
+    name = event.metadata.get("tool_name") or event.text.partition("(")[0].strip()[:60] or "a tool"
+    files = [f for f in event.metadata.get("file_paths", "").splitlines() if f.strip()][:3]
+    return f"Used {name} on {', '.join(files)}." if files else f"Used {name}."
 
 
 def title_of(text: str, words: int = 10) -> str:

@@ -10,6 +10,7 @@ from memoir.errors import InvalidInput
 from memoir.index.embedders import content_hash
 from memoir.model import DEFAULT_CONVERSATION, new_ulid
 from memoir.model.memory import Memory, MemoryKind, Severity
+from memoir.model.wording import counted
 from memoir.store import IndexItem
 
 __all__ = ["MemoryDraft", "commit_message", "excerpt", "find_args", "index_item", "merged"]
@@ -122,4 +123,4 @@ def commit_message(memories: Sequence[Memory]) -> str:
     lines = [f"{m.kind.value} {m.id}: {excerpt(m.content)}{_why(m)}" for m in memories]
     if len(lines) == 1:
         return f"remember {lines[0]}"
-    return f"remember {len(lines)} memories\n\n" + "\n".join(lines)
+    return f"remember {counted(len(lines), 'memory')}\n\n" + "\n".join(lines)

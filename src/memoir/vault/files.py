@@ -28,6 +28,7 @@ import yaml
 
 from memoir.errors import StoreError, UserError, VaultFileError
 from memoir.model.event import format_timestamp, parse_timestamp
+from memoir.model.frontmatter import load_front_matter
 from memoir.model.memory import Memory
 
 __all__ = [
@@ -44,7 +45,6 @@ __all__ = [
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _DIGESTED = re.compile(r"-[0-9a-f]{10}$")
 MAX_NOTE_BYTES = 1 << 20  # a memory is at most 20,000 characters: a note this big is not one
-MAX_FRONT_MATTER = 64 * 1024
 
 
 # libyaml's emitter when PyYAML has it (its wheels do): 5 to 9 times faster, and every note a
@@ -56,15 +56,6 @@ _DUMPER: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 def dump_front_matter(front: dict[str, Any]) -> str:
     """YAML for a note's front matter: keys in the order given, text as it is (no \\u escapes)."""
     return str(yaml.dump(front, Dumper=_DUMPER, sort_keys=False, allow_unicode=True, default_flow_style=None))
-
-
-class _NoAliasLoader(yaml.SafeLoader):
-    """Safe YAML that refuses aliases: front matter never needs them, and they expand without bound."""
-
-    def compose_node(self, parent: Any, index: Any) -> Any:
-        if self.check_event(yaml.AliasEvent):
-            raise yaml.YAMLError("YAML aliases (*name) are not allowed in front matter")
-        return super().compose_node(parent, index)
 
 
 def read_note(path: Path) -> bytes | None:
@@ -189,13 +180,10 @@ def split_front_matter(path: Path, text: str) -> tuple[dict[Any, Any], str]:
     parts = text.split("\n---", 1)
     if len(parts) != 2:
         raise VaultFileError(path, "the front matter is not closed by a --- line")
-    if len(parts[0]) > MAX_FRONT_MATTER:
-        raise VaultFileError(path, f"front matter longer than {MAX_FRONT_MATTER // 1024} KiB")
     try:
-        front = yaml.load(parts[0][3:], Loader=_NoAliasLoader)  # a SafeLoader: no object construction
-    except (yaml.YAMLError, RecursionError, ValueError, OverflowError) as exc:
-        first_line = (str(exc) or repr(exc)).splitlines()[0]
-        raise VaultFileError(path, f"broken front matter: {first_line}") from None
+        front = load_front_matter(parts[0][3:])
+    except ValueError as exc:
+        raise VaultFileError(path, str(exc)) from None
     if not isinstance(front, dict):
         raise VaultFileError(path, "the front matter is not a YAML mapping")
     return front, parts[1].split("\n", 1)[1] if "\n" in parts[1] else ""

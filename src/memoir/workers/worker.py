@@ -21,6 +21,7 @@ from contextlib import contextmanager
 
 from memoir.config import WorkerSettings
 from memoir.errors import ConfigError, StoreError, WorkerError
+from memoir.model.wording import counted
 from memoir.store import RunnerLease, Store
 from memoir.workers.jobs import JobRegistry
 from memoir.workers.runner import OutboxRunner
@@ -347,5 +348,5 @@ def _watch(lanes: Lanes, chosen: list[str], report: Callable[[str], None], stop:
                 report(f"standby: another runner works on the {lane} lane; taking over when it stops")
                 reported[lane] = -2
             elif processed != reported[lane] and (worker is None or worker.holds_lease):
-                report(f"{lane} lane: {processed} events processed")
+                report(f"{lane} lane: {counted(processed, 'event')} processed")
                 reported[lane] = processed
