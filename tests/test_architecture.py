@@ -41,6 +41,7 @@ ALLOWED = {
         "ingest",
         "retrieval",
         "timeline",
+        "think",
     },
     "auth": {"errors"},
     "agent": {"errors", "model", "config", "llm", "vault", "retrieval", "history", "facade", "session_state"},

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 import memoir.cli.think as think_cli
 from memoir import Memoir
+from memoir.errors import InvalidInput
 from memoir.model.project import project_scope
 from memoir.think.providers import filter_gemini_noise, strip_codex_headers
 from tests.conftest import cli
@@ -541,3 +542,19 @@ def test_the_reason_the_llm_was_not_used_is_shown(home: Path, project: Path, too
     tools.install("claude")
     create(home)
     assert "(llm: no llm.model configured)" in think(home, "add", "q", "--auto").stderr
+
+
+def test_the_python_api_keeps_think_documents_and_promotes_a_conclusion(open_memoir: Any, project: Path) -> None:
+    """The façade is a door like the CLI: the book and a promoted conclusion, without `memoir think`."""
+    memoir = open_memoir(embedding_provider="hashing")
+    scope = project_scope(project)
+    document = memoir.think_book(scope).create("Which queue for the billing jobs?")
+    with pytest.raises(InvalidInput, match="promote"):
+        memoir.conclude_thinking(document.id, "Use SQS", scope=scope, promote="opinion")
+    assert memoir.think_book(scope).get(document.id).status == "open"  # a refused conclusion changes nothing
+    done, memory = memoir.conclude_thinking(
+        document.id, "Use SQS: it is what ops runs", scope=scope, promote="decision"
+    )
+    assert done.status == "concluded" and memory is not None
+    assert (memory.kind.value, memory.conversation_id) == ("decision", scope)
+    assert f"think/{document.id}" in memory.tags and done.front["promoted_to"] == memory.id

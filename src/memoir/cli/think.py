@@ -33,7 +33,6 @@ Opener = Callable[[typer.Context], Memoir]
 
 PROVIDER_TIMEOUT = 120.0  # seconds another AI's tool may take (module-level: tests shrink it)
 SELECTION_TIMEOUT = 5.0  # seconds the LLM may take to pick agent, style and model
-PROMOTE_KINDS = ("decision", "learning", "gotcha")
 HINT_CALL = (
     "call-ai-assistance",
     "hint: add --call claude|codex|gemini to ask another AI for its thought"
@@ -147,28 +146,17 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
         session: SessionOption = "default",
     ) -> None:
         """Close a document with its conclusion; --promote keeps it as a memory of the project."""
-        text = checked_text("conclusion", text)
-        if promote is not None and promote not in PROMOTE_KINDS:
-            raise InvalidInput("promote", f"{promote!r} is not one of {', '.join(PROMOTE_KINDS)}")
         with open_home(ctx) as memoir:
-            book = _book(memoir)
-            document = book.get(doc_id)
-            check_open(document)
-            promoted = None
-            if promote is not None:
-                tags = ("think", f"think/{document.id}")  # the memory points back at its document
-                memory = memoir.remember(text, kind=promote, conversation_id=book.scope, tags=tags)
-                promoted = (promote, memory.id)
-            else:
+            updated, memory = memoir.conclude_thinking(doc_id, text, scope=project_scope(Path.cwd()), promote=promote)
+            if memory is None:
                 hint(memoir, session, HINT_PROMOTE)
-            updated = book.conclude(document.id, text, promoted)
+        promoted = (memory.kind.value, memory.id) if memory is not None else None
         done = f"concluded {updated.id} ({render.escape(str(updated.path))})"
         out.print(done + (f"; kept as {promoted[0]} {promoted[1]}" if promoted else ""))
 
 
 def _book(memoir: Memoir) -> ThinkBook:
-    # The vault is <home>/vault (as `assembly` builds it); the lock file stays out of it.
-    return ThinkBook(memoir.settings.vault_folder, project_scope(Path.cwd()), memoir.home / "think.lock")
+    return memoir.think_book(project_scope(Path.cwd()))  # the project the command runs in
 
 
 def _report(out: Console, document: ThinkDocument, as_json: bool, line: str) -> None:

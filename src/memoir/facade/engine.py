@@ -20,6 +20,7 @@ from memoir.facade.assembly import Parts, assemble, prepare_home
 from memoir.facade.context import InjectionMethods, TurnMethods
 from memoir.facade.doctor import Finding, examine
 from memoir.facade.spool import drain_spool
+from memoir.facade.think import ThinkMethods
 from memoir.facade.timeline import TimelineMethods
 from memoir.facade.views import EventPage, Status, llm_usage, model_state, parse_cursor
 from memoir.index.rebuild import rebuild_index
@@ -42,7 +43,7 @@ ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(TimelineMethods, InjectionMethods, TurnMethods):
+class Memoir(TimelineMethods, InjectionMethods, TurnMethods, ThinkMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:
