@@ -24,7 +24,7 @@ __all__ = ["PROMOTE_KINDS", "ThinkMethods"]
 PROMOTE_KINDS = ("decision", "learning", "gotcha")
 
 
-class _Remembers(Protocol):
+class _Owner(Protocol):  # what these methods need of the façade
     @property
     def home(self) -> Path: ...
 
@@ -34,24 +34,17 @@ class _Remembers(Protocol):
     def think_book(self, scope: str) -> ThinkBook: ...
 
     def remember(
-        self,
-        text: str,
-        *,
-        kind: str = "fact",
-        conversation_id: str | None = None,
-        tags: Iterable[str] = (),
-        severity: str | None = None,
-        agent_id: str | None = None,
+        self, text: str, *, kind: str = ..., conversation_id: str | None = ..., tags: Iterable[str] = ...
     ) -> Memory: ...
 
 
 class ThinkMethods:
-    def think_book(self: _Remembers, scope: str) -> ThinkBook:
+    def think_book(self: _Owner, scope: str) -> ThinkBook:
         """The think documents of the project `scope` names, in the vault."""
         return ThinkBook(self.settings.vault_folder, scope, self.home / "think.lock")
 
     def conclude_thinking(
-        self: _Remembers, doc_id: str, text: str, *, scope: str, promote: str | None = None
+        self: _Owner, doc_id: str, text: str, *, scope: str, promote: str | None = None
     ) -> tuple[ThinkDocument, Memory | None]:
         """Close a think document with its conclusion; `promote` (decision, learning or gotcha)
         also keeps the conclusion as a memory of the project. Returns the document and that memory."""
