@@ -14,7 +14,10 @@ import io
 import json
 import shutil
 import tempfile
+import uuid
+from collections import Counter
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +31,10 @@ from typer.testing import CliRunner
 from memoir import Memoir
 from memoir.cli import importing
 from memoir.hooks.capture import events_for, parse_call
+from memoir.hooks.handler import capture
 from memoir.importers import find_transcripts, import_transcripts
 from memoir.importers.records import digest
-from memoir.model import Event
+from memoir.model import Event, now_ms
 from memoir.model.secrets import MASK, Masker
 from tests.conftest import REPO, cli
 
@@ -506,6 +510,112 @@ def test_a_changed_transcript_is_reported_not_overwritten(memoir: Memoir, tmp_pa
     assert (report.events_added, report.events_present, report.events_changed) == (0, 1, 1)
     assert "already stored with other content" in report.problems[0].reason
     assert [e.text for e in stored(memoir) if e.text] == ["First words"]
+
+
+# -- a session the hooks captured live, imported later --------------------------------------------
+
+# What a session says, drawn from few texts so that the same words come back (a user types
+# "continue" twice): a prompt, an answer, or a Bash call with its output.
+SAID = st.sampled_from(["continue", "yes", "Run the tests.", "Fix the rounding bug in checkout.py."])
+ANSWERED = st.sampled_from(["Done.", "All 3 tests pass.", "I changed the rounding to Decimal."])
+TURNS = st.lists(
+    st.one_of(
+        st.tuples(st.just("prompt"), SAID),
+        st.tuples(st.just("answer"), ANSWERED),
+        st.tuples(st.just("tool"), st.sampled_from(["pytest -q", "git status", "ls"])),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+class LiveSession:
+    """A Claude Code session as it happens: the transcript it writes, and the hook calls it makes."""
+
+    def __init__(self, project: Path, start_ms: int) -> None:
+        self.session = f"live-{uuid.uuid4()}"
+        self.cwd = str(project)
+        self.start_ms = start_ms
+        self.lines: list[dict[str, Any]] = []
+        self.calls: list[dict[str, Any]] = [self.call("SessionStart", start_ms - 4_000, source="startup")]
+
+    def call(self, event: str, at_ms: int, **fields: Any) -> dict[str, Any]:
+        """A hook's payload, stamped as `memoir hook` stamps one (Claude Code sends no time)."""
+        at = datetime.fromtimestamp(at_ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        return {"session_id": self.session, "cwd": self.cwd, "hook_event_name": event, "timestamp": at, **fields}
+
+    def line(self, kind: str, at_ms: int, content: Any, **extra: Any) -> None:
+        at = datetime.fromtimestamp(at_ms / 1000, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        self.lines.append(
+            {
+                "type": kind,
+                "uuid": str(uuid.uuid4()),
+                "sessionId": self.session,
+                "cwd": self.cwd,
+                "timestamp": at,
+                "message": {"role": kind, "content": content},
+                **extra,
+            }
+        )
+
+    def turn(self, number: int, kind: str, text: str, lag_ms: int) -> None:
+        """One turn, written to the transcript at its time; its hook call `lag_ms` later or earlier."""
+        at = self.start_ms + 20_000 * number
+        if kind == "prompt":
+            self.line("user", at, text)
+            self.calls.append(self.call("UserPromptSubmit", at + lag_ms, prompt=text))
+        elif kind == "answer":
+            self.line("assistant", at, [{"type": "text", "text": text}])
+            self.calls.append(self.call("Stop", at + lag_ms, last_assistant_message=text, stop_hook_active=False))
+        else:
+            tool_id, output = f"toolu_{number:02d}{uuid.uuid4().hex[:8]}", f"{text}: ok"
+            result = {"stdout": output, "stderr": "", "interrupted": False, "isImage": False}
+            use = {"type": "tool_use", "id": tool_id, "name": "Bash", "input": {"command": text}}
+            self.line("assistant", at, [use])
+            block = {"type": "tool_result", "tool_use_id": tool_id, "content": output}
+            self.line("user", at + 1, [block], toolUseResult=result)
+            fields = {"tool_name": "Bash", "tool_input": {"command": text}, "tool_response": result}
+            self.calls.append(self.call("PostToolUse", at + lag_ms, tool_use_id=tool_id, **fields))
+
+    def write(self, folder: Path) -> Path:
+        path = folder / f"{self.session}.jsonl"
+        path.write_text("".join(json.dumps(line) + "\n" for line in self.lines))
+        return path
+
+
+def said(events: list[Event]) -> Counter[tuple[str, str]]:
+    """What a session's events say, whoever stored them: a tool call by its id, the rest by their text."""
+    return Counter((e.event_type.value, e.metadata.get("tool_use_id") or e.text) for e in events)
+
+
+@settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(
+    turns=TURNS,
+    lags=st.lists(st.integers(-3_000, 3_000), min_size=8, max_size=8),
+    captured=st.lists(st.booleans(), min_size=9, max_size=9),
+)
+def test_a_session_the_hooks_captured_is_not_stored_again_when_imported(
+    memoir: Memoir, tmp_path: Path, turns: list[tuple[str, str]], lags: list[int], captured: list[bool]
+) -> None:
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True, exist_ok=True)
+    live = LiveSession(project, now_ms() - 3_600_000)
+    for number, (kind, text) in enumerate(turns):
+        live.turn(number, kind, text, lags[number])
+    for call, delivered in zip(live.calls, captured, strict=False):  # hooks may miss calls: installed late, a crash
+        if delivered:
+            capture(memoir, parse_call("claude", call), Masker())
+    transcript = live.write(tmp_path)
+
+    first = import_transcripts(memoir, "claude", [transcript])
+    after = list(memoir.events(session_id=live.session, limit=1000))
+    second = import_transcripts(memoir, "claude", [transcript])
+
+    alone = said(hook_events(memoir, "claude", [(str(n), c) for n, c in enumerate(live.calls)]))
+    assert said(after) == alone, "each message of the session once: none twice, none lost"
+    assert list(memoir.events(session_id=live.session, limit=1000)) == after
+    assert (second.events_added, second.events_changed) == (0, 0)
+    assert first.events_added + first.events_present == second.events_present == alone.total()
 
 
 # -- hostile input, generated ---------------------------------------------------------------------

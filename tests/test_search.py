@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import math
 import shutil
+import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from memoir import InvalidQuery, Memoir, ModelUnavailable
 from tests.conftest import REPO, message
@@ -152,6 +156,56 @@ def test_reindex_gives_identical_results(lighthouse: Memoir) -> None:
     assert [[ids for ids, _ in hits] for hits in after] == [[ids for ids, _ in hits] for hits in before]
     assert [s for hits in after for _, s in hits] == pytest.approx([s for hits in before for _, s in hits], abs=1e-5)
     assert progress[-1] == (27, 27)
+
+
+WORD = "quillwort"  # in every item of the home below, and in nothing else
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(turns=st.integers(1, 30), facts=st.integers(0, 3), batch_size=st.integers(1, 12))
+def test_a_search_during_a_reindex_sees_the_whole_index(
+    tmp_path: Path, fresh_store: Callable[[], dict[str, str]], turns: int, facts: int, batch_size: int
+) -> None:
+    """A search beside `memoir reindex` finds what it found before: the old index or the new, never half."""
+    with (
+        tempfile.TemporaryDirectory(dir=tmp_path) as folder,
+        Memoir.open(
+            Path(folder) / "home", worker_enabled=False, embedding_provider="hashing", **fresh_store()
+        ) as memoir,
+    ):
+        memoir.ingest(
+            [message(f"Turn {n}: the {WORD} by the pier grew {n} cm.", session_id=f"s{n % 3}") for n in range(turns)]
+        )
+        for n in range(facts):
+            memoir.remember(f"The {WORD} number {n} is in the north bed")
+        assert memoir.flush(timeout=60)
+
+        def hits() -> int:
+            return len(memoir.search(WORD, k=100))
+
+        whole = hits()
+        assert whole >= turns + facts
+        seen: list[int] = []
+        beside = threading.Event()
+
+        def search_beside() -> None:  # another thread searching all along, as a server's would
+            while not beside.is_set():
+                seen.append(hits())
+
+        def between_pages(done: int, total: int) -> None:  # and one search at every page, for certain
+            searcher = threading.Thread(target=lambda: seen.append(hits()))
+            searcher.start()
+            searcher.join()
+
+        thread = threading.Thread(target=search_beside)
+        thread.start()
+        try:
+            memoir.reindex(progress=between_pages, batch_size=batch_size)
+        finally:
+            beside.set()
+            thread.join()
+        assert seen and set(seen) == {whole}, f"searches during the reindex found {sorted(set(seen))} of {whole}"
+        assert hits() == whole
 
 
 @pytest.mark.sqlite_only  # the in-memory index's file; PostgreSQL searches in the database

@@ -136,9 +136,10 @@ def test_typed_thresholds_limits_and_the_hard_limit_of_ten() -> None:
 def test_context_puts_the_summary_first_then_memories_as_role_and_content() -> None:
     hits = [hit("turn", 0.9, "I moved to Go"), hit("gotcha", 0.8, "Parse times as UTC", severity="high")]
     context = format_context(hits, summary="Sam builds Lighthouse.", budget_tokens=200)
+    said = hits[0].created_at  # a turn ends with the day it was said (issue 28)
     assert context.text == (
         "Summary of the conversation so far: Sam builds Lighthouse.\n"
-        'Gotcha (high): Parse times as UTC\nThe user said: "I moved to Go"'
+        f'Gotcha (high): Parse times as UTC\nThe user said: "I moved to Go" ({said.day} {said:%B} {said.year})'
     )
     assert [h.text for h in context.hits] == ["Parse times as UTC", "I moved to Go"]
 

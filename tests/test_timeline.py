@@ -10,14 +10,19 @@ import json
 import re
 import threading
 from collections.abc import Callable
+from dataclasses import replace
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memoir import Memoir
 from memoir.errors import NotFound
-from memoir.model.timeline import TocLevel, TocNode
+from memoir.model.timeline import TocLevel, TocNode, period_of, period_start
+from memoir.timeline.builder import rollup
 from memoir.timeline.grips import long_words
 from tests.conftest import cli, message
 from tests.scripted_server import chat_reply, scripted_server
@@ -115,8 +120,16 @@ def test_unknown_nodes_and_grips_are_clear_not_found_errors(memoir: Memoir, home
 # -- the calendar -------------------------------------------------------------------------
 
 
+def ancestors(memoir: Memoir, day: str) -> tuple[str | None, ...]:
+    """(week, month, year) above a day node, by each node's own `parent_id`."""
+    node = memoir.toc_node(f"toc:day:{day}")
+    week = memoir.toc_node(node.parent_id or "")
+    month = memoir.toc_node(week.parent_id or "")
+    return week.node_id, month.node_id, month.parent_id
+
+
 def test_rollups_cross_month_and_year_boundaries_and_an_iso_week_spanning_two_years(memoir: Memoir) -> None:
-    days = ["2024-12-27", "2024-12-30", "2025-01-02", "2025-01-31", "2025-02-01", "2025-02-03"]
+    days = ["2024-12-27", "2024-12-30", "2025-01-02", "2025-01-31", "2025-02-01", "2025-02-03", "2025-12-31"]
     for day in days:
         memoir.ingest(
             [
@@ -129,25 +142,85 @@ def test_rollups_cross_month_and_year_boundaries_and_an_iso_week_spanning_two_ye
             ]
         )
     assert memoir.flush(timeout=60)
-    parents = {}
-    for day in days:
-        node = memoir.toc_node(f"toc:day:{day}")
-        week = memoir.toc_node(node.parent_id or "")
-        month = memoir.toc_node(week.parent_id or "")
-        parents[day] = (week.node_id, month.node_id, month.parent_id)
+    parents = {day: ancestors(memoir, day) for day in days}
     assert parents["2024-12-27"] == ("toc:week:2024-W52", "toc:month:2024-12", "toc:year:2024")
-    # Monday 30 December 2024 is in ISO week 1 of 2025, whose Thursday is 2 January: January 2025
-    assert parents["2024-12-30"] == ("toc:week:2025-W01", "toc:month:2025-01", "toc:year:2025")
-    assert parents["2025-01-02"] == parents["2024-12-30"]
-    # Friday 31 January and Saturday 1 February share week 5, whose Thursday is 30 January
-    assert parents["2025-01-31"] == parents["2025-02-01"] == ("toc:week:2025-W05", "toc:month:2025-01", "toc:year:2025")
+    # ISO week 1 of 2025 runs from Monday 30 December 2024 to Sunday 5 January: one node per month it touches
+    assert parents["2024-12-30"] == ("toc:week:2025-W01:2024-12", "toc:month:2024-12", "toc:year:2024")
+    assert parents["2025-01-02"] == ("toc:week:2025-W01:2025-01", "toc:month:2025-01", "toc:year:2025")
+    # Friday 31 January and Saturday 1 February share ISO week 5, and each stays in its own month
+    assert parents["2025-01-31"] == ("toc:week:2025-W05:2025-01", "toc:month:2025-01", "toc:year:2025")
+    assert parents["2025-02-01"] == ("toc:week:2025-W05:2025-02", "toc:month:2025-02", "toc:year:2025")
     assert parents["2025-02-03"] == ("toc:week:2025-W06", "toc:month:2025-02", "toc:year:2025")
+    # the hostile trial's day: Wednesday 31 December 2025 is in ISO week 1 of 2026, and in 2025
+    assert parents["2025-12-31"] == ("toc:week:2026-W01:2025-12", "toc:month:2025-12", "toc:year:2025")
     assert [y.node_id for y in memoir.toc_root()] == ["toc:year:2024", "toc:year:2025"]
-    assert memoir.toc_node("toc:week:2025-W01").title == "Week 1, 2025 (Dec 30 - Jan 5)"
-    assert [n.node_id for n in memoir.browse_toc("toc:week:2025-W01").nodes] == [
-        "toc:day:2024-12-30",
-        "toc:day:2025-01-02",
+    assert memoir.toc_node("toc:week:2025-W01:2024-12").title == "Week 1, 2025 (Dec 30 - Dec 31)"
+    assert memoir.toc_node("toc:week:2025-W01:2025-01").title == "Week 1, 2025 (Jan 1 - Jan 5)"
+    assert memoir.toc_node("toc:week:2025-W06").title == "Week 6, 2025 (Feb 3 - Feb 9)"
+    assert [n.node_id for n in memoir.browse_toc("toc:month:2024-12").nodes] == [
+        "toc:week:2024-W52",
+        "toc:week:2025-W01:2024-12",
     ]
+    assert [n.node_id for n in memoir.browse_toc("toc:week:2025-W01:2025-01").nodes] == ["toc:day:2025-01-02"]
+
+
+CALENDAR = st.dates(min_value=date(1, 1, 1), max_value=date(9998, 12, 31))
+NEAR_A_MONTHS_END = st.builds(
+    lambda year, month, shift: date(year, month, 1) + timedelta(days=shift),
+    st.integers(1900, 2200),
+    st.integers(1, 12),
+    st.integers(-4, 3),
+)
+
+
+@settings(max_examples=500)
+@given(day=CALENDAR | NEAR_A_MONTHS_END)
+def test_every_day_is_under_a_week_of_its_own_month_and_the_weeks_of_a_month_tile_it(day: date) -> None:
+    week_id, title, start, end = period_of(TocLevel.WEEK, day)
+    month_id, _, month_start, month_end = period_of(TocLevel.MONTH, day)
+    assert start.date() <= day < end.date() and month_start <= start < end <= month_end
+    assert period_start(week_id) == start.date() and period_of(TocLevel.WEEK, start.date())[0] == week_id
+    assert period_of(TocLevel.MONTH, period_start(week_id))[0] == month_id  # how a rollup finds the parent
+    assert period_of(TocLevel.YEAR, period_start(month_id))[0] == f"toc:year:{day.year}"
+    iso_year, iso_week, _ = day.isocalendar()
+    assert week_id.startswith(f"toc:week:{iso_year}-W{iso_week:02d}") and f"Week {iso_week}, {iso_year}" in title
+    whole = (end - start).days == 7
+    assert week_id.endswith(f"-W{iso_week:02d}") == whole  # only a week cut by a month's end names the month
+    # the week's parts, next to each other, cover the month from its first day to its last
+    before = period_of(TocLevel.WEEK, start.date() - timedelta(days=1)) if start > month_start else None
+    assert before is None or (before[3] == start and before[0] != week_id)
+
+
+def test_a_home_whose_weeks_crossed_months_is_rebuilt_when_it_is_opened(open_memoir: Callable[..., Memoir]) -> None:
+    """Before decision 91 a week hung under the month of its Thursday: 31 December 2025 sat in 2026."""
+    memoir = open_memoir(embedding_provider="hashing")
+    for day in ("2025-12-31", "2026-01-02"):
+        memoir.ingest([message(f"The lamp was checked on {day}.", session_id=day, timestamp=f"{day}T10:00:00Z")])
+    memoir.flush(timeout=60)
+    store = memoir._parts.store
+    old = {  # the nodes the old rule wrote, over this home's own segments
+        "toc:day:2025-12-31": "toc:week:2026-W01",
+        "toc:day:2026-01-02": "toc:week:2026-W01",
+        "toc:week:2026-W01": "toc:month:2026-01",
+        "toc:month:2026-01": "toc:year:2026",
+        "toc:year:2026": None,
+    }
+    for node_id, parent_id in old.items():
+        children = memoir.browse_toc(node_id).nodes if node_id.startswith("toc:day") else []
+        built = rollup(TocLevel(node_id.split(":")[1]), period_start(node_id), children, "default", None)
+        store.toc_put(replace(built, node_id=node_id, parent_id=parent_id), created_ms=1)
+    with store.atomic():  # as a home made before the step that rebuilds the calendar
+        store._conn().execute("DELETE FROM _migrations WHERE name LIKE '%weeks_within_months'")
+    memoir.close()
+    memoir = open_memoir(embedding_provider="hashing")
+    memoir.update_timeline()  # what `memoir timeline` and the rollup job do
+    assert ancestors(memoir, "2025-12-31") == ("toc:week:2026-W01:2025-12", "toc:month:2025-12", "toc:year:2025")
+    assert ancestors(memoir, "2026-01-02") == ("toc:week:2026-W01:2026-01", "toc:month:2026-01", "toc:year:2026")
+    assert [y.node_id for y in memoir.toc_root()] == ["toc:year:2025", "toc:year:2026"]
+    with pytest.raises(NotFound):
+        memoir.toc_node("toc:week:2026-W01")  # the old week, which held days of two years, is gone
+    day = memoir.toc_node("toc:day:2025-12-31")  # a new version; the one the old rule wrote stays readable
+    assert memoir.toc_node(day.node_id, version=day.version - 1).parent_id == "toc:week:2026-W01"
 
 
 def test_nodes_are_versioned_and_old_versions_stay_readable(memoir: Memoir) -> None:
@@ -184,10 +257,10 @@ def test_browsing_pages_through_children_with_a_cursor(memoir: Memoir) -> None:
         if not page.has_more:
             break
         cursor = page.next_cursor
-    assert seen == ["toc:week:2025-W27", "toc:week:2025-W28"]
-    week = memoir.browse_toc("toc:week:2025-W27", limit=2)  # 1, 3 and 5 July
+    assert seen == ["toc:week:2025-W27:2025-07", "toc:week:2025-W28"]  # week 27 began on 30 June
+    week = memoir.browse_toc("toc:week:2025-W27:2025-07", limit=2)  # 1, 3 and 5 July
     assert len(week.nodes) == 2 and week.has_more and week.next_cursor
-    rest = memoir.browse_toc("toc:week:2025-W27", limit=2, cursor=week.next_cursor)
+    rest = memoir.browse_toc("toc:week:2025-W27:2025-07", limit=2, cursor=week.next_cursor)
     assert [n.node_id for n in rest.nodes] == ["toc:day:2025-07-05"] and not rest.has_more
 
 

@@ -16,7 +16,9 @@ import re
 import shutil
 import tempfile
 import threading
+import uuid
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -972,3 +974,62 @@ def test_a_job_name_is_compared_exactly(memoir_hashing: Memoir) -> None:
         with pytest.raises(MemoirError):
             memoir_hashing.pause_job(name)
     assert not any(job.paused for job in memoir_hashing.scheduler_status())
+
+
+# -- 6. the calendar ---------------------------------------------------------------------
+
+# Any moment a conversation may have happened at, the turns of months and years drawn often.
+A_MOMENT = st.datetimes(min_value=datetime(1971, 1, 1), max_value=datetime(2025, 6, 30), timezones=st.just(UTC))
+AT_A_TURN_OF_MONTH = st.builds(
+    lambda year, month, minutes: datetime(year, month, 1, tzinfo=UTC) + timedelta(minutes=minutes),
+    st.integers(1971, 2025),
+    st.integers(1, 12),
+    st.integers(-3 * 24 * 60, 3 * 24 * 60),
+)
+TURNS = st.lists(st.tuples(A_MOMENT | AT_A_TURN_OF_MONTH, st.integers(0, 2)), min_size=1, max_size=8)
+
+
+def walk_conversation(memoir: Memoir, conversation: str) -> list[TocNode]:
+    """Every node of one conversation reachable from its years, by browsing."""
+    nodes: list[TocNode] = []
+    pending = list(memoir.toc_root(conversation))
+    while pending:
+        node = pending.pop()
+        nodes.append(node)
+        if node.level is not TocLevel.SEGMENT:
+            pending.extend(memoir.browse_toc(node.node_id, limit=1000, conversation_id=conversation).nodes)
+    return nodes
+
+
+@SOME
+@given(turns=TURNS)
+def test_every_day_hangs_under_its_own_month_and_year_whatever_the_timestamps(
+    memoir_hashing: Memoir, turns: list[tuple[datetime, int]]
+) -> None:
+    conversation = f"cal-{uuid.uuid4().hex}"  # one home for every example, a conversation each
+    events = [
+        {
+            "session_id": f"{conversation}-{session}",
+            "conversation_id": conversation,
+            "event_type": "user_message",
+            "text": f"The tide gauge was read at {moment.isoformat()}.",
+            "timestamp": moment.isoformat(),
+        }
+        for moment, session in turns
+    ]
+    memoir_hashing.ingest(events)
+    assert memoir_hashing.flush(timeout=60)
+    memoir_hashing.update_timeline(rebuild=True)  # every segment closed and summarized, every period rolled up
+    nodes = walk_conversation(memoir_hashing, conversation)
+    for day in [n for n in nodes if n.level is TocLevel.DAY]:
+        on = day.start_time.date()
+        week = memoir_hashing.toc_node(day.parent_id or "", conversation_id=conversation)
+        month = memoir_hashing.toc_node(week.parent_id or "", conversation_id=conversation)
+        assert week.level is TocLevel.WEEK and week.start_time <= day.start_time < week.end_time, day.node_id
+        assert month.start_time <= week.start_time < week.end_time <= month.end_time, week.node_id
+        assert (month.node_id, month.parent_id) == (f"toc:month:{on:%Y-%m}", f"toc:year:{on.year}"), day.node_id
+    # and every segment is reachable: no day was filed where browsing from its year cannot find it
+    reached = {n.node_id for n in nodes if n.level is TocLevel.SEGMENT}
+    store = memoir_hashing._parts.store
+    placed = {s.node_id for s in store.segments("summarized", limit=100_000) if s.conversation_id == conversation}
+    assert placed and reached == placed

@@ -82,8 +82,8 @@ def test_a_note_still_broken_is_left_alone_when_remembered_again(memoir: Memoir)
     assert note.read_bytes() == broken and [m.id for m in memoir.memories()] == [memory.id]
 
 
-def test_a_copy_that_took_over_deleted_leaves_the_memory_at_its_broken_note(memoir: Memoir) -> None:
-    """The original broken, its copy took over, then the copy deleted: remember names the broken original."""
+def test_a_copy_of_a_broken_note_stands_aside_and_deleting_it_changes_nothing(memoir: Memoir) -> None:
+    """The original broken while a copy claims its id, then the copy deleted: remember names the broken original."""
     memory = memoir.remember(SAM)
     note = memoir.memory_path(memory)
     copy = note.with_name(f"{note.stem} 1.md")
@@ -91,8 +91,9 @@ def test_a_copy_that_took_over_deleted_leaves_the_memory_at_its_broken_note(memo
     copy.write_bytes(good)
     broken = corrupted(good)
     note.write_bytes(broken)
-    memoir.sync_vault()
-    assert memoir.memory_path(memory) == copy  # the copy holds the memory now
+    report = memoir.sync_vault()
+    assert memoir.memory_path(memory) == note  # the broken note keeps the id (decision 94)
+    assert any(str(copy) in line and "cannot be read now" in line for line in report.broken)
     copy.unlink()
     again = memoir.remember(SAM)
     assert again.id == memory.id and again.unreadable
@@ -103,6 +104,36 @@ def test_a_copy_that_took_over_deleted_leaves_the_memory_at_its_broken_note(memo
     memoir.sync_vault()
     assert [(m.id, m.unreadable) for m in memoir.memories()] == [(memory.id, None)]
     assert hit_ids(memoir, SAM, "default") == [memory.id]
+
+
+@pytest.mark.parametrize("how", ["sync", "reopen", "remember"])
+def test_while_a_note_is_broken_a_note_claiming_its_id_does_not_take_the_memory(
+    memoir: Memoir, home: Path, how: str
+) -> None:
+    """Decision 92: the note the mirror knows a memory by keeps its id while it is broken, whoever looks."""
+    memory = memoir.remember(SAM)
+    note = memoir.memory_path(memory)
+    good = note.read_bytes()
+    other = note.with_name("renamed by hand.md")  # a copy, edited: it would change the memory's text
+    other.write_bytes(good.replace(SAM.encode(), STAGING.encode()))
+    note.write_bytes(corrupted(good))
+    if how == "sync":
+        memoir.sync_vault()
+    elif how == "reopen":
+        memoir.close()
+        memoir = open_home(home)
+    else:
+        assert memoir.remember(SAM).id == memory.id
+    [listed] = memoir.memories()
+    assert (listed.id, listed.content, bool(listed.unreadable)) == (memory.id, SAM, True)
+    assert memoir.memory_path(memory) == note and STAGING not in [m.content for m in memoir.memories()]
+    assert any(str(other) in line for line in concerns(memoir))  # reported, and left as it is
+    note.write_bytes(good)  # fixed: the memory is read from its own note again, the other note still reported
+    memoir.sync_vault()
+    assert [(m.id, m.content, m.unreadable) for m in memoir.memories()] == [(memory.id, SAM, None)]
+    assert hit_ids(memoir, SAM, "default") == [memory.id] and any(str(other) in line for line in concerns(memoir))
+    if how == "reopen":
+        memoir.close()
 
 
 # -- a live memory whose note is broken still holds its content ---------------------------

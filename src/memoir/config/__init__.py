@@ -119,6 +119,9 @@ class SearchSettings:
     fusion: str = option("scores", parse_choice("scores", "rrf"), "fuse normalised scores, or reciprocal ranks")
     keyword_weight: float = option(0.6, parse_number(float, 0, 1), "share of BM25 in score fusion (the rest: cosine)")
     speaker_boost: float = option(0.1, parse_number(float, 0, 1), "added to a named speaker's turns")
+    when_boost: float = option(
+        0.1, parse_number(float, 0, 1), "added to turns that say when, for a question asking when (issue 28)"
+    )
     rrf_k: float = option(60.0, parse_number(float, 1), "reciprocal-rank fusion constant")
     mmr_lambda: float = option(
         0.7, parse_number(float, 0, 1), "MMR: 1.0 ranks by relevance only, lower favours diversity"

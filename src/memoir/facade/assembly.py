@@ -177,13 +177,6 @@ class Parts:
         found = [self.store.memory_get(item.ref) for item in self.pipeline.nearest(text, scope, NEIGHBOURS)]
         return [m for m in found if m is not None and not m.deleted]
 
-    def live_facts(self, event: Event) -> list[Memory]:
-        """Every live fact of the event's conversation (and, in unified mode, of its agent): what the rules
-        compare a message with (a conversation keeps at most `memory.max_entries`)."""
-        agent = event.agent_id if self.unified else None
-        found = self.store.memory_list(event.conversation_id, kind="fact", visible_to=agent)
-        return [m for m in found if not self.unified or m.agent_id == agent]
-
     def close(self) -> None:
         if self.watcher is not None:
             self.watcher.stop()
@@ -263,9 +256,7 @@ def register_builtin_jobs(parts: Parts) -> None:
     registry.register(SegmentJob(parts.timeline.segmenter, unified=parts.unified))
     if parts.settings.memory.extract:
         registry.register(
-            ExtractFactsJob(
-                parts.book, lambda: parts.llm, parts.nearest_facts, parts.live_facts, parts.settings.memory.max_entries
-            )
+            ExtractFactsJob(parts.book, lambda: parts.llm, parts.nearest_facts, parts.settings.memory.max_entries)
         )
     if hasattr(parts.store, "ensure_vector_index"):  # PostgreSQL: an HNSW index once it pays
         searcher = cast(VectorSearching, parts.store)

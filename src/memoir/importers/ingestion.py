@@ -6,7 +6,8 @@ have stored it: same event types, texts, metadata and masking. The ids derive fr
 transcript's ids and times, so a second import yields the same events, which the log
 keeps once. Each id is looked up before it is stored, to count what was there already,
 and to report (rather than fail on) an id stored with other content: the transcript
-changed since, or `privacy.secret_patterns` did.
+changed since, or `privacy.secret_patterns` did. A message the hooks captured live has
+an id of the hooks' making: it is found by what it is (`captured`) and not stored again.
 
 A file that cannot be read, a line that is not a record and a record that makes no
 valid event are reported (file, line, why) and skipped; the rest is imported.
@@ -21,12 +22,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput
 from memoir.hooks.capture import events_for, parse_call
+from memoir.importers.captured import WINDOW_MS, captured_already
 from memoir.importers.claude import ClaudeReader
 from memoir.importers.codex import CodexReader
 from memoir.importers.gemini import GeminiReader
 from memoir.importers.reading import MAX_FILE_BYTES, MAX_LINE_BYTES, numbered_lines, parse_object
 from memoir.importers.records import Call, RecordError, Transcript
 from memoir.model import Event
+from memoir.model.limits import MAX_PAGE
 from memoir.model.secrets import Masker
 
 if TYPE_CHECKING:
@@ -70,7 +73,7 @@ class ImportReport:
     lines: int = 0  # non-blank lines read
     lines_skipped: int = 0
     events_added: int = 0
-    events_present: int = 0  # stored before (an earlier import, or the same event twice)
+    events_present: int = 0  # stored before (an earlier import, the agent's hooks, or the same event twice)
     events_changed: int = 0  # stored before with other content: kept as stored, reported
     problems: list[Problem] = field(default_factory=list)  # the first MAX_KEPT_PROBLEMS
     session_ids: set[str] = field(default_factory=set)
@@ -171,10 +174,9 @@ class _Run:
             return
         self.report.session_ids.add(hook.session_id)
         self.pending.extend((event, call.line, skip) for event in events)
-        if len(self.pending) >= BATCH:
-            self._flush()
 
     def _flush(self) -> None:
+        """Store a file's events: those not stored yet, under their ids or (by the hooks) as the same message."""
         batch, self.pending = self.pending, []
         fresh: dict[str, Event] = {}
         for event, line, skip in batch:
@@ -190,8 +192,31 @@ class _Run:
                     f"event {event.event_id} is already stored with other content (the transcript or"
                     " privacy.secret_patterns changed since it was imported): the stored one stays",
                 )
-        if fresh:
-            self._store(list(fresh.values()))
+        own = {event.event_id for event, _, _ in batch}
+        captured = captured_already(list(fresh.values()), self._logged(list(fresh.values()), own))
+        self.report.events_present += len(captured)
+        new = [event for event_id, event in fresh.items() if event_id not in captured]
+        for start in range(0, len(new), BATCH):
+            self._store(new[start : start + BATCH])
+
+    def _logged(self, events: list[Event], own: set[str]) -> list[Event]:
+        """The stored events of these events' sessions, around their times, but for this transcript's own."""
+        spans: dict[str, tuple[int, int]] = {}
+        for event in events:
+            low, high = spans.get(event.session_id, (event.timestamp_ms, event.timestamp_ms))
+            spans[event.session_id] = (min(low, event.timestamp_ms), max(high, event.timestamp_ms))
+        found: list[Event] = []
+        for session, (low, high) in spans.items():
+            cursor = None
+            while True:
+                page = self.memoir.events(
+                    max(0, low - WINDOW_MS), high + WINDOW_MS + 1, session_id=session, limit=MAX_PAGE, cursor=cursor
+                )
+                found.extend(event for event in page if event.event_id not in own)
+                if page.next_cursor is None:
+                    break
+                cursor = page.next_cursor
+        return found
 
     def _stored(self, event_id: str) -> Event | None:
         try:

@@ -6,20 +6,24 @@ text twice); `run` then writes the items inside the transaction, which makes ind
 exactly once per event. Each item's search text starts with the speaker, so questions
 that name a person match that person's turns in both indexes; the keyword index also
 sees the turns before and after it in its session (an answer rarely repeats the words
-of the question it answers, but the turn before it does).
+of the question it answers, but the turn before it does), and the calendar terms of the
+turn's day and of the days its words name ("yesterday": `memoir.index.dates`), which the
+embedder never sees: an item's `content_hash` is that of the embedded text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from memoir.index.dates import dated_text
 from memoir.index.embedders import CachedEmbedder, content_hash
 from memoir.model import Event, EventType, OutboxAction
 from memoir.store import IndexItem, Store
 
-__all__ = ["TOOL_RESULT_CHARS", "IndexEventJob", "item_for_event"]
+__all__ = ["TOOL_RESULT_CHARS", "TURN", "IndexEventJob", "item_for_event"]
 
 TOOL_RESULT_CHARS = 1_000  # seed 002 truncates tool results to this much text
+TURN = "turn"  # the kind of an event's item
 INDEXED_TYPES = frozenset({EventType.USER_MESSAGE, EventType.ASSISTANT_MESSAGE, EventType.TOOL_RESULT})
 
 
@@ -39,19 +43,24 @@ def search_text_of(event: Event) -> str:
     return f"{speaker_of(event)}: {_shown_text(event)}"
 
 
+def keyword_text_of(event: Event) -> str:
+    """What the keyword index sees: the search text, then its calendar terms (issue 28)."""
+    return dated_text(search_text_of(event), event.timestamp)
+
+
 def item_for_event(event: Event) -> IndexItem:
-    return _item(event, search_text_of(event), "", "")
+    return _item(event, keyword_text_of(event), "", "")
 
 
 def _item(event: Event, search_text: str, context_before: str, context_after: str) -> IndexItem:
     return IndexItem(
-        kind="turn",
+        kind=TURN,
         ref=event.event_id,
         conversation_id=event.conversation_id,
         created_ms=event.timestamp_ms,
         text=_shown_text(event),
         search_text=search_text,
-        content_hash=content_hash(search_text),
+        content_hash=content_hash(search_text_of(event)),  # of what the embedder sees
         event_ids=(event.event_id,),
         metadata=dict(event.metadata),
         agent_id=event.agent_id,
@@ -82,7 +91,7 @@ class IndexEventJob:
         Each item is built once, with its context: this runs inside the runner's transaction,
         so its CPU per event is time the write lock is held.
         """
-        texts = [search_text_of(e) for e in events]
+        texts = [keyword_text_of(e) for e in events]
         before: list[str] = [""] * len(events)
         after: list[str] = [""] * len(events)
         # A session is one agent's: two agents may use the same session id, and neither's

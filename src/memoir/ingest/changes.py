@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, RETRACTION, is_retraction
@@ -43,7 +44,7 @@ from memoir.ingest.topics import Topic, stem_set, stems, topics
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
-__all__ = ["Decision", "Known", "Reading", "read", "reconcile_by_rules"]
+__all__ = ["Decision", "Known", "Names", "Reading", "naming", "read", "reconcile_by_rules", "reconcile_known"]
 
 _PROPER = r"(?-i:[A-Z0-9])[\w:'’.-]*(?:\s+(?-i:[A-Z])[\w'’-]*)*"
 _FROM_TO = re.compile(
@@ -124,7 +125,11 @@ class Decision:
 
 @dataclass
 class Known:
-    """A live fact while a message is reconciled (`id` None: added by this reconciliation)."""
+    """A live fact while a message is reconciled (`id` None: added by this reconciliation).
+
+    What the rules read of its text is worked out once: a fact kept between messages
+    (`live.LiveFacts`) is not read again for each one.
+    """
 
     id: str | None
     text: str
@@ -132,6 +137,18 @@ class Known:
 
     def __post_init__(self) -> None:
         self.stems = stems(self.text)
+
+    @cached_property
+    def normalised(self) -> str:
+        return normalise_content(self.text)
+
+    @cached_property
+    def topics(self) -> tuple[Topic, ...]:
+        return topics(self.text)
+
+    @cached_property
+    def values(self) -> tuple[Value, ...]:
+        return tuple(values(self.text))
 
 
 def read(text: str, known: Collection[str] = ()) -> list[Reading]:
@@ -160,9 +177,55 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
 # -- reconciliation ------------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Names:
+    """How a message's readings name the known facts they may decide on (`naming`; `live.LiveFacts.near`)."""
+
+    alike: tuple[str, ...] = ()  # statements: a fact on its topic, holding all its stems, or held all by it
+    sharing: tuple[str, ...] = ()  # a fact sharing a stem (or its first five letters) or a topic with one
+    words: tuple[str, ...] = ()  # values: a fact that names one
+
+
+def naming(readings: Sequence[Reading]) -> Names:
+    """What names every known fact the readings may change or find again (`reconcile_known`).
+
+    A statement that no change used is settled against a fact on the same topic, or one
+    holding all its stems, or one whose stems it holds all of, and nothing else (`_settle`,
+    `_replaces`). A sentence that changes something names the fact it changes by an old
+    value (`_mentions`), by a clause taken back (its stems as `_takes_back` reads them), or
+    by a stem shared with the sentence or a statement of it (`_restated`, `_new_value`), and
+    after a verb of change with the message ("so only 22 now": `_about`). A fact named by
+    none of these may be left out of the comparison: keep this in step with the rules.
+    """
+    alike: list[str] = []
+    sharing: list[str] = []
+    words: list[str] = []
+    for reading in readings:
+        said = [statement.text for statement in reading.statements]
+        alike += said
+        if not reading.changing:
+            continue
+        sharing += [reading.text, *said]
+        words += reading.old
+        for clause in reading.retracted:
+            taken = _taken(clause)
+            sharing += [taken, third_person(taken) or taken]
+        if reading.moved:
+            sharing.append(reading.message)
+    return Names(tuple(alike), tuple(sharing), tuple(words))
+
+
 def reconcile_by_rules(readings: Sequence[Reading], existing: Sequence[tuple[str, str]]) -> list[Decision]:
     """What a message's readings do to the known facts, given as (memory id, text), in order."""
-    live = [Known(memory_id, text) for memory_id, text in existing]
+    return reconcile_known(readings, [Known(memory_id, text) for memory_id, text in existing])
+
+
+def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Decision]:
+    """`reconcile_by_rules` over facts read already, in order; `live` follows the decisions.
+
+    Only the facts `naming` finds can be changed or found again by the readings: the
+    others may be left out (`live.LiveFacts.near`) and the decisions are the same.
+    """
     decisions: list[Decision] = []
     for reading in readings:
         used: set[int] = set()
@@ -196,6 +259,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     found: list[tuple[Known, str, str | None]] = []
     about = stems(reading.text) - _CHANGE_STEMS
     only_values = not (about - stems(" ".join(v.text for v in values(reading.text))))
+    taken = [words for clause in reading.retracted if (words := _taken_words(clause)) is not None]
     for known in live:
         if known.id is None:
             continue
@@ -204,7 +268,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         )
         if old is not None:
             found.append((known, "value", old))
-        elif any(_takes_back(clause, known) for clause in reading.retracted):
+        elif any(_takes_back(words, known) for words in taken):
             found.append((known, "retracted", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
         if not any(o == old for _, how, o in found if how == "value"):
@@ -242,9 +306,9 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
             shared = known.stems & own
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
-            if kinds and not kinds & {v.kind for v in values(known.text)}:
+            if kinds and not kinds & {v.kind for v in known.values}:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
-            score = 2 * len(shared) + bool(kinds & {v.kind for v in values(known.text)})
+            score = 2 * len(shared) + bool(kinds & {v.kind for v in known.values})
             if best is None or score > best[0]:
                 best = (score, known)
         if best is not None:
@@ -263,7 +327,7 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
         about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
         for known in live:
             shared = len(_alike(about, known.stems))
-            if known.id is None or not shared or not _other_of_kind(known.text, value):
+            if known.id is None or not shared or not _other_of_kind(known.values, value):
                 continue
             if best is None or shared > best[0]:
                 best = (shared, known, value)
@@ -348,11 +412,11 @@ def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
     """
     new = Known(None, statement.text)
     said = normalise_content(statement.text)
-    if any(normalise_content(k.text) == said for k in live):
+    if any(k.normalised == said for k in live):
         return []
     mine = topics(statement.text)
     for known in live:
-        if any(t.key == o.key and t.value == o.value for t in mine for o in topics(known.text)):
+        if any(t.key == o.key and t.value == o.value for t in mine for o in known.topics):
             return []
         if new.stems and new.stems <= known.stems and _same_subject(statement.text, known.text):
             return []
@@ -361,7 +425,7 @@ def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
     if statement.source == "llm" and replaced:
         # A model's fact only adds: one on a topic known with another value ("The user's name is Ada" beside
         # "… is Tom Walker", from "Ada is 9") is a misreading, and a fact it says more of stays as it is.
-        if any(t.key == o.key for t in mine for k in replaced for o in topics(k.text)):
+        if any(t.key == o.key for t in mine for k in replaced for o in k.topics):
             return []
         replaced = []
     for known in replaced:
@@ -381,8 +445,7 @@ def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
 def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:
     """Is `known` what the statement changes: the same single-valued topic with another value,
     or a fact of two or more words that the statement says all of, and more?"""
-    theirs = topics(known.text)
-    if any(t.key == o.key and t.value != o.value for t in mine for o in theirs):
+    if any(t.key == o.key and t.value != o.value for t in mine for o in known.topics):
         return True
     return len(known.stems) >= 2 and known.stems < new.stems and _same_subject(text, known.text)
 
@@ -408,17 +471,22 @@ def _related(known: Known, about: frozenset[str], old: str) -> bool:
     return bool((known.stems - stems(old)) & (about - stems(old)))
 
 
-def _takes_back(clause: str, known: Known) -> bool:
-    """Does the fact hold every word the clause takes back ("no more Friday nights": friday, night), or
-    its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?"""
+def _taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The stems a clause takes back, and those of its names (None: it takes back no word)."""
     clause = _taken(clause)
     said = third_person(clause) or clause
     taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
     if not taken:
-        return False
+        return None
+    return taken, stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
+
+
+def _takes_back(words: tuple[frozenset[str], frozenset[str]], known: Known) -> bool:
+    """Does the fact hold every word a clause takes back ("no more Friday nights": friday, night), or
+    its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)? (`_taken_words`)"""
+    taken, names = words
     if _alike(taken, known.stems) == taken:
         return True
-    names = stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
     return bool(names) and names <= known.stems and not (taken - names - _EVENT_STEMS)
 
 
@@ -453,8 +521,8 @@ def _swap(text: str, old: str, new: str) -> str:
     return re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
 
 
-def _other_of_kind(text: str, value: Value) -> bool:
-    return any(v.kind == value.kind and v.key != value.key for v in values(text))
+def _other_of_kind(found: Sequence[Value], value: Value) -> bool:
+    return any(v.kind == value.kind and v.key != value.key for v in found)
 
 
 def _swap_kind(text: str, value: Value) -> str | None:

@@ -2,11 +2,13 @@
 
 Each user message is read by the rules (`changes.read`: its facts, and what it says
 changed) against the live facts of its conversation (and agent), which the rules
-reconcile (`changes.reconcile_by_rules`). With a model configured, the model is asked too:
-its facts are added where the rules have none like them (`extract`), and its
-reconciliation may replace or delete a known fact where the message says something
-changed (`reconcile`). The model only ever adds to the rules: a model that is down, slow,
-or answers nonsense leaves the rules' result.
+reconcile (`changes.reconcile_known`): those that share a word or a topic with what it
+says, the only ones it can change or say again, found through an index kept in memory
+between messages (`live`), never by reading every fact for each message. With a model
+configured, the model is asked too: its facts are added where the rules have none like
+them (`extract`), and its reconciliation may replace or delete a known fact where the
+message says something changed (`reconcile`). The model only ever adds to the rules: a
+model that is down, slow, or answers nonsense leaves the rules' result.
 
 All of its work happens in `prepare`, outside the runner's transaction: it calls a model
 (seconds) and writes files, neither of which may hold the database's write lock. It is
@@ -25,15 +27,17 @@ fact, so asking otherwise would spend seconds on an answer that cannot be used).
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from memoir.errors import NotFound
 from memoir.ingest.answers import restates_any, said_again
-from memoir.ingest.changes import Decision, Reading, read, reconcile_by_rules
+from memoir.ingest.changes import Decision, Names, Reading, naming, read, reconcile_known
 from memoir.ingest.extract import extract_with_llm, worth_extracting
+from memoir.ingest.live import FactCache, LiveFacts
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
-from memoir.ingest.rules import Statement, known_words
+from memoir.ingest.rules import Statement
 from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory
 from memoir.model.secrets import holds_secret
@@ -53,9 +57,6 @@ class ExtractionStats:
     decisions: dict[str, int] = field(default_factory=dict)
 
 
-Scope = tuple[str, str | None]  # a conversation and, in unified mode, its agent
-
-
 class ExtractFactsJob:
     name = "extract_facts"
     lane = "llm"  # it waits on a model: never in the lane that makes turns searchable
@@ -65,15 +66,16 @@ class ExtractFactsJob:
         book: MemoryBook,
         llm: Callable[[], LLM],
         nearest: Callable[[str, Event], list[Memory]],
-        live: Callable[[Event], list[Memory]],
         max_entries: int = 500,
     ) -> None:
         self.book = book
         self.llm = llm  # a callable: the client is built on first use, not at open
         self.nearest = nearest  # the facts a model is shown beside a new one
-        self.live = live  # every live fact of an event's conversation and agent: what the rules compare with
         self.max_entries = max_entries
         self.stats = ExtractionStats()
+        # The live facts of each conversation (and agent) the rules compare with, kept between batches.
+        self.facts = FactCache(book.store, unified=book.unified)
+        self._lock = threading.Lock()  # one batch at a time reads and changes `facts`
 
     def wants(self, event: Event) -> bool:
         return event.event_type is EventType.USER_MESSAGE and bool(event.text.strip())
@@ -91,33 +93,30 @@ class ExtractFactsJob:
         per call, so with one each event is settled as soon as it is read.
         """
         llm = self.llm()
-        known: dict[Scope, list[Memory]] = {}  # live facts per scope, kept up to date through the batch
-        with self.book.batch():
+        with self._lock, self.book.batch():
             if not llm.configured:
-                self.book.embedder.embed_hashed([s.text for e in events for s in self._read(e, known)])
+                self.book.embedder.embed_hashed([s.text for e in events for s in self._read(e)])
             for event in events:
-                self._settle(event, known, llm)
+                self._settle(event, llm)
             for conversation_id in dict.fromkeys(event.conversation_id for event in events):
                 self._evict(conversation_id)
 
     def run(self, events: Sequence[Event], store: Store) -> None:
         """Nothing: `prepare` did the work (the vault is outside the transaction)."""
 
-    def _facts(self, event: Event, known: dict[Scope, list[Memory]]) -> list[Memory]:
-        scope = (event.conversation_id, event.agent_id if self.book.unified else None)
-        if scope not in known:
-            known[scope] = [m for m in self.live(event) if m.kind.value == "fact" and not m.deleted]
-        return known[scope]
+    def _live(self, event: Event) -> LiveFacts:
+        """The live facts of the event's conversation (and agent), as the store has them now."""
+        return self.facts.live(event.conversation_id, event.agent_id)
 
-    def _read(self, event: Event, known: dict[Scope, list[Memory]]) -> list[Statement]:
-        readings = read(event.text, known_words(m.content for m in self._facts(event, known)))
+    def _read(self, event: Event) -> list[Statement]:
+        readings = read(event.text, self._live(event).words)
         return [s for r in readings for s in r.statements]
 
-    def _settle(self, event: Event, known: dict[Scope, list[Memory]], llm: LLM) -> None:
+    def _settle(self, event: Event, llm: LLM) -> None:
         """Read the event, decide what it does to the known facts (rules, then a model's additions), do it."""
         self.stats.turns += 1
-        facts = self._facts(event, known)
-        names = known_words(m.content for m in facts)
+        live = self._live(event)  # with what this batch's earlier events changed
+        names = live.words
         readings = read(event.text, names)
         ruled = [s for r in readings for s in r.statements]
         if llm.configured and (ruled or worth_extracting(event.text)):
@@ -130,14 +129,14 @@ class ExtractFactsJob:
             )
             if added.value:
                 readings.append(Reading(event.text, tuple(Statement(f, source="llm") for f in added.value)))
-        decisions = reconcile_by_rules(readings, [(m.id, m.content) for m in facts])
+        decisions = reconcile_known(readings, [fact.known for fact in live.near(naming(readings))])
         if llm.configured:
             decisions = self._with_model(decisions, readings, event, llm)
-        decisions += _model_echoes(decisions, facts, readings)
+        decisions += _model_echoes(decisions, live, readings)
         # A fact that says a secret ("The user's AWS key is [MASKED]") tells nothing worth
         # injecting, and says where a secret was: it is never kept.
         decisions = [d for d in decisions if d.event == "DELETE" or not holds_secret(d.text)]
-        self._apply_all(decisions, event, facts)
+        self._apply_all(decisions, event)
         self.stats.facts += sum(len(r.statements) for r in readings)
 
     def _with_model(
@@ -180,11 +179,11 @@ class ExtractFactsJob:
                 found.setdefault(memory.id, memory)
         return list(found.values())
 
-    def _apply_all(self, decisions: Sequence[Decision], event: Event, facts: list[Memory]) -> None:
+    def _apply_all(self, decisions: Sequence[Decision], event: Event) -> None:
         """Decisions in their order, ADDs written together (one embedding call, one transaction).
 
         An UPDATE or DELETE first writes the ADDs listed before it, so decisions take effect in
-        the order given. `facts` (the scope's live facts) follows every change.
+        the order given. The scope's live facts (`facts`) follow from the store at the next event.
         """
         adds: list[Decision] = []
         for decision in decisions:
@@ -192,12 +191,12 @@ class ExtractFactsJob:
             if decision.event == "ADD":
                 adds.append(decision)
             elif decision.event in ("UPDATE", "DELETE"):
-                self._add(adds, event, facts)
+                self._add(adds, event)
                 adds = []
-                self._apply(decision, event, facts)
-        self._add(adds, event, facts)
+                self._apply(decision, event)
+        self._add(adds, event)
 
-    def _add(self, decisions: list[Decision], event: Event, facts: list[Memory]) -> None:
+    def _add(self, decisions: list[Decision], event: Event) -> None:
         if not decisions:
             return
         drafts = [
@@ -212,11 +211,9 @@ class ExtractFactsJob:
             )
             for d in decisions
         ]
-        for memory in self.book.remember_many(drafts):
-            if all(m.id != memory.id for m in facts):
-                facts.append(memory)
+        self.book.remember_many(drafts)
 
-    def _apply(self, decision: Decision, event: Event, facts: list[Memory]) -> None:
+    def _apply(self, decision: Decision, event: Event) -> None:
         if not decision.memory_id:
             return
         try:
@@ -225,18 +222,16 @@ class ExtractFactsJob:
             target = self.book.get(decision.memory_id, agent_id=event.agent_id if self.book.unified else None)
             if target.conversation_id != event.conversation_id or (self.book.unified and target.agent_id is None):
                 raise NotFound(f"{decision.memory_id} is not the speaker's memory of {event.conversation_id}")
-            facts[:] = [m for m in facts if m.id != target.id]
             if target.deleted:  # a replay: already done
                 return
             if decision.event == "UPDATE":
-                new = self.book.update(
+                self.book.update(
                     target.id,
                     decision.text,
                     event_ids=[event.event_id],
                     source=decision.source,
                     reconciled_by=decision.reconciled_by,
                 )
-                facts.append(new)
             elif decision.event == "DELETE":
                 self.book.forget(target.id)
         except NotFound:
@@ -261,9 +256,7 @@ def _taken_back(readings: Sequence[Reading]) -> list[str]:
     return [old for r in readings for old in (*r.retracted, *r.old, *(p[0] for p in r.pairs))]
 
 
-def _model_echoes(
-    decisions: Sequence[Decision], facts: Sequence[Memory], readings: Sequence[Reading]
-) -> list[Decision]:
+def _model_echoes(decisions: Sequence[Decision], live: LiveFacts, readings: Sequence[Reading]) -> list[Decision]:
     """DELETEs of a model's earlier facts that say what this message's change took away.
 
     The rules replace their own facts by topic and value; a model's fact says the same in its
@@ -274,13 +267,14 @@ def _model_echoes(
     if not changed and not any(r.changing for r in readings):
         return []
     taken_back = _taken_back(readings)
-    replaced = [(m.content, changed[m.id]) for m in facts if m.id in changed]
+    replaced = [(fact.text, decision) for memory_id, decision in changed.items() if (fact := live.get(memory_id))]
     echoes = []
-    for memory in facts:
-        if memory.source != "llm" or memory.id in changed:
+    # Only a fact naming what was taken back, or sharing a stem with what was replaced, can say it again.
+    for fact in live.near(Names(sharing=tuple(old for old, _ in replaced), words=tuple(taken_back))):
+        if fact.source != "llm" or fact.id in changed:
             continue
-        if restates_any(memory.content, taken_back) or any(
-            said_again(memory.content, old, d.text if d.event == "UPDATE" else None) for old, d in replaced
+        if restates_any(fact.text, taken_back) or any(
+            said_again(fact.text, old, d.text if d.event == "UPDATE" else None) for old, d in replaced
         ):
-            echoes.append(Decision("DELETE", memory.content, memory_id=memory.id))
+            echoes.append(Decision("DELETE", fact.text, memory_id=fact.id))
     return echoes

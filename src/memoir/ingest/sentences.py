@@ -155,7 +155,8 @@ _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|ca
 def written_out(text: str) -> str:
     """`text` with informal spellings written out and chatty asides in brackets left out."""
     text = _ASIDE.sub("", text)
-    return _INFORMAL_WORD.sub(lambda match: _INFORMAL[match.group(0).lower()], text)
+    # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
+    return _INFORMAL_WORD.sub(lambda match: _INFORMAL.get(match.group(0).lower(), match.group(0)), text)
 
 
 def _pieces(text: str) -> list[str]:

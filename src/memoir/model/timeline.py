@@ -26,7 +26,6 @@ __all__ = [
     "TocLevel",
     "TocNode",
     "TocPage",
-    "parent_period",
     "period_of",
     "period_start",
 ]
@@ -81,6 +80,10 @@ class Grip:
         return data
 
 
+# What makes two versions of a node differ: all but the version and when it was written.
+_CONTENT = ("title", "bullets", "keywords", "child_node_ids", "start_time", "end_time", "parent_id", "source", "note")
+
+
 @dataclass(frozen=True)
 class TocNode:
     node_id: str
@@ -117,9 +120,8 @@ class TocNode:
         return data
 
     def same_content(self, other: TocNode) -> bool:
-        """Equal but for version and creation time: no new version is needed."""
-        keys = ("title", "bullets", "keywords", "child_node_ids", "start_time", "end_time", "source", "note")
-        return all(getattr(self, k) == getattr(other, k) for k in keys)
+        """Equal but for version and creation time: no new version is needed (a node moved is a change)."""
+        return all(getattr(self, k) == getattr(other, k) for k in _CONTENT)
 
 
 @dataclass(frozen=True)
@@ -168,8 +170,9 @@ def _day(ms: int) -> date:
 def period_of(level: TocLevel, moment: date) -> tuple[str, str, datetime, datetime]:
     """(node id, title, start, end) of the calendar period at `level` holding `moment` (UTC).
 
-    Weeks are ISO weeks; a week belongs to the month (and year) of its Thursday, as ISO
-    years do, so a week spanning two years has one parent.
+    Weeks are ISO weeks cut at the ends of months (decision 91): a week whose days fall in
+    two months is one node per month, `toc:week:2026-W01:2025-12` and `toc:week:2026-W01:2026-01`,
+    so every day is under a week of its own month and year; a whole week keeps its ISO id.
     """
     if level is TocLevel.DAY:
         start = datetime(moment.year, moment.month, moment.day, tzinfo=UTC)
@@ -178,42 +181,56 @@ def period_of(level: TocLevel, moment: date) -> tuple[str, str, datetime, dateti
         )
         return f"toc:day:{moment.isoformat()}", title, start, start + timedelta(days=1)
     if level is TocLevel.WEEK:
-        year, week, weekday = moment.isocalendar()
-        monday = moment - timedelta(days=weekday - 1)
-        sunday = monday + timedelta(days=6)
-        start = datetime(monday.year, monday.month, monday.day, tzinfo=UTC)
-        span = f"{calendar.month_abbr[monday.month]} {monday.day} - {calendar.month_abbr[sunday.month]} {sunday.day}"
-        return f"toc:week:{year}-W{week:02d}", f"Week {week}, {year} ({span})", start, start + timedelta(days=7)
+        return _week_of(moment)
     if level is TocLevel.MONTH:
-        start = datetime(moment.year, moment.month, 1, tzinfo=UTC)
-        days = calendar.monthrange(moment.year, moment.month)[1]
         title = f"{calendar.month_name[moment.month]} {moment.year}"
-        return f"toc:month:{moment.year}-{moment.month:02d}", title, start, start + timedelta(days=days)
+        return (
+            f"toc:month:{moment.year}-{moment.month:02d}",
+            title,
+            _midnight(moment.replace(day=1)),
+            _month_end(moment),
+        )
     if level is TocLevel.YEAR:
         start = datetime(moment.year, 1, 1, tzinfo=UTC)
         return f"toc:year:{moment.year}", str(moment.year), start, datetime(moment.year + 1, 1, 1, tzinfo=UTC)
     raise ValueError(f"segments are not calendar periods: {level}")
 
 
+def _midnight(day: date) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=UTC)
+
+
+def _month_end(moment: date) -> datetime:
+    return _midnight(moment.replace(day=1)) + timedelta(days=calendar.monthrange(moment.year, moment.month)[1])
+
+
+def _week_of(moment: date) -> tuple[str, str, datetime, datetime]:
+    """The ISO week holding `moment`, or its part in `moment`'s month when the week spans two."""
+    year, week, weekday = moment.isocalendar()
+    monday = _midnight(moment - timedelta(days=weekday - 1))
+    start = max(monday, _midnight(moment.replace(day=1)))
+    end = min(monday + timedelta(days=7), _month_end(moment))
+    node_id = f"toc:week:{year}-W{week:02d}"
+    if end - start < timedelta(days=7):  # cut by the start or the end of the month
+        node_id += f":{moment.year}-{moment.month:02d}"
+    last = end - timedelta(days=1)
+    span = f"{calendar.month_abbr[start.month]} {start.day} - {calendar.month_abbr[last.month]} {last.day}"
+    return node_id, f"Week {week}, {year} ({span})", start, end
+
+
 def period_start(node_id: str) -> date:
-    """The first day of the period a calendar node id names (`toc:week:2025-W01` -> 2024-12-30)."""
+    """The first day of the period a calendar node id names (`toc:week:2025-W01:2024-12` -> 2024-12-30)."""
     _, level, stamp = node_id.split(":", 2)
     if level == TocLevel.DAY.value:
         return date.fromisoformat(stamp)
     if level == TocLevel.WEEK.value:
-        year, week = stamp.split("-W")
-        return date.fromisocalendar(int(year), int(week), 1)
+        iso, _, month = stamp.partition(":")
+        year, week = iso.split("-W")
+        monday = date.fromisocalendar(int(year), int(week), 1)
+        return max(monday, period_start(f"toc:month:{month}")) if month else monday  # a part: from the 1st
     if level == TocLevel.MONTH.value:
         year, month = stamp.split("-")
         return date(int(year), int(month), 1)
     if level == TocLevel.YEAR.value:
         return date(int(stamp), 1, 1)
     raise ValueError(f"{node_id!r} names no calendar period")
-
-
-def parent_period(level: TocLevel, moment: date) -> date:
-    """The date that places a node of `level` (starting on `moment`) in its parent period:
-    a week's Thursday (ISO), any other period's own first day."""
-    if level is TocLevel.WEEK:
-        return moment + timedelta(days=3 - moment.weekday())
-    return moment

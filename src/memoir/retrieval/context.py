@@ -5,7 +5,9 @@ of the budget), then the retrieved memories, one plain sentence each, scores not
 a fact as it is ("The user lives in Rotterdam."), a turn as who said it ("The user said:
 "…""), a typed memory with its type ("Gotcha (high): …"), a segment summary as what an
 earlier part of the talk said. Plain sentences, not `[role] text` tags: a small model
-read tagged turns as lines to continue, and answered as the user (decision 74).
+read tagged turns as lines to continue, and answered as the user (decision 74). A turn
+ends with the day it was said and the days its relative words mean (`when.told_when`:
+`(8 May 2023; yesterday: 7 May 2023)`), so a reader can answer "when" (issue 28).
 
 Left out: a turn whose words a segment summary among the hits already carries (a grip's
 event), a turn the request being answered already holds (`exclude`), and memoir's own
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 
 from memoir.model.limits import BUDGET_TOKENS
 from memoir.retrieval.pipeline import Hit
+from memoir.retrieval.when import told_when
 
 __all__ = ["TYPED_KINDS", "Context", "TypeRule", "estimate_tokens", "format_context", "select_typed"]
 
@@ -78,7 +81,7 @@ def _line(hit: Hit) -> str:
     text = " ".join(hit.text.split())
     if hit.kind == "turn":
         who = hit.metadata.get("speaker") or {"user": "The user", "assistant": "The assistant"}.get(hit.role or "")
-        return f'{who or "Someone"} said: "{text}"'
+        return f'{who or "Someone"} said: "{text}" ({told_when(text, hit.created_at)})'
     if hit.kind == "summary":
         title, _, rest = hit.text.partition("\n")
         told = "; ".join(line.strip(" -") for line in rest.splitlines() if line.strip(" -"))

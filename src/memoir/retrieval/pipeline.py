@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import cast
 
 import numpy as np
@@ -30,6 +30,7 @@ from memoir.retrieval.stages import (
     weigh_recency,
 )
 from memoir.retrieval.terms import KeywordTerms
+from memoir.retrieval.when import favour_time_words, keyword_query, question_terms
 from memoir.store import IndexItem, IndexScope, Store
 
 __all__ = ["Hit", "SearchPipeline"]
@@ -76,7 +77,8 @@ class SearchPipeline:
     ) -> list[Hit]:
         """The k best hits; `rerank=False` skips the cross-encoder (internal lookups, no user waiting)."""
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-        rankings, query_vector = self.rankings(query, scope)
+        today = datetime.fromtimestamp(now_ms / 1000, UTC).date()
+        rankings, query_vector = self.rankings(query, scope, today)
         ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
         if not ids:
             return []
@@ -87,6 +89,8 @@ class SearchPipeline:
             candidate.created_ms = items[candidate.item_id].created_ms
         speakers = {item_id: item.metadata.get("speaker") for item_id, item in items.items()}
         candidates = boost_named_speakers(candidates, speakers, query, self.parameters.speaker_boost)
+        texts = {item_id: item.text for item_id, item in items.items()}
+        candidates = favour_time_words(candidates, texts, query, self.parameters.when_boost)
         if self.reranker is not None and rerank:
             candidates = self._rerank(query, candidates, items)
         ranked = weigh_recency(candidates, self.parameters.recency_weight, now_ms)
@@ -117,14 +121,24 @@ class SearchPipeline:
         self.vectors.refresh()
         return np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
 
-    def rankings(self, query: str, scope: IndexScope) -> tuple[dict[str, Sequence[tuple[int, float]]], np.ndarray]:
-        """The candidate lists of each source, best first, and the query's vector."""
+    def rankings(
+        self, query: str, scope: IndexScope, today: date | None = None
+    ) -> tuple[dict[str, Sequence[tuple[int, float]]], np.ndarray]:
+        """The candidate lists of each source, best first, and the query's vector.
+
+        The keyword index is also asked for the calendar terms of the dates the query names
+        (`memoir.retrieval.when`), relative ones read as of `today` (default: the clock's).
+        """
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
         n = self.parameters.candidates
         query_vector = self._query_vector(query)
         if "vector" in self.parameters.sources:
             rankings["vector"] = self.vectors.search(query_vector, scope, n)
-        if "keyword" in self.parameters.sources and (match := self.keyword_terms.match(query)) is not None:
+        dates = question_terms(query, today or datetime.now(UTC).date())
+        if (
+            "keyword" in self.parameters.sources
+            and (match := self.keyword_terms.match(keyword_query(query, dates))) is not None
+        ):
             rankings["keyword"] = self.store.keyword_search(match, scope, n)
         return rankings, query_vector
 

@@ -2,7 +2,8 @@
 
 Order (seed 004, section 3, with hybrid candidates from seed 002):
   candidates from vector and keyword search -> fusion (of scores, or of ranks)
-  -> speaker awareness -> optional rerank -> score threshold -> recency weighting
+  -> speaker awareness -> time words for "when" questions (`when.favour_time_words`)
+  -> optional rerank -> score threshold -> recency weighting
   -> MMR diversity -> top k.
 """
 
@@ -18,6 +19,7 @@ import numpy as np
 __all__ = [
     "Candidate",
     "boost_named_speakers",
+    "by_fused",
     "mmr",
     "recency",
     "reciprocal_rank_fusion",
@@ -53,7 +55,7 @@ def reciprocal_rank_fusion(rankings: dict[str, Sequence[tuple[int, float]]], k: 
                 candidate.cosine = score
             elif source == "keyword":
                 candidate.keyword = score
-    return _by_fused(list(fused.values()))
+    return by_fused(list(fused.values()))
 
 
 def score_fusion(
@@ -80,10 +82,11 @@ def score_fusion(
         cosine = max(candidate.cosine or 0.0, 0.0)
         candidate.fused = keyword_weight * (candidate.keyword or 0.0) / best_keyword
         candidate.fused += (1 - keyword_weight) * cosine / best_cosine
-    return _by_fused(list(candidates.values()))
+    return by_fused(list(candidates.values()))
 
 
-def _by_fused(candidates: list[Candidate]) -> list[Candidate]:
+def by_fused(candidates: list[Candidate]) -> list[Candidate]:
+    """Best fused score first, each candidate's relevance its fused score scaled to the best."""
     ordered = sorted(candidates, key=lambda c: -c.fused)
     best = ordered[0].fused if ordered and ordered[0].fused > 0 else 1.0
     for candidate in ordered:
@@ -107,7 +110,7 @@ def boost_named_speakers(
     for candidate in candidates:
         if speakers.get(candidate.item_id) == named[0]:
             candidate.fused += boost
-    return _by_fused(candidates)
+    return by_fused(candidates)
 
 
 def threshold(candidates: list[Candidate], minimum: float) -> list[Candidate]:

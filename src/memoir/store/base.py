@@ -234,9 +234,11 @@ class OutboxQueue(Protocol):
 class SearchIndex(Protocol):
     """The search index: items with provenance, a keyword index and an embedding cache.
 
-    Derived data: `index_clear` may drop all of it and a reindex rebuilds it from the
-    event log and the memories. An item is keyed by its `ref`; adding a ref again
-    replaces it. Item ids only grow and are never reused. The ids of removed (or replaced)
+    Derived data: `index_clear` may drop all of it, and a reindex writes it again from the
+    event log and the memories, in place (decision 93). An item is keyed by its `ref`; adding
+    a ref again replaces it, unless nothing changed (it then keeps its id), and an item
+    written again without the turn after it keeps the one recorded (a rebuild's page does
+    not know it yet). Item ids only grow and are never reused. The ids of removed (or replaced)
     items go to a log that searchers holding vectors in memory follow; when the index is
     cleared, or the log cut, the generation goes up and they reload everything. Embeddings
     are cached by (model, content hash): unchanged text is never embedded twice.
@@ -247,6 +249,14 @@ class SearchIndex(Protocol):
     def index_remove(self, refs: Sequence[str]) -> None: ...
 
     def index_clear(self) -> None: ...
+
+    def index_new_generation(self) -> None:
+        """Have searchers holding vectors load them all again (a rebuild may have added vectors)."""
+        ...
+
+    def index_refs_not_of_kind(self, kind: str) -> set[str]:
+        """The refs of every item of another kind than `kind` (memories and summaries, besides turns)."""
+        ...
 
     def index_generation(self) -> int: ...
 
@@ -259,6 +269,10 @@ class SearchIndex(Protocol):
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]: ...
 
     def index_items_by_ref(self, refs: Sequence[str]) -> set[str]: ...
+
+    def index_items_of_kind(self, kind: str, conversation_id: str, after_item_id: int = 0) -> list[IndexItem]:
+        """A conversation's items of one kind with an id above `after_item_id`, by id (a copy kept in step)."""
+        ...
 
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]: ...
 

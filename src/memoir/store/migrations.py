@@ -425,6 +425,15 @@ def m014_key_facts(conn: sqlite3.Connection) -> None:
     )
 
 
+def m015_weeks_within_months(conn: sqlite3.Connection) -> None:
+    # Weeks used to hang under the month of their Thursday, which filed 31 December 2025 under
+    # 2026; now a week crossing a month's end is one node per month (decision 91). The calendar
+    # levels are derived from the segment nodes: dropping their pointers has the next rollup
+    # build them again under the new rule (a missing parent is rolled up at once), each node
+    # a new version only where it changed; every version stays in toc_nodes.
+    conn.execute("DELETE FROM toc_latest WHERE level IN ('day', 'week', 'month', 'year')")
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -440,6 +449,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("012_timeline", m012_timeline),
     ("013_index_removals", m013_index_removals),
     ("014_key_facts", m014_key_facts),
+    ("015_weeks_within_months", m015_weeks_within_months),
 ]
 
 

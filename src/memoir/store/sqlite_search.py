@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from memoir.store.base import IndexItem, IndexScope
 from memoir.store.sqlite_parts import SQLiteParts
 
-__all__ = ["SQLiteSearchTables"]
+__all__ = ["SQLiteSearchTables", "items_to_write"]
 
 # Rows of the removal log kept before it is cut and searchers reload (a new generation).
 REMOVALS_KEPT = 100_000
@@ -53,6 +54,24 @@ def _row_to_item(row: Sequence[Any]) -> IndexItem:
     )
 
 
+def items_to_write(items: Sequence[IndexItem], stored: Mapping[str, IndexItem]) -> list[IndexItem]:
+    """What of `items` changes the index, given the items `stored` under their refs.
+
+    An item equal to the stored one is left out: it keeps its id, so a search that found it
+    still finds it (a reindex writes every item again, decision 93). An item that names no
+    turn after it keeps the one recorded: a rebuild's page does not know the next turn yet,
+    and a turn's item is otherwise written once, before the turn after it arrives.
+    """
+    changed: list[IndexItem] = []
+    for item in items:
+        old = stored.get(item.ref)
+        if old is not None and not item.context_after:
+            item = replace(item, context_after=old.context_after)
+        if old is None or replace(old, item_id=None) != replace(item, item_id=None):
+            changed.append(item)
+    return changed
+
+
 def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:
     """WHERE clauses (joined with AND, may be empty) restricting items to a scope."""
     prefix = f"{alias}." if alias else ""
@@ -80,7 +99,16 @@ class SQLiteSearchTables(SQLiteParts):
     """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
 
     def index_add(self, items: Sequence[IndexItem]) -> None:
-        """Add items; an item whose ref is indexed already is replaced (edits, re-runs)."""
+        """Add items; an item whose ref is indexed already is replaced (edits, re-runs), unless
+        nothing changed (`items_to_write`)."""
+        with self._translated(), self.atomic():
+            found = self._read_in(
+                f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE ref IN ({{marks}})", [i.ref for i in items]
+            )
+            stored = {item.ref: item for item in map(_row_to_item, found)}
+            self._write_items(items_to_write(items, stored), stored)
+
+    def _write_items(self, items: Sequence[IndexItem], stored: Mapping[str, IndexItem]) -> None:
         rows = [
             (
                 item.kind,
@@ -102,7 +130,7 @@ class SQLiteSearchTables(SQLiteParts):
         ]
         with self._translated(), self.atomic():
             conn = self._conn()
-            refs = [(item.ref,) for item in items]
+            refs = [(item.ref,) for item in items if item.ref in stored]
             removed = conn.executemany("DELETE FROM index_items WHERE ref = ?", refs).rowcount
             conn.executemany(
                 "INSERT INTO index_items (kind, ref, conversation_id, agent_id, session_id, role, created_ms, text,"
@@ -128,6 +156,13 @@ class SQLiteSearchTables(SQLiteParts):
             conn.execute("INSERT INTO index_fts (index_fts) VALUES ('delete-all')")
             conn.execute("DELETE FROM index_removals")  # a new generation: searchers reload everything
             self._bump_generation(conn)
+
+    def index_new_generation(self) -> None:
+        with self._translated(), self.atomic():
+            self._bump_generation(self._conn())
+
+    def index_refs_not_of_kind(self, kind: str) -> set[str]:
+        return {row[0] for row in self._read("SELECT ref FROM index_items WHERE kind != ?", (kind,))}
 
     @staticmethod
     def _bump_generation(conn: sqlite3.Connection) -> None:
@@ -204,13 +239,29 @@ class SQLiteSearchTables(SQLiteParts):
         """Which of these refs (event or memory ids) are indexed."""
         return {row[0] for row in self._read_in("SELECT ref FROM index_items WHERE ref IN ({marks})", refs)}
 
+    def index_items_of_kind(self, kind: str, conversation_id: str, after_item_id: int = 0) -> list[IndexItem]:
+        """A conversation's items of one kind with an id above `after_item_id`, by id (a copy kept in step)."""
+        # `+conversation_id`: no index on it, so that a copy catching up reads only the ids past its own
+        # (a range of the table's key) rather than every item of the conversation.
+        conversation = "conversation_id" if after_item_id <= 0 else "+conversation_id"
+        rows = self._read(
+            f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id > ? AND {conversation} = ? AND kind = ?"
+            " ORDER BY item_id",
+            (after_item_id, conversation_id, kind),
+        )
+        return [_row_to_item(row) for row in rows]
+
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
-        """The latest item of `item`'s session, agent and kind created before it (its previous turn)."""
+        """The item of `item`'s session, agent and kind just before it in the log's order (its previous turn).
+
+        Turns of one millisecond are ordered by their refs (event ids), as the log orders them,
+        not by item id: a rebuild keeps the ids of the items it leaves as they were (decision 93).
+        """
         if item.session_id is None:
             return None
         rows = self._read(
             f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE session_id = ? AND conversation_id = ? AND kind = ?"
-            " AND agent_id IS ? AND created_ms <= ? AND ref != ? ORDER BY created_ms DESC, item_id DESC LIMIT 1",
+            " AND agent_id IS ? AND (created_ms, ref) < (?, ?) ORDER BY created_ms DESC, ref DESC LIMIT 1",
             (item.session_id, item.conversation_id, item.kind, item.agent_id, item.created_ms, item.ref),
         )
         return _row_to_item(rows[0]) if rows else None

@@ -132,25 +132,24 @@ class SQLiteTimelineTables(SQLiteParts):
         scope = (node.conversation_id, node.agent_id or "")
         with self._translated(), self.atomic():
             conn = self._conn()
+            # The last version stored, pointed to or not: a migration may drop pointers to have a
+            # level rebuilt (decision 91), and the versions before stay readable under their numbers.
             found = conn.execute(
-                "SELECT version FROM toc_latest WHERE conversation_id = ? AND agent_id = ? AND node_id = ?",
+                "SELECT version, created_ms, body FROM toc_nodes WHERE conversation_id = ? AND agent_id = ?"
+                " AND node_id = ? ORDER BY version DESC LIMIT 1",
                 (*scope, node.node_id),
             ).fetchone()
-            latest = self.toc_get(node.conversation_id, node.agent_id, node.node_id) if found else None
-            if latest is not None and latest.same_content(node):  # no new version; rolled up all the same
+            if found is not None and _node(*scope, node.node_id, *found).same_content(node):  # rolled up, unchanged
+                version, created = found[0], found[1]
+            else:
+                version, created = (found[0] if found else 0) + 1, created_ms
                 conn.execute(
-                    "UPDATE toc_latest SET built_ms = ? WHERE conversation_id = ? AND agent_id = ? AND node_id = ?",
-                    (created_ms, *scope, node.node_id),
+                    "INSERT INTO toc_nodes VALUES (?, ?, ?, ?, ?, ?)",
+                    (*scope, node.node_id, version, created, _body(node)),
                 )
-                return latest
-            version = (found[0] if found else 0) + 1
-            conn.execute(
-                "INSERT INTO toc_nodes VALUES (?, ?, ?, ?, ?, ?)",
-                (*scope, node.node_id, version, created_ms, _body(node)),
-            )
             conn.execute(
                 "INSERT OR REPLACE INTO toc_latest VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (*scope, node.node_id, version, node.level.value, node.parent_id, *_span(node), created_ms, created_ms),
+                (*scope, node.node_id, version, node.level.value, node.parent_id, *_span(node), created, created_ms),
             )
             conn.executemany(
                 f"INSERT OR IGNORE INTO grips ({_GRIP}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

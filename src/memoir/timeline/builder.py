@@ -5,7 +5,8 @@
   on the node. The model is asked outside any transaction; the node, its grips, the
   segment's new state and its search item then commit together, so a crash before the
   commit redoes the segment and a crash after it finds it done: never two nodes.
-- Rollups: day <- segments, week <- days (ISO weeks), month <- weeks, year <- months.
+- Rollups: day <- segments, week <- days (ISO weeks, cut at the ends of months), month <- weeks,
+  year <- months, so a day is always under its own month and year.
   A period's node is written with its first child, so the tree is whole at once (a
   node's children are found by their `parent_id`, so browsing never waits); later
   changes of its children are rolled into it once the period has aged (day 1 h after it
@@ -24,7 +25,7 @@ from datetime import UTC, date, datetime
 from memoir.index.embedders import CachedEmbedder, content_hash
 from memoir.llm import LLM
 from memoir.model import Event, now_ms
-from memoir.model.timeline import Grip, Segment, TocBullet, TocLevel, TocNode, parent_period, period_of, period_start
+from memoir.model.timeline import Grip, Segment, TocBullet, TocLevel, TocNode, period_of, period_start
 from memoir.store import IndexItem, Store
 from memoir.timeline.grips import Draft, extractive, grip_id
 from memoir.timeline.prompts import summarize_with_llm
@@ -228,8 +229,8 @@ def rollup(
     level: TocLevel, first_day: date, children: Sequence[TocNode], conversation_id: str, agent_id: str | None
 ) -> TocNode:
     node_id, title, start, end = period_of(level, first_day)
-    parent = level.parent
-    parent_id = period_of(parent, parent_period(level, first_day))[0] if parent is not None else None
+    parent = level.parent  # every period lies inside its parent (decision 91): its first day places it
+    parent_id = period_of(parent, first_day)[0] if parent is not None else None
     bullets: list[TocBullet] = []
     seen: set[str] = set()
     for rank in range(max((len(c.bullets) for c in children), default=0)):

@@ -205,20 +205,19 @@ class MemoryBook:
         if same is None:
             return None
         recorded, present = self._notes_of(same)
-        for note in present:
-            found = note.found
-            if isinstance(found, Memory) and found.id == same.id and not found.deleted:
-                if found != same or same.unreadable:  # `unreadable` takes no part in ==
-                    self._mirror(found, note.path, note.digest)
-                return found if found.key == memory.key else None
-        for note in present:
-            if isinstance(note.found, VaultFileError):
-                # Recorded at the broken note, which may be memoir's own path when the note the mirror
-                # knew is gone: `memory_path` must name a file, and the next sync must find it there.
-                flagged = replace(same, unreadable=note.found.reason)
-                self.store.memory_save(flagged, str(note.path), UNREADABLE)
-                self.store.index_remove([same.id])
-                return flagged
+        note = _holder(same, present)
+        if note is not None and isinstance(note.found, Memory):
+            # Mirrored again where it was found: `memory_path` must name the file that holds it.
+            if note.found != same or same.unreadable or str(note.path) != recorded:  # `unreadable` is not in ==
+                self._mirror(note.found, note.path, note.digest)
+            return note.found if note.found.key == memory.key else None
+        if note is not None and isinstance(note.found, VaultFileError):
+            # Recorded at the broken note, which may be memoir's own path when the note the mirror
+            # knew is gone: `memory_path` must name a file, and the next sync must find it there.
+            flagged = replace(same, unreadable=note.found.reason)
+            self.store.memory_save(flagged, str(note.path), UNREADABLE)
+            self.store.index_remove([same.id])
+            return flagged
         if present:  # its path now holds another memory (an id edited by hand)
             self._file_gone(same.id, recorded or str(self.vault.path_of(same)))
             return None
@@ -236,11 +235,8 @@ class MemoryBook:
         A file that holds something else by now (an id edited by hand) or cannot be read is
         not this memory's note: forget leaves it alone.
         """
-        for note in self._notes_of(memory)[1]:
-            found = note.found
-            if isinstance(found, Memory) and found.id == memory.id and not found.deleted:
-                return note
-        return None
+        note = _holder(memory, self._notes_of(memory)[1])
+        return note if note is not None and isinstance(note.found, Memory) else None
 
     def forget(self, memory_id: str, replaced_by: str | None = None, *, agent_id: str | None = None) -> Memory:
         """Soft delete: the file moves under deleted/ as a tombstone; search no longer sees it.
@@ -390,3 +386,20 @@ class MemoryBook:
             self.store.index_remove([memory.id])
         else:
             self.store.index_add([index_item(memory)])
+
+
+def _holder(memory: Memory, notes: Sequence[Note]) -> Note | None:
+    """The note that holds `memory` among its candidates (where the mirror saw it first, then
+    memoir's own path): the first live note with its id, unless a broken note comes before it.
+
+    A broken note keeps the id while it is broken (decision 94): which note holds a memory
+    does not turn on which of its notes broke last. A note holding another id, or a tombstone,
+    is passed over.
+    """
+    for note in notes:
+        found = note.found
+        if isinstance(found, VaultFileError):
+            return note
+        if found.id == memory.id and not found.deleted:
+            return note
+    return None

@@ -9,10 +9,11 @@ exception that is memoir's own unfinished work: the tombstone of a forget that n
 committed (the mirror still has the memory live at its note, unchanged, and the tombstone
 is byte for byte as memoir wrote it), which is rolled back. Two notes claiming one id (an
 Obsidian copy, an id edited by hand) are reported; the one at memoir's own path for that
-id (or its tombstone) is used. Two live notes holding the same memory (same owner,
-conversation, kind and content, with different ids) are reported too; the one the mirror
-already has live with that content, or else live at all, or else the oldest, is used: a
-memory is live once. A live memory whose note cannot be read now (its front matter
+id (or its tombstone) is used, except while the note the mirror knows the memory by is
+broken: that note keeps the id (decision 94). Two live notes holding the same memory
+(same owner, conversation, kind and content, with different ids) are reported too; the
+one the mirror already has live with that content, or else live at all, or else the
+oldest, is used: a memory is live once. A live memory whose note cannot be read now (its front matter
 broken) still holds its content, from the mirror's last good copy: a readable note that
 would repeat it is reported and ignored, since the broken note cannot be weighed.
 """
@@ -80,7 +81,7 @@ def diff_vault(vault: Vault, mirror: MemoryMirror) -> VaultDiff:
             unread.add(note.path, note.found)
         else:
             claims.setdefault(note.found.id, []).append(note)
-    chosen = {i: _settle_claims(vault, n, known, diff) if len(n) > 1 else n[0] for i, n in claims.items()}
+    chosen = _claimed(vault, claims, known, unread, diff)
     _drop_repeated(chosen, known, unread, lookup, diff)
     for memory_id, note in chosen.items():
         diff.files[memory_id] = (note.path, _memory(note), note.digest)
@@ -188,6 +189,31 @@ def _preference(note: Note, lookup: Lookup) -> tuple[bool, bool, str]:
     live = mirrored is not None and not mirrored.deleted
     same = mirrored is not None and live and mirrored.key == memory.key  # not a note edited into a repeat
     return (not same, not live, memory.id)  # ULIDs sort by creation: the oldest first
+
+
+def _claimed(
+    vault: Vault,
+    claims: Mapping[str, list[Note]],
+    known: Mapping[str, tuple[str, str]],
+    unread: _Unread,
+    diff: VaultDiff,
+) -> dict[str, Note]:
+    """The note that speaks for each id the readable notes claim (decision 94).
+
+    While the note the mirror knows a memory by is broken, that note keeps the id: the notes
+    that claim it besides are reported and ignored until it is fixed or removed (the memory
+    is listed unreadable, from its last good copy), unless one of them is a tombstone (a
+    forget in progress). Which note holds an id never turns on which of them broke last.
+    """
+    chosen: dict[str, Note] = {}
+    for memory_id, notes in claims.items():
+        path, digest = known.get(memory_id, ("", ""))
+        if digest and unread.why(path) is not None and not any(_memory(n).deleted for n in notes):
+            why = f"claims the id {memory_id} of {Path(path).name}, which cannot be read now: ignored until it is"
+            diff.duplicates.extend(VaultFileError(note.path, why) for note in notes)
+        else:
+            chosen[memory_id] = _settle_claims(vault, notes, known, diff) if len(notes) > 1 else notes[0]
+    return chosen
 
 
 def _settle_claims(vault: Vault, notes: list[Note], known: Mapping[str, tuple[str, str]], diff: VaultDiff) -> Note:

@@ -5,8 +5,9 @@ applies those not yet recorded in `_migrations`, in one transaction under an adv
 so that servers and workers starting together against one database migrate it once.
 Never edit a released step: add a new one.
 
-The steps are PostgreSQL's own, not a translation of SQLite's fourteen: this schema starts
-where SQLite's stands today (decision 73).
+The steps are PostgreSQL's own, not a translation of SQLite's first fourteen: this schema
+started where SQLite's stood then (decision 73). A later change is a step on each side
+(SQLite's 015 is 007 here).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ STEPS: list[tuple[str, str]] = [
     ("004_memories", memories.SCHEMA),
     ("005_llm_state", llm.SCHEMA),
     ("006_timeline", timeline.SCHEMA),
+    ("007_weeks_within_months", timeline.WEEKS_WITHIN_MONTHS),
 ]
 
 

@@ -38,7 +38,7 @@ from memoir.store.base import IndexItem, IndexScope
 from memoir.store.postgres.parts import PostgresParts, scope_sql
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.vectors import from_pgvector
-from memoir.store.sqlite_search import BM25_WEIGHTS, REMOVALS_KEPT, _row_to_item
+from memoir.store.sqlite_search import BM25_WEIGHTS, REMOVALS_KEPT, _row_to_item, items_to_write
 
 __all__ = ["PostgresSearchTables", "match_words"]
 
@@ -120,14 +120,23 @@ class PostgresSearchTables(PostgresParts):
     """Mixed into PostgresStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
 
     def index_add(self, items: Sequence[IndexItem]) -> None:
-        """Add items; an item whose ref is indexed already is replaced (edits, re-runs)."""
+        """Add items; an item whose ref is indexed already is replaced (edits, re-runs), unless
+        nothing changed (`items_to_write`, as on SQLite)."""
         if not items:
             return
-        columns = [list(column) for column in zip(*map(_row, items), strict=True)]
         with self._translated(), self.atomic():
             conn = self._conn()
-            conn.execute(LOCK_INDEX)
-            removed = conn.execute("DELETE FROM index_items WHERE ref = ANY(%s::text[])", ([i.ref for i in items],))
+            conn.execute(LOCK_INDEX)  # before the read: no other writer changes these rows until commit
+            found = conn.execute(
+                f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE ref = ANY(%s::text[])", ([i.ref for i in items],)
+            ).fetchall()
+            stored = {item.ref: item for item in map(_row_to_item, found)}
+            items = items_to_write(items, stored)
+            if not items:
+                return
+            columns = [list(column) for column in zip(*map(_row, items), strict=True)]
+            replaced = [item.ref for item in items if item.ref in stored]
+            removed = conn.execute("DELETE FROM index_items WHERE ref = ANY(%s::text[])", (replaced,))
             conn.execute(_INSERT_ITEMS, columns)
             if removed.rowcount > 0:  # the trigger logged the replaced ids for searchers holding vectors
                 self._trim_removals(conn)
@@ -151,6 +160,15 @@ class PostgresSearchTables(PostgresParts):
             conn.execute("TRUNCATE index_items, index_removals, index_terms")
             conn.execute("UPDATE index_state SET value = 0 WHERE key IN ('items', 'tokens')")
             self._bump_generation(conn)  # a new generation: searchers reload everything
+
+    def index_new_generation(self) -> None:
+        with self._translated(), self.atomic():
+            conn = self._conn()
+            conn.execute(LOCK_INDEX)
+            self._bump_generation(conn)
+
+    def index_refs_not_of_kind(self, kind: str) -> set[str]:
+        return {row[0] for row in self._read("SELECT ref FROM index_items WHERE kind != %s", (kind,))}
 
     @staticmethod
     def _bump_generation(conn: psycopg.Connection[Any]) -> None:
@@ -201,6 +219,15 @@ class PostgresSearchTables(PostgresParts):
         )
         return {row[0]: _row_to_item(row) for row in rows}
 
+    def index_items_of_kind(self, kind: str, conversation_id: str, after_item_id: int = 0) -> list[IndexItem]:
+        """A conversation's items of one kind with an id above `after_item_id`, by id (a copy kept in step)."""
+        rows = self._read(
+            f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id > %s AND conversation_id = %s AND kind = %s"
+            " ORDER BY item_id",
+            (after_item_id, conversation_id, kind),
+        )
+        return [_row_to_item(row) for row in rows]
+
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]:
         """(item id, conversation, agent, kind, created ms, vector) of items with a vector of `model`."""
         rows = self._read(
@@ -239,13 +266,13 @@ class PostgresSearchTables(PostgresParts):
         return {row[0] for row in self._read("SELECT ref FROM index_items WHERE ref = ANY(%s::text[])", (list(refs),))}
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
-        """The latest item of `item`'s session, agent and kind created before it (its previous turn)."""
+        """The item of `item`'s session, agent and kind just before it in the log's order, as on SQLite."""
         if item.session_id is None:
             return None
         rows = self._read(
             f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE session_id = %s AND conversation_id = %s AND kind = %s"
-            " AND agent_id IS NOT DISTINCT FROM %s AND created_ms <= %s AND ref <> %s"
-            " ORDER BY created_ms DESC, item_id DESC LIMIT 1",
+            " AND agent_id IS NOT DISTINCT FROM %s AND (created_ms, ref) < (%s, %s)"
+            " ORDER BY created_ms DESC, ref DESC LIMIT 1",
             (item.session_id, item.conversation_id, item.kind, item.agent_id, item.created_ms, item.ref),
         )
         return _row_to_item(rows[0]) if rows else None

@@ -25,7 +25,7 @@ from memoir.model.timeline import Grip, Segment, TocLevel, TocNode
 from memoir.store.postgres.parts import TOC_NAMESPACE, PostgresParts
 from memoir.store.sqlite_timeline import _body, _grip, _ms, _node, _segment, _span
 
-__all__ = ["SCHEMA", "PostgresTimelineTables"]
+__all__ = ["SCHEMA", "WEEKS_WITHIN_MONTHS", "PostgresTimelineTables"]
 
 SCHEMA = """
 CREATE TABLE segments (
@@ -96,6 +96,9 @@ CREATE TABLE jobs (
     last_error TEXT
 );
 """
+
+# SQLite's step 015: the calendar levels rebuilt by the next rollup, weeks cut at months' ends (decision 91).
+WEEKS_WITHIN_MONTHS = "DELETE FROM toc_latest WHERE level IN ('day', 'week', 'month', 'year');"
 
 _SEGMENT = (
     "segment_id, conversation_id, agent_id, session_id, start_ms, end_ms, token_count, event_ids, overlap_ids, state"
@@ -175,26 +178,24 @@ class PostgresTimelineTables(PostgresParts):
                 "SELECT pg_advisory_xact_lock(%s, hashtext(%s))",
                 (TOC_NAMESPACE, json.dumps([*scope, node.node_id])),
             )
+            # The last version stored, pointed to or not, as on SQLite (decision 91).
             found = conn.execute(
-                "SELECT version FROM toc_latest WHERE conversation_id = %s AND agent_id = %s AND node_id = %s",
+                "SELECT version, created_ms, body FROM toc_nodes WHERE conversation_id = %s AND agent_id = %s"
+                " AND node_id = %s ORDER BY version DESC LIMIT 1",
                 (*scope, node.node_id),
             ).fetchone()
-            latest = self.toc_get(node.conversation_id, node.agent_id, node.node_id) if found else None
-            if latest is not None and latest.same_content(node):  # no new version; rolled up all the same
+            if found is not None and _node(*scope, node.node_id, *found).same_content(node):  # rolled up, unchanged
+                version, created = found[0], found[1]
+            else:
+                version, created = (found[0] if found else 0) + 1, created_ms
                 conn.execute(
-                    "UPDATE toc_latest SET built_ms = %s WHERE conversation_id = %s AND agent_id = %s AND node_id = %s",
-                    (created_ms, *scope, node.node_id),
+                    "INSERT INTO toc_nodes (conversation_id, agent_id, node_id, version, created_ms, body)"
+                    " VALUES (%s, %s, %s, %s, %s, %s)",
+                    (*scope, node.node_id, version, created, _body(node)),
                 )
-                return latest
-            version = (found[0] if found else 0) + 1
-            conn.execute(
-                "INSERT INTO toc_nodes (conversation_id, agent_id, node_id, version, created_ms, body)"
-                " VALUES (%s, %s, %s, %s, %s, %s)",
-                (*scope, node.node_id, version, created_ms, _body(node)),
-            )
             conn.execute(
                 _SAVE_LATEST,
-                (*scope, node.node_id, version, node.level.value, node.parent_id, *_span(node), created_ms, created_ms),
+                (*scope, node.node_id, version, node.level.value, node.parent_id, *_span(node), created, created_ms),
             )
             rows = [
                 (g.grip_id, g.excerpt, g.event_id_start, g.event_id_end, _ms(g.timestamp), g.source,
