@@ -21,6 +21,7 @@ from memoir.ingest.changes import Names, naming, reconcile_known
 from memoir.ingest.live import Fact, FactCache, LiveFacts, keys
 from memoir.ingest.rules import known_words
 from memoir.store import IndexItem
+from tests.test_fact_rules import settle
 
 FACTS = Path(__file__).parent / "data" / "facts"
 
@@ -45,24 +46,12 @@ def _user_turns(name: str) -> Iterator[tuple[str, list[str]]]:
         yield conversation["name"], [t["text"] for t in conversation["turns"] if t["role"] == "user"]
 
 
-def _settled(turns: list[str]) -> list[str]:
-    live: dict[str, str] = {}
-    ids = count()
-    for turn in turns:
-        for decision in reconcile_by_rules(read(turn, known_words(live.values())), list(live.items())):
-            if decision.event in ("UPDATE", "DELETE"):
-                live.pop(str(decision.memory_id))
-            if decision.event in ("ADD", "UPDATE"):
-                live[str(next(ids))] = decision.text
-    return list(live.values())
-
-
 @pytest.mark.parametrize("name", ["dev", "heldout", "test", "final"])
 def test_the_facts_near_a_message_decide_as_every_fact_does(name: str) -> None:
     """Each set's conversations, each beside the facts every other conversation of the set leaves (alike in
     kind, topic and wording: "The user lives in …"), read and reconciled both ways, turn by turn."""
     conversations = list(_user_turns(name))
-    left = {key: _settled(turns) for key, turns in conversations}
+    left = {key: settle(turns) for key, turns in conversations}
     compared = everything = 0
     for key, turns in conversations:
         ids = count()

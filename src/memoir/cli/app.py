@@ -11,7 +11,6 @@ import json
 import logging
 import os
 import signal
-import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,7 +18,6 @@ from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
 from typer.core import TyperGroup
 
 from memoir import __version__
@@ -77,20 +75,8 @@ app = typer.Typer(
 config_app = typer.Typer(help="Inspect configuration.", no_args_is_help=True)
 app.add_typer(config_app, name="config")
 
-PIPE_WIDTH = 100_000  # a table read by a program or a file: as wide as its longest value, never cut
-
-
-def _console(stderr: bool = False) -> Console:
-    """soft_wrap: long lines stay whole (`line N: reason` must be one line to grep). Into a pipe or
-    a file (no terminal, no COLUMNS) rich would lay tables out 80 columns wide and cut their
-    values with an ellipsis: there, a row is as wide as what it holds."""
-    stream = sys.stderr if stderr else sys.stdout
-    piped = not stream.isatty() and "COLUMNS" not in os.environ
-    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=PIPE_WIDTH if piped else None)
-
-
-out = _console()
-err = _console(stderr=True)
+out = render.console()
+err = render.console(stderr=True)
 
 EXIT_INTERRUPTED = 130
 

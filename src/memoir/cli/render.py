@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -23,6 +25,7 @@ from memoir.retrieval import Hit
 
 __all__ = [
     "byte_progress",
+    "console",
     "count_progress",
     "escape",
     "events_table",
@@ -248,3 +251,15 @@ def byte_progress(console: Console, path: Path) -> Iterator[tuple[Callable[[int]
             progress.console.print(escape(message))
 
         yield advance, report
+
+
+PIPE_WIDTH = 100_000  # a table read by a program or a file: as wide as its longest value, never cut
+
+
+def console(stderr: bool = False) -> Console:
+    """soft_wrap: long lines stay whole (`line N: reason` must be one line to grep). Into a pipe or
+    a file (no terminal, no COLUMNS) rich would lay tables out 80 columns wide and cut their
+    values with an ellipsis: there, a row is as wide as what it holds."""
+    stream = sys.stderr if stderr else sys.stdout
+    piped = not stream.isatty() and "COLUMNS" not in os.environ
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, width=PIPE_WIDTH if piped else None)
