@@ -197,7 +197,8 @@ def test_memories_are_kept_listed_and_forgotten_as_over_rest(memoir: Memoir, stu
     assert gone.HasField("deleted_at_ms") and stub.ListMemories(pb.ListMemoriesRequest()).memories == []
     assert [m.id for m in stub.ListMemories(pb.ListMemoriesRequest(include_deleted=True)).memories] == [kept.id]
     assert_invalid(refused(lambda: stub.Remember(pb.RememberRequest(text="x", kind="rumour"))), "kind")
-    missing = refused(lambda: stub.Forget(pb.ForgetRequest(memory_id=kept.id[:-1] + "0")))
+    other_id = kept.id[:-1] + ("1" if kept.id.endswith("0") else "0")  # never the kept id itself
+    missing = refused(lambda: stub.Forget(pb.ForgetRequest(memory_id=other_id)))
     assert missing.code() == grpc.StatusCode.NOT_FOUND
 
 
