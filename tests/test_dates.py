@@ -13,6 +13,7 @@ from __future__ import annotations
 import calendar
 import re
 from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -30,6 +31,7 @@ from memoir.index.dates import (
     week_term,
     year_term,
 )
+from memoir.index.spoken_dates import spoken, with_dates
 from memoir.retrieval import format_context
 from memoir.retrieval.stages import Candidate
 from memoir.retrieval.when import asks_when, favour_time_words, question_terms, told_when
@@ -303,6 +305,40 @@ def test_the_context_says_the_day_and_what_yesterday_was(anchor: date) -> None:
         f"yesterday: {before.day} {MONTH_NAMES[before.month - 1]} {before.year}"
     )
     assert told_when("It was on May 7, 2023", said) == told.split(";")[0]  # a date said is not repeated
+
+
+PHRASES = st.sampled_from(["yesterday", "last Saturday", "next month", "two weeks ago", "tomorrow", "last year"])
+
+
+@given(anchor=DAYS, phrase=PHRASES, before=st.text(max_size=40), after=st.text(max_size=40))
+def test_a_fact_keeps_the_day_its_relative_words_meant_and_dating_it_again_changes_nothing(
+    anchor: date, phrase: str, before: str, after: str
+) -> None:
+    said = datetime(anchor.year, anchor.month, anchor.day, 9, 30, tzinfo=UTC)
+    text = f"The user ran a 10k {phrase}. {before}"[:200] + after
+    dated = with_dates(text, said)
+    assert with_dates(dated, said) == dated
+    assert re.sub(r" \([^()]*\d{4}\)", "", dated) == re.sub(r" \([^()]*\d{4}\)", "", text)  # only dates added
+    [span] = list(resolve(f"The user ran a 10k {phrase}.", anchor))
+    assert f"{phrase} ({spoken(span)})" in dated
+
+
+def test_a_fact_read_from_yesterday_says_which_day_it_was(tmp_path: Path) -> None:
+    with Memoir.open(tmp_path, worker_enabled=False, embedding_provider="hashing") as memoir:
+        memoir.ingest(
+            [
+                {
+                    "session_id": "s",
+                    "event_type": "user_message",
+                    "text": "I ran my first 10k yesterday!",
+                    "timestamp": MAY_8,
+                }
+            ]
+        )
+        memoir.flush(timeout=60)
+        assert [m.content for m in memoir.memories(kind="fact")] == [
+            "The user ran their first 10k yesterday (7 May 2023)"
+        ]
 
 
 def test_weekday_names_cover_every_abbreviation() -> None:

@@ -162,6 +162,17 @@ def settle(turns: list[str]) -> list[str]:
             ["My cousin Arjun is handling logistics.", "And Arjun has left us to do his MBA in Pune."],
             [],
         ),
+        (  # a handover named in an apposition after "so": the new person keeps their name
+            [
+                "My cousin Arjun is handling logistics and shipping.",
+                "Arjun has left us, so Meera, our accounts person, has taken over shipping and logistics.",
+            ],
+            ["The user's accounts person Meera has taken over shipping and logistics"],
+        ),
+        (  # a count said in other words: "people" for "guests", a size compared for a verb of change
+            ["We're expecting about 140 guests at the wedding.", "It got smaller, like 90 people."],
+            ["The user is expecting about 90 guests at the wedding"],
+        ),
         (
             ["I'm vegetarian.", "And I've started eating fish again, pescatarian now, mum cooks a lot of it."],
             ["The user has started eating fish again", "The user is pescatarian now"],

@@ -35,7 +35,12 @@ FACTS_ROWS = load(FACTS_REPLAYS)
 RECORDED = ROWS + FACTS_ROWS
 EXTRACTIONS = [r for r in RECORDED if kind_of(r["request"]) == "extraction" and r.get("status", 200) == 200]
 RECONCILIATIONS = [r for r in RECORDED if kind_of(r["request"]) == "reconciliation" and r.get("status", 200) == 200]
-CONVERSATIONS = json.loads((Path(__file__).parent / "data" / "facts" / "dev.json").read_text())
+# Every set: `dev`, written beside the rules, and the three written by others who never saw them.
+CONVERSATIONS = [
+    conversation
+    for name in ("dev", "heldout", "test", "final")
+    for conversation in json.loads((Path(__file__).parent / "data" / "facts" / f"{name}.json").read_text())
+]
 
 
 def always(content: str) -> Callable[[dict[str, Any]], tuple[int, Any]]:

@@ -136,3 +136,39 @@ def test_a_block_quotes_every_line_and_strips_back_to_what_was_said(memory: str,
     assert all(line.startswith(">") for line in body)
     if NOT_INSTRUCTIONS not in said:
         assert strip_notes(f"{block}\n\n{said}") == said.strip("\n") or not said.strip("\n")
+
+
+def test_every_door_takes_a_users_turn_the_same_way(
+    open_memoir: Callable[..., Memoir], project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The proxy, UserPromptSubmit and the chat each hand the user's message to `Memoir.take_turn`:
+    memory found for it first, then the message kept once, its event id handed back."""
+    taken: list[tuple[str, str | None]] = []
+    take_turn = Memoir.take_turn
+
+    def spy(self: Memoir, messages: object, **options: object) -> object:
+        injection = take_turn(self, messages, **options)  # type: ignore[arg-type]
+        taken.append((str(options.get("via") or (options.get("event") or {}).get("metadata", {})), injection.event_id))
+        return injection
+
+    monkeypatch.setattr(Memoir, "take_turn", spy)
+    upstream = ScriptedServer(
+        {"/v1/chat/completions": lambda body: (200, chat_reply("ok")), "/v1/models": models("scripted-7b")}
+    ).start()
+    try:
+        memoir = open_memoir(embedding_provider="hashing", llm_model=None, proxy_upstream_url=upstream.url + "/v1")
+        with served(memoir) as base:
+            openai_client(base_url=base, api_key="unused").chat.completions.create(
+                model="qwen", messages=[{"role": "user", "content": "Through the proxy."}]
+            )
+        hook(memoir, project, "UserPromptSubmit", prompt="Through a hook.")
+        settings = memoir.settings.replace(**{"llm.base_url": upstream.url + "/v1", "llm.model": "scripted-7b"})
+        with ChatSession(memoir, "c1", settings=settings) as session:
+            session.send("Through the chat.")
+            chat_event = session.messages[1].event_id
+    finally:
+        upstream.stop()
+    assert len(taken) == 3 and all(event_id for _, event_id in taken)
+    assert "proxy" in taken[0][0] and "hook" in taken[1][0] and taken[2][1] == chat_event
+    said = [e.text for e in memoir.events(limit=100) if e.event_type.value == "user_message"]
+    assert sorted(said) == ["Through a hook.", "Through the chat.", "Through the proxy."]  # each kept once

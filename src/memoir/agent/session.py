@@ -217,8 +217,7 @@ class ChatSession:
         message = Message("user", text, timestamp=now())  # checked here: an empty message is refused
         self.state = SessionState.PROCESSING
         try:
-            injected = self._inject(text)
-            message = self._log(message)[0]
+            message, injected = self._take(message)
             self._user_event = message.event_id
             history.append(message)
             calls, reply = self._run_turn(history, message, injected, on_text, on_tool)
@@ -235,16 +234,22 @@ class ChatSession:
             raise InvalidInput("state", f"the session is {self.state.value}: start() it first, or open a new one")
         return self.history
 
-    def _inject(self, text: str) -> str:
-        """The user's message as the model gets it: memory for it quoted before it (nothing when none is found).
+    def _take(self, message: Message) -> tuple[Message, str]:
+        """The user's message kept (`Memoir.take_turn`, as the proxy and the hooks do), with its event id,
+        and as the model gets it: memory for it quoted before it (nothing when none is found).
 
         The history goes with the request, so memory never repeats what the model has before it already.
         """
         history = [m.to_openai() for m in self.history.view()] if self.history else []
-        request = [*history, {"role": "user", "content": text}]
-        injection = self.memoir.inject(request, conversation_id=self.conversation_id, agent_id=self.agent_id)
+        request = [*history, {"role": "user", "content": message.content}]
+        record = event_record(message, self.session_id, self.conversation_id)
+        injection = self.memoir.take_turn(
+            request, conversation_id=self.conversation_id, agent_id=self.agent_id, event=record
+        )
+        assert injection.event_id is not None  # the request ends with the user's message
         content = injection.messages[-1].get("content")
-        return content if isinstance(content, str) else text
+        kept = _with_event(message, injection.event_id, record)
+        return kept, content if isinstance(content, str) else message.content
 
     def _run_turn(
         self,

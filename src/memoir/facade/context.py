@@ -8,8 +8,8 @@ data, before the message (`retrieval.inject`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from memoir.config import Settings
@@ -29,6 +29,7 @@ CUT_BEFORE_TEXT = "(no answer: it was cut off before any text arrived)"
 class Injection:
     messages: list[dict[str, Any]]  # the request to send on
     context: Context  # what was injected (empty when the request had no user message)
+    event_id: str | None = None  # `take_turn`: the event that keeps the user's message (None: none was kept)
 
 
 class _Searches(Protocol):
@@ -123,21 +124,31 @@ class TurnMethods:
         via: str = "api",
         budget_tokens: int = BUDGET_TOKENS,
         top_k: int | None = None,
+        timestamp: TimeLike | None = None,
+        event: Mapping[str, Any] | None = None,
     ) -> Injection:
         """A chat request in: its last user message kept as the user's words, and the request
         with memory before that message, to send on to the model.
 
-        The message is kept before the model answers (the user said it, whatever the model
-        does); memory is built first, so the message does not answer itself. `via` names the
-        door in the event's metadata.
+        Every door that takes a user's turn does this: the proxy, the coding-agent hooks
+        (UserPromptSubmit) and the chat agent. The message is kept before the model answers
+        (the user said it, whatever the model does); memory is built first, so the message
+        does not answer itself. `via` names the door in the event's metadata, `timestamp`
+        dates it (default now); a door that logs more about the message than its text (the
+        hooks: their ids and metadata) passes its own `event` instead.
         """
         injection = self.inject(
             messages, conversation_id=conversation_id, agent_id=agent_id, budget_tokens=budget_tokens, top_k=top_k
         )
         said = last_user_text(messages)
-        if said is not None:
-            self.ingest([_turn("user_message", said[1], conversation_id, session_id, via)], agent_id=agent_id)
-        return injection
+        if event is None and said is not None:
+            event = _turn("user_message", said[1], conversation_id, session_id, via)
+            if timestamp is not None:
+                event["timestamp"] = timestamp
+        if event is None:
+            return injection
+        [event_id] = self.ingest([event], agent_id=agent_id)
+        return replace(injection, event_id=event_id)
 
     def take_answer(
         self: _Searches,

@@ -22,12 +22,11 @@ from memoir.hooks.seen import SeenMemories
 from memoir.model.notes import notes_block
 from memoir.model.project import project_root
 from memoir.model.secrets import Masker
-from memoir.retrieval.injection import query_of
 
 if TYPE_CHECKING:
     from memoir.facade.engine import Memoir
 
-__all__ = ["HookAnswer", "agent_output", "capture", "context_for", "handle"]
+__all__ = ["HookAnswer", "agent_output", "capture", "context_for", "handle", "take_prompt"]
 
 log = logging.getLogger("memoir.hooks")
 
@@ -45,10 +44,32 @@ class HookAnswer:
 
 
 def handle(memoir: Memoir, call: HookCall, masker: Masker) -> HookAnswer:
-    """Store the call's events, then build its context (never failing for the context's sake)."""
+    """Store the call's events and build its context (never failing for the context's sake)."""
+    if call.event == "user_prompt":
+        return take_prompt(memoir, call, masker)
     stored = capture(memoir, call, masker)
     context, dedup = context_for(memoir, call, masker)
     return HookAnswer(stored, context, dedup)
+
+
+def take_prompt(memoir: Memoir, call: HookCall, masker: Masker) -> HookAnswer:
+    """A user's prompt, taken as every door takes a user's turn (`Memoir.take_turn`): memory for it
+    found first (so the prompt does not answer itself), then the prompt kept as the hooks log it.
+
+    The prompt is searched for as it is kept: masked, and without memoir's own notes that Gemini
+    CLI hands back inside it. When the context cannot be built the prompt is still kept.
+    """
+    events = events_for(call, masker)
+    if not events:
+        return HookAnswer(0, "")
+    turn = [{"role": "user", "content": events[0]["text"]}]
+    try:
+        injection = memoir.take_turn(turn, conversation_id=call.conversation_id, event=events[0])
+    except (MemoirError, OSError) as exc:
+        log.warning("no context for %s %s: %s", call.agent, call.hook_name, exc)
+        return HookAnswer(capture(memoir, call, masker), "")  # the same ids: kept once, whatever failed
+    block = notes_block(injection.context.text, "memoir: earlier notes relevant to this prompt")
+    return HookAnswer(len(events), block + "\n" if block else "")
 
 
 def capture(memoir: Memoir, call: HookCall, masker: Masker) -> int:
@@ -81,8 +102,6 @@ def agent_output(call: HookCall, context: str) -> dict[str, Any]:
 def _context(memoir: Memoir, call: HookCall, masker: Masker) -> tuple[str, int]:
     if call.event == "session_start":
         return _session_context(memoir, call), 0
-    if call.event == "user_prompt":
-        return _prompt_context(memoir, call, masker), 0
     if call.event == "tool_result" and call.tool_name in TOOL_TYPES:
         return _tool_context(memoir, call, masker)
     return "", 0
@@ -112,15 +131,6 @@ def _latest_summary(memoir: Memoir, conversation: str) -> str:
             break
         node = page.nodes[-1]
     return "\n".join([node.title, *(f"- {bullet.text}" for bullet in node.bullets[:5])])
-
-
-def _prompt_context(memoir: Memoir, call: HookCall, masker: Masker) -> str:
-    prompt = masker.mask(call.text("prompt")).strip()
-    if not prompt:
-        return ""
-    context = memoir.build_context(query_of(prompt), conversation_id=call.conversation_id)
-    block = notes_block(context.text, "memoir: earlier notes relevant to this prompt")
-    return block + "\n" if block else ""
 
 
 def _tool_context(memoir: Memoir, call: HookCall, masker: Masker) -> tuple[str, int]:

@@ -36,7 +36,7 @@ from functools import cached_property
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, RETRACTION, is_retraction
-from memoir.ingest.lexicon import EVENTS, word_list
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import Statement, content_words, plain_sentence, read_sentences
 from memoir.ingest.sentences import clauses
@@ -61,6 +61,11 @@ _INSTEAD = re.compile(
 _ANNOUNCED = re.compile(r"\b(?:instead|change|changes|switch|swap|from now on|these days|nowadays|anymore)\b", re.I)
 _AFTER_TO = re.compile(r"\b(?:to|now|down to|up to|is|are)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
+# "Smaller too, like 90 people": a size compared, and a number, is a count changed.
+_RESIZED = re.compile(
+    r"\b(?:smaller|bigger|larger|fewer)\b.*\b\d+\b|\b\d+\b.*\b(?:smaller|bigger|larger|fewer)\b", re.I
+)
+_HEADCOUNT = stem_set(" ".join(HEADCOUNT))
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
     r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
@@ -157,7 +162,7 @@ def read(text: str, known: Collection[str] = ()) -> list[Reading]:
 
 
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
-    moved = CHANGE_VERB.search(text) is not None or _TO_VALUE.search(text) is not None
+    moved = any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE, _RESIZED))
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
     old = {a.strip() for a, _ in pairs}
     old |= {m.group("a").strip() for m in _NOT.finditer(text)} | {
@@ -212,6 +217,8 @@ def naming(readings: Sequence[Reading]) -> Names:
             sharing += [taken, third_person(taken) or taken]
         if reading.moved:
             sharing.append(reading.message)
+            if stems(reading.message) & _HEADCOUNT:  # "like 90 people" may change "140 guests" (`_counted`)
+                sharing.append(" ".join(HEADCOUNT))
     return Names(tuple(alike), tuple(sharing), tuple(words))
 
 
@@ -326,12 +333,17 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
     for value in given:
         about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
         for known in live:
-            shared = len(_alike(about, known.stems))
+            shared = len(_alike(about, known.stems)) + _counted(about, known, value)
             if known.id is None or not shared or not _other_of_kind(known.values, value):
                 continue
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _counted(about: frozenset[str], known: Known, value: Value) -> bool:
+    """Do a new number and a known fact count people, each in its own word ("90 people", "140 guests")?"""
+    return value.kind == "number" and bool(about & _HEADCOUNT) and bool(known.stems & _HEADCOUNT)
 
 
 def _about(value: Value, reading: Reading) -> frozenset[str]:

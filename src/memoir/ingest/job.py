@@ -32,6 +32,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from memoir.errors import NotFound
+from memoir.index.spoken_dates import with_dates
 from memoir.ingest.answers import restates_any, said_again
 from memoir.ingest.changes import Decision, Names, Reading, naming, read, reconcile_known
 from memoir.ingest.extract import extract_with_llm, worth_extracting
@@ -201,7 +202,7 @@ class ExtractFactsJob:
             return
         drafts = [
             MemoryDraft(
-                d.text,
+                with_dates(d.text, event.timestamp),  # "yesterday" read next month still says which day
                 conversation_id=event.conversation_id,
                 tags=("important",) if d.important else (),
                 event_ids=(event.event_id,),
@@ -227,7 +228,7 @@ class ExtractFactsJob:
             if decision.event == "UPDATE":
                 self.book.update(
                     target.id,
-                    decision.text,
+                    with_dates(decision.text, event.timestamp),
                     event_ids=[event.event_id],
                     source=decision.source,
                     reconciled_by=decision.reconciled_by,

@@ -6,6 +6,7 @@ __all__ = [
     "CHANGEABLE",
     "DIETS",
     "EVENTS",
+    "HEADCOUNT",
     "JOB_ENDINGS",
     "NATIONALITIES",
     "NOT_JOBS",
@@ -55,6 +56,14 @@ EVENTS = frozenset(
         "concert gig ceremony graduation shift shifts class lesson lessons course move visit reunion retreat "
         "hike match game tournament recital audition exhibition show release demo sprint review checkup "
         "check-up test dinner lunch booking reservation festival camp camping stay appointment"
+    )
+)
+
+# Words that count people: "like 90 people" changes "about 140 guests" (one count, said in other words).
+HEADCOUNT = frozenset(
+    word_list(
+        "people person persons guest guests attendee attendees head heads participant participants visitor "
+        "visitors member members folks"
     )
 )
 

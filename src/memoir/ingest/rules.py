@@ -59,7 +59,7 @@ _REPORTED = re.compile(
     re.I,
 )
 _APPOSITION = re.compile(
-    r"(?:^|(?<=[.!?:;]\s))(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<rel>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?),\s+(?P<rest>.+)$",
+    r"(?:^|(?<=[.!?:;]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bthen\s))(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<rel>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?),\s+(?P<rest>.+)$",
     re.I,
 )
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|ours|us)\b", re.IGNORECASE)

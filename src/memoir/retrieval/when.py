@@ -29,7 +29,6 @@ from memoir.index.dates import (
     MONTH,
     WEEK,
     WEEKDAYS,
-    YEAR,
     Span,
     day_term,
     has_time_words,
@@ -38,9 +37,17 @@ from memoir.index.dates import (
     week_term,
     year_term,
 )
+from memoir.index.spoken_dates import spoken
 from memoir.retrieval.stages import Candidate, by_fused
 
-__all__ = ["asks_when", "favour_time_words", "keyword_query", "question_spans", "question_terms", "told_when"]
+__all__ = [
+    "asks_when",
+    "favour_time_words",
+    "keyword_query",
+    "question_spans",
+    "question_terms",
+    "told_when",
+]
 
 YEARS_BACK = 10  # a date without a year is looked for in this many years before now, and the next
 MAX_TERMS = 48  # calendar terms one question may add to its keyword query
@@ -226,38 +233,5 @@ def told_when(text: str, said_at: datetime) -> str:
     ("May 7", "in 2019") are not repeated.
     """
     day = said_at.astimezone(UTC).date()
-    told = [f"{span.phrase.lower()}: {_spoken(span)}" for span in resolve(text, day) if span.relative]
-    return "; ".join([_spoken(Span(day, day, DAY)), *dict.fromkeys(told)])
-
-
-MONTH_NAMES = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)  # not strftime's %B, which follows the locale
-
-
-def _spoken(span: Span) -> str:
-    """A span as people write it: 7 May 2023, 6-7 May 2023, the week of 1 May 2023, May 2023, 2023."""
-    start, end = span.start, span.end
-    first, last = MONTH_NAMES[start.month - 1], MONTH_NAMES[end.month - 1]
-    if span.grain == YEAR:
-        return str(start.year)
-    if span.grain == MONTH:
-        return f"{first} {start.year}"
-    if span.grain == WEEK:
-        return f"the week of {start.day} {first} {start.year}"
-    if start == end:
-        return f"{start.day} {first} {start.year}"
-    if start.month == end.month:
-        return f"{start.day}-{end.day} {last} {end.year}"
-    return f"{start.day} {first}-{end.day} {last} {end.year}"
+    told = [f"{span.phrase.lower()}: {spoken(span)}" for span in resolve(text, day) if span.relative]
+    return "; ".join([spoken(Span(day, day, DAY)), *dict.fromkeys(told)])

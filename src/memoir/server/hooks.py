@@ -18,7 +18,7 @@ from starlette.concurrency import run_in_threadpool
 from memoir.errors import MemoirError
 from memoir.facade.engine import Memoir
 from memoir.hooks.capture import parse_call
-from memoir.hooks.handler import agent_output, capture, context_for
+from memoir.hooks.handler import agent_output, capture, context_for, take_prompt
 from memoir.model.secrets import Masker
 
 __all__ = ["create_hooks_router"]
@@ -36,11 +36,14 @@ def create_hooks_router(memoir: Memoir) -> APIRouter:
         body = await request.body()
         try:
             call = parse_call(agent, body)
-            # The durable commit and the search do not depend on each other: run them at once.
-            stored, (context, _) = await asyncio.gather(
-                run_in_threadpool(capture, memoir, call, masker),
-                run_in_threadpool(context_for, memoir, call, masker),
-            )
+            if call.event == "user_prompt":  # a user's turn: memory for it first, then kept (`take_prompt`)
+                answer = await run_in_threadpool(take_prompt, memoir, call, masker)
+                stored, context = answer.stored, answer.context
+            else:  # the durable commit and the search do not depend on each other: run them at once
+                stored, (context, _) = await asyncio.gather(
+                    run_in_threadpool(capture, memoir, call, masker),
+                    run_in_threadpool(context_for, memoir, call, masker),
+                )
         except MemoirError as exc:
             log.warning("hook call from %s not captured: %s", agent[:40], exc)
             return _fail_open(str(exc))
