@@ -67,6 +67,7 @@ from memoir import Memoir
 from memoir.history.tokens import count_tokens
 from memoir.model.timeline import TocLevel, TocNode
 from memoir.retrieval import format_context
+from memoir.retrieval.context import hits_for
 from memoir.timeline.grips import long_words, match
 from retrieval import CATEGORIES, DEFAULT_DATA, evidence_of, locomo_events
 
@@ -456,7 +457,7 @@ class Recall:
 
 
 def context_recall(memoir: Memoir, data: list[dict[str, Any]], ids: dict[tuple[str, str], str]) -> dict[str, Any]:
-    k = max(memoir.settings.search.top_k, 10)
+    k = hits_for(BUDGET, memoir.settings.search.top_k)  # as many hits as build_context weighs
     with_summaries, without = Recall(), Recall()
     for sample in data:
         conversation = sample["sample_id"]

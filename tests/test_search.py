@@ -230,9 +230,9 @@ def test_a_damaged_or_missing_hnsw_file_is_rebuilt(open_memoir: Callable[..., Me
 
 def test_context_block_lists_memories_as_plain_sentences(lighthouse: Memoir) -> None:
     context = lighthouse.build_context(
-        "What did we decide about the backend?", conversation_id="lighthouse", budget_tokens=120
+        "Recap: what did we decide about the backend?", conversation_id="lighthouse", budget_tokens=120
     )
-    assert context.text.startswith("Summary of the conversation so far: ")  # the conversation's own, first
+    assert context.text.startswith("Summary of the conversation so far: ")  # asked for: the conversation's own
     assert any(line.startswith(("Sam said: ", "The assistant said: ")) for line in context.text.splitlines())
     assert context.tokens <= 120 and context.hits
     with pytest.raises(InvalidQuery, match="budget_tokens"):

@@ -435,12 +435,14 @@ def test_memoir_timeline_draws_the_tree_and_expand_shows_the_evidence(home: Path
     assert cli("scheduler", "pause", "nap", home=home).exit_code == 2
 
 
-def test_build_context_puts_the_conversation_summary_first(memoir: Memoir) -> None:
+def test_build_context_puts_the_conversation_summary_first_where_it_adds(memoir: Memoir) -> None:
     memoir.ingest(EVENTS)
     assert memoir.flush(timeout=60)
-    context = memoir.build_context("what backend language did we pick?", conversation_id="lighthouse")
-    assert context.text.startswith("Summary of the conversation so far: ")
-    assert context.tokens <= 1500
+    overview = memoir.build_context("catch me up: what have we discussed so far?", conversation_id="lighthouse")
+    assert overview.text.startswith("Summary of the conversation so far: ")
+    assert overview.tokens <= 1500
+    specific = memoir.build_context("what backend language did we pick?", conversation_id="lighthouse")
+    assert specific.hits and "Summary of the conversation so far" not in specific.text  # its hits answer it
     files = list((memoir.home / "vault" / "entries" / "lighthouse" / "summaries").rglob("*.md"))
     assert files and all("role: summary" in f.read_text() for f in files)
 

@@ -708,14 +708,14 @@ def test_a_hand_edited_summary_file_breaks_nothing_and_is_kept(
     # reading: the timeline and the context still come, with nothing from outside the vault
     drawn = cli("timeline", home=home, **HASHING)
     assert drawn.exit_code == 0, drawn.stderr
-    context = memoir.build_context("what did the keeper log?", conversation_id="c1")
+    context = memoir.build_context("catch me up: what did the keeper log?", conversation_id="c1")
     assert "root:" not in context.text and OUTSIDE_SECRET not in context.text
     # a refresh (the conversation grew) and another conversation: neither is stuck, nothing is lost
     memoir.ingest(session(NOTES[8:16]))
     memoir.ingest(session(NOTES[:8], conversation="c2", session_id="s2"))
     assert memoir.flush(timeout=5), {j.name: j.last_error for j in memoir.scheduler_status() if j.failures}
     assert (summaries(memoir, "c2") / "L3" / "final.md").is_file()  # another conversation is not held up
-    context = memoir.build_context("what did the keeper log?", conversation_id="c1")
+    context = memoir.build_context("catch me up: what did the keeper log?", conversation_id="c1")
     assert "root:" not in context.text and OUTSIDE_SECRET not in context.text
     assert kept(memoir.home / "vault" / "entries" / "c1", planted, original) or planted == b"level"
     assert sorted(p.name for p in outside.iterdir()) == before_outside  # nothing written outside

@@ -1,9 +1,9 @@
 """`Memoir.build_context` and `Memoir.inject`: memory ready to put before a message (a mixin of the façade).
 
 The OpenAI-compatible proxy, the coding-agent hooks and the chat agent all do the same:
-take the last user message as the query, build the context for it (the conversation's
-summary, then the memories and turns that answer it), and put that context, quoted as
-data, before the message (`retrieval.inject`).
+take the last user message as the query, build the context for it (the memories and
+turns that answer it, after the conversation's summary when the message asks for an
+overview), and put that context, quoted as data, before the message (`retrieval.inject`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from memoir.model import DEFAULT_CONVERSATION
 from memoir.model.checks import check_count
 from memoir.model.limits import BUDGET_TOKENS, MAX_BUDGET_TOKENS, MAX_TOP_K
 from memoir.retrieval import Context, Hit, TimeLike, format_context
+from memoir.retrieval.context import hits_for, wants_overview
 from memoir.retrieval.injection import inject, last_user_text, query_of, request_texts
 
 __all__ = ["CUT_BEFORE_TEXT", "Injection", "InjectionMethods", "TurnMethods"]
@@ -83,9 +84,11 @@ class InjectionMethods:
         agent_id: str | None = None,
         top_k: int | None = None,
     ) -> Context:
-        """The memory block to inject before `query`: summary, then memories as `[role] content`.
+        """The memory block to inject before `query`: the memories that answer it, one plain sentence each.
 
-        `top_k` is how many hits compete for the budget (default: `search.top_k`, at least 10).
+        `top_k` is how many hits compete for the budget (default: `search.top_k`, at least 10, and one per
+        75 tokens of the budget: 20 for 1,500); the conversation's summary leads only for a query that
+        asks for an overview (`retrieval.context.wants_overview`).
         """
         return _context(self, query, conversation_id, agent_id, budget_tokens, top_k, ())
 
@@ -196,9 +199,11 @@ def _context(
     check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
     if top_k is not None:
         check_count("top_k", top_k, 1, MAX_TOP_K)
-    k = max(memoir.settings.search.top_k, 10) if top_k is None else top_k
+    k = hits_for(budget_tokens, memoir.settings.search.top_k) if top_k is None else top_k
     # Memory put before a model is one conversation's (and global's), never the whole home's.
     conversation = conversation_id or DEFAULT_CONVERSATION
     hits = memoir.search(query, k=k, conversation_id=conversation, agent_id=agent_id)
-    summary = memoir._parts.summaries.final_text(conversation, agent_id=memoir._parts.agent_scope(agent_id))
+    summary = None
+    if wants_overview(query):
+        summary = memoir._parts.summaries.final_text(conversation, agent_id=memoir._parts.agent_scope(agent_id))
     return format_context(hits, summary=summary, budget_tokens=budget_tokens, exclude=present)

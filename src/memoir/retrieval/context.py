@@ -1,7 +1,8 @@
 """Context building: the block of memory injected before a user's message.
 
 Seed 004, step 5: the conversation's summary first (when there is one, within a quarter
-of the budget), then the retrieved memories, one plain sentence each, scores not shown:
+of the budget, and only where it adds: `wants_overview`), then the retrieved memories, one
+plain sentence each, scores not shown:
 a fact as it is ("The user lives in Rotterdam."), a turn as who said it ("The user said:
 "…""), a typed memory with its type ("Gotcha (high): …"), a segment summary as what an
 earlier part of the talk said. Plain sentences, not `[role] text` tags: a small model
@@ -15,11 +16,13 @@ earlier answers (assistant turns logged by the proxy or the chat agent): a model
 is shown its old answers as memory repeats them, and they are fed back again. Typed
 memories (seed 001) are grouped and limited: gotcha before decision before learning,
 then by score; per-type thresholds and limits; never more than 10 typed memories in all.
-Lines are added best first until the token budget (estimated as characters / 4) is spent.
+Lines are added best first until the token budget (estimated as characters / 4) is spent;
+how many hits compete for it grows with the budget (`hits_for`).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
@@ -27,10 +30,25 @@ from memoir.model.limits import BUDGET_TOKENS
 from memoir.retrieval.pipeline import Hit
 from memoir.retrieval.when import told_when
 
-__all__ = ["TYPED_KINDS", "Context", "TypeRule", "estimate_tokens", "format_context", "select_typed"]
+__all__ = [
+    "TYPED_KINDS",
+    "Context",
+    "TypeRule",
+    "estimate_tokens",
+    "format_context",
+    "hits_for",
+    "select_typed",
+    "wants_overview",
+]
 
 TYPED_KINDS = ("gotcha", "decision", "learning")  # in priority order
 TYPED_LIMIT = 10  # seed 001: hard limit, whatever the per-type limits say
+TOKENS_PER_HIT = 75  # a budget's worth of hits: a line is about 45 tokens, so they fill about 60% of it
+_OVERVIEW = re.compile(
+    r"\b(?:summar(?:y|ise|ize|ised|ized)|recap|overview|so far|catch me up|remind me what|where were we|"
+    r"what (?:have|did) we (?:talk|discuss|cover)\w*)\b",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True)
@@ -54,6 +72,23 @@ class Context:
     text: str
     hits: list[Hit] = field(default_factory=list)
     tokens: int = 0
+
+
+def hits_for(budget_tokens: int, top_k: int) -> int:
+    """How many hits compete for a context's budget: `top_k` (at least 10), more for a larger budget
+    (20 for the default 1,500 tokens), so the budget, not a fixed count, bounds the block."""
+    return max(top_k, 10, budget_tokens // TOKENS_PER_HIT)
+
+
+def wants_overview(query: str) -> bool:
+    """Does the conversation's summary add to the context for `query`? When the query asks for an
+    overview ("catch me up", "what have we discussed so far", "recap").
+
+    A specific question is answered by its hits (a search always finds some): the summary cites
+    no event, so before every message it cost a quarter of the budget and brought no evidence
+    (on LoCoMo, 0.60 of the evidence per token of the same block without it; decision 99).
+    """
+    return _OVERVIEW.search(query) is not None
 
 
 def estimate_tokens(text: str) -> int:

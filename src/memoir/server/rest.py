@@ -126,7 +126,7 @@ def _event_routes(router: APIRouter, memoir: Memoir) -> None:
 
     @router.post("/context", tags=["search"])
     def build_context(body: ContextBody) -> dict[str, Any]:
-        """The memory block to put before a message: summary, then memories."""
+        """The memory block to put before a message: the memories that answer it."""
         return wire.context_to(memoir.build_context(**body.model_dump()))
 
     @router.get("/status", tags=["status"])
