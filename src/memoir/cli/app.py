@@ -225,12 +225,15 @@ def search(
     k: Annotated[int | None, typer.Option("--k", help="how many hits (default: search.top_k)")] = None,
     kinds: Annotated[str | None, typer.Option(help="comma-separated kinds, e.g. turn,fact")] = None,
     agent: AgentOption = None,
+    as_of: Annotated[
+        str | None, typer.Option(help="what was known just before this time (ISO 8601 or epoch ms)")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="one JSON object per hit")] = False,
 ) -> None:
     """Search memories and turns: score, kind, when, snippet and provenance."""
     with _open(ctx) as memoir:
         chosen = kinds.split(",") if kinds else None
-        hits = memoir.search(query, k=k, conversation_id=conversation, kinds=chosen, agent_id=agent)
+        hits = memoir.search(query, k=k, conversation_id=conversation, kinds=chosen, agent_id=agent, as_of=as_of)
     if as_json:
         for hit in hits:
             out.print(json.dumps(hit.to_dict(), ensure_ascii=False, default=str), markup=False, soft_wrap=True)

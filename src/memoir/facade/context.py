@@ -49,6 +49,7 @@ class _Searches(Protocol):
         since: TimeLike | None = None,
         until: TimeLike | None = None,
         agent_id: str | None = None,
+        as_of: TimeLike | None = None,
     ) -> list[Hit]: ...
 
     def build_context(
@@ -83,14 +84,16 @@ class InjectionMethods:
         budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
+        as_of: TimeLike | None = None,
     ) -> Context:
         """The memory block to inject before `query`: the memories that answer it, one plain sentence each.
 
         `top_k` is how many hits compete for the budget (default: `search.top_k`, at least 10, and one per
         75 tokens of the budget: 20 for 1,500); the conversation's summary leads only for a query that
-        asks for an overview (`retrieval.context.wants_overview`).
+        asks for an overview (`retrieval.context.wants_overview`). `as_of`: what was known just before
+        that moment (`Memoir.search`); the conversation's summary is today's, so it is left out then.
         """
-        return _context(self, query, conversation_id, agent_id, budget_tokens, top_k, ())
+        return _context(self, query, conversation_id, agent_id, budget_tokens, top_k, (), as_of)
 
     def inject(
         self: _Searches,
@@ -195,6 +198,7 @@ def _context(
     budget_tokens: int,
     top_k: int | None,
     present: Sequence[str],
+    as_of: TimeLike | None = None,
 ) -> Context:
     check_count("budget_tokens", budget_tokens, 1, MAX_BUDGET_TOKENS)
     if top_k is not None:
@@ -202,8 +206,8 @@ def _context(
     k = hits_for(budget_tokens, memoir.settings.search.top_k) if top_k is None else top_k
     # Memory put before a model is one conversation's (and global's), never the whole home's.
     conversation = conversation_id or DEFAULT_CONVERSATION
-    hits = memoir.search(query, k=k, conversation_id=conversation, agent_id=agent_id)
+    hits = memoir.search(query, k=k, conversation_id=conversation, agent_id=agent_id, as_of=as_of)
     summary = None
-    if wants_overview(query):
+    if as_of is None and wants_overview(query):
         summary = memoir._parts.summaries.final_text(conversation, agent_id=memoir._parts.agent_scope(agent_id))
     return format_context(hits, summary=summary, budget_tokens=budget_tokens, exclude=present)

@@ -19,6 +19,7 @@ from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuer
 from memoir.facade.assembly import Parts, assemble, prepare_home
 from memoir.facade.context import InjectionMethods, TurnMethods
 from memoir.facade.doctor import Finding, examine
+from memoir.facade.search import SearchMethods
 from memoir.facade.spool import drain_spool
 from memoir.facade.think import ThinkMethods
 from memoir.facade.timeline import TimelineMethods
@@ -27,10 +28,10 @@ from memoir.index.rebuild import rebuild_index
 from memoir.llm import LLM
 from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
-from memoir.model.checks import brief, check_count, check_filters, check_flag, check_query, check_seconds
-from memoir.model.limits import MAX_K, MAX_PAGE, MAX_QUERY_LENGTH
+from memoir.model.checks import brief, check_count, check_filters, check_flag, check_seconds
+from memoir.model.limits import MAX_PAGE
 from memoir.model.memory import MemoryKind
-from memoir.retrieval import Hit, TimeLike, search_scope, time_bound
+from memoir.retrieval import TimeLike, time_bound
 from memoir.store import EventQuery, IndexItem
 from memoir.vault import MemoryDraft, SyncReport
 from memoir.vault.drafts import index_item
@@ -43,7 +44,7 @@ ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(TimelineMethods, InjectionMethods, TurnMethods, ThinkMethods):
+class Memoir(SearchMethods, TimelineMethods, InjectionMethods, TurnMethods, ThinkMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:
@@ -359,32 +360,7 @@ class Memoir(TimelineMethods, InjectionMethods, TurnMethods, ThinkMethods):
         """Check that events, vault and index agree and that the models work (read-only)."""
         return examine(self._parts)
 
-    # -- search -------------------------------------------------------------------------
-
-    def search(
-        self,
-        query: str,
-        *,
-        k: int | None = None,
-        conversation_id: str | None = None,
-        kinds: Iterable[str] | None = None,
-        since: TimeLike | None = None,
-        until: TimeLike | None = None,
-        agent_id: str | None = None,
-    ) -> list[Hit]:
-        """The `k` most relevant memories and turns of a conversation (plus `global`), best first.
-
-        With no `conversation_id`, of every conversation in the home, as `events` reads them
-        (each hit names its conversation). A conversation with nothing stored yet is not an
-        error: it has no hits of its own.
-        In unified mode only `agent_id`'s (default: the configured agent) and shared ones.
-        """
-        k = self.settings.search.top_k if k is None else k
-        check_query("query", query, MAX_QUERY_LENGTH)
-        check_count("k", k, 1, MAX_K)
-        check_filters(agent_id=agent_id)
-        scope = search_scope(conversation_id, kinds, since, until, agent_id=self._parts.agent_scope(agent_id))
-        return self._parts.pipeline.search(query.strip(), scope, k)
+    # -- the index (search itself: `facade.search`) ------------------------------------------
 
     def reindex(self, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
         """Rebuild the search index from the event log and the vault; returns how many items it holds.

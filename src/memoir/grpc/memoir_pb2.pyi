@@ -315,7 +315,7 @@ class GetEventResponse(_message.Message):
     def __init__(self, event: _Optional[_Union[Event, _Mapping]] = ...) -> None: ...
 
 class SearchRequest(_message.Message):
-    __slots__ = ("query", "k", "conversation_id", "kinds", "since_ms", "until_ms", "agent_id")
+    __slots__ = ("query", "k", "conversation_id", "kinds", "since_ms", "until_ms", "agent_id", "as_of_ms")
     QUERY_FIELD_NUMBER: _ClassVar[int]
     K_FIELD_NUMBER: _ClassVar[int]
     CONVERSATION_ID_FIELD_NUMBER: _ClassVar[int]
@@ -323,6 +323,7 @@ class SearchRequest(_message.Message):
     SINCE_MS_FIELD_NUMBER: _ClassVar[int]
     UNTIL_MS_FIELD_NUMBER: _ClassVar[int]
     AGENT_ID_FIELD_NUMBER: _ClassVar[int]
+    AS_OF_MS_FIELD_NUMBER: _ClassVar[int]
     query: str
     k: int
     conversation_id: str
@@ -330,7 +331,8 @@ class SearchRequest(_message.Message):
     since_ms: int
     until_ms: int
     agent_id: str
-    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., conversation_id: _Optional[str] = ..., kinds: _Optional[_Iterable[str]] = ..., since_ms: _Optional[int] = ..., until_ms: _Optional[int] = ..., agent_id: _Optional[str] = ...) -> None: ...
+    as_of_ms: int
+    def __init__(self, query: _Optional[str] = ..., k: _Optional[int] = ..., conversation_id: _Optional[str] = ..., kinds: _Optional[_Iterable[str]] = ..., since_ms: _Optional[int] = ..., until_ms: _Optional[int] = ..., agent_id: _Optional[str] = ..., as_of_ms: _Optional[int] = ...) -> None: ...
 
 class SearchResponse(_message.Message):
     __slots__ = ("hits",)

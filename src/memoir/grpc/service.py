@@ -47,6 +47,7 @@ Method = TypeVar("Method", bound=Callable[..., Any])
 
 _INTERNAL_MESSAGE = "internal error in memoir: the server's log has the details"
 _TIMES = {"since": "since_ms", "until": "until_ms"}  # the façade's time filters and their proto fields
+_AS_OF = {"as_of": "as_of_ms"}
 
 
 def status_of(error: MemoirError) -> Any:
@@ -142,10 +143,10 @@ class MemoirServicer(pb_grpc.MemoirServiceServicer):
 
     # -- search ---------------------------------------------------------------------------------
 
-    @rpc(**_TIMES)
+    @rpc(**_TIMES, **_AS_OF)
     def Search(self, request: pb.SearchRequest, context: Any) -> pb.SearchResponse:
         kinds = list(request.kinds) or None  # a repeated field cannot be absent: empty means every kind
-        arguments = present(request, "k", "conversation_id", "agent_id", **_TIMES)
+        arguments = present(request, "k", "conversation_id", "agent_id", **_TIMES, **_AS_OF)
         hits = self._memoir.search(request.query, kinds=kinds, **arguments)
         return pb.SearchResponse(hits=[hit_message(hit) for hit in hits])
 

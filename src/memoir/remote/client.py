@@ -71,6 +71,7 @@ class MemoirAPI(Protocol):
         since: TimeLike | None = None,
         until: TimeLike | None = None,
         agent_id: str | None = None,
+        as_of: TimeLike | None = None,
     ) -> list[Hit]: ...
 
     def build_context(
@@ -81,6 +82,7 @@ class MemoirAPI(Protocol):
         budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
+        as_of: TimeLike | None = None,
     ) -> Context: ...
 
     def remember(
@@ -216,11 +218,12 @@ class MemoirClient:
         since: TimeLike | None = None,
         until: TimeLike | None = None,
         agent_id: str | None = None,
+        as_of: TimeLike | None = None,
     ) -> list[Hit]:
         body = {
             "query": query, "k": k, "conversation_id": conversation_id,
             "kinds": None if kinds is None else _listed("kinds", kinds), "since": _time(since),
-            "until": _time(until), "agent_id": agent_id,
+            "until": _time(until), "agent_id": agent_id, "as_of": _time(as_of),
         }  # fmt: skip
         return [wire.hit_from(h) for h in self._call("POST", "search", json=body)["hits"]]
 
@@ -232,10 +235,11 @@ class MemoirClient:
         budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
+        as_of: TimeLike | None = None,
     ) -> Context:
         body = {
             "query": query, "conversation_id": conversation_id, "budget_tokens": budget_tokens,
-            "agent_id": agent_id, "top_k": top_k,
+            "agent_id": agent_id, "top_k": top_k, "as_of": _time(as_of),
         }  # fmt: skip
         return wire.context_from(self._call("POST", "context", json=body))
 

@@ -8,8 +8,8 @@ around it as context, so an answer can always be traced back to what was said.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from typing import cast
 
@@ -73,17 +73,35 @@ class SearchPipeline:
         self.keyword_terms = KeywordTerms(self.store)
 
     def search(
-        self, query: str, scope: IndexScope, k: int, now_ms: int | None = None, *, rerank: bool = True
+        self,
+        query: str,
+        scope: IndexScope,
+        k: int,
+        now_ms: int | None = None,
+        *,
+        rerank: bool = True,
+        extra: Sequence[IndexItem] = (),
+        hidden: Collection[str] = (),
     ) -> list[Hit]:
-        """The k best hits; `rerank=False` skips the cross-encoder (internal lookups, no user waiting)."""
+        """The k best hits; `rerank=False` skips the cross-encoder (internal lookups, no user waiting).
+
+        For a time-travel read: `extra`, items outside the index that compete too (memories that
+        were live then and are not now), found by meaning only: their vectors join the vector
+        ranking; `hidden`, the refs of indexed items it must not see (versions written since).
+        """
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         today = datetime.fromtimestamp(now_ms / 1000, UTC).date()
         rankings, query_vector = self.rankings(query, scope, today)
+        outside, outside_vectors = self._outside(extra, query_vector, rankings)
         ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
         if not ids:
             return []
-        items = self.store.index_items(ids)  # an item gone since the vectors were loaded drops out
-        vectors = self.vectors.vectors_of(ids)
+        items = self.store.index_items([i for i in ids if i not in outside])  # one gone since drops out
+        if hidden:
+            items = {item_id: item for item_id, item in items.items() if item.ref not in hidden}
+        items.update(outside)
+        vectors = self.vectors.vectors_of([i for i in ids if i not in outside])
+        vectors.update(outside_vectors)
         candidates = [c for c in self._fuse(rankings, vectors, query_vector) if c.item_id in items]
         for candidate in candidates:
             candidate.created_ms = items[candidate.item_id].created_ms
@@ -98,8 +116,23 @@ class SearchPipeline:
         around = self._neighbours([items[c.item_id] for c in chosen])
         return [self._hit(c, items[c.item_id], around.get(c.item_id, [])) for c in chosen]
 
+    def _outside(
+        self, extra: Sequence[IndexItem], query_vector: np.ndarray, rankings: dict[str, Sequence[tuple[int, float]]]
+    ) -> tuple[dict[int, IndexItem], dict[int, np.ndarray]]:
+        """`extra` under ids no indexed item has (negative), their vectors, and their places in the vector
+        ranking (`rankings` is changed): as if the index held them."""
+        if not extra:
+            return {}, {}
+        embedded = np.asarray(self.embedder.embed([item.search_text for item in extra]), dtype=np.float32)
+        items = {-(n + 1): replace(item, item_id=-(n + 1)) for n, item in enumerate(extra)}
+        vectors = dict(zip(items, embedded, strict=True))
+        ranked = [*rankings.get("vector", ()), *((i, float(v @ query_vector)) for i, v in vectors.items())]
+        rankings["vector"] = sorted(ranked, key=lambda pair: -pair[1])[: self.parameters.candidates + len(extra)]
+        return items, vectors
+
     def _neighbours(self, items: list[IndexItem]) -> dict[int, list[IndexItem]]:
         """Each hit's neighbouring turns: in one query where the store offers it (PostgreSQL)."""
+        items = [item for item in items if (item.item_id or 0) > 0]  # an item from outside the index has none
         n = self.parameters.neighbours
         many = getattr(self.store, "index_neighbours_many", None)
         if many is not None:

@@ -57,6 +57,7 @@ class SearchBody(BaseModel):
     since: Time = None
     until: Time = None
     agent_id: str | None = None
+    as_of: Time = Field(default=None, description="what was known just before this moment (a time-travel read)")
 
 
 class ContextBody(BaseModel):
@@ -66,6 +67,7 @@ class ContextBody(BaseModel):
     budget_tokens: int = BUDGET_TOKENS
     agent_id: str | None = None
     top_k: int | None = None
+    as_of: Time = Field(default=None, description="what was known just before this moment (a time-travel read)")
 
 
 class MemoryBody(BaseModel):
