@@ -41,6 +41,7 @@ ALLOWED = {
         "ingest",
         "retrieval",
         "timeline",
+        "history",
         "think",
     },
     "auth": {"errors"},
@@ -51,14 +52,11 @@ ALLOWED = {
     "hooks": {"errors", "model", "config", "retrieval", "facade", "session_state"},
     "importers": {"errors", "model", "facade", "hooks"},
     "mcp": {"errors", "model", "config", "retrieval", "facade", "remote", "__init__"},
-    # The servers reach the engine through the façade only; the proxy's history knobs (seed
-    # 003) and its place before memoir's background calls are the two exceptions left.
+    # The servers reach the engine through the façade only.
     "server": {
         "errors",
         "model",
         "blas",
-        "llm",
-        "history",
         "facade",
         "auth",
         "remote",

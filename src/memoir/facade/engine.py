@@ -17,6 +17,7 @@ from typing import Any
 from memoir.config import MultiAgentMode, Settings, load_settings
 from memoir.errors import EventNotFound, InvalidEvent, InvalidInput, InvalidQuery
 from memoir.facade.assembly import Parts, assemble, prepare_home
+from memoir.facade.chat_history import HistoryMethods
 from memoir.facade.context import InjectionMethods, TurnMethods
 from memoir.facade.doctor import Finding, examine
 from memoir.facade.search import SearchMethods
@@ -44,7 +45,7 @@ ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(SearchMethods, TimelineMethods, InjectionMethods, TurnMethods, ThinkMethods):
+class Memoir(SearchMethods, TimelineMethods, InjectionMethods, TurnMethods, HistoryMethods, ThinkMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:

@@ -29,11 +29,8 @@ extractive: `Memoir` exposes no LLM to the server.
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
-import threading
-from collections import OrderedDict
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
@@ -43,28 +40,17 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 import memoir.remote.wire as wire
-from memoir.errors import InsufficientHistory, InvalidInput, InvalidQuery
+from memoir.errors import InvalidQuery
+from memoir.facade.chat_history import HISTORY_FIELDS
 from memoir.facade.engine import Memoir
-from memoir.history import Compressed, HistoryParams, manage, parse_strategy
-from memoir.llm import LLM
-from memoir.llm.priority import ForegroundGate
-from memoir.model.chat import Message, messages_to_openai
 from memoir.model.checks import brief
 from memoir.model.limits import BUDGET_TOKENS
 from memoir.server.errors import error
 
 __all__ = ["add_proxy_routes"]
 
-# The request's history fields, and the HistoryParams field each sets (errors name the request's).
-HISTORY_FIELDS = {
-    "history_compression": "compression_strategy",
-    "history_max_tokens": "max_tokens",
-    "history_max_size": "max_history_size",
-    "history_token_caching": "enable_token_caching",
-}
 # The reference's per-request knobs and ours: not the upstream's, so they are taken out before forwarding.
 PROXY_FIELDS = ("memory_id", "memory_top_k", "memory_budget_tokens", *HISTORY_FIELDS)
-STATES_KEPT = 256
 Remember = Callable[[str, bool], Awaitable[None]]
 
 
@@ -73,8 +59,6 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
     upstream = (settings.proxy.upstream_url or settings.llm.base_url or "").rstrip("/")
     key = settings.proxy.api_key or settings.llm.api_key
     auth = {"Authorization": f"Bearer {key}"} if key else {}
-    states = HistoryStates()
-    gate = ForegroundGate.of(memoir.home, upstream)
 
     @app.post("/v1/chat/completions", tags=["proxy"])
     async def chat(request: Request) -> Response:
@@ -97,9 +81,10 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         }
         messages, headers = body.get("messages"), {}
         if any(name in body for name in HISTORY_FIELDS):  # before the memory goes in: it is not history
-            key = (conversation, agent or "")
-            managed, line = await run_in_threadpool(lambda: states.manage(body, key, memoir.llm))
-            messages, headers = messages_to_openai(managed), {"X-Memoir-History": line}
+            managed = await run_in_threadpool(
+                lambda: memoir.manage_history(body, conversation_id=conversation, agent_id=agent)
+            )
+            messages, headers = managed[0], {"X-Memoir-History": managed[1]}
         # The façade keeps the user's words (before forwarding: said, whatever the upstream does) and injects.
         injection = await run_in_threadpool(lambda: memoir.take_turn(messages, **turn, **knobs))
         forwarded = {k: v for k, v in body.items() if k not in PROXY_FIELDS}
@@ -111,7 +96,7 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         url = f"{upstream}/chat/completions"
         upstream_client = client()
         waiting = contextlib.ExitStack()  # a person waits on this answer: memoir's own work on that server waits
-        waiting.enter_context(gate.foreground())
+        waiting.enter_context(memoir.foreground(upstream))
         try:
             request_out = upstream_client.build_request("POST", url, json=forwarded, headers=auth)
             answer = await upstream_client.send(request_out, stream=True)
@@ -149,69 +134,6 @@ def add_proxy_routes(app: FastAPI, memoir: Memoir, client: Callable[[], httpx.As
         return Response(
             answer.content, answer.status_code, _kept_headers(answer), media_type=answer.headers.get("content-type")
         )
-
-
-class HistoryStates:
-    """The last compression of each (conversation, agent), the most recently used `STATES_KEPT` of them."""
-
-    def __init__(self, size: int = STATES_KEPT) -> None:
-        self.size = size
-        self._states: OrderedDict[tuple[str, str], Compressed] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def manage(self, body: Mapping[str, Any], key: tuple[str, str], llm: LLM | None) -> tuple[list[Message], str]:
-        """The request's messages managed as its fields say, and the header's one-line report.
-
-        Summaries are TL;DRs from memoir's own model (`llm.*`) when one is set and answers,
-        extractive ones with grips otherwise.
-        """
-        params, messages = history_params(body), body.get("messages", [])  # checked by `manage`
-        with self._lock:
-            state = self._states.get(key)
-        try:
-            managed = manage(messages, params, llm=llm, state=state)
-        except InsufficientHistory as exc:  # a chat's first turns: sent whole, and the header says why
-            managed = manage(messages, _without_compression(params))
-            note = f"compression skipped ({exc.message_count} messages, {exc.minimum} needed); "
-            return managed.messages, note + managed.report.brief()
-        except InvalidInput as exc:
-            raise _renamed(exc) from None
-        if managed.state is not None:
-            with self._lock:
-                self._states[key] = managed.state
-                self._states.move_to_end(key)
-                while len(self._states) > self.size:
-                    self._states.popitem(last=False)
-        return managed.messages, managed.report.brief()
-
-
-def history_params(body: Mapping[str, Any]) -> HistoryParams:
-    """The request's history fields as `HistoryParams`; InvalidQuery naming the request's field."""
-    strategy, caching = body.get("history_compression"), body.get("history_token_caching")
-    try:
-        return HistoryParams(
-            compression_strategy=None if strategy is None else parse_strategy(strategy, "history_compression"),
-            max_tokens=body.get("history_max_tokens"),
-            max_history_size=body.get("history_max_size"),
-            enable_token_caching=True if caching is None else caching,
-        )
-    except InvalidInput as exc:
-        raise _renamed(exc) from None
-
-
-def _renamed(exc: InvalidInput) -> InvalidInput:
-    """The error with the request's field name (`history_max_tokens`) for `memoir.history`'s (`max_tokens`)."""
-    outer = next((name for name, inner in HISTORY_FIELDS.items() if inner == exc.field), None)
-    if outer is None:
-        return exc  # `messages[3].content` and the like: already the request's
-    renamed = copy.copy(exc)
-    renamed.field = outer
-    renamed.args = (f"{outer}: {exc.reason}",)
-    return renamed
-
-
-def _without_compression(params: HistoryParams) -> HistoryParams:
-    return HistoryParams(None, params.max_tokens, params.max_history_size, params.enable_token_caching)
 
 
 def _json_object(raw: bytes) -> dict[str, Any]:
