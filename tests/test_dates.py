@@ -323,6 +323,13 @@ def test_a_fact_keeps_the_day_its_relative_words_meant_and_dating_it_again_chang
     assert f"{phrase} ({spoken(span)})" in dated
 
 
+def test_only_words_that_point_from_the_moment_are_dated() -> None:
+    said = datetime(2026, 1, 8, 9, 30, tzinfo=UTC)
+    habit = "The user eats vegetarian on the 1st and 15th of the lunar month"
+    assert with_dates(habit, said) == habit  # a habit, not a day
+    assert with_dates("The user met Jo last Saturday", said) == "The user met Jo last Saturday (3 January 2026)"
+
+
 def test_a_fact_read_from_yesterday_says_which_day_it_was(tmp_path: Path) -> None:
     with Memoir.open(tmp_path, worker_enabled=False, embedding_provider="hashing") as memoir:
         memoir.ingest(

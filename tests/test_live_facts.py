@@ -17,8 +17,8 @@ import pytest
 
 from memoir import Memoir
 from memoir.ingest import read, reconcile_by_rules
-from memoir.ingest.changes import Names, naming, reconcile_known
 from memoir.ingest.live import Fact, FactCache, LiveFacts, keys
+from memoir.ingest.rule_decisions import Names, naming, reconcile_known
 from memoir.ingest.rules import known_words
 from memoir.store import IndexItem
 from tests.test_fact_rules import settle

@@ -7,11 +7,14 @@ beside a turn (`retrieval.when.told_when`) and inside a fact (`with_dates`).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 from memoir.index.dates import MONTH, WEEK, YEAR, Span, resolve
 
 __all__ = ["MONTH_NAMES", "spoken", "with_dates"]
+
+_DEICTIC = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|last|next|this|ago|day before|day after)\b", re.I)
 
 
 MONTH_NAMES = (
@@ -51,13 +54,15 @@ def with_dates(text: str, said_at: datetime) -> str:
     """`text` with the day each relative phrase means after it: "… yesterday (7 May 2023)".
 
     What a fact keeps of when it was said: read weeks later, "The user ran a 10k yesterday"
-    is wrong, and the event it came from is one step away. A phrase told already (the text
-    was dated before) is left as it is, so dating twice changes nothing.
+    is wrong, and the event it came from is one step away. Only words that point from the
+    moment they were said are dated ("yesterday", "last Saturday", "next month", "two weeks
+    ago"): "on the 1st and 15th of the lunar month" is a habit, not a day. A phrase told
+    already (the text was dated before) is left as it is, so dating twice changes nothing.
     """
     day = said_at.astimezone(UTC).date()
     dated, cursor = [], 0
     for span in resolve(text, day):
-        if not span.relative or not span.phrase:
+        if not span.relative or not _DEICTIC.search(span.phrase):
             continue
         at = text.find(span.phrase, cursor)
         if at < 0:

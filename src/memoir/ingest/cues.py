@@ -1,7 +1,7 @@
 """The words by which people say that something changed, or no longer holds.
 
 Shared by the rules that read statements (a clause that takes something back states no
-fact) and by the rules that apply changes to what is known (`changes`).
+fact) and by the rules that apply changes to what is known (`rule_decisions`).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each user message is read by the rules (`changes.read`: its facts, and what it says
 changed) against the live facts of its conversation (and agent), which the rules
-reconcile (`changes.reconcile_known`): those that share a word or a topic with what it
+reconcile (`rule_decisions.reconcile_known`): those that share a word or a topic with what it
 says, the only ones it can change or say again, found through an index kept in memory
 between messages (`live`), never by reading every fact for each message. With a model
 configured, the model is asked too: its facts are added where the rules have none like
@@ -34,10 +34,11 @@ from dataclasses import dataclass, field, replace
 from memoir.errors import NotFound
 from memoir.index.spoken_dates import with_dates
 from memoir.ingest.answers import restates_any, said_again
-from memoir.ingest.changes import Decision, Names, Reading, naming, read, reconcile_known
+from memoir.ingest.changes import Reading, read
 from memoir.ingest.extract import extract_with_llm, worth_extracting
 from memoir.ingest.live import FactCache, LiveFacts
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
+from memoir.ingest.rule_decisions import Decision, Names, naming, reconcile_known
 from memoir.ingest.rules import Statement
 from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory

@@ -1,11 +1,11 @@
 """The live facts a user's message is compared with: held between messages, found by word, kept in step.
 
-The rules (`changes`) can change or find again only a fact that shares a word or a topic
-with what a message says (`changes.naming`). Reading every live fact of the conversation
+The rules (`rule_decisions`) can change or find again only a fact that shares a word or a topic
+with what a message says (`rule_decisions.naming`). Reading every live fact of the conversation
 for each message, and reading each one's words again, took most of a second a message at
 10,000 facts (bench/proxy.py), all of it holding the interpreter in the server's process,
 whose requests waited on it. So each scope's live facts are held here as the rules read
-them (`changes.Known`, and `rules.known_words` of each, counted), with an index from each
+them (`rule_decisions.Known`, and `rules.known_words` of each, counted), with an index from each
 word and topic (`keys`) to the facts that have it; a message is compared with the facts
 sharing a key with it (`LiveFacts.near`), and `read` asks whether a name is known
 (`LiveFacts.words`) without a set of every word being built.
@@ -28,7 +28,7 @@ from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 
 from memoir.index.keyword import terms
-from memoir.ingest.changes import Known, Names
+from memoir.ingest.rule_decisions import Known, Names
 from memoir.ingest.rules import known_words
 from memoir.ingest.topics import stem, stems, topics
 from memoir.store import IndexItem, Store
@@ -47,7 +47,7 @@ Scope = tuple[str, str | None]  # a conversation and, in unified mode, its agent
 
 def keys(text: str) -> frozenset[str]:
     """What finds a fact for a message: each word's stem cut to five letters (the rules match stems, or
-    their first five letters: `changes._alike`), each word's first five letters but a plural's "s" (how
+    their first five letters: `fact_words.alike_stems`), each word's first five letters but a plural's "s" (how
     `answers` matches words), single digits, and the single-valued topics the text speaks to."""
     found: set[str] = set()
     for word in terms(text):
@@ -138,7 +138,7 @@ class LiveFacts:
         return self._facts.get(memory_id)
 
     def near(self, names: Names) -> list[Fact]:
-        """The facts the names name (`changes.naming`), in the store's order (oldest first)."""
+        """The facts the names name (`rule_decisions.naming`), in the store's order (oldest first)."""
         found: set[str] = set()
         for text in names.words:
             found |= self._with_any(keys(text))

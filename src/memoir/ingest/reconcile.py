@@ -1,6 +1,6 @@
 """Reconciliation by a model: what new facts do to the memories a scope already holds (seed 004, 4.3).
 
-The rules decide first (`changes.reconcile_by_rules`); a model, when configured, is asked
+The rules decide first (`rule_decisions.reconcile_by_rules`); a model, when configured, is asked
 about the facts the rules would add, beside the nearest existing memories renumbered
 0..n-1 (short ids it cannot confuse), and answers every memory with an event: ADD,
 UPDATE (the same topic with new content: the old one becomes a tombstone with
@@ -27,7 +27,7 @@ from typing import Any
 
 from memoir.index.keyword import terms
 from memoir.ingest.answers import is_placeholder
-from memoir.ingest.changes import Decision, reconcile_by_rules
+from memoir.ingest.rule_decisions import Decision, reconcile_by_rules
 from memoir.ingest.topics import stems
 from memoir.llm import ChatClient
 from memoir.model.memory import Memory, normalise_content

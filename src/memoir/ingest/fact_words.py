@@ -1,0 +1,117 @@
+"""A fact's words matched and rewritten: what the rules' reconciliation (`rule_decisions`) does
+with a value, a name or a clause taken back.
+
+Values are found by `values` (names, places, dates, numbers); a word matches another when
+their stems are the same or begin alike (`alike_stems`), as the live facts' index finds them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.cues import RETRACTION
+from memoir.ingest.person import third_person
+from memoir.ingest.rules import content_words
+from memoir.ingest.topics import stem_set, stems
+from memoir.ingest.values import Value, values
+
+__all__ = [
+    "alike_stems",
+    "habit_dropped",
+    "mentions",
+    "merge_values",
+    "other_of_kind",
+    "same_subject",
+    "subject_of",
+    "swap_kind",
+    "swap_value",
+    "taken_part",
+    "taken_words",
+]
+
+_HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
+_TAKEN_BACK = stem_set(
+    "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
+    "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
+    "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
+    "entirely fully job gig thing stuff plan plans idea lol haha out window"
+)
+
+
+def mentions(text: str, value: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(value)}s?(?!\w)", text, re.IGNORECASE) is not None
+
+
+def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """The stems a clause takes back, and those of its names (None: it takes back no word)."""
+    clause = taken_part(clause)
+    said = third_person(clause) or clause
+    taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
+    if not taken:
+        return None
+    return taken, stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
+
+
+def alike_stems(words: frozenset[str], others: frozenset[str]) -> frozenset[str]:
+    """The stems of `words` that are `others`', or begin alike ("retirem" of retirement, "retir" of retires)."""
+    starts = {o[:5] for o in others if len(o) >= 5}
+    return frozenset(w for w in words if w in others or (len(w) >= 5 and w[:5] in starts))
+
+
+def taken_part(clause: str) -> str:
+    """The clause up to what it takes back: "Arjun has left us" of "Arjun has left us to do his MBA in Pune"."""
+    cue = RETRACTION.search(clause)
+    if cue is None:
+        return clause
+    why = re.search(r"\s+(?:to|because|for|since|after|as|so|in order to|due to)\s", clause[cue.end() :], re.I)
+    return clause[: cue.end() + why.start()] if why else clause
+
+
+def habit_dropped(retracted: Sequence[str]) -> str | None:
+    """ "I stopped smoking": taken back, and a fact of its own (a habit dropped says something of the user)."""
+    for clause in retracted:
+        if _HABIT.search(clause) and (said := third_person(clause)):
+            return said
+    return None
+
+
+def swap_value(text: str, old: str, new: str) -> str:
+    """`text` with `old` written as `new`; a name replaces the whole name it is part of ("Kevin Doyle")."""
+    for value in values(text):
+        if value.kind in ("place", "name") and mentions(value.text, old) and not mentions(new, value.text):
+            return text[: value.start] + new + text[value.end :]
+    return re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
+
+
+def other_of_kind(found: Sequence[Value], value: Value) -> bool:
+    return any(v.kind == value.kind and v.key != value.key for v in found)
+
+
+def swap_kind(text: str, value: Value) -> str | None:
+    """`text` with its value of `value`'s kind written as `value` (None: it holds none, or the same)."""
+    kinds = {"place", "name"} if value.kind in ("place", "name") else {value.kind}
+    for found in values(text):
+        if found.kind in kinds and found.key != value.key:
+            return text[: found.start] + value.text + text[found.end :]
+    return None
+
+
+def merge_values(text: str, said: str) -> str:
+    """`text` with the dates, times, days and numbers `said` gives instead of its own."""
+    for value in values(said):
+        if value.kind in ("date", "time", "weekday", "number") and not mentions(text, value.text):
+            text = swap_kind(text, value) or text
+    return text
+
+
+def same_subject(first: str, second: str) -> bool:
+    """Do both facts speak of the same one: the user, or the same named person or thing?"""
+    return subject_of(first) == subject_of(second)
+
+
+def subject_of(text: str) -> str:
+    lowered = text.lower()
+    if lowered.startswith("the user's "):
+        return "the user's " + lowered.split()[2]
+    return "the user" if lowered.startswith("the user ") else lowered.split()[0] if lowered else ""

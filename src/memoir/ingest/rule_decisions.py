@@ -1,0 +1,419 @@
+"""The rules' reconciliation (seed 004, 4.3, without a model): what a message's readings
+(`changes`) do to the facts already known.
+
+A known fact is changed only when the message names it so: it holds the old value and
+shares a word with the sentence beyond it ("Elena is planning the offsite" for "Ravi is
+planning it now, not Elena", never "Elena joined in June"), or it holds every word the
+message takes back, or it holds a value of the new value's kind and shares a word with
+the sentence. What replaces it is the fact as it holds now: the old fact with the new
+values in it ("The user's wedding is in Seville on 14 June", keeping the date) when the
+message changed values, the message's own statement when it said something new ("I'm a
+joiner at a shipyard in Hull now"), or nothing (a deletion) when it only took a fact
+back. The old fact becomes a tombstone pointing at its successor (`replaced_by`).
+
+Statements the changes did not use are settled against the known facts: the same fact
+again is nothing to do (the same words, the same value on a topic, or no content word
+the known fact lacks), a new value on a single-valued topic replaces the old one, a fact
+that says all a known fact says and more replaces it, and anything else is added.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from memoir.index.keyword import terms
+from memoir.ingest.changes import Reading
+from memoir.ingest.fact_words import (
+    alike_stems,
+    habit_dropped,
+    mentions,
+    merge_values,
+    other_of_kind,
+    same_subject,
+    swap_kind,
+    swap_value,
+    taken_part,
+    taken_words,
+)
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
+from memoir.ingest.person import third_person
+from memoir.ingest.rules import Statement
+from memoir.ingest.topics import Topic, stem_set, stems, topics
+from memoir.ingest.values import Value, values
+from memoir.model.memory import normalise_content
+
+__all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
+
+_AFTER_TO = re.compile(r"\b(?:to|now|down to|up to|is|are)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
+_HEADCOUNT = stem_set(" ".join(HEADCOUNT))
+# What a statement says of itself when it takes the place of what was taken back.
+_NEW = re.compile(
+    r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
+    r"only|in the end|finally|went with|went for|chose|picked)\b",
+    re.I,
+)
+# Stems that say a change happened, not what it is about: they never make a fact the one changed.
+_CHANGE_STEMS = stem_set(
+    "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
+    "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
+    "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
+    "update correction plan plans new instead rather got get"
+)
+_EVENT_STEMS = stem_set(" ".join(EVENTS) + " plan plans idea thing")
+_CHANGE_WORDS = frozenset(
+    word_list(
+        "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
+        "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
+        "anymore again"
+    )
+)
+# Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
+_VERB_STEMS = stem_set(
+    "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
+    "drink take have get make use like love need want start try keep find join move switch change book booked "
+    "is are was"
+)
+
+
+@dataclass(frozen=True)
+class Decision:
+    event: str  # ADD, UPDATE, DELETE or NONE
+    text: str
+    memory_id: str | None = None  # the existing memory concerned (UPDATE, DELETE, NONE)
+    important: bool = False  # the user asked for it to be remembered (tagged `important`)
+    source: str = "heuristics"  # who read the fact in the message: the rules, or the model (llm)
+    reconciled_by: str = "heuristics"  # who decided what it does to the known facts
+
+
+@dataclass
+class Known:
+    """A live fact while a message is reconciled (`id` None: added by this reconciliation).
+
+    What the rules read of its text is worked out once: a fact kept between messages
+    (`live.LiveFacts`) is not read again for each one.
+    """
+
+    id: str | None
+    text: str
+    stems: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stems = stems(self.text)
+
+    @cached_property
+    def normalised(self) -> str:
+        return normalise_content(self.text)
+
+    @cached_property
+    def topics(self) -> tuple[Topic, ...]:
+        return topics(self.text)
+
+    @cached_property
+    def values(self) -> tuple[Value, ...]:
+        return tuple(values(self.text))
+
+
+@dataclass(frozen=True)
+class Names:
+    """How a message's readings name the known facts they may decide on (`naming`; `live.LiveFacts.near`)."""
+
+    alike: tuple[str, ...] = ()  # statements: a fact on its topic, holding all its stems, or held all by it
+    sharing: tuple[str, ...] = ()  # a fact sharing a stem (or its first five letters) or a topic with one
+    words: tuple[str, ...] = ()  # values: a fact that names one
+
+
+def naming(readings: Sequence[Reading]) -> Names:
+    """What names every known fact the readings may change or find again (`reconcile_known`).
+
+    A statement that no change used is settled against a fact on the same topic, or one
+    holding all its stems, or one whose stems it holds all of, and nothing else (`_settle`,
+    `_replaces`). A sentence that changes something names the fact it changes by an old
+    value (`mentions`), by a clause taken back (its stems as `_takes_back` reads them), or
+    by a stem shared with the sentence or a statement of it (`_restated`, `_new_value`), and
+    after a verb of change with the message ("so only 22 now": `_about`). A fact named by
+    none of these may be left out of the comparison: keep this in step with the rules.
+    """
+    alike: list[str] = []
+    sharing: list[str] = []
+    words: list[str] = []
+    for reading in readings:
+        said = [statement.text for statement in reading.statements]
+        alike += said
+        if not reading.changing:
+            continue
+        sharing += [reading.text, *said]
+        words += reading.old
+        for clause in reading.retracted:
+            taken = taken_part(clause)
+            sharing += [taken, third_person(taken) or taken]
+        if reading.moved:
+            sharing.append(reading.message)
+            if stems(reading.message) & _HEADCOUNT:  # "like 90 people" may change "140 guests" (`_counted`)
+                sharing.append(" ".join(HEADCOUNT))
+    return Names(tuple(alike), tuple(sharing), tuple(words))
+
+
+def reconcile_by_rules(readings: Sequence[Reading], existing: Sequence[tuple[str, str]]) -> list[Decision]:
+    """What a message's readings do to the known facts, given as (memory id, text), in order."""
+    return reconcile_known(readings, [Known(memory_id, text) for memory_id, text in existing])
+
+
+def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Decision]:
+    """`reconcile_by_rules` over facts read already, in order; `live` follows the decisions.
+
+    Only the facts `naming` finds can be changed or found again by the readings: the
+    others may be left out (`live.LiveFacts.near`) and the decisions are the same.
+    """
+    decisions: list[Decision] = []
+    for reading in readings:
+        used: set[int] = set()
+        if reading.changing:
+            decisions += _changes(reading, live, used)
+        for index, statement in enumerate(reading.statements):
+            if index not in used:
+                decisions += _settle(statement, live)
+    return decisions
+
+
+def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
+    decisions = []
+    targets = _targets(reading, live) or _implicit(reading, live)
+    for known, how, old in targets:
+        text, took = _replacement(known, how, old, reading, used)
+        used |= took
+        important = any(reading.statements[i].important for i in took)
+        source = "llm" if any(reading.statements[i].source == "llm" for i in took) else "heuristics"
+        if text is None or normalise_content(text) == normalise_content(known.text):
+            decisions.append(Decision("DELETE", known.text, known.id))
+            live.remove(known)
+        else:
+            decisions.append(Decision("UPDATE", text, known.id, important, source))
+            live[live.index(known)] = Known(None, text)
+    return decisions
+
+
+def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """The known facts a sentence names as changed: by an old value, or by taking them back."""
+    found: list[tuple[Known, str, str | None]] = []
+    about = stems(reading.text) - _CHANGE_STEMS
+    only_values = not (about - stems(" ".join(v.text for v in values(reading.text))))
+    taken = [words for clause in reading.retracted if (words := taken_words(clause)) is not None]
+    for known in live:
+        if known.id is None:
+            continue
+        old = next(
+            (a for a in reading.old if mentions(known.text, a) and (only_values or _related(known, about, a))), None
+        )
+        if old is not None:
+            found.append((known, "value", old))
+        elif any(_takes_back(words, known) for words in taken):
+            found.append((known, "retracted", None))
+    for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
+        if not any(o == old for _, how, o in found if how == "value"):
+            saying = [k for k in live if k.id is not None and mentions(k.text, old)]
+            if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
+                found.append((saying[0], "value", old))
+    return found
+
+
+# "new schedule from Monday": when a change holds from, not a new value ("the exams are from 15 February" is one).
+_SINCE = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )\b(?:from|starting|starts|started|as of|effective|"
+    r"beginning|since)\s+(?:next\s+|this\s+)?$",
+    re.I,
+)
+
+
+def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
+    exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
+    plan: I'm doing the Valencia half marathon instead")."""
+    return _new_value(reading, live) or _restated(reading, live)
+
+
+def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    if not reading.announced:
+        return []
+    found: list[tuple[Known, str, str | None]] = []
+    names = stems(" ".join(v.text for v in values(reading.text) if v.kind in ("name", "place")))
+    for index, statement in enumerate(reading.statements):
+        own = stems(statement.text) - _CHANGE_STEMS - names
+        kinds = {v.kind for v in values(statement.text)}
+        best: tuple[int, Known] | None = None
+        for known in live:
+            shared = known.stems & own
+            if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
+                continue
+            if kinds and not kinds & {v.kind for v in known.values}:
+                continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
+            score = 2 * len(shared) + bool(kinds & {v.kind for v in known.values})
+            if best is None or score > best[0]:
+                best = (score, known)
+        if best is not None:
+            found.append((best[1], "restated", str(index)))
+    return found
+
+
+def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    if not reading.moved:
+        return []
+    given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
+    given = [v for v in given if not _SINCE.search(reading.text[: v.start])]  # when, not what: "from Monday"
+    given.sort(key=lambda v: not _AFTER_TO.search(reading.text[: v.start]))  # "hired 4 more, so now 16": 16
+    best: tuple[int, Known, Value] | None = None
+    for value in given:
+        about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
+        for known in live:
+            shared = len(alike_stems(about, known.stems)) + _counted(about, known, value)
+            if known.id is None or not shared or not other_of_kind(known.values, value):
+                continue
+            if best is None or shared > best[0]:
+                best = (shared, known, value)
+    return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _counted(about: frozenset[str], known: Known, value: Value) -> bool:
+    """Do a new number and a known fact count people, each in its own word ("90 people", "140 guests")?"""
+    return value.kind == "number" and bool(about & _HEADCOUNT) and bool(known.stems & _HEADCOUNT)
+
+
+def _about(value: Value, reading: Reading) -> frozenset[str]:
+    """What a new value is said of: its own statement's words ("moved to Nairobi" is not about teaching), the
+    sentence's when no statement carries it, the message's when the sentence says nothing but the value."""
+    carrying = [s.text for s in reading.statements if value.text in s.text]
+    said = stems(" ".join(carrying)) if carrying else stems(reading.text)
+    if not said - stems(value.text) - _CHANGE_STEMS:  # "so only 22 now"
+        said = stems(reading.message)
+    return said
+
+
+def _replacement(
+    known: Known, how: str, old: str | None, reading: Reading, used: set[int]
+) -> tuple[str | None, set[int]]:
+    """The fact as it holds now (None: taken back, nothing said instead), and the statements it used."""
+    if how == "restated" and old is not None:
+        return reading.statements[int(old)].text, {int(old)}
+    best = _best_statement(reading, known, old, used)
+    took = {best} if best is not None else set()
+    said = reading.statements[best].text if best is not None else None
+    if how == "implicit" and old is not None:
+        value = next(v for v in reading.new if v.text == old)
+        carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
+        for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
+            more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
+            if more - _CHANGE_WORDS - {"user", "user's"}:
+                return reading.statements[index].text, {index}
+        return swap_kind(known.text, value), set(carrying)
+    if how == "retracted":
+        if said is not None:
+            return said, took
+        # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the
+        # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement)
+        schedule = [v for v in reading.new if v.kind in ("weekday", "date", "time", "number")]
+        swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
+        return swapped or habit_dropped(reading.retracted), set()
+    assert old is not None
+    new = _counterpart(old, reading, known, said)
+    if new is None or not any(v.text.lower() == old.lower() for v in values(reading.text)):
+        return said, took  # "instead of the dinner": what replaces it is what the sentence says
+    text = swap_value(known.text, old, new)
+    shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
+    return (merge_values(text, said) if said is not None else text), (took if shares else set())
+
+
+def _best_statement(reading: Reading, known: Known, old: str | None, used: set[int]) -> int | None:
+    """The statement of the sentence that says what the fact is now: the one sharing most words with it,
+    or the sentence's only statement when it says it is new ("…, I'm a joiner in Hull now")."""
+    free = [i for i in range(len(reading.statements)) if i not in used]
+    if not free:
+        return None
+    left = known.stems - (stems(old) if old else frozenset())
+    scored = [(len(left & stems(reading.statements[i].text)), -i, i) for i in free]
+    shared, _, index = max(scored)
+    alone = len(free) == 1 and _NEW.search(reading.statements[index].clause) is not None
+    return index if shared or alone else None
+
+
+def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> str | None:
+    """The new value that takes `old`'s place: B of "from A to B", else a value of the same kind."""
+    for a, b in reading.pairs:
+        if a.strip().lower() == old.lower():
+            return b.strip()
+    kind = next((v.kind for v in values(reading.text) if v.text.lower() == old.lower()), "name")
+    kinds = {"place", "name"} if kind in ("place", "name") else {kind}
+    candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
+    preferred = [v for v in candidates if said is not None and v.text in said]
+    chosen = preferred or candidates
+    return chosen[0].text if chosen else None
+
+
+def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
+    """A statement no change used: nothing (known), an update (a topic's new value, or more said), or an add.
+
+    A model's statement (`source` llm) never replaces a known fact: it is added, or dropped when it
+    contradicts one on a topic that holds one value.
+    """
+    new = Known(None, statement.text)
+    said = normalise_content(statement.text)
+    if any(k.normalised == said for k in live):
+        return []
+    mine = topics(statement.text)
+    for known in live:
+        if any(t.key == o.key and t.value == o.value for t in mine for o in known.topics):
+            return []
+        if new.stems and new.stems <= known.stems and same_subject(statement.text, known.text):
+            return []
+    decisions: list[Decision] = []
+    replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
+    if statement.source == "llm" and replaced:
+        # A model's fact only adds: one on a topic known with another value ("The user's name is Ada" beside
+        # "… is Tom Walker", from "Ada is 9") is a misreading, and a fact it says more of stays as it is.
+        if any(t.key == o.key for t in mine for k in replaced for o in k.topics):
+            return []
+        replaced = []
+    for known in replaced:
+        if decisions:  # a second fact on the same topic is stale too
+            decisions.append(Decision("DELETE", known.text, known.id))
+            live.remove(known)
+            continue
+        text = _topic_text(statement.text, mine, known)
+        decisions.append(Decision("UPDATE", text, known.id, statement.important, statement.source))
+        live[live.index(known)] = Known(None, text)
+    if not decisions:
+        decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
+        live.append(new)
+    return decisions
+
+
+def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:
+    """Is `known` what the statement changes: the same single-valued topic with another value,
+    or a fact of two or more words that the statement says all of, and more?"""
+    if any(t.key == o.key and t.value != o.value for t in mine for o in known.topics):
+        return True
+    return len(known.stems) >= 2 and known.stems < new.stems and same_subject(text, known.text)
+
+
+def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
+    """An event's new place or date keeps the rest of what was known of it ("… on 14 June")."""
+    if all(t.attribute in ("place", "date", "time") for t in mine):
+        merged = merge_values(known.text, text)
+        if merged != known.text:
+            return merged
+    return text
+
+
+def _related(known: Known, about: frozenset[str], old: str) -> bool:
+    """Does the fact share a word with the sentence besides the old value?"""
+    return bool((known.stems - stems(old)) & (about - stems(old)))
+
+
+def _takes_back(words: tuple[frozenset[str], frozenset[str]], known: Known) -> bool:
+    """Does the fact hold every word a clause takes back ("no more Friday nights": friday, night), or
+    its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)? (`taken_words`)"""
+    taken, names = words
+    if alike_stems(taken, known.stems) == taken:
+        return True
+    return bool(names) and names <= known.stems and not (taken - names - _EVENT_STEMS)
