@@ -60,6 +60,7 @@ class _Searches(Protocol):
         budget_tokens: int = BUDGET_TOKENS,
         agent_id: str | None = None,
         top_k: int | None = None,
+        as_of: TimeLike | None = None,
     ) -> Context: ...
 
     def inject(

@@ -20,12 +20,11 @@ from memoir.facade.assembly import Parts, assemble, prepare_home
 from memoir.facade.chat_history import HistoryMethods
 from memoir.facade.context import InjectionMethods, TurnMethods
 from memoir.facade.doctor import Finding, examine
-from memoir.facade.search import SearchMethods
+from memoir.facade.search import IndexMethods, SearchMethods
 from memoir.facade.spool import drain_spool
 from memoir.facade.think import ThinkMethods
 from memoir.facade.timeline import TimelineMethods
 from memoir.facade.views import EventPage, Status, llm_usage, model_state, parse_cursor
-from memoir.index.rebuild import rebuild_index
 from memoir.llm import LLM
 from memoir.model import Event, Memory, admit, is_ulid, now_ms
 from memoir.model.admission import refuse_conflicts
@@ -33,19 +32,17 @@ from memoir.model.checks import brief, check_count, check_filters, check_flag, c
 from memoir.model.limits import MAX_PAGE
 from memoir.model.memory import MemoryKind
 from memoir.retrieval import TimeLike, time_bound
-from memoir.store import EventQuery, IndexItem
+from memoir.store import EventQuery
 from memoir.vault import MemoryDraft, SyncReport
-from memoir.vault.drafts import index_item
 from memoir.vault.watcher import VaultWatcher
 from memoir.workers import FAST_LANE, Job, run_in_foreground
 
 __all__ = ["EventPage", "Memoir", "Status"]
 
-ProgressCallback = Callable[[int, int], None]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(SearchMethods, TimelineMethods, InjectionMethods, TurnMethods, HistoryMethods, ThinkMethods):
+class Memoir(SearchMethods, IndexMethods, TimelineMethods, InjectionMethods, TurnMethods, HistoryMethods, ThinkMethods):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:
@@ -360,26 +357,6 @@ class Memoir(SearchMethods, TimelineMethods, InjectionMethods, TurnMethods, Hist
     def doctor(self) -> list[Finding]:
         """Check that events, vault and index agree and that the models work (read-only)."""
         return examine(self._parts)
-
-    # -- the index (search itself: `facade.search`) ------------------------------------------
-
-    def reindex(self, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
-        """Rebuild the search index from the event log and the vault; returns how many items it holds.
-
-        Embeddings are cached by content hash, so a rebuild only embeds text it never saw.
-        """
-        check_count("batch_size", batch_size, 1, MAX_PAGE)
-        if progress is not None and not callable(progress):
-            raise InvalidQuery("progress", f"must be a function of (done, total), got {brief(progress)}")
-        parts = self._parts
-
-        def memories() -> list[IndexItem]:
-            items = [index_item(m) for m in parts.store.memory_list() if not m.unreadable]
-            return items + parts.timeline.index_items()
-
-        return rebuild_index(
-            parts.store, parts.index_job, parts.embedder, memories, progress=progress, batch_size=batch_size
-        )
 
     def status(self) -> Status:
         """Counts, backlog, workers, the model and its breaker, and the database, for `memoir status`."""

@@ -1,4 +1,4 @@
-"""`Memoir.search`, and time-travel reads: what memoir knew at a moment (a mixin of the façade).
+"""`Memoir.search` and `Memoir.reindex`, and time-travel reads: what memoir knew at a moment (a mixin of the façade).
 
 `search(..., as_of=T)` answers with what was known just before T: turns and summaries
 stored before T, and the memories live then with the content they had then. A memory
@@ -16,17 +16,19 @@ from dataclasses import replace
 from typing import Protocol
 
 from memoir.config import Settings
+from memoir.errors import InvalidQuery
 from memoir.facade.assembly import Parts
-from memoir.model.checks import check_count, check_filters, check_query
+from memoir.index.rebuild import ProgressCallback, rebuild_index
+from memoir.model.checks import brief, check_count, check_filters, check_query
 from memoir.model.event import to_ms
 from memoir.model.ids import ulid_timestamp_ms
-from memoir.model.limits import MAX_K, MAX_QUERY_LENGTH
+from memoir.model.limits import MAX_K, MAX_PAGE, MAX_QUERY_LENGTH
 from memoir.model.memory import Memory
 from memoir.retrieval import Hit, TimeLike, search_scope, time_bound
 from memoir.store import IndexItem, IndexScope
 from memoir.vault.drafts import index_item
 
-__all__ = ["SearchMethods", "known_then"]
+__all__ = ["IndexMethods", "SearchMethods", "known_then"]
 
 
 class _Owner(Protocol):  # what these methods need of the façade
@@ -67,6 +69,26 @@ class SearchMethods:
             return self._parts.pipeline.search(query.strip(), scope, k)
         scope, then, hidden = known_then(self._parts, scope, moment)
         return self._parts.pipeline.search(query.strip(), scope, k, moment, extra=then, hidden=hidden)
+
+
+class IndexMethods:
+    def reindex(self: _Owner, progress: ProgressCallback | None = None, batch_size: int = 256) -> int:
+        """Rebuild the search index from the event log and the vault; returns how many items it holds.
+
+        Embeddings are cached by content hash, so a rebuild only embeds text it never saw.
+        """
+        check_count("batch_size", batch_size, 1, MAX_PAGE)
+        if progress is not None and not callable(progress):
+            raise InvalidQuery("progress", f"must be a function of (done, total), got {brief(progress)}")
+        parts = self._parts
+
+        def memories() -> list[IndexItem]:
+            items = [index_item(m) for m in parts.store.memory_list() if not m.unreadable]
+            return items + parts.timeline.index_items()
+
+        return rebuild_index(
+            parts.store, parts.index_job, parts.embedder, memories, progress=progress, batch_size=batch_size
+        )
 
 
 def known_then(parts: Parts, scope: IndexScope, moment_ms: int) -> tuple[IndexScope, list[IndexItem], set[str]]:

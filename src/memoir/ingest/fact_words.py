@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.cues import RETRACTION
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import content_words
 from memoir.ingest.topics import stem_set, stems
@@ -18,16 +19,19 @@ from memoir.ingest.values import Value, values
 
 __all__ = [
     "alike_stems",
+    "counts_people",
     "habit_dropped",
     "mentions",
     "merge_values",
     "other_of_kind",
+    "related",
     "same_subject",
     "subject_of",
     "swap_kind",
     "swap_value",
     "taken_part",
     "taken_words",
+    "takes_back",
 ]
 
 _HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
@@ -115,3 +119,27 @@ def subject_of(text: str) -> str:
     if lowered.startswith("the user's "):
         return "the user's " + lowered.split()[2]
     return "the user" if lowered.startswith("the user ") else lowered.split()[0] if lowered else ""
+
+
+_EVENT_STEMS = stem_set(" ".join(EVENTS) + " plan plans idea thing")
+_HEADCOUNT = stem_set(" ".join(HEADCOUNT))
+
+
+def related(known: frozenset[str], about: frozenset[str], old: str) -> bool:
+    """Does a fact (its stems, `known`) share a word with the sentence besides the old value?"""
+    return bool((known - stems(old)) & (about - stems(old)))
+
+
+def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[str]) -> bool:
+    """Does a fact (its stems) hold every word a clause takes back ("no more Friday nights": friday,
+    night), or its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?
+    (`taken_words`)"""
+    taken, names = words
+    if alike_stems(taken, known) == taken:
+        return True
+    return bool(names) and names <= known and not (taken - names - _EVENT_STEMS)
+
+
+def counts_people(words: frozenset[str]) -> bool:
+    """Do these stems count people ("90 people", "140 guests": one count in other words)?"""
+    return bool(words & _HEADCOUNT)

@@ -28,17 +28,20 @@ from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
 from memoir.ingest.fact_words import (
     alike_stems,
+    counts_people,
     habit_dropped,
     mentions,
     merge_values,
     other_of_kind,
+    related,
     same_subject,
     swap_kind,
     swap_value,
     taken_part,
     taken_words,
+    takes_back,
 )
-from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
+from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import Statement
 from memoir.ingest.topics import Topic, stem_set, stems, topics
@@ -48,7 +51,6 @@ from memoir.model.memory import normalise_content
 __all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
 
 _AFTER_TO = re.compile(r"\b(?:to|now|down to|up to|is|are)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
-_HEADCOUNT = stem_set(" ".join(HEADCOUNT))
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
     r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
@@ -62,7 +64,6 @@ _CHANGE_STEMS = stem_set(
     "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
     "update correction plan plans new instead rather got get"
 )
-_EVENT_STEMS = stem_set(" ".join(EVENTS) + " plan plans idea thing")
 _CHANGE_WORDS = frozenset(
     word_list(
         "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
@@ -131,7 +132,7 @@ def naming(readings: Sequence[Reading]) -> Names:
     A statement that no change used is settled against a fact on the same topic, or one
     holding all its stems, or one whose stems it holds all of, and nothing else (`_settle`,
     `_replaces`). A sentence that changes something names the fact it changes by an old
-    value (`mentions`), by a clause taken back (its stems as `_takes_back` reads them), or
+    value (`mentions`), by a clause taken back (its stems as `takes_back` reads them), or
     by a stem shared with the sentence or a statement of it (`_restated`, `_new_value`), and
     after a verb of change with the message ("so only 22 now": `_about`). A fact named by
     none of these may be left out of the comparison: keep this in step with the rules.
@@ -151,7 +152,7 @@ def naming(readings: Sequence[Reading]) -> Names:
             sharing += [taken, third_person(taken) or taken]
         if reading.moved:
             sharing.append(reading.message)
-            if stems(reading.message) & _HEADCOUNT:  # "like 90 people" may change "140 guests" (`_counted`)
+            if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
                 sharing.append(" ".join(HEADCOUNT))
     return Names(tuple(alike), tuple(sharing), tuple(words))
 
@@ -205,11 +206,12 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         if known.id is None:
             continue
         old = next(
-            (a for a in reading.old if mentions(known.text, a) and (only_values or _related(known, about, a))), None
+            (a for a in reading.old if mentions(known.text, a) and (only_values or related(known.stems, about, a))),
+            None,
         )
         if old is not None:
             found.append((known, "value", old))
-        elif any(_takes_back(words, known) for words in taken):
+        elif any(takes_back(words, known.stems) for words in taken):
             found.append((known, "retracted", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
         if not any(o == old for _, how, o in found if how == "value"):
@@ -267,17 +269,13 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
     for value in given:
         about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
         for known in live:
-            shared = len(alike_stems(about, known.stems)) + _counted(about, known, value)
+            counted = value.kind == "number" and counts_people(about) and counts_people(known.stems)
+            shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
-
-
-def _counted(about: frozenset[str], known: Known, value: Value) -> bool:
-    """Do a new number and a known fact count people, each in its own word ("90 people", "140 guests")?"""
-    return value.kind == "number" and bool(about & _HEADCOUNT) and bool(known.stems & _HEADCOUNT)
 
 
 def _about(value: Value, reading: Reading) -> frozenset[str]:
@@ -403,17 +401,3 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
         if merged != known.text:
             return merged
     return text
-
-
-def _related(known: Known, about: frozenset[str], old: str) -> bool:
-    """Does the fact share a word with the sentence besides the old value?"""
-    return bool((known.stems - stems(old)) & (about - stems(old)))
-
-
-def _takes_back(words: tuple[frozenset[str], frozenset[str]], known: Known) -> bool:
-    """Does the fact hold every word a clause takes back ("no more Friday nights": friday, night), or
-    its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)? (`taken_words`)"""
-    taken, names = words
-    if alike_stems(taken, known.stems) == taken:
-        return True
-    return bool(names) and names <= known.stems and not (taken - names - _EVENT_STEMS)
