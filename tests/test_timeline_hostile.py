@@ -778,7 +778,8 @@ def agents(open_memoir: Callable[..., Memoir]) -> Memoir:
 
 
 def secrets_of(agent: str) -> tuple[str, ...]:
-    return ("Kubernetes", "Helm", "coder") if agent == "planner" else ("Lisbon", "TAP", "planner")
+    # words with lower case: a ULID (upper-case Crockford base32) may spell "TAP" by chance
+    return ("Kubernetes", "Helm", "coder") if agent == "planner" else ("Lisbon", "TAP airlines", "planner")
 
 
 def assert_clean(agent: str, *things: object) -> None:
