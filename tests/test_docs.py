@@ -1,4 +1,4 @@
-"""The README starts with the two commands, and every CLI command is documented."""
+"""The README starts with the two commands, every CLI command is documented, and every decision has a status."""
 
 from __future__ import annotations
 
@@ -34,3 +34,31 @@ def test_every_setting_is_documented() -> None:
     docs = (REPO / "docs" / "configuration.md").read_text()
     missing = [o.key for o in OPTIONS if f"`{o.key}`" not in docs or o.env not in docs]
     assert not missing
+
+
+def heading_anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def test_every_decision_has_a_status_and_a_place_in_the_index() -> None:
+    text = (REPO / "docs" / "decisions.md").read_text()
+    headings = re.findall(r"^## (\d+)\. (.+)$", text, flags=re.MULTILINE)
+    numbers = [int(n) for n, _ in headings]
+    assert numbers == list(range(1, len(numbers) + 1)), "decisions are numbered 1, 2, 3 ... in order"
+
+    # The status line right under each heading; a decision it names came later.
+    statuses = dict(re.findall(r"^## (\d+)\. .+\n\nStatus: (.+)$", text, flags=re.MULTILINE))
+    for n in numbers:
+        status = statuses.get(str(n), "")
+        assert re.fullmatch(r"accepted|accepted; amended by \d+(, \d+)*|superseded by \d+", status), (n, status)
+        assert all(n < int(later) <= len(numbers) for later in re.findall(r"\d+", status)), (n, status)
+
+    # Every decision is in the index, and every link of the index reaches a heading.
+    index = text[: text.index("\n## 1. ")]
+    anchors = {heading_anchor(f"{n}. {title}"): int(n) for n, title in headings}
+    links = re.findall(r"\]\(#([^)]+)\)", index)
+    broken = [link for link in links if link not in anchors]
+    assert not broken, f"index links that reach no heading: {broken}"
+    missing = set(numbers) - {anchors[link] for link in links}
+    assert not missing, f"decisions missing from the index: {sorted(missing)}"
