@@ -22,7 +22,7 @@ from memoir.model.memory import Memory
 from memoir.model.timeline import Grip, Segment, TocBullet, TocLevel, TocNode
 from memoir.store import SQLiteStore
 from memoir.store.postgres import PostgresStore
-from memoir.store.postgres.memories import IMPORTANT
+from memoir.store.postgres.schema import IMPORTANT
 from tests.postgres_server import postgres_binaries
 
 pytestmark = pytest.mark.skipif(

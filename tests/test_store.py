@@ -20,8 +20,8 @@ from memoir.store import (
     SQLiteStore,
     Store,
 )
-from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
-from memoir.store.sqlite_errors import translate as _translate
+from memoir.store.sqlite.errors import translate as _translate
+from memoir.store.sqlite.schema import MIGRATIONS, applied_migrations, apply_migrations
 
 
 def ev(text: str = "hi", **fields: object) -> Event:

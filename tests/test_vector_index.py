@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
 
 import memoir.index.vectors as vectors_module
-import memoir.store.sqlite_search as search_tables
+import memoir.store.sqlite.search as search_tables
 from memoir.index.vectors import VectorIndex
 from memoir.store import IndexItem, IndexScope
 from memoir.store.sqlite import SQLiteStore

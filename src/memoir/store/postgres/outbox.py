@@ -31,8 +31,8 @@ import psycopg
 
 from memoir.errors import ConfigError, StoreError
 from memoir.model import OutboxEntry
-from memoir.store.base import Checkpoint
 from memoir.store.postgres.parts import CLAIM_LOCK, LOCK_NAMESPACE, OWNER_NAMESPACE, PERIODIC_NAMESPACE, PostgresParts
+from memoir.store.sql.outbox import OUTBOX_COLUMNS, QueueTables, row_to_entry, take_about
 
 __all__ = ["INSERT_OUTBOX", "SCHEMA", "PostgresOutboxTables"]
 
@@ -68,7 +68,6 @@ INSERT_OUTBOX = (
     " VALUES (%s, %s, %s, %s, %s, %s)"
 )
 _LANE = re.compile(r"[a-z0-9_]+")
-_COLUMNS = "seq, event_id, timestamp_ms, action, attempts, last_error, more_event_ids"
 _LIVE_OWNERS = (
     f"SELECT objid::bigint FROM pg_locks WHERE locktype = 'advisory' AND classid = {OWNER_NAMESPACE}"
     " AND objsubid = 2 AND granted"
@@ -89,13 +88,6 @@ ORDER BY o.seq LIMIT %(limit)s FOR UPDATE OF o SKIP LOCKED
 """
 
 
-def _row_to_entry(row: Sequence[Any]) -> OutboxEntry:
-    seq, event_id, timestamp_ms, action, attempts, last_error, more = row
-    return OutboxEntry(
-        seq, event_id, timestamp_ms, action, attempts, last_error, tuple(more.split(",")) if more else ()
-    )
-
-
 class _LaneLease:
     """One runner per lane in this process; other processes run their own (claims keep them apart)."""
 
@@ -108,8 +100,10 @@ class _LaneLease:
             self._lock = None
 
 
-class PostgresOutboxTables(PostgresParts):
+class PostgresOutboxTables(QueueTables, PostgresParts):
     """Mixed into PostgresStore; relies on `_owner_key()` (the live owner key of this store)."""
+
+    _release = ", claimed_by = NULL"  # a failed or retried entry is free for whichever runner is free
 
     _lane_locks: dict[str, threading.Lock]
 
@@ -134,18 +128,10 @@ class PostgresOutboxTables(PostgresParts):
             if not seqs:
                 return []
             rows = conn.execute(
-                f"UPDATE outbox SET claimed_by = %s WHERE seq = ANY(%s) RETURNING {_COLUMNS}, size", (me, seqs)
+                f"UPDATE outbox SET claimed_by = %s WHERE seq = ANY(%s) RETURNING {OUTBOX_COLUMNS}", (me, seqs)
             ).fetchall()
-            rows.sort(key=lambda row: row[0])
-            entries: list[OutboxEntry] = []
-            events = 0
-            for row in rows:
-                entry = _row_to_entry(row[:-1])
-                if entries and events + row[-1] > limit:
-                    break
-                entries.append(entry)
-                events += row[-1]
-            left = [row[0] for row in rows[len(entries) :]]
+            entries = take_about(sorted(map(row_to_entry, rows), key=lambda entry: entry.seq), limit)
+            left = [row[0] for row in rows if row[0] > entries[-1].seq]
             if left:  # claimed but not taken: free for others (and for this owner's next call)
                 conn.execute("UPDATE outbox SET claimed_by = NULL WHERE seq = ANY(%s)", (left,))
         return entries
@@ -188,12 +174,7 @@ class PostgresOutboxTables(PostgresParts):
         with self._translated(), self.atomic():
             conn = self._conn()
             self._mine(conn, seqs, "DELETE FROM outbox WHERE seq = ANY(%s)", (seqs,))
-            conn.execute(
-                "INSERT INTO checkpoints VALUES (%s, %s, %s, 0, %s) ON CONFLICT (job) DO UPDATE SET"
-                " last_seq = greatest(checkpoints.last_seq, excluded.last_seq),"
-                " processed = checkpoints.processed + excluded.processed, updated_at_ms = excluded.updated_at_ms",
-                (action, max(seqs), sum(e.size for e in entries), now_ms),
-            )
+            self._checkpoint_done(action, entries, now_ms)
 
     def shrink_outbox(self, entry: OutboxEntry, left: OutboxEntry, now_ms: int) -> None:
         """Keep only `left`'s events in `entry`'s row (the others are finished), in the caller's transaction."""
@@ -206,63 +187,7 @@ class PostgresOutboxTables(PostgresParts):
                 " WHERE seq = %s AND event_id = %s",
                 (left.event_id, left.timestamp_ms, ",".join(left.more_event_ids), left.size, entry.seq, entry.event_id),
             )
-            conn.execute(
-                "INSERT INTO checkpoints VALUES (%s, 0, %s, 0, %s) ON CONFLICT (job) DO UPDATE SET"
-                " processed = checkpoints.processed + excluded.processed, updated_at_ms = excluded.updated_at_ms",
-                (entry.action, entry.size - left.size, now_ms),
-            )
-
-    def fail_outbox(self, entry: OutboxEntry, error: str, retry_at_ms: int, give_up: bool, now_ms: int) -> None:
-        """Count a failed try; the entry is released, so whichever runner is free retries it when due."""
-        with self._translated(), self.atomic():
-            conn = self._conn()
-            conn.execute(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = %s, not_before_ms = %s, failed_at_ms = %s,"
-                " claimed_by = NULL WHERE seq = %s",
-                (error[:2000], retry_at_ms, now_ms if give_up else None, entry.seq),
-            )
-            if give_up:
-                conn.execute(
-                    "INSERT INTO checkpoints VALUES (%s, 0, 0, 1, %s) ON CONFLICT (job) DO UPDATE SET"
-                    " failed = checkpoints.failed + 1, updated_at_ms = excluded.updated_at_ms",
-                    (entry.action, now_ms),
-                )
-
-    def retry_failed(self, action: str | None = None) -> int:
-        """Put entries that were given up on back in the queue; returns how many."""
-        sql = (
-            "UPDATE outbox SET failed_at_ms = NULL, attempts = 0, not_before_ms = 0, claimed_by = NULL"
-            " WHERE failed_at_ms IS NOT NULL"
-        )
-        params: list[Any] = []
-        if action is not None:
-            sql += " AND action = %s"
-            params.append(action)
-        with self._translated(), self.atomic():
-            return self._conn().execute(sql, params).rowcount
-
-    def outbox_pending(self, actions: Sequence[str] | None = None, now_ms: int | None = None) -> int:
-        """Entries still to run (not given up on); with `now_ms`, only those due by then."""
-        sql = "SELECT coalesce(sum(size), 0) FROM outbox WHERE failed_at_ms IS NULL"
-        params: list[Any] = []
-        if actions is not None:
-            if not actions:
-                return 0
-            sql += " AND action = ANY(%s)"
-            params.append(list(actions))
-        if now_ms is not None:
-            sql += " AND not_before_ms <= %s"
-            params.append(now_ms)
-        return int(self._read(sql, params)[0][0])
-
-    def outbox_entries(self, event_id: str | None = None) -> list[OutboxEntry]:
-        """Entries still waiting, oldest first; with `event_id`, those covering that event."""
-        entries = [_row_to_entry(row) for row in self._read(f"SELECT {_COLUMNS} FROM outbox ORDER BY seq")]
-        return entries if event_id is None else [e for e in entries if event_id in e.event_ids]
-
-    def checkpoints(self) -> list[Checkpoint]:
-        rows = self._read("SELECT job, last_seq, processed, failed, updated_at_ms FROM checkpoints ORDER BY job")
-        return [Checkpoint(*row) for row in rows]
+            self._checkpoint_progress(entry.action, entry.size - left.size, now_ms)
 
     @contextmanager
     def periodic_turn(self, name: str) -> Iterator[bool]:

@@ -1,7 +1,7 @@
-"""What the PostgreSQL store's table modules need from `PostgresStore`, declared once.
+"""What PostgreSQL's modules and the shared tables (`memoir.store.sql`) need from `PostgresStore`.
 
-The modules (`outbox`, `search`, `memories`, `llm`, `timeline`) each hold one role's SQL
-and its part of the schema; they reach connections and transactions through these methods:
+The modules (`outbox`, `search`, `vectors`, `hits`, `transfer`) each hold what PostgreSQL does
+its own way; they and the shared tables reach connections and transactions through these methods:
 
 - `_read(sql, params)`: rows of one statement, on this thread's transaction when it has one
   (so a job reads its own writes), else on a pooled connection in autocommit;
@@ -10,18 +10,20 @@ and its part of the schema; they reach connections and transactions through thes
 - `_translated()`: driver errors become `StoreError`s that say what to do.
 
 Parameters are `%s` (psycopg); a list of ids is one parameter, `= ANY(%s)`, so there is
-no statement-length limit to cut lists for, as there is with SQLite.
+no statement-length limit to cut lists for, as there is with SQLite. Writers of one key take
+turns on a transaction advisory lock (`_take_turns`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from contextlib import AbstractContextManager
 from typing import Any
 
 import psycopg
 
 from memoir.store.base import IndexScope
+from memoir.store.sql.dialect import POSTGRES
+from memoir.store.sql.parts import SQLParts
 
 __all__ = [
     "CLAIM_LOCK",
@@ -30,7 +32,7 @@ __all__ = [
     "MIGRATION_LOCK",
     "OWNER_NAMESPACE",
     "PERIODIC_NAMESPACE",
-    "TOC_NAMESPACE",
+    "TURNS_NAMESPACE",
     "PostgresParts",
     "scope_sql",
 ]
@@ -38,28 +40,33 @@ __all__ = [
 # Advisory locks memoir takes are (namespace, key) pairs. In memoir's namespace ('memo' in
 # ASCII): migrating the schema, claiming outbox entries, writing the search index (search.py,
 # key 3). Hashed keys get namespaces of their own, so that none can stand for another lock:
-# owner keys of live stores (outbox.py), periodic jobs, TOC nodes, `exclusive` names.
+# owner keys of live stores (outbox.py), periodic jobs, keys writers take turns on (a TOC
+# node's scope and id while its next version is written), `exclusive` names.
 LOCK_NAMESPACE = 0x6D656D6F
 MIGRATION_LOCK = 1
 CLAIM_LOCK = 2
 OWNER_NAMESPACE = 0x6D656D70
 PERIODIC_NAMESPACE = 0x6D656D71  # ('memq') one key per periodic job, crc32 of its name
-TOC_NAMESPACE = 0x6D656D72  # ('memr') one TOC node's scope and id while its next version is written
+TURNS_NAMESPACE = 0x6D656D72  # ('memr') `_take_turns(key)`: hashtext of the key
 EXCLUSIVE_NAMESPACE = 0x6D656D73  # ('mems') `exclusive(names)`: hashtext of each name
 
 
-class PostgresParts:
+class PostgresParts(SQLParts):
+    dialect = POSTGRES
+
     def _conn(self) -> psycopg.Connection[Any]:
         raise NotImplementedError
 
-    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError
+    def _execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        self._conn().cursor().executemany(sql, rows)
 
-    def atomic(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+    def _rows_in(self, sql: str, values: Sequence[Any], params: Sequence[Any] = ()) -> list[Any]:
+        if not values:
+            return []
+        return self._rows(sql.replace("{in}", "= ANY(?)"), [*params, list(values)])
 
-    def _translated(self) -> AbstractContextManager[None]:
-        raise NotImplementedError
+    def _take_turns(self, key: str) -> None:
+        self._conn().execute("SELECT pg_advisory_xact_lock(%s, hashtext(%s))", (TURNS_NAMESPACE, key))
 
 
 def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:

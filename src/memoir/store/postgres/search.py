@@ -38,7 +38,7 @@ from memoir.store.base import IndexItem, IndexScope
 from memoir.store.postgres.parts import PostgresParts, scope_sql
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.vectors import from_pgvector
-from memoir.store.sqlite_search import BM25_WEIGHTS, REMOVALS_KEPT, _row_to_item, items_to_write
+from memoir.store.sqlite.search import BM25_WEIGHTS, REMOVALS_KEPT, _row_to_item, items_to_write
 
 __all__ = ["PostgresSearchTables", "match_words"]
 

@@ -30,29 +30,22 @@ from psycopg_pool import ConnectionPool
 
 from memoir.errors import StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import INDEX_WRITES, EventQuery, SessionInfo, StoreStats
+from memoir.store.base import INDEX_WRITES
 from memoir.store.postgres.errors import masked, translate
 from memoir.store.postgres.hits import PostgresHitReads
-from memoir.store.postgres.llm import PostgresLLMTables
-from memoir.store.postgres.memories import PostgresMemoryTables
 from memoir.store.postgres.outbox import INSERT_OUTBOX, PostgresOutboxTables
 from memoir.store.postgres.parts import EXCLUSIVE_NAMESPACE, OWNER_NAMESPACE
 from memoir.store.postgres.schema import STEPS, applied_steps, apply_steps
 from memoir.store.postgres.search import PostgresSearchTables
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.text import register_text
-from memoir.store.postgres.timeline import PostgresTimelineTables
 from memoir.store.postgres.transfer import PostgresTransfer
 from memoir.store.postgres.vectors import PostgresVectorTables
-from memoir.store.rows import (
-    EVENT_COLUMNS,
-    event_row,
-    first_occurrences,
-    outbox_rows,
-    row_to_event,
-    session_rows,
-    where_clause,
-)
+from memoir.store.sql.events import EventReads
+from memoir.store.sql.llm import LLMTables
+from memoir.store.sql.memories import MemoryTables
+from memoir.store.sql.rows import EVENT_COLUMNS, event_row, first_occurrences, outbox_rows
+from memoir.store.sql.timeline import TimelineTables
 
 __all__ = ["PostgresStore"]
 
@@ -71,10 +64,11 @@ class PostgresStore(
     PostgresOutboxTables,
     PostgresSearchTables,
     PostgresVectorTables,
-    PostgresMemoryTables,
-    PostgresLLMTables,
-    PostgresTimelineTables,
     PostgresTransfer,
+    EventReads,
+    MemoryTables,
+    LLMTables,
+    TimelineTables,
 ):
     backend = "postgresql"
 
@@ -257,71 +251,10 @@ class PostgresStore(
             stored = self.get_many([e.event_id for e in events if id(e) not in new])
         return [e if id(e) in new else stored[e.event_id] for e in events]
 
-    def get(self, event_id: str) -> Event | None:
-        return self.get_many([event_id]).get(event_id)
-
-    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]:
-        unique = list(dict.fromkeys(event_ids))
-        if not unique:
-            return {}
-        rows = self._read(f"SELECT {EVENT_COLUMNS} FROM events WHERE event_id = ANY(%s)", (unique,))
-        return {row[0]: row_to_event(row) for row in rows}
-
-    def scan(self, query: EventQuery) -> list[Event]:
-        where, params = where_clause(query, "%s")
-        order = "timestamp_ms DESC, event_id DESC" if query.newest_first else "timestamp_ms, event_id"
-        sql = f"SELECT {EVENT_COLUMNS} FROM events{where} ORDER BY {order} LIMIT %s"
-        return [row_to_event(row) for row in self._read(sql, [*params, query.limit])]
-
-    def count_events(self, query: EventQuery | None = None) -> int:
-        where, params = where_clause(query or EventQuery(), "%s")
-        return int(self._read(f"SELECT count(*) FROM events{where}", params)[0][0])
-
-    # -- session catalogue (derived) ----------------------------------------------------
-
-    def track_sessions(self, events: Sequence[Event]) -> None:
-        rows = session_rows(events)
-        if not rows:
-            return
-        with self._translated(), self.atomic():
-            self._conn().cursor().executemany(
-                "INSERT INTO sessions VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-                " ON CONFLICT (conversation_id, session_id, agent_id) DO UPDATE SET"
-                " first_ms = least(sessions.first_ms, excluded.first_ms),"
-                " last_ms = greatest(sessions.last_ms, excluded.last_ms),"
-                " event_count = sessions.event_count + excluded.event_count,"
-                " started = greatest(sessions.started, excluded.started),"
-                " ended = greatest(sessions.ended, excluded.ended)",
-                rows,
-            )
-
-    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]:
-        sql = "SELECT * FROM sessions"
-        params = [] if conversation_id is None else [conversation_id]
-        sql += "" if conversation_id is None else " WHERE conversation_id = %s"
-        for row in self._read(sql + " ORDER BY first_ms", params):
-            conv, session, agent, first, last, count, started, ended = row
-            yield SessionInfo(conv, session, agent or None, first, last, count, bool(started), bool(ended))
-
     # -- status -------------------------------------------------------------------------
 
-    def stats(self) -> StoreStats:
-        def by_action(failed: bool) -> dict[str, int]:
-            condition = "IS NOT NULL" if failed else "IS NULL"
-            rows = self._read(f"SELECT action, sum(size) FROM outbox WHERE failed_at_ms {condition} GROUP BY action")
-            return {action: int(size) for action, size in rows}
-
-        return StoreStats(
-            backend=self.backend,
-            location=self.location,
-            size_bytes=int(self._read("SELECT pg_database_size(current_database())")[0][0]),
-            schema=self._schema(),
-            events=self.count_events(),
-            sessions=int(self._read("SELECT count(*) FROM sessions")[0][0]),
-            conversations=int(self._read("SELECT count(DISTINCT conversation_id) FROM events")[0][0]),
-            outbox_pending=by_action(False),
-            outbox_failed=by_action(True),
-        )
+    def _size_bytes(self) -> int:
+        return int(self._read("SELECT pg_database_size(current_database())")[0][0])
 
     def _schema(self) -> list[str]:
         self._check_open()

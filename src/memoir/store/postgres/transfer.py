@@ -1,4 +1,4 @@
-"""The PostgreSQL side of `memoir migrate` (`memoir.store.transfer`): raw rows in and out, ids kept.
+"""The PostgreSQL side of `memoir migrate` (`memoir.store.sql.transfer`): raw rows in and out, ids kept.
 
 Rows go in with COPY (tens of thousands a second, where INSERT manages thousands), which also
 takes the values of identity columns as given; afterwards each identity is moved past the
@@ -15,7 +15,7 @@ from psycopg import sql
 
 from memoir.store.postgres.parts import PostgresParts
 from memoir.store.postgres.vectors import from_pgvector, to_pgvector
-from memoir.store.transfer import TABLES
+from memoir.store.sql.transfer import known_table
 
 __all__ = ["PostgresTransfer"]
 
@@ -29,9 +29,7 @@ VECTOR = "vector"  # the embeddings' column as SQLite names it, float32 little-e
 
 
 def _known(table: str) -> sql.Identifier:
-    if table not in TABLES:
-        raise ValueError(f"{table!r} is not one of memoir's tables")
-    return sql.Identifier(table)
+    return sql.Identifier(known_table(table))
 
 
 class PostgresTransfer(PostgresParts):

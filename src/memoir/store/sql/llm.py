@@ -1,60 +1,37 @@
-"""The LLM tables of the PostgreSQL store: each model's circuit breaker, the ledger of calls, server formats."""
+"""The LLM tables (both backends): each model's circuit breaker, the ledger of calls, server formats."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
 from memoir.store.base import BreakerRow
-from memoir.store.postgres.parts import PostgresParts
+from memoir.store.sql.parts import SQLParts, upsert
 
-__all__ = ["SCHEMA", "PostgresLLMTables"]
+__all__ = ["LLMTables"]
 
-SCHEMA = """
-CREATE TABLE llm_breakers (
-    key TEXT PRIMARY KEY,
-    failures INTEGER NOT NULL,
-    opened_ms BIGINT,
-    trial_until_ms BIGINT,
-    last_error TEXT
-);
-CREATE TABLE llm_calls (
-    call_id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    at_ms BIGINT NOT NULL,
-    job TEXT NOT NULL,
-    model TEXT NOT NULL,
-    prompt_tokens BIGINT NOT NULL,
-    completion_tokens BIGINT NOT NULL,
-    duration_ms BIGINT NOT NULL,
-    outcome TEXT NOT NULL
-);
-CREATE INDEX llm_calls_by_job ON llm_calls (job, at_ms);
-CREATE TABLE llm_servers (base_url TEXT PRIMARY KEY, formats TEXT NOT NULL);
-"""
-
+# (failures, opened_ms, trial_until_ms, last_error): the store keeps it, the breaker gives it meaning.
 _CLOSED: BreakerRow = (0, None, None, None)
-_BREAKER = "SELECT failures, opened_ms, trial_until_ms, last_error FROM llm_breakers WHERE key = %s"
+_BREAKER = "SELECT failures, opened_ms, trial_until_ms, last_error FROM llm_breakers WHERE key = ?"
+_SAVE_FORMATS = upsert("llm_servers", ("base_url", "formats"), ("base_url",))
 
 
-class PostgresLLMTables(PostgresParts):
+class LLMTables(SQLParts):
     def breaker_row(self, key: str) -> BreakerRow:
-        rows = self._read(_BREAKER, (key,))
+        rows = self._rows(_BREAKER, (key,))
         return (rows[0][0], rows[0][1], rows[0][2], rows[0][3]) if rows else _CLOSED
 
     def breaker_update(self, key: str, change: Callable[[BreakerRow], BreakerRow]) -> BreakerRow:
         """Read, change and write a breaker's row with the row locked (processes take turns)."""
         with self._translated(), self.atomic():
-            conn = self._conn()
             # The row must exist to be locked: a first failure anywhere creates it closed.
-            conn.execute(
-                "INSERT INTO llm_breakers VALUES (%s, 0, NULL, NULL, NULL) ON CONFLICT (key) DO NOTHING", (key,)
-            )
-            found = conn.execute(_BREAKER + " FOR UPDATE", (key,)).fetchone()
+            self._run("INSERT INTO llm_breakers VALUES (?, 0, NULL, NULL, NULL) ON CONFLICT (key) DO NOTHING", (key,))
+            found = self._run(_BREAKER + "{for_update}", (key,)).fetchone()
             before: BreakerRow = (found[0], found[1], found[2], found[3]) if found else _CLOSED
             after = change(before)
             if after != before:
-                conn.execute(
-                    "UPDATE llm_breakers SET failures = %s, opened_ms = %s, trial_until_ms = %s, last_error = %s"
-                    " WHERE key = %s",
+                self._run(
+                    "UPDATE llm_breakers SET failures = ?, opened_ms = ?, trial_until_ms = ?, last_error = ?"
+                    " WHERE key = ?",
                     (*after, key),
                 )
             return after
@@ -62,26 +39,26 @@ class PostgresLLMTables(PostgresParts):
     def ledger_add(
         self, at_ms: int, job: str, model: str, prompt: int, completion: int, duration_ms: int, outcome: str
     ) -> None:
+        """One LLM operation: what it cost and how it ended."""
         with self._translated(), self.atomic():
-            self._conn().execute(
+            self._run(
                 "INSERT INTO llm_calls (at_ms, job, model, prompt_tokens, completion_tokens, duration_ms, outcome)"
-                " VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (at_ms, job, model, prompt, completion, duration_ms, outcome),
             )
 
     def ledger_usage(self, since_ms: int = 0) -> dict[str, tuple[int, int, int]]:
         """job -> (calls, prompt tokens, completion tokens) since `since_ms`."""
-        rows = self._read(
-            "SELECT job, count(*), sum(prompt_tokens), sum(completion_tokens) FROM llm_calls WHERE at_ms >= %s"
+        rows = self._rows(
+            "SELECT job, count(*), sum(prompt_tokens), sum(completion_tokens) FROM llm_calls WHERE at_ms >= ?"
             " GROUP BY job ORDER BY job",
             (since_ms,),
         )
         return {job: (int(calls), int(prompt or 0), int(completion or 0)) for job, calls, prompt, completion in rows}
 
     def ledger_outcomes(self, since_ms: int = 0) -> dict[str, dict[str, int]]:
-        rows = self._read(
-            "SELECT job, outcome, count(*) FROM llm_calls WHERE at_ms >= %s"
-            " GROUP BY job, outcome ORDER BY job, outcome",
+        rows = self._rows(
+            "SELECT job, outcome, count(*) FROM llm_calls WHERE at_ms >= ? GROUP BY job, outcome ORDER BY job, outcome",
             (since_ms,),
         )
         found: dict[str, dict[str, int]] = {}
@@ -90,13 +67,10 @@ class PostgresLLMTables(PostgresParts):
         return found
 
     def server_formats(self, base_url: str) -> list[str] | None:
-        rows = self._read("SELECT formats FROM llm_servers WHERE base_url = %s", (base_url,))
+        """The response formats a server was found to take (None: not yet refused any)."""
+        rows = self._rows("SELECT formats FROM llm_servers WHERE base_url = ?", (base_url,))
         return rows[0][0].split() if rows else None
 
     def set_server_formats(self, base_url: str, formats: Sequence[str]) -> None:
         with self._translated(), self.atomic():
-            self._conn().execute(
-                "INSERT INTO llm_servers VALUES (%s, %s)"
-                " ON CONFLICT (base_url) DO UPDATE SET formats = excluded.formats",
-                (base_url, " ".join(formats)),
-            )
+            self._run(_SAVE_FORMATS, (base_url, " ".join(formats)))

@@ -1,7 +1,10 @@
-"""The memories mirror of the SQLite store: the vault's files as rows, for queries.
+"""The memories mirror: the vault's files as rows, for queries (both backends).
 
-The vault is the source of truth; these rows are rebuilt from it whenever they
-disagree (a person edited a file, a crash fell between the file and the row).
+The vault is the source of truth; these rows are rebuilt from it whenever they disagree
+(a person edited a file, a crash fell between the file and the row). Every write is one
+statement (an upsert, an update), so concurrent writers need no more than row locks: the
+last save of an id wins. Orders are always said, (created_ms, id), so both engines list
+memories alike (PostgreSQL's ids are `COLLATE "C"`, SQLite's BINARY order).
 """
 
 from __future__ import annotations
@@ -13,22 +16,29 @@ from typing import Any
 
 from memoir.model.event import EPOCH, to_ms
 from memoir.model.memory import Memory, normalise_content
-from memoir.store.migrations import IMPORTANT
-from memoir.store.sqlite_parts import SQLiteParts
+from memoir.store.sql.parts import SQLParts, upsert
 
-__all__ = ["SQLiteMemoryTables"]
+__all__ = ["IMPORTANT", "MemoryTables", "row_to_memory"]
+
+# Memories tagged `important` (tags are a JSON list). A partial index's condition on both
+# engines: a query that wants the index must say exactly this.
+IMPORTANT = "{find}(tags, '\"important\"') > 0"
 
 _COLUMNS = (
     "id, kind, conversation_id, content, tags, severity, created_ms, event_ids, source, replaced_by, deleted_ms,"
     " agent_id, unreadable, reconciled_by"
 )
-_SAVE = (
-    "INSERT OR REPLACE INTO memories (id, kind, conversation_id, content, normalised, tags, severity, created_ms,"
-    " event_ids, source, replaced_by, deleted_ms, path, file_hash, agent_id, unreadable, reconciled_by)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
+_SAVE = upsert(
+    "memories",
+    (
+        "id", "kind", "conversation_id", "content", "normalised", "tags", "severity", "created_ms", "event_ids",
+        "source", "replaced_by", "deleted_ms", "path", "file_hash", "agent_id", "unreadable", "reconciled_by",
+    ),
+    ("id",),
+)  # fmt: skip
 # Visible to an agent: its own memories and the shared ones (no agent).
 _VISIBLE = "(agent_id = ? OR agent_id IS NULL)"
+_ORDER = " ORDER BY created_ms, id"
 
 
 def _when(ms: int | None) -> datetime | None:
@@ -37,7 +47,7 @@ def _when(ms: int | None) -> datetime | None:
     return None if ms is None else EPOCH + timedelta(milliseconds=ms)
 
 
-def _row_to_memory(row: Sequence[Any]) -> Memory:
+def row_to_memory(row: Sequence[Any]) -> Memory:
     memory_id, kind, conversation, content, tags, severity, created, events, source, replaced_by, deleted = row[:11]
     agent_id, unreadable, reconciled_by = row[11:]
     created_at = _when(created)
@@ -60,9 +70,7 @@ def _row_to_memory(row: Sequence[Any]) -> Memory:
     )
 
 
-class SQLiteMemoryTables(SQLiteParts):
-    """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
-
+class MemoryTables(SQLParts):
     def memory_save(self, memory: Memory, path: str, file_hash: str) -> None:
         row = (
             memory.id,
@@ -84,37 +92,41 @@ class SQLiteMemoryTables(SQLiteParts):
             memory.reconciled_by,
         )
         with self._translated(), self.atomic():
-            self._conn().execute(_SAVE, row)
+            self._run(_SAVE, row)
 
     def memory_mark_unreadable(self, memory_id: str, reason: str, file_hash: str) -> None:
         """Flag a memory whose note cannot be read; its row (the last good copy) stays."""
         with self._translated(), self.atomic():
-            self._conn().execute(
-                "UPDATE memories SET unreadable = ?, file_hash = ? WHERE id = ?", (reason, file_hash, memory_id)
-            )
+            self._run("UPDATE memories SET unreadable = ?, file_hash = ? WHERE id = ?", (reason, file_hash, memory_id))
 
     def memory_file(self, memory_id: str) -> str | None:
         """The path of a memory's note as last seen."""
-        rows = self._read("SELECT path FROM memories WHERE id = ?", (memory_id,))
+        rows = self._rows("SELECT path FROM memories WHERE id = ?", (memory_id,))
         return str(rows[0][0]) if rows else None
 
     def memory_get(self, memory_id: str) -> Memory | None:
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
-        return _row_to_memory(rows[0]) if rows else None
+        rows = self._rows(f"SELECT {_COLUMNS} FROM memories WHERE id = ?", (memory_id,))
+        return row_to_memory(rows[0]) if rows else None
 
     def memory_predecessor(self, memory_id: str) -> Memory | None:
         """The tombstone that `memory_id` replaced, if any."""
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE replaced_by = ?", (memory_id,))
-        return _row_to_memory(rows[0]) if rows else None
+        rows = self._rows(f"SELECT {_COLUMNS} FROM memories WHERE replaced_by = ?{_ORDER} LIMIT 1", (memory_id,))
+        return row_to_memory(rows[0]) if rows else None
 
     def memory_find(self, conversation_id: str, kind: str, content: str, agent_id: str | None = None) -> Memory | None:
         """A live memory of this owner, scope and kind whose content is the same, normalised."""
-        rows = self._read(
+        params: list[Any] = [conversation_id, kind, normalise_content(content)]
+        # `IS NULL` or `=`, not `IS ?`: PostgreSQL keeps its index only for these.
+        owner = "agent_id IS NULL"
+        if agent_id is not None:
+            owner = "agent_id = ?"
+            params.append(agent_id)
+        rows = self._rows(
             f"SELECT {_COLUMNS} FROM memories WHERE conversation_id = ? AND kind = ? AND normalised = ?"
-            " AND agent_id IS ? AND deleted_ms IS NULL ORDER BY created_ms, id LIMIT 1",
-            (conversation_id, kind, normalise_content(content), agent_id),
+            f" AND {owner} AND deleted_ms IS NULL{_ORDER} LIMIT 1",
+            params,
         )
-        return _row_to_memory(rows[0]) if rows else None
+        return row_to_memory(rows[0]) if rows else None
 
     def memory_list(
         self,
@@ -124,7 +136,8 @@ class SQLiteMemoryTables(SQLiteParts):
         visible_to: str | None = None,
     ) -> list[Memory]:
         """Memories in creation order; `visible_to` keeps an agent's own and the shared ones."""
-        clauses, params = [], []
+        clauses: list[str] = []
+        params: list[Any] = []
         if visible_to is not None:
             clauses.append(_VISIBLE)
             params.append(visible_to)
@@ -137,33 +150,33 @@ class SQLiteMemoryTables(SQLiteParts):
         if not include_deleted:
             clauses.append("deleted_ms IS NULL")
         where = " WHERE " + " AND ".join(clauses) if clauses else ""
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories{where} ORDER BY created_ms, id", params)
-        return [_row_to_memory(row) for row in rows]
+        rows = self._rows(f"SELECT {_COLUMNS} FROM memories{where}{_ORDER}", params)
+        return [row_to_memory(row) for row in rows]
 
     def memory_key_facts(self, recent: int) -> list[Memory]:
         """Live memories tagged `important`, and the `recent` latest of the others (facts.md).
 
-        Asked after every batch of changes, so it reads those rows only: building every
-        memory of a 10,000-memory home took a third of a second.
+        Asked after every batch of changes, so it reads those rows only, through partial
+        indexes: building every memory of a 10,000-memory home took a third of a second.
         """
-        rows = self._read(f"SELECT {_COLUMNS} FROM memories WHERE deleted_ms IS NULL AND {IMPORTANT}")
-        important = [memory for memory in map(_row_to_memory, rows) if memory.important]  # the tag exactly
-        others = self._read(
+        rows = self._rows(f"SELECT {_COLUMNS} FROM memories WHERE deleted_ms IS NULL AND {IMPORTANT}{_ORDER}")
+        important = [memory for memory in map(row_to_memory, rows) if memory.important]  # the tag exactly
+        others = self._rows(
             f"SELECT {_COLUMNS} FROM memories WHERE deleted_ms IS NULL AND NOT {IMPORTANT}"
             " ORDER BY created_ms DESC, id DESC LIMIT ?",
             (recent,),
         )
-        return important + [_row_to_memory(row) for row in others]
+        return important + [row_to_memory(row) for row in others]
 
     def memory_counts(self, conversation_id: str) -> dict[str | None, int]:
         """Live memories of a conversation other than summaries, per owning agent (None: shared)."""
-        rows = self._read(
+        rows = self._rows(
             "SELECT agent_id, count(*) FROM memories WHERE conversation_id = ? AND deleted_ms IS NULL"
-            " AND kind != 'summary' GROUP BY agent_id",
+            " AND kind <> 'summary' GROUP BY agent_id",
             (conversation_id,),
         )
         return {row[0]: int(row[1]) for row in rows}
 
     def memory_files(self) -> dict[str, tuple[str, str]]:
         """id -> (path, file hash): the vault snapshot as last seen."""
-        return {row[0]: (row[1], row[2]) for row in self._read("SELECT id, path, file_hash FROM memories")}
+        return {row[0]: (row[1], row[2]) for row in self._rows("SELECT id, path, file_hash FROM memories")}

@@ -12,12 +12,13 @@ import sqlite3
 from collections.abc import Callable
 
 from memoir.model import now_ms
+from memoir.store.sql import memories
+from memoir.store.sql.dialect import SQLITE
 
 __all__ = ["IMPORTANT", "MIGRATIONS", "applied_migrations", "apply_migrations"]
 
-# Memories tagged `important` (tags are a JSON list). An index's condition: queries that want
-# the index must say exactly this.
-IMPORTANT = "instr(tags, '\"important\"') > 0"
+# Memories tagged `important`: the partial index's condition, as the shared queries say it.
+IMPORTANT = SQLITE.spell(memories.IMPORTANT)
 
 Migration = Callable[[sqlite3.Connection], None]
 

@@ -1,4 +1,4 @@
-"""Moving a home's database between backends (`memoir migrate`), table by table, ids kept.
+"""Copying a database between backends, table by table, ids kept (`memoir migrate`; the façade opens both ends).
 
 Everything is copied as stored, derived tables included: summaries and TOC nodes came from
 an LLM and cannot be made again the same, and embeddings cost minutes to recompute. Only
@@ -14,13 +14,12 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Protocol
 
-from memoir.errors import ConfigError, StoreError
+from memoir.errors import StoreError
 from memoir.model.wording import counted
 
-__all__ = ["TABLES", "TableCopy", "TableSide", "checksum", "copy_tables", "migrate", "open_target"]
+__all__ = ["TABLES", "TableCopy", "TableSide", "checksum", "copy_tables", "known_table", "require_empty"]
 
 # In dependency order; each table's rows are copied with every column both sides have.
 TABLES = (
@@ -42,6 +41,13 @@ TABLES = (
     "llm_servers",
 )
 BATCH = 2_000
+
+
+def known_table(table: str) -> str:
+    """A table name that may go into SQL text: only memoir's own, never a caller's string."""
+    if table not in TABLES:
+        raise ValueError(f"{table!r} is not one of memoir's tables")
+    return table
 
 
 class TableSide(Protocol):
@@ -130,44 +136,3 @@ def require_empty(target: Any) -> None:
             f"{target.location} already holds {counted(events, 'event')} and {counted(kept, 'memory')}:"
             " migrate into an empty database (a new file, or a new PostgreSQL database)"
         )
-
-
-def open_target(target: str) -> Any:
-    """The store `memoir migrate --to` names: a PostgreSQL URL, or the path of a new SQLite file."""
-    if target.partition("://")[0].lower() in ("postgresql", "postgres"):
-        try:
-            from memoir.store.postgres import PostgresStore
-        except ImportError as exc:
-            raise ConfigError(
-                f"PostgreSQL's driver is not installed ({exc.name}): pip install 'memoir[postgres]'"
-            ) from None
-        return PostgresStore(target)
-    from memoir.store.sqlite import SQLiteStore
-
-    if not target.strip():
-        raise ConfigError(
-            "--to: name a PostgreSQL URL (postgresql://USER@HOST:PORT/DB) or the path of a new SQLite file"
-        )
-    path = Path(target).expanduser()
-    if path.is_dir():
-        raise ConfigError(f"--to: {path} is a folder: name a new file in it, such as {path / 'memoir.db'}")
-    if path.is_file() and path.stat().st_size and not _is_sqlite(path):
-        # Somebody's file, not a database: left as it is (memoir writes only what it made).
-        raise ConfigError(f"--to: {path} exists and is not a SQLite database: name a new file")
-    return SQLiteStore(path)
-
-
-def _is_sqlite(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            return handle.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return True  # let the store say what is wrong with it
-
-
-def migrate(source: Any, target: Any, progress: Callable[[str, int], None] | None = None) -> list[TableCopy]:
-    """Copy `source`'s whole database into the empty `target`; the report compares both sides."""
-    if source.backend == target.backend and source.location == target.location:
-        raise ConfigError(f"{target.location} is this home's own database: migrate to another one")
-    require_empty(target)
-    return copy_tables(source, target, progress)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import Any
 
 from memoir.store.base import IndexItem, IndexScope
-from memoir.store.sqlite_parts import SQLiteParts
+from memoir.store.sqlite.parts import SQLiteParts
 
 __all__ = ["SQLiteSearchTables", "items_to_write"]
 

@@ -33,24 +33,16 @@ from typing import Any
 
 from memoir.errors import HomeError, StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import EventQuery, SessionInfo, StoreStats
-from memoir.store.migrations import MIGRATIONS, applied_migrations, apply_migrations
-from memoir.store.rows import (
-    EVENT_COLUMNS,
-    event_row,
-    first_occurrences,
-    outbox_rows,
-    row_to_event,
-    session_rows,
-    where_clause,
-)
-from memoir.store.sqlite_errors import FULL, UPGRADE_FULL, close_quietly, no_room, translate
-from memoir.store.sqlite_llm import SQLiteLLMTables
-from memoir.store.sqlite_memories import SQLiteMemoryTables
-from memoir.store.sqlite_outbox import INSERT_OUTBOX, SQLiteOutboxTables
-from memoir.store.sqlite_search import SQLiteSearchTables
-from memoir.store.sqlite_timeline import SQLiteTimelineTables
-from memoir.store.sqlite_transfer import SQLiteTransfer
+from memoir.store.sql.events import EventReads
+from memoir.store.sql.llm import LLMTables
+from memoir.store.sql.memories import MemoryTables
+from memoir.store.sql.rows import EVENT_COLUMNS, event_row, first_occurrences, outbox_rows
+from memoir.store.sql.timeline import TimelineTables
+from memoir.store.sqlite.errors import FULL, UPGRADE_FULL, close_quietly, no_room, translate
+from memoir.store.sqlite.outbox import INSERT_OUTBOX, SQLiteOutboxTables
+from memoir.store.sqlite.schema import MIGRATIONS, applied_migrations, apply_migrations
+from memoir.store.sqlite.search import SQLiteSearchTables
+from memoir.store.sqlite.transfer import SQLiteTransfer
 
 __all__ = ["SQLiteStore"]
 
@@ -64,7 +56,7 @@ log = logging.getLogger("memoir.store")
 
 
 class SQLiteStore(
-    SQLiteOutboxTables, SQLiteSearchTables, SQLiteMemoryTables, SQLiteLLMTables, SQLiteTimelineTables, SQLiteTransfer
+    SQLiteOutboxTables, SQLiteSearchTables, SQLiteTransfer, EventReads, MemoryTables, LLMTables, TimelineTables
 ):
     backend = "sqlite"
 
@@ -306,66 +298,11 @@ class SQLiteStore(
             stored = self.get_many([e.event_id for e in events if id(e) not in new])
         return [e if id(e) in new else stored[e.event_id] for e in events]
 
-    def get(self, event_id: str) -> Event | None:
-        return self.get_many([event_id]).get(event_id)
-
-    def get_many(self, event_ids: Sequence[str]) -> dict[str, Event]:
-        unique = list(dict.fromkeys(event_ids))
-        rows = self._read_in(f"SELECT {EVENT_COLUMNS} FROM events WHERE event_id IN ({{marks}})", unique)
-        return {row[0]: row_to_event(row) for row in rows}
-
-    def scan(self, query: EventQuery) -> list[Event]:
-        where, params = where_clause(query)
-        order = "timestamp_ms DESC, event_id DESC" if query.newest_first else "timestamp_ms, event_id"
-        sql = f"SELECT {EVENT_COLUMNS} FROM events{where} ORDER BY {order} LIMIT ?"
-        return [row_to_event(row) for row in self._read(sql, [*params, query.limit])]
-
-    def count_events(self, query: EventQuery | None = None) -> int:
-        where, params = where_clause(query or EventQuery())
-        return int(self._read(f"SELECT count(*) FROM events{where}", params)[0][0])
-
-    # -- session catalogue (derived) ----------------------------------------------------
-
-    def track_sessions(self, events: Sequence[Event]) -> None:
-        with self._translated(), self.atomic():
-            self._conn().executemany(
-                "INSERT INTO sessions VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (conversation_id, session_id, agent_id) DO UPDATE SET"
-                " first_ms = min(first_ms, excluded.first_ms), last_ms = max(last_ms, excluded.last_ms),"
-                " event_count = event_count + excluded.event_count, started = max(started, excluded.started),"
-                " ended = max(ended, excluded.ended)",
-                session_rows(events),
-            )
-
-    def sessions(self, conversation_id: str | None = None) -> Iterator[SessionInfo]:
-        sql = "SELECT * FROM sessions"
-        params = [] if conversation_id is None else [conversation_id]
-        sql += "" if conversation_id is None else " WHERE conversation_id = ?"
-        for row in self._read(sql + " ORDER BY first_ms", params):
-            conv, session, agent, first, last, count, started, ended = row
-            yield SessionInfo(conv, session, agent or None, first, last, count, bool(started), bool(ended))
-
     # -- status -------------------------------------------------------------------------
 
-    def stats(self) -> StoreStats:
-        def by_action(failed: bool) -> dict[str, int]:
-            condition = "IS NOT NULL" if failed else "IS NULL"
-            rows = self._read(f"SELECT action, sum(size) FROM outbox WHERE failed_at_ms {condition} GROUP BY action")
-            return dict(rows)
-
+    def _schema(self) -> list[str]:
         with self._translated():
-            schema = applied_migrations(self._conn())
-        return StoreStats(
-            backend=self.backend,
-            location=self.location,
-            size_bytes=self._size_bytes(),
-            schema=schema,
-            events=self.count_events(),
-            sessions=int(self._read("SELECT count(*) FROM sessions")[0][0]),
-            conversations=int(self._read("SELECT count(DISTINCT conversation_id) FROM events")[0][0]),
-            outbox_pending=by_action(False),
-            outbox_failed=by_action(True),
-        )
+            return applied_migrations(self._conn())
 
     def _size_bytes(self) -> int:
         total = 0
