@@ -132,6 +132,45 @@ def test_modules_import_only_from_lower_layers(path: Path) -> None:
     assert not wrong, f"{path.relative_to(SRC)} ({layer}) imports {sorted(wrong)}"
 
 
+STORE = SRC / "store"
+# Inside the store: the shared SQL (`sql/`) and the role protocols (`base.py`) serve both
+# backends; a backend uses them and itself, never the other backend, so either can change
+# (or be left uninstalled: psycopg is an extra) without the other noticing.
+STORE_ALLOWED = {
+    "base": set(),
+    "sql": {"base"},
+    "sqlite": {"base", "sql"},
+    "postgres": {"base", "sql"},
+    "__init__": {"base", "sqlite"},
+}
+
+
+def store_part(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["memoir", "store"] else None
+
+
+@pytest.mark.parametrize("path", sorted(STORE.rglob("*.py")), ids=lambda p: str(p.relative_to(STORE)))
+def test_a_store_backend_never_imports_the_other(path: Path) -> None:
+    relative = path.relative_to(STORE)
+    part = relative.parts[0] if len(relative.parts) > 1 else relative.stem
+    used = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = [node.module] if isinstance(node, ast.ImportFrom) and node.module else []
+        names += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+        used |= {found for name in names if (found := store_part(name)) is not None}
+    wrong = used - STORE_ALLOWED[part] - {part}
+    assert not wrong, f"store/{relative} ({part}) imports store.{sorted(wrong)}"
+
+
+def test_the_two_backends_are_laid_out_alike() -> None:
+    """Each module of the SQLite store has its PostgreSQL namesake: what differs is found in one place."""
+    sqlite = {p.stem for p in (STORE / "sqlite").glob("*.py")}
+    postgres = {p.stem for p in (STORE / "postgres").glob("*.py")}
+    assert sqlite - postgres == set(), f"only on SQLite: {sorted(sqlite - postgres)}"
+    assert {"store", "parts", "errors", "schema", "outbox", "search", "transfer"} <= sqlite
+
+
 def test_no_module_grows_past_600_lines() -> None:
     written = [p for p in SRC.rglob("*.py") if "_pb2" not in p.name]  # protoc's output is not ours to split
     long = {str(p.relative_to(SRC)): n for p in written if (n := len(p.read_text().splitlines())) > 600}

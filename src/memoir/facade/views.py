@@ -13,7 +13,7 @@ from memoir.errors import InvalidInput, InvalidQuery
 from memoir.llm import LLM
 from memoir.model import Event, EventKey
 from memoir.model.checks import brief
-from memoir.store import Checkpoint, Store
+from memoir.store import Checkpoint, ModelState, Store
 
 __all__ = ["EventPage", "Status", "llm_usage", "model_state", "parse_cursor"]
 
@@ -108,7 +108,7 @@ def model_state(settings: Settings, llm: LLM) -> dict[str, Any] | None:
     }
 
 
-def llm_usage(store: Store, since_ms: int) -> dict[str, dict[str, int]]:
+def llm_usage(store: ModelState, since_ms: int) -> dict[str, dict[str, int]]:
     """Per job: LLM calls and tokens in all, and since `since_ms` (the last day, for status); and how the
     operations ended: answers memoir could not use (`rejected`) apart from a server that did not answer
     (`failed`, `timed out`)."""

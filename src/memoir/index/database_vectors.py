@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from memoir.index.embedders import Embedder
-from memoir.store import IndexScope, Store
+from memoir.store import IndexScope, SearchIndex
 
 __all__ = ["DatabaseVectors", "VectorIndexJob", "VectorSearching"]
 
@@ -36,7 +36,7 @@ class VectorSearching(Protocol):
 class DatabaseVectors:
     """`VectorIndex`'s interface over a store's own vector search; nothing is held in memory."""
 
-    def __init__(self, store: Store, searcher: VectorSearching, model: str) -> None:
+    def __init__(self, store: SearchIndex, searcher: VectorSearching, model: str) -> None:
         self.store = store
         self.searcher = searcher
         self.model = model
@@ -69,7 +69,7 @@ class VectorIndexJob:
     name = "vector_index"
     lane = "fast"
 
-    def __init__(self, store: Store, searcher: VectorSearching, embedder: Embedder, threshold: int) -> None:
+    def __init__(self, store: SearchIndex, searcher: VectorSearching, embedder: Embedder, threshold: int) -> None:
         self.store = store
         self.searcher = searcher
         self.embedder = embedder  # its `dim` may be known only after its first answer (a server's model)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from memoir.store import IndexScope, Store
+from memoir.store import IndexScope, SearchIndex
 
 __all__ = ["VectorIndex"]
 
@@ -53,7 +53,7 @@ class _Rows:
 class VectorIndex:
     def __init__(
         self,
-        store: Store,
+        store: SearchIndex,
         model: str,
         *,
         hnsw_threshold: int = 50_000,

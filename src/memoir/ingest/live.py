@@ -31,7 +31,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.rule_decisions import Known, Names
 from memoir.ingest.rules import known_words
 from memoir.ingest.topics import stem, stems, topics
-from memoir.store import IndexItem, Store
+from memoir.store import IndexItem, SearchIndex
 
 __all__ = ["Fact", "FactCache", "KnownWords", "LiveFacts", "keys"]
 
@@ -204,7 +204,7 @@ def _order(fact: Fact) -> tuple[int, str]:
 class FactCache:
     """The `LiveFacts` of every scope asked for lately, brought up to date with the store when asked for."""
 
-    def __init__(self, store: Store, *, unified: bool, max_scopes: int = MAX_SCOPES) -> None:
+    def __init__(self, store: SearchIndex, *, unified: bool, max_scopes: int = MAX_SCOPES) -> None:
         self.store = store
         self.unified = unified
         self.max_scopes = max_scopes

@@ -11,7 +11,6 @@ import time
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
-from typing import cast
 
 import numpy as np
 
@@ -31,7 +30,7 @@ from memoir.retrieval.stages import (
 )
 from memoir.retrieval.terms import KeywordTerms
 from memoir.retrieval.when import favour_time_words, keyword_query, question_terms
-from memoir.store import IndexItem, IndexScope, Store
+from memoir.store import IndexItem, IndexScope, SearchIndex
 
 __all__ = ["Hit", "SearchPipeline"]
 
@@ -62,7 +61,7 @@ class Hit:
 
 @dataclass
 class SearchPipeline:
-    store: Store
+    store: SearchIndex
     embedder: Embedder
     vectors: VectorIndex | DatabaseVectors
     parameters: SearchSettings = field(default_factory=SearchSettings)
@@ -131,13 +130,10 @@ class SearchPipeline:
         return items, vectors
 
     def _neighbours(self, items: list[IndexItem]) -> dict[int, list[IndexItem]]:
-        """Each hit's neighbouring turns: in one query where the store offers it (PostgreSQL)."""
+        """Each hit's neighbouring turns (in one query on PostgreSQL)."""
         items = [item for item in items if (item.item_id or 0) > 0]  # an item from outside the index has none
         n = self.parameters.neighbours
-        many = getattr(self.store, "index_neighbours_many", None)
-        if many is not None:
-            return cast(dict[int, list[IndexItem]], many(items, n, n))
-        return {item.item_id: self.store.index_neighbours(item, n, n) for item in items if item.item_id is not None}
+        return self.store.index_neighbours_many(items, n, n)
 
     def nearest(self, text: str, scope: IndexScope, k: int) -> list[IndexItem]:
         """The `k` items closest to `text` in meaning, closest first: no fusion, recency or MMR.

@@ -14,7 +14,7 @@ import threading
 import time
 
 from memoir.index.keyword import match_expression, terms
-from memoir.store import Store
+from memoir.store import SearchIndex
 
 __all__ = ["KeywordTerms"]
 
@@ -23,7 +23,7 @@ MAX_WORDS = 20_000  # counts remembered; past it the memory starts over
 
 
 class KeywordTerms:
-    def __init__(self, store: Store, ttl: float = TTL_SECONDS) -> None:
+    def __init__(self, store: SearchIndex, ttl: float = TTL_SECONDS) -> None:
         self.store = store
         self.ttl = ttl
         self._counts: dict[str, tuple[float, int, int]] = {}  # word -> (when, rows then, rows holding it)

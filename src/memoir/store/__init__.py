@@ -9,12 +9,14 @@ from memoir.store.base import (
     IndexItem,
     IndexScope,
     MemoryMirror,
+    ModelState,
     OutboxQueue,
     RunnerLease,
     SearchIndex,
     SessionInfo,
     Store,
     StoreStats,
+    TimelineStore,
 )
 from memoir.store.sqlite import SQLiteStore
 
@@ -27,6 +29,7 @@ __all__ = [
     "IndexItem",
     "IndexScope",
     "MemoryMirror",
+    "ModelState",
     "OutboxQueue",
     "RunnerLease",
     "SQLiteStore",
@@ -34,4 +37,5 @@ __all__ = [
     "SessionInfo",
     "Store",
     "StoreStats",
+    "TimelineStore",
 ]

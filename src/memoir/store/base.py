@@ -242,7 +242,13 @@ class SearchIndex(Protocol):
     items go to a log that searchers holding vectors in memory follow; when the index is
     cleared, or the log cut, the generation goes up and they reload everything. Embeddings
     are cached by (model, content hash): unchanged text is never embedded twice.
+
+    `searches_vectors` declares whether the store itself searches vectors (`VectorSearching`,
+    PostgreSQL with pgvector) or leaves that to an index in the process (SQLite): declared,
+    so callers never probe a store for methods.
     """
+
+    searches_vectors: bool
 
     def index_add(self, items: Sequence[IndexItem]) -> None: ...
 
@@ -277,6 +283,10 @@ class SearchIndex(Protocol):
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]: ...
 
     def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]: ...
+
+    def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
+        """`index_neighbours` of each item, by item id (one query where the engine is a round trip away)."""
+        ...
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None: ...
 

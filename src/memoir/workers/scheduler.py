@@ -21,7 +21,7 @@ from typing import Protocol, runtime_checkable
 
 from memoir.errors import InvalidQuery, StoreError
 from memoir.model import now_ms
-from memoir.store import Store
+from memoir.store import Store, TimelineStore
 
 __all__ = ["JobStatus", "PeriodicJob", "Ticker", "job_statuses", "set_paused"]
 
@@ -78,7 +78,7 @@ def job_statuses(store: Store, outbox: dict[str, str], periodic: dict[str, Perio
     return statuses
 
 
-def set_paused(store: Store, known: list[str], name: str, paused: bool) -> None:
+def set_paused(store: TimelineStore, known: list[str], name: str, paused: bool) -> None:
     if name not in known:
         raise InvalidQuery("name", f"no job {name!r}: the jobs are {', '.join(known)}")
     store.job_pause(name, paused)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from memoir.store.base import IndexItem
 from memoir.store.postgres.parts import PostgresParts
 from memoir.store.postgres.vectors import from_pgvector
-from memoir.store.sqlite.search import _row_to_item
+from memoir.store.sql.search import row_to_item as _row_to_item
 
 __all__ = ["PostgresHitReads"]
 

@@ -71,6 +71,7 @@ class PostgresStore(
     TimelineTables,
 ):
     backend = "postgresql"
+    searches_vectors = True  # pgvector (vectors.py): VectorSearching
 
     def __init__(self, url: str, *, pool_size: int = 10, timeout_s: float = 30.0) -> None:
         self.url = url

@@ -1,6 +1,6 @@
 """The search index tables of the SQLite store: items, FTS5 keyword index, embedding cache.
 
-Kept apart from `sqlite.py` (the event log) because it is derived data: `index_clear`
+Kept apart from `store.py` (the event log) because it is derived data: `index_clear`
 may drop all of it and `memoir reindex` rebuilds it from the log. FTS5 uses the porter
 stemmer over unicode61 tokens and ranks with BM25; its content lives in `index_items`
 (external content table kept in step by triggers).
@@ -11,65 +11,13 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from memoir.store.base import IndexItem, IndexScope
+from memoir.store.sql.search import BM25_WEIGHTS, ITEM_COLUMNS, REMOVALS_KEPT, items_to_write, row_to_item
 from memoir.store.sqlite.parts import SQLiteParts
 
-__all__ = ["SQLiteSearchTables", "items_to_write"]
-
-# Rows of the removal log kept before it is cut and searchers reload (a new generation).
-REMOVALS_KEPT = 100_000
-
-_ITEM_COLUMNS = (
-    "item_id, kind, ref, conversation_id, agent_id, session_id, role, created_ms, text, search_text,"
-    " content_hash, event_ids, metadata, context_before, context_after"
-)
-# BM25 column weights: the item itself, the turn before it, the turn after it. Chosen on
-# the LoCoMo dev set (bench/retrieval.py): neighbours carry the question a turn answers.
-BM25_WEIGHTS = (1.0, 1.0, 0.5)
-
-
-def _row_to_item(row: Sequence[Any]) -> IndexItem:
-    item_id, kind, ref, conversation, agent, session, role, created, text, search, digest, ids, meta, before, after = (
-        row
-    )
-    return IndexItem(
-        kind=kind,
-        ref=ref,
-        conversation_id=conversation,
-        created_ms=created,
-        text=text,
-        search_text=search,
-        content_hash=digest,
-        event_ids=tuple(json.loads(ids)),
-        metadata=json.loads(meta),
-        agent_id=agent,
-        session_id=session,
-        role=role,
-        item_id=item_id,
-        context_before=before,
-        context_after=after,
-    )
-
-
-def items_to_write(items: Sequence[IndexItem], stored: Mapping[str, IndexItem]) -> list[IndexItem]:
-    """What of `items` changes the index, given the items `stored` under their refs.
-
-    An item equal to the stored one is left out: it keeps its id, so a search that found it
-    still finds it (a reindex writes every item again, decision 93). An item that names no
-    turn after it keeps the one recorded: a rebuild's page does not know the next turn yet,
-    and a turn's item is otherwise written once, before the turn after it arrives.
-    """
-    changed: list[IndexItem] = []
-    for item in items:
-        old = stored.get(item.ref)
-        if old is not None and not item.context_after:
-            item = replace(item, context_after=old.context_after)
-        if old is None or replace(old, item_id=None) != replace(item, item_id=None):
-            changed.append(item)
-    return changed
+__all__ = ["SQLiteSearchTables"]
 
 
 def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:
@@ -103,9 +51,9 @@ class SQLiteSearchTables(SQLiteParts):
         nothing changed (`items_to_write`)."""
         with self._translated(), self.atomic():
             found = self._read_in(
-                f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE ref IN ({{marks}})", [i.ref for i in items]
+                f"SELECT {ITEM_COLUMNS} FROM index_items WHERE ref IN ({{marks}})", [i.ref for i in items]
             )
-            stored = {item.ref: item for item in map(_row_to_item, found)}
+            stored = {item.ref: item for item in map(row_to_item, found)}
             self._write_items(items_to_write(items, stored), stored)
 
     def _write_items(self, items: Sequence[IndexItem], stored: Mapping[str, IndexItem]) -> None:
@@ -206,8 +154,8 @@ class SQLiteSearchTables(SQLiteParts):
         )
 
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]:
-        rows = self._read_in(f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id IN ({{marks}})", item_ids)
-        return {row[0]: _row_to_item(row) for row in rows}
+        rows = self._read_in(f"SELECT {ITEM_COLUMNS} FROM index_items WHERE item_id IN ({{marks}})", item_ids)
+        return {row[0]: row_to_item(row) for row in rows}
 
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]:
         """(item id, conversation, agent, kind, created ms, vector) of items with a vector of `model`."""
@@ -218,6 +166,10 @@ class SQLiteSearchTables(SQLiteParts):
             (model, after_item_id),
         )
 
+    def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
+        # In process, a query per item costs microseconds: no need for PostgreSQL's one-query form.
+        return {item.item_id: self.index_neighbours(item, before, after) for item in items if item.item_id is not None}
+
     def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]:
         """Items of the same session (and agent) just before and after `item`, in time order (itself excluded)."""
         if item.session_id is None:
@@ -225,15 +177,15 @@ class SQLiteSearchTables(SQLiteParts):
         common = "FROM index_items WHERE conversation_id = ? AND session_id = ? AND kind = ? AND agent_id IS ?"
         params = (item.conversation_id, item.session_id, item.kind, item.agent_id, item.created_ms, item.item_id)
         earlier = self._read(
-            f"SELECT {_ITEM_COLUMNS} {common} AND (created_ms, item_id) < (?, ?)"
+            f"SELECT {ITEM_COLUMNS} {common} AND (created_ms, item_id) < (?, ?)"
             " ORDER BY created_ms DESC, item_id DESC LIMIT ?",
             (*params, before),
         )
         later = self._read(
-            f"SELECT {_ITEM_COLUMNS} {common} AND (created_ms, item_id) > (?, ?) ORDER BY created_ms, item_id LIMIT ?",
+            f"SELECT {ITEM_COLUMNS} {common} AND (created_ms, item_id) > (?, ?) ORDER BY created_ms, item_id LIMIT ?",
             (*params, after),
         )
-        return [_row_to_item(row) for row in reversed(earlier)] + [_row_to_item(row) for row in later]
+        return [row_to_item(row) for row in reversed(earlier)] + [row_to_item(row) for row in later]
 
     def index_items_by_ref(self, refs: Sequence[str]) -> set[str]:
         """Which of these refs (event or memory ids) are indexed."""
@@ -245,11 +197,11 @@ class SQLiteSearchTables(SQLiteParts):
         # (a range of the table's key) rather than every item of the conversation.
         conversation = "conversation_id" if after_item_id <= 0 else "+conversation_id"
         rows = self._read(
-            f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE item_id > ? AND {conversation} = ? AND kind = ?"
+            f"SELECT {ITEM_COLUMNS} FROM index_items WHERE item_id > ? AND {conversation} = ? AND kind = ?"
             " ORDER BY item_id",
             (after_item_id, conversation_id, kind),
         )
-        return [_row_to_item(row) for row in rows]
+        return [row_to_item(row) for row in rows]
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None:
         """The item of `item`'s session, agent and kind just before it in the log's order (its previous turn).
@@ -260,11 +212,11 @@ class SQLiteSearchTables(SQLiteParts):
         if item.session_id is None:
             return None
         rows = self._read(
-            f"SELECT {_ITEM_COLUMNS} FROM index_items WHERE session_id = ? AND conversation_id = ? AND kind = ?"
+            f"SELECT {ITEM_COLUMNS} FROM index_items WHERE session_id = ? AND conversation_id = ? AND kind = ?"
             " AND agent_id IS ? AND (created_ms, ref) < (?, ?) ORDER BY created_ms DESC, ref DESC LIMIT 1",
             (item.session_id, item.conversation_id, item.kind, item.agent_id, item.created_ms, item.ref),
         )
-        return _row_to_item(rows[0]) if rows else None
+        return row_to_item(rows[0]) if rows else None
 
     def index_set_context_after(self, item_id: int, text: str) -> None:
         """Record the turn that followed an item (the FTS row follows through a trigger)."""
