@@ -1,17 +1,20 @@
-"""What memoir needs from a database, whatever the engine, as five small roles.
+"""What memoir needs from a database, whatever the engine, as seven small roles.
 
-Today's implementation is SQLite (`memoir.store.sqlite`); PostgreSQL will sit beside
-it. Everything above this layer talks to these protocols, never to a driver.
+Two engines implement them: SQLite (`memoir.store.sqlite`, the embedded default) and
+PostgreSQL (`memoir.store.postgres`, for shared deployments), over the statements they share
+(`memoir.store.sql`). Everything above this layer talks to these protocols, never to a driver.
 
 The roles, each a `Protocol` whose docstring is its contract:
 - `Database`: location, transactions (`atomic()`), statistics, integrity, closing;
 - `EventLog`: the immutable, append-only events and the session catalogue;
 - `OutboxQueue`: the outbox written with each event, checkpoints, runner leases;
 - `SearchIndex`: the derived search index and the embedding cache;
-- `MemoryMirror`: the rows that mirror the vault's memory files.
+- `MemoryMirror`: the rows that mirror the vault's memory files;
+- `ModelState`: each model's circuit breaker, the ledger of LLM calls, servers' formats;
+- `TimelineStore`: segments, versioned TOC nodes, grips, the scheduler's job state.
 
-`Store` is all five together. They are split so that a second backend can be built,
-and tested, one role at a time, and so that code needing one role says so.
+`Store` is all of them together. They are split so that a backend can be built, and
+tested, one role at a time, and so that code needing one role says so.
 """
 
 from __future__ import annotations
