@@ -246,11 +246,7 @@ class PostgresStore(
             rows = outbox_rows(fresh, actions_for, per_conversation=True)
             if rows:
                 conn.cursor().executemany(INSERT_OUTBOX, rows)
-            if len(fresh) == len(events):
-                return list(events)
-            new = {id(e) for e in fresh}
-            stored = self.get_many([e.event_id for e in events if id(e) not in new])
-        return [e if id(e) in new else stored[e.event_id] for e in events]
+            return self._as_stored(events, fresh)
 
     # -- status -------------------------------------------------------------------------
 

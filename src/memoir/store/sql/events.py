@@ -30,6 +30,19 @@ class EventReads(SQLParts):
 
     # -- events -------------------------------------------------------------------------
 
+    def _as_stored(self, events: Sequence[Event], fresh: Sequence[Event]) -> list[Event]:
+        """What `append` returns, inside its transaction: each event sent, or the one stored under its id.
+
+        Some ids may have been stored before (or repeated in the batch): the stored event stands
+        and is returned in place of the one sent, so the caller can tell a retry (an equal event)
+        from a conflict (other content). Only those are read back.
+        """
+        if len(fresh) == len(events):
+            return list(events)
+        new = {id(e) for e in fresh}
+        stored = self.get_many([e.event_id for e in events if id(e) not in new])
+        return [e if id(e) in new else stored[e.event_id] for e in events]
+
     def get(self, event_id: str) -> Event | None:
         return self.get_many([event_id]).get(event_id)
 

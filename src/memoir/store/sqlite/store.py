@@ -290,14 +290,7 @@ class SQLiteStore(
                 inserted = {row[0] for row in conn.execute("SELECT event_id FROM events WHERE seq > ?", (last_seq,))}
                 fresh = first_occurrences(events, inserted)
             conn.executemany(INSERT_OUTBOX, outbox_rows(fresh, actions_for))
-            if len(fresh) == len(events):
-                return list(events)
-            # Some ids were stored before (or repeated in this batch): the stored event stands and
-            # is returned in place of the one sent, so the caller can tell a retry (an equal event)
-            # from a conflict (other content). Only those are read back.
-            new = {id(e) for e in fresh}
-            stored = self.get_many([e.event_id for e in events if id(e) not in new])
-        return [e if id(e) in new else stored[e.event_id] for e in events]
+            return self._as_stored(events, fresh)
 
     # -- status -------------------------------------------------------------------------
 
