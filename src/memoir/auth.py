@@ -12,9 +12,20 @@ import ipaddress
 
 from memoir.errors import ConfigError
 
-__all__ = ["bearer_token", "check_serving", "is_loopback", "key_matches"]
+__all__ = [
+    "WEB_SESSION_COOKIE",
+    "WEB_SESSION_S",
+    "bearer_token",
+    "check_serving",
+    "is_loopback",
+    "key_matches",
+    "web_session",
+    "web_session_valid",
+]
 
 MIN_KEY_LENGTH = 16  # a guessable key is no key: 16 characters of a random token at least
+WEB_SESSION_S = 12 * 3600  # how long a browser's sign-in lasts
+WEB_SESSION_COOKIE = "memoir_session"
 
 
 def is_loopback(host: str) -> bool:
@@ -51,3 +62,24 @@ def key_matches(given: str | None, expected: str) -> bool:
     if given is None:
         return False
     return hmac.compare_digest(given.encode("utf-8", "surrogatepass"), expected.encode("utf-8", "surrogatepass"))
+
+
+def web_session(key: str, now_s: float) -> str:
+    """A browser's session token after it signed in with `key`: when it was issued and a MAC
+    of that under the key. The key itself never goes to the browser, into a URL or a log."""
+    issued = str(int(now_s))
+    return f"{issued}.{_mac(key, issued)}"
+
+
+def web_session_valid(token: str | None, key: str, now_s: float) -> bool:
+    """Whether a session token was issued under `key` within the last `WEB_SESSION_S` seconds."""
+    issued, _, mac = (token or "").partition(".")
+    if not (issued.isascii() and issued.isdigit() and len(issued) < 12):
+        return False
+    fresh = 0 <= now_s - int(issued) < WEB_SESSION_S
+    return fresh and hmac.compare_digest(mac.encode("ascii", "replace"), _mac(key, issued).encode())
+
+
+def _mac(key: str, message: str) -> str:
+    digest = hmac.new(key.encode("utf-8", "surrogatepass"), b"memoir-web-session:" + message.encode(), "sha256")
+    return digest.hexdigest()

@@ -20,6 +20,7 @@ from memoir.facade.assembly import Parts, assemble, prepare_home
 from memoir.facade.chat_history import HistoryMethods
 from memoir.facade.context import InjectionMethods, TurnMethods
 from memoir.facade.doctor import Finding, examine
+from memoir.facade.overview import OverviewMethods
 from memoir.facade.search import IndexMethods, SearchMethods
 from memoir.facade.spool import drain_spool
 from memoir.facade.think import ThinkMethods
@@ -42,7 +43,16 @@ __all__ = ["EventPage", "Memoir", "Status"]
 EventLike = Event | Mapping[str, Any]
 
 
-class Memoir(SearchMethods, IndexMethods, TimelineMethods, InjectionMethods, TurnMethods, HistoryMethods, ThinkMethods):
+class Memoir(
+    SearchMethods,
+    IndexMethods,
+    TimelineMethods,
+    InjectionMethods,
+    TurnMethods,
+    HistoryMethods,
+    ThinkMethods,
+    OverviewMethods,
+):
     """Long-term memory for agents: the event log, search and memories, behind one façade."""
 
     def __init__(self, parts: Parts) -> None:

@@ -1,4 +1,4 @@
-"""The HTTP app of `memoir serve`: the memory proxy, the REST API, health, and the docs.
+"""The HTTP app of `memoir serve`: the memory proxy, the REST API, the web view, health, and the docs.
 
 It composes adapters and holds no logic of its own: the OpenAI-compatible proxy under
 `/v1` (`proxy.py`), the façade's methods under `/api/v1` (`rest.py`), `GET /health` (the
@@ -30,6 +30,7 @@ from memoir.server.hooks import create_hooks_router
 from memoir.server.openapi import describe
 from memoir.server.proxy import add_proxy_routes
 from memoir.server.rest import create_router
+from memoir.web import create_web_router
 
 __all__ = ["create_app"]
 
@@ -61,6 +62,7 @@ def create_app(memoir: Memoir) -> FastAPI:
     _add_docs(app)
     app.include_router(create_router(memoir))
     app.include_router(create_hooks_router(memoir))
+    app.include_router(create_web_router(memoir, settings.api_key))  # `/` and `/ui/`: the web view
     mount_mcp(app, memoir)
     add_proxy_routes(app, memoir, lambda: clients["upstream"])
     describe(app)  # the document of the server that answers (error shape, statuses, typed answers)

@@ -22,13 +22,13 @@ from typing import Any
 import anyio
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from memoir.auth import bearer_token, key_matches
+from memoir.auth import WEB_SESSION_COOKIE, bearer_token, key_matches, web_session_valid
 from memoir.server.deadlines import BODY_SECONDS
 
-__all__ = ["Guard"]
+__all__ = ["Guard", "cookie", "is_web_page"]
 
 access_log = logging.getLogger("memoir.access")
-OPEN_PATHS = frozenset({"/health"})  # what a load balancer probes without a key
+OPEN_PATHS = frozenset({"/health", "/ui/signin", "/ui/static/memoir.css"})  # no key: probes, the sign-in page
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "[::1]", "::1"})
 
 
@@ -65,7 +65,10 @@ class Guard:
         if self.api_key is None and (refusal := self._foreign(headers)):
             await _refuse(send, *refusal)
             return
-        if not self._allowed(scope, headers.get("authorization")):
+        if not self._allowed(scope, headers):
+            if is_web_page(scope["path"]) and scope["method"] == "GET":  # a person at a browser: the sign-in page
+                await _redirect(send, "/ui/signin")
+                return
             await _refuse(send, 401, "a valid API key is required: send `Authorization: Bearer <key>`", "auth")
             return
         declared = headers.get("content-length", "")
@@ -105,10 +108,15 @@ class Guard:
             if not message.get("more_body", False):
                 return b"".join(parts)
 
-    def _allowed(self, scope: Scope, authorization: str | None) -> bool:
+    def _allowed(self, scope: Scope, headers: dict[str, str]) -> bool:
         if self.api_key is None or scope["path"] in OPEN_PATHS or scope["method"] == "OPTIONS":
             return True  # OPTIONS: a browser's CORS preflight never carries the key
-        return key_matches(bearer_token(authorization), self.api_key)
+        if key_matches(bearer_token(headers.get("authorization")), self.api_key):
+            return True
+        # The web view's pages also take the session cookie its sign-in set; the API never does,
+        # so a page of another site can never spend it there (the cookie is SameSite=Strict too).
+        session = cookie(headers.get("cookie", ""), WEB_SESSION_COOKIE)
+        return is_web_page(scope["path"]) and web_session_valid(session, self.api_key, time.time())
 
     def _foreign(self, headers: dict[str, str]) -> tuple[int, str, str] | None:
         """Why a keyless server refuses a request from a web page, or None."""
@@ -126,6 +134,26 @@ class Guard:
 
     def _too_large(self) -> str:
         return f"the request body is over {self.max_body_bytes} bytes (server.max_body_bytes)"
+
+
+def is_web_page(path: str) -> bool:
+    """The web view's paths (`memoir.web`): `/` and everything under `/ui/`."""
+    return path == "/" or path.startswith("/ui/")
+
+
+def cookie(header: str, name: str) -> str | None:
+    """One cookie's value from a `Cookie` header, read leniently (a malformed pair is skipped)."""
+    for pair in header.split(";"):
+        key, sep, value = pair.strip().partition("=")
+        if sep and key == name:
+            return value.strip().strip('"')
+    return None
+
+
+async def _redirect(send: Send, location: str) -> None:
+    headers = [(b"location", location.encode()), (b"content-length", b"0")]
+    await send({"type": "http.response.start", "status": 303, "headers": headers})
+    await send({"type": "http.response.body", "body": b""})
 
 
 async def _refuse(send: Send, status: int, message: str, kind: str) -> None:

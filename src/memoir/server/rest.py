@@ -9,6 +9,7 @@ Routes are plain functions: FastAPI runs them on its thread pool, off the event 
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Query
@@ -70,6 +71,12 @@ class ContextBody(BaseModel):
     as_of: Time = Field(default=None, description="what was known just before this moment (a time-travel read)")
 
 
+class CorrectionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    agent_id: str | None = None
+
+
 class MemoryBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     text: str
@@ -85,6 +92,7 @@ def create_router(memoir: Memoir) -> APIRouter:
     _event_routes(router, memoir)
     _memory_routes(router, memoir)
     _timeline_routes(router, memoir)
+    _overview_routes(router, memoir)
     return router
 
 
@@ -158,6 +166,11 @@ def _memory_routes(router: APIRouter, memoir: Memoir) -> None:
         """Soft-delete a memory; answers its tombstone."""
         return memoir.forget(memory_id, agent_id=agent_id).to_dict()
 
+    @router.put("/memories/{memory_id}", tags=["memories"])
+    def correct(memory_id: str, body: CorrectionBody) -> dict[str, Any]:
+        """Replace a memory by its corrected text; answers the new version (the old one is its history)."""
+        return memoir.correct(memory_id, body.text, agent_id=body.agent_id).to_dict()
+
     @router.get("/memories/{memory_id}/history", tags=["memories"])
     def memory_history(memory_id: str, agent_id: Agent = None) -> dict[str, Any]:
         """Every version of a memory, oldest first."""
@@ -206,6 +219,28 @@ def _timeline_routes(router: APIRouter, memoir: Memoir) -> None:
     def resume_job(name: str) -> dict[str, str]:
         memoir.resume_job(name)
         return {"job": name, "state": "running"}
+
+
+def _overview_routes(router: APIRouter, memoir: Memoir) -> None:
+    @router.get("/conversations", tags=["status"])
+    def conversations(agent_id: Agent = None) -> dict[str, Any]:
+        """The conversations the caller sees, most recently active first."""
+        return {"conversations": [c.to_dict() for c in memoir.conversations(agent_id=agent_id)]}
+
+    @router.get("/conversations/{conversation_id}/activity", tags=["status"])
+    def activity(conversation_id: str, agent_id: Agent = None) -> dict[str, Any]:
+        """A conversation's events per day (UTC)."""
+        return {"days": [day.to_dict() for day in memoir.activity(conversation_id, agent_id=agent_id)]}
+
+    @router.get("/llm/ledger", tags=["status"])
+    def llm_ledger(days: int = 30) -> dict[str, Any]:
+        """What the model's calls cost, per day and job."""
+        return {"days": [day.to_dict() for day in memoir.llm_ledger(days)]}
+
+    @router.get("/doctor", tags=["status"])
+    def doctor() -> dict[str, Any]:
+        """Whether events, vault and index agree and the models work (read-only)."""
+        return {"findings": [asdict(finding) for finding in memoir.doctor()]}
 
 
 def _time(value: str | None) -> str | int | None:

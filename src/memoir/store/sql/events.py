@@ -61,6 +61,16 @@ class EventReads(SQLParts):
         where, params = where_clause(query or EventQuery())
         return int(self._rows(f"SELECT count(*) FROM events{where}", params)[0][0])
 
+    def event_days(self, conversation_id: str, agent_id: str | None = None) -> list[tuple[int, int]]:
+        """(day, events that day) of a conversation, in order: days since 1970 (UTC), for an activity chart."""
+        sql = "SELECT timestamp_ms / 86400000, count(*) FROM events WHERE conversation_id = ?"
+        params: list[object] = [conversation_id]
+        if agent_id is not None:
+            sql += " AND agent_id = ?"
+            params.append(agent_id)
+        rows = self._rows(sql + " GROUP BY timestamp_ms / 86400000 ORDER BY 1", params)
+        return [(int(day), int(count)) for day, count in rows]
+
     # -- session catalogue (derived) ----------------------------------------------------
 
     def track_sessions(self, events: Sequence[Event]) -> None:

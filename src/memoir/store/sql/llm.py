@@ -66,6 +66,15 @@ class LLMTables(SQLParts):
             found.setdefault(job, {})[outcome] = int(count)
         return found
 
+    def ledger_days(self, since_ms: int = 0) -> list[tuple[int, str, int, int, int, int]]:
+        """(day since 1970 UTC, job, calls, prompt tokens, completion tokens, milliseconds), by day and job."""
+        rows = self._rows(
+            "SELECT at_ms / 86400000, job, count(*), sum(prompt_tokens), sum(completion_tokens), sum(duration_ms)"
+            " FROM llm_calls WHERE at_ms >= ? GROUP BY at_ms / 86400000, job ORDER BY 1, 2",
+            (since_ms,),
+        )
+        return [(int(d), job, int(n), int(p or 0), int(c or 0), int(ms or 0)) for d, job, n, p, c, ms in rows]
+
     def server_formats(self, base_url: str) -> list[str] | None:
         """The response formats a server was found to take (None: not yet refused any)."""
         rows = self._rows("SELECT formats FROM llm_servers WHERE base_url = ?", (base_url,))
