@@ -6,13 +6,16 @@ import logging
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated
+from urllib.parse import quote
 
 import typer
 from rich.console import Console
 
+from memoir.errors import MemoirError
 from memoir.facade.engine import Memoir
 
 if TYPE_CHECKING:
+    from memoir.facade.overview import ConversationInfo
     from memoir.server import Endpoints
 
 __all__ = ["register"]
@@ -63,11 +66,21 @@ def _log_access(enabled: bool) -> None:
     )  # a line per upstream call says nothing the access log does not
 
 
+def _latest_conversation(memoir: Memoir) -> ConversationInfo | None:
+    try:
+        return next(iter(memoir.conversations()), None)
+    except MemoirError:  # unified mode with no agent configured: no one to list them as
+        return None
+
+
 def _banner(memoir: Memoir, where: Endpoints) -> str:
     upstream = memoir.settings.proxy.upstream_url or memoir.settings.llm.base_url or "(none: set proxy.upstream_url)"
     key = " -H 'Authorization: Bearer $MEMOIR_API_KEY'" if memoir.settings.api_key else ""
+    latest = _latest_conversation(memoir)
+    opened = f"   (open it in a browser: {where.url}/ui/c/{quote(latest.conversation_id, safe='')})" if latest else ""
     lines = [
         f"memoir serving {memoir.home}",
+        f"  web view                 {where.url}/{opened}",
         f"  OpenAI-compatible proxy  {where.url}/v1   (forwards to {upstream})",
         f"  REST API                 {where.url}/api/v1   (docs: {where.url}/docs)",
         f"  coding-agent hooks       {where.url}/hooks/claude   (also /hooks/codex, /hooks/gemini)",
