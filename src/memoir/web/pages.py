@@ -11,6 +11,7 @@ A façade error becomes the error page with the status every door gives it.
 from __future__ import annotations
 
 import secrets
+import threading
 import time
 from collections.abc import Callable
 from datetime import UTC, date, datetime
@@ -25,6 +26,7 @@ from starlette.concurrency import run_in_threadpool
 
 from memoir.auth import WEB_SESSION_COOKIE, WEB_SESSION_S, key_matches, web_session
 from memoir.errors import InvalidQuery, MemoirError, answer_for
+from memoir.facade.doctor import Finding
 from memoir.facade.engine import Memoir
 from memoir.model.timeline import TocNode
 from memoir.web.charts import bars
@@ -37,14 +39,43 @@ POLICY = (
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none';"
     " frame-ancestors 'none'"
 )
+SHOWN = 500  # memories listed on one page, newest first
 STALE_FORM = "This form is stale or came from another site: nothing was changed. Load the page again."
 KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
 CSS = files("memoir.web").joinpath("static/memoir.css").read_bytes()
 
 
+class DoctorRuns:
+    """`memoir doctor` reads the whole home (seconds at 100,000 events): the page shows the last
+    findings at once and a check runs in the background, one at a time."""
+
+    def __init__(self, memoir: Memoir) -> None:
+        self.memoir = memoir
+        self.lock = threading.Lock()
+        self.findings: list[Finding] | None = None
+        self.at: datetime | None = None
+        self.running = False
+
+    def start(self) -> None:
+        with self.lock:
+            if self.running:
+                return
+            self.running = True
+        threading.Thread(target=self._run, name="memoir-web-doctor", daemon=True).start()
+
+    def _run(self) -> None:
+        try:
+            findings = self.memoir.doctor()
+        except MemoirError as exc:
+            findings = [Finding("error", "doctor", str(exc))]
+        with self.lock:
+            self.findings, self.at, self.running = findings, datetime.now(UTC), False
+
+
 class Pages:
     def __init__(self, memoir: Memoir, api_key: str | None) -> None:
         self.memoir = memoir
+        self.doctor = DoctorRuns(memoir)
         self.api_key = api_key
         self.secret = secrets.token_bytes(32)
         self.templates = Environment(
@@ -179,7 +210,8 @@ def _memory_routes(router: APIRouter, pages: Pages) -> None:
         def read() -> dict[str, Any]:
             found = memoir.memories(conversation or None, kind or None, deleted, agent_id=agent)
             asked = {"kind": kind, "conversation": conversation, "deleted": deleted}
-            return {"memories": list(reversed(found)), "asked": asked, "kinds": KINDS[1:]}
+            newest = list(reversed(found[-SHOWN:]))  # a page a person can read; filters narrow the rest
+            return {"memories": newest, "total": len(found), "asked": asked, "kinds": KINDS[1:]}
 
         return await pages.page(request, "memories.html", read)
 
@@ -229,7 +261,18 @@ def _work_routes(router: APIRouter, pages: Pages) -> None:
 
     @router.get("/ui/doctor")
     async def doctor(request: Request) -> HTMLResponse:
-        return await pages.page(request, "doctor.html", lambda: {"findings": memoir.doctor()})
+        runs = pages.doctor
+        if runs.findings is None:
+            runs.start()  # the first look: check now; the page says so
+        return pages.render(request, "doctor.html", findings=runs.findings, at=runs.at, running=runs.running)
+
+    @router.post("/ui/doctor")
+    async def doctor_again(request: Request) -> Response:
+        def act(form: dict[str, str]) -> str:
+            pages.doctor.start()
+            return "/ui/doctor"
+
+        return await pages.post(request, (), act)
 
     @router.post("/ui/work/{name}/{action}")
     async def pause_or_resume(request: Request, name: str, action: str) -> Response:
