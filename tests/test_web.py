@@ -103,6 +103,7 @@ def test_the_timeline_walks_down_to_the_original_messages(site: tuple[Memoir, ht
             break
         path = children[-1]
     assert levels[0] == "year" and levels[-1] == "segment", levels
+    assert '<details class="evidence">' in node and '<tr class="mark">' in node  # the evidence opens in place
     grip = links(node, "/ui/grip/")[0]
     evidence = client.get(grip).text
     assert '<tr class="mark">' in evidence  # the message the bullet rests on, among its neighbours

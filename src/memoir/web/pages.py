@@ -157,9 +157,11 @@ def _browse_routes(router: APIRouter, pages: Pages) -> None:
 
             shown, latest, other = at(version), at(None), at(compare) if compare else None
             children = memoir.browse_toc(node_id, 50, cursor, conversation_id=conversation_id, agent_id=agent)
+            # Each bullet's evidence, to open in place: the messages and a turn on either side.
+            grips = {g: memoir.expand_grip(g, 1, 1, agent_id=agent) for b in shown.bullets for g in b.grip_ids}
             return {
                 "conversation_id": conversation_id, "node": shown, "latest": latest, "other": other,
-                "changes": _changes(other, shown) if other else None, "children": children,
+                "changes": _changes(other, shown) if other else None, "children": children, "grips": grips,
             }  # fmt: skip
 
         return await pages.page(request, "node.html", read)
