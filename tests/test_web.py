@@ -17,6 +17,7 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markupsafe import escape
 
 from memoir import Memoir
 from memoir.server import serving
@@ -216,3 +217,13 @@ def test_with_a_key_the_pages_ask_for_a_sign_in_and_the_cookie_is_not_the_key(
         client.cookies.clear()
         client.cookies.set("memoir_session", session[:-1] + ("0" if session[-1] != "0" else "1"))
         assert client.get("/").status_code == 303  # a session whose MAC is not the server's
+
+
+def test_the_memories_page_reads_only_the_newest_from_the_store(site: tuple[Memoir, httpx.Client]) -> None:
+    memoir, client = site
+    everything = memoir.memories()
+    assert memoir.memories(newest=3) == everything[-3:]  # still oldest first
+    assert memoir.memories(newest=10_000) == everything
+    page = client.get("/ui/memories").text
+    first, last = (str(escape(m.content)) for m in (everything[0], everything[-1]))
+    assert page.index(last) < page.index(first)  # newest first on the page

@@ -333,8 +333,10 @@ class Memoir(
         *,
         agent_id: str | None = None,
         all_agents: bool = False,
+        newest: int | None = None,
     ) -> list[Memory]:
-        """Memories in creation order, optionally of one conversation and kind.
+        """Memories in creation order, optionally of one conversation and kind; `newest`: only
+        that many of the latest (a page of a big home).
 
         In unified mode the calling agent's and the shared ones; `all_agents=True` lists every
         agent's, for administration, and must be asked for.
@@ -344,8 +346,10 @@ class Memoir(
         check_flag("all_agents", all_agents)
         if kind is not None and kind not in {k.value for k in MemoryKind}:
             raise InvalidQuery("kind", f"unknown kind {brief(kind)}; known: {', '.join(k.value for k in MemoryKind)}")
+        if newest is not None:
+            check_count("newest", newest, 1, MAX_PAGE)
         visible_to = None if all_agents else self._parts.agent_scope(agent_id)
-        return self._parts.store.memory_list(conversation_id, kind, include_deleted, visible_to)
+        return self._parts.store.memory_list(conversation_id, kind, include_deleted, visible_to, newest)
 
     def memory_history(self, memory_id: str, *, agent_id: str | None = None) -> list[Memory]:
         """Every version of a memory, oldest first, linked by `replaced_by`."""

@@ -157,8 +157,11 @@ def _memory_routes(router: APIRouter, memoir: Memoir) -> None:
         include_deleted: bool = False,
         agent_id: Agent = None,
         all_agents: bool = False,
+        newest: int | None = None,
     ) -> dict[str, Any]:
-        found = memoir.memories(conversation_id, kind, include_deleted, agent_id=agent_id, all_agents=all_agents)
+        found = memoir.memories(
+            conversation_id, kind, include_deleted, agent_id=agent_id, all_agents=all_agents, newest=newest
+        )
         return {"memories": [m.to_dict() for m in found]}
 
     @router.delete("/memories/{memory_id}", tags=["memories"])

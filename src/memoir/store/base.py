@@ -338,6 +338,7 @@ class MemoryMirror(Protocol):
         kind: str | None = None,
         include_deleted: bool = False,
         visible_to: str | None = None,
+        newest: int | None = None,
     ) -> list[Memory]: ...
 
     def memory_key_facts(self, recent: int) -> list[Memory]:

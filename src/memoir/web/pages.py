@@ -210,10 +210,10 @@ def _memory_routes(router: APIRouter, pages: Pages) -> None:
         request: Request, kind: str = "", conversation: str = "", deleted: bool = False, agent: str | None = None
     ) -> HTMLResponse:
         def read() -> dict[str, Any]:
-            found = memoir.memories(conversation or None, kind or None, deleted, agent_id=agent)
+            # A page a person can read, read as such from the store; filters narrow the rest.
+            found = memoir.memories(conversation or None, kind or None, deleted, agent_id=agent, newest=SHOWN)
             asked = {"kind": kind, "conversation": conversation, "deleted": deleted}
-            newest = list(reversed(found[-SHOWN:]))  # a page a person can read; filters narrow the rest
-            return {"memories": newest, "total": len(found), "asked": asked, "kinds": KINDS[1:]}
+            return {"memories": found[::-1], "more": len(found) == SHOWN, "asked": asked, "kinds": KINDS[1:]}
 
         return await pages.page(request, "memories.html", read)
 

@@ -134,8 +134,10 @@ class MemoryTables(SQLParts):
         kind: str | None = None,
         include_deleted: bool = False,
         visible_to: str | None = None,
+        newest: int | None = None,
     ) -> list[Memory]:
-        """Memories in creation order; `visible_to` keeps an agent's own and the shared ones."""
+        """Memories in creation order; `visible_to` keeps an agent's own and the shared ones;
+        `newest`, only that many of the latest (still oldest first)."""
         clauses: list[str] = []
         params: list[Any] = []
         if visible_to is not None:
@@ -150,7 +152,11 @@ class MemoryTables(SQLParts):
         if not include_deleted:
             clauses.append("deleted_ms IS NULL")
         where = " WHERE " + " AND ".join(clauses) if clauses else ""
-        rows = self._rows(f"SELECT {_COLUMNS} FROM memories{where}{_ORDER}", params)
+        if newest is None:
+            rows = self._rows(f"SELECT {_COLUMNS} FROM memories{where}{_ORDER}", params)
+        else:
+            latest = f"SELECT {_COLUMNS} FROM memories{where} ORDER BY created_ms DESC, id DESC LIMIT ?"
+            rows = self._rows(latest, [*params, newest])[::-1]
         return [row_to_memory(row) for row in rows]
 
     def memory_key_facts(self, recent: int) -> list[Memory]:
