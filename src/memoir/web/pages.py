@@ -39,7 +39,7 @@ POLICY = (
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none';"
     " frame-ancestors 'none'"
 )
-SHOWN = 500  # memories listed on one page, newest first
+SHOWN = 200  # memories listed on one page, newest first
 STALE_FORM = "This form is stale or came from another site: nothing was changed. Load the page again."
 KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
 CSS = files("memoir.web").joinpath("static/memoir.css").read_bytes()
