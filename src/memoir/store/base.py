@@ -36,6 +36,7 @@ __all__ = [
     "MemoryMirror",
     "OutboxQueue",
     "RunnerLease",
+    "SearchCandidates",
     "SearchIndex",
     "SessionInfo",
     "Store",
@@ -126,6 +127,20 @@ class IndexScope:
     kinds: tuple[str, ...] | None = None
     since_ms: int | None = None
     until_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SearchCandidates:
+    """What a search reads of the index in one go, where the database ranks vectors itself.
+
+    Each source's ranking, best first (None: that source was not asked), and every ranked
+    item with its vector of the search's model (float32 bytes; none for an item without one).
+    """
+
+    vector: list[tuple[int, float]] | None
+    keyword: list[tuple[int, float]] | None
+    items: dict[int, IndexItem]
+    vectors: dict[int, bytes]
 
 
 class RunnerLease(Protocol):
@@ -242,7 +257,13 @@ class SearchIndex(Protocol):
     items go to a log that searchers holding vectors in memory follow; when the index is
     cleared, or the log cut, the generation goes up and they reload everything. Embeddings
     are cached by (model, content hash): unchanged text is never embedded twice.
+
+    `searches_vectors`: the database ranks vectors itself (PostgreSQL with pgvector), so a
+    search reads its candidates in one statement (`search_candidates`, `database_vectors`)
+    rather than keeping every vector in memory (`memoir.index.vectors`).
     """
+
+    searches_vectors: bool
 
     def index_add(self, items: Sequence[IndexItem]) -> None: ...
 
@@ -277,6 +298,10 @@ class SearchIndex(Protocol):
     def index_vectors(self, model: str, after_item_id: int) -> list[tuple[int, str, str | None, str, int, bytes]]: ...
 
     def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]: ...
+
+    def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
+        """`index_neighbours` of each item, by item id (one query where a query is a round trip)."""
+        ...
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None: ...
 

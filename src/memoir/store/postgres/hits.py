@@ -56,9 +56,8 @@ class PostgresHitReads(PostgresParts):
         if not item_ids:
             return {}
         rows = self._read(
-            "SELECT i.item_id, vector_send(e.embedding) FROM index_items AS i"
-            " JOIN embeddings AS e ON e.model = %s AND e.content_hash = i.content_hash"
-            " WHERE i.item_id = ANY(%s::bigint[])",
+            "SELECT item_id, vector_send(embedding) FROM item_embeddings"
+            " WHERE model = %s AND item_id = ANY(%s::bigint[])",
             (model, list(item_ids)),
         )
         return {int(item_id): from_pgvector(data) for item_id, data in rows}

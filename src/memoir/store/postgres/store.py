@@ -22,7 +22,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -31,6 +31,7 @@ from psycopg_pool import ConnectionPool
 from memoir.errors import StoreError
 from memoir.model import Event, now_ms
 from memoir.store.base import INDEX_WRITES
+from memoir.store.postgres.candidates import PostgresCandidates
 from memoir.store.postgres.errors import masked, translate
 from memoir.store.postgres.hits import PostgresHitReads
 from memoir.store.postgres.outbox import INSERT_OUTBOX, PostgresOutboxTables
@@ -61,6 +62,7 @@ _OWNER_CHECK_S = 5.0  # how often the owner connection is looked at (a dead one 
 
 class PostgresStore(
     PostgresHitReads,
+    PostgresCandidates,
     PostgresOutboxTables,
     PostgresSearchTables,
     PostgresVectorTables,
@@ -181,13 +183,20 @@ class PostgresStore(
         self._local.replayable = True
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn = self._transaction_conn()
         with self._translated():
             if conn is not None:  # inside atomic(): read this transaction's own writes
                 return conn.execute(sql, params or None).fetchall()
-            self._check_open()
-            with self._pool.connection() as pooled:
+            with self._pooled() as pooled:
                 return pooled.execute(sql, params or None).fetchall()
+
+    def _transaction_conn(self) -> psycopg.Connection[Any] | None:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        return conn
+
+    def _pooled(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        self._check_open()
+        return self._pool.connection()
 
     def _owner_statement(self, sql: str) -> Any:
         self._owner_key()  # a live owner connection

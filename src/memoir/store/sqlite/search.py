@@ -235,6 +235,10 @@ class SQLiteSearchTables(SQLiteParts):
         )
         return [_row_to_item(row) for row in reversed(earlier)] + [_row_to_item(row) for row in later]
 
+    def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
+        """`index_neighbours` of each item, by item id: a query each costs nothing in process."""
+        return {item.item_id: self.index_neighbours(item, before, after) for item in items if item.item_id is not None}
+
     def index_items_by_ref(self, refs: Sequence[str]) -> set[str]:
         """Which of these refs (event or memory ids) are indexed."""
         return {row[0] for row in self._read_in("SELECT ref FROM index_items WHERE ref IN ({marks})", refs)}

@@ -59,6 +59,7 @@ class SQLiteStore(
     SQLiteOutboxTables, SQLiteSearchTables, SQLiteTransfer, EventReads, MemoryTables, LLMTables, TimelineTables
 ):
     backend = "sqlite"
+    searches_vectors = False  # vectors are searched in memory (`memoir.index.vectors`)
 
     def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
