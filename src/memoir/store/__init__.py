@@ -16,6 +16,7 @@ from memoir.store.base import (
     SessionInfo,
     Store,
     StoreStats,
+    Tuning,
 )
 from memoir.store.sqlite import SQLiteStore
 
@@ -36,4 +37,5 @@ __all__ = [
     "SessionInfo",
     "Store",
     "StoreStats",
+    "Tuning",
 ]

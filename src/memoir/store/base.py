@@ -41,6 +41,7 @@ __all__ = [
     "SessionInfo",
     "Store",
     "StoreStats",
+    "Tuning",
 ]
 
 
@@ -143,6 +144,17 @@ class SearchCandidates:
     vectors: dict[int, bytes]
 
 
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """An engine setting weighed against the data (`memoir doctor`): what it is, what the data wants, and why."""
+
+    setting: str
+    current: str
+    wanted: str
+    why: str
+    enough: bool
+
+
 class RunnerLease(Protocol):
     """Held by the one outbox runner allowed to work a lane of a store; released on exit or process death."""
 
@@ -176,6 +188,10 @@ class Database(Protocol):
     def stats(self) -> StoreStats: ...
 
     def integrity_check(self) -> list[str]: ...
+
+    def tuning(self, model: str) -> list[Tuning]:
+        """The engine's settings that depend on the data, each weighed against it (searches with `model`'s vectors)."""
+        ...
 
     def close(self) -> None: ...
 

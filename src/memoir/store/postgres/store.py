@@ -30,7 +30,7 @@ from psycopg_pool import ConnectionPool
 
 from memoir.errors import StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import INDEX_WRITES
+from memoir.store.base import INDEX_WRITES, Tuning
 from memoir.store.postgres.candidates import PostgresCandidates
 from memoir.store.postgres.errors import masked, translate
 from memoir.store.postgres.hits import PostgresHitReads
@@ -41,7 +41,8 @@ from memoir.store.postgres.search import PostgresSearchTables
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.text import register_text
 from memoir.store.postgres.transfer import PostgresTransfer
-from memoir.store.postgres.vectors import PostgresVectorTables
+from memoir.store.postgres.tuning import INDEX_ONLY_DIMS, Figures, advise
+from memoir.store.postgres.vectors import PostgresVectorTables, vector_index_name
 from memoir.store.sql.events import EventReads
 from memoir.store.sql.llm import LLMTables
 from memoir.store.sql.memories import MemoryTables
@@ -269,6 +270,32 @@ class PostgresStore(
         self._check_open()
         with self._translated(), self._pool.connection() as conn:
             return applied_steps(conn)
+
+    def tuning(self, model: str) -> list[Tuning]:
+        """shared_buffers, maintenance_work_mem and hnsw.ef_search weighed against the data (`tuning.py`)."""
+        settings, sizes = self._read(
+            "SELECT ARRAY[current_setting('shared_buffers'), current_setting('maintenance_work_mem'),"
+            " nullif(current_setting('hnsw.ef_search', true), '')],"
+            " ARRAY[pg_relation_size('index_items') + pg_indexes_size('index_items')"
+            " + pg_indexes_size('item_embeddings'), pg_relation_size('item_embeddings'),"
+            " (SELECT count(*) FROM embeddings WHERE model = %s),"
+            " coalesce((SELECT vector_dims(embedding) FROM embeddings WHERE model = %s LIMIT 1), 0)]",
+            (model, model),
+        )[0]
+        searched, table, vectors, dims = (int(size) for size in sizes)
+        graph = self._read("SELECT pg_relation_size(to_regclass(%s))", (vector_index_name(model, dims),))[0][0]
+        return advise(
+            Figures(
+                shared_buffers=settings[0],
+                maintenance_work_mem=settings[1],
+                ef_search=int(settings[2]) if settings[2] else None,
+                # The vectors' table is read where they are too wide for the index-only scan.
+                searched_bytes=searched + int(graph or 0) + (table if dims > INDEX_ONLY_DIMS else 0),
+                vectors=vectors,
+                dims=dims,
+                graph_vectors=vectors if graph is not None else None,
+            )
+        )
 
     def integrity_check(self) -> list[str]:
         """['ok'] when every schema step is applied and the event log's guard is in place."""

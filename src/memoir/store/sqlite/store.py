@@ -33,6 +33,7 @@ from typing import Any
 
 from memoir.errors import HomeError, StoreError
 from memoir.model import Event, now_ms
+from memoir.store.base import Tuning
 from memoir.store.sql.events import EventReads
 from memoir.store.sql.llm import LLMTables
 from memoir.store.sql.memories import MemoryTables
@@ -315,6 +316,10 @@ class SQLiteStore(
     def integrity_check(self) -> list[str]:
         """SQLite's own check; ['ok'] when the file is sound."""
         return [row[0] for row in self._read("PRAGMA integrity_check")]
+
+    def tuning(self, model: str) -> list[Tuning]:
+        """Nothing to tune: SQLite reads the file through the operating system's cache, sized by it."""
+        return []
 
     def close(self) -> None:
         self._closed = True
