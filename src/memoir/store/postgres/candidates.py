@@ -42,6 +42,15 @@ _RANKED_NEAREST = (
 )
 
 
+# The statement's end: every ranked item, each ranking's place and score for it, its vector.
+_SELECT = (
+    "WITH {ctes} SELECT c.item_id, {nearest}, {keyword}, {columns}, vector_send(v.embedding)"
+    " FROM ({sources}) AS c JOIN index_items AS i ON i.item_id = c.item_id"
+    " LEFT JOIN item_embeddings AS v ON v.item_id = c.item_id AND v.model = {model}{joins}"
+)
+_NONE = "NULL::bigint, NULL::float8"  # a source not asked: no place, no score
+
+
 class PostgresCandidates(PostgresVectorTables):
     def search_candidates(
         self, model: str, query: bytes, words: Sequence[str], scope: IndexScope, limit: int, *, rank_vectors: bool
@@ -54,40 +63,39 @@ class PostgresCandidates(PostgresVectorTables):
             return SearchCandidates([] if rank_vectors else None, None, {}, {})
         ctes: list[sql.Composable] = []
         params: list[Any] = []
-        sources: list[str] = []
         if by_keyword:
             where, scoped = scope_sql(scope, "i")
-            ctes.append(sql.SQL(keyword_ctes(where, of_weight=True)))
-            ctes.append(sql.SQL(_RANKED_KEYWORD))
+            ctes += [sql.SQL(keyword_ctes(where, of_weight=True)), sql.SQL(_RANKED_KEYWORD)]
             params += [list(words), *scoped, limit]
-            sources.append("SELECT item_id FROM ranked_keyword")
         if by_vector:
             nearest, scoped = nearest_items(model, Vector(query), scope, self._vector_cast(len(query) // 4, model))
             ctes.append(sql.SQL(_RANKED_NEAREST).format(nearest))
             params += [*scoped, limit]
-            sources.append("SELECT item_id FROM ranked_nearest")
-        statement = sql.SQL(
-            "WITH {ctes} SELECT c.item_id, {nearest}, {keyword}, {columns}, vector_send(v.embedding)"
-            " FROM ({sources}) AS c JOIN index_items AS i ON i.item_id = c.item_id"
-            " LEFT JOIN item_embeddings AS v ON v.item_id = c.item_id AND v.model = {model}{joins}"
-        ).format(
-            ctes=sql.SQL(", ").join(ctes),
-            nearest=sql.SQL("n.place, 1 - n.distance" if by_vector else "NULL::bigint, NULL::float8"),
-            keyword=sql.SQL("k.place, k.score" if by_keyword else "NULL::bigint, NULL::float8"),
-            columns=sql.SQL(_COLUMNS),
-            model=sql.Literal(model),
-            sources=sql.SQL(" UNION ".join(sources)),
-            joins=sql.SQL(
-                (" LEFT JOIN ranked_nearest AS n ON n.item_id = c.item_id" if by_vector else "")
-                + (" LEFT JOIN ranked_keyword AS k ON k.item_id = c.item_id" if by_keyword else "")
-            ),
-        )
+        statement = _statement(ctes, model, by_vector, by_keyword)
         graph = limit if by_vector and scope.conversation_ids is None else None
-        rows = self._read_vectors(statement, params, graph)
-        return _candidates(rows, rank_vectors, by_keyword)
+        return _candidates(self._read_vectors(statement, params, graph), rank_vectors, by_keyword)
+
+
+def _statement(ctes: list[sql.Composable], model: str, by_vector: bool, by_keyword: bool) -> sql.Composed:
+    sources = [name for name, asked in (("ranked_nearest", by_vector), ("ranked_keyword", by_keyword)) if asked]
+    joins = [
+        f" LEFT JOIN {name} AS {alias} ON {alias}.item_id = c.item_id"
+        for name, alias, asked in (("ranked_nearest", "n", by_vector), ("ranked_keyword", "k", by_keyword))
+        if asked
+    ]
+    return sql.SQL(_SELECT).format(
+        ctes=sql.SQL(", ").join(ctes),
+        nearest=sql.SQL("n.place, 1 - n.distance" if by_vector else _NONE),
+        keyword=sql.SQL("k.place, k.score" if by_keyword else _NONE),
+        columns=sql.SQL(_COLUMNS),
+        model=sql.Literal(model),
+        sources=sql.SQL(" UNION ".join(f"SELECT item_id FROM {name}" for name in sources)),
+        joins=sql.SQL("".join(joins)),
+    )
 
 
 def _candidates(rows: list[Any], rank_vectors: bool, by_keyword: bool) -> SearchCandidates:
+    """The statement's rows as each ranking in its order, the items and their vectors."""
     nearest: list[tuple[int, int, float]] = []
     keyword: list[tuple[int, int, float]] = []
     items: dict[int, IndexItem] = {}
