@@ -12,7 +12,8 @@ says), then measures:
              clustered 384-d vectors, then the HNSW index built, scoped to one of 100
              conversations; the vector stage alone (pgvector HNSW) over every item next to it,
              with its recall@10 against exact search at hnsw.ef_search 200, 400 and 800
-  recall     LoCoMo dev recall@10 and search latency on PostgreSQL next to SQLite, in the same run
+  recall     LoCoMo dev recall@10 and search latency on PostgreSQL next to SQLite, each question
+             asked of one then the other (both under the same load: the machine may be shared)
 
 Searches run `--passes` times over the same data (the load is done once); each pass is printed
 and the medians are what the targets (issue 29) are checked against, at the end. numpy runs
@@ -25,6 +26,7 @@ one BLAS thread, as in memoir's own processes (`memoir.blas`).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -33,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +44,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))  # tests.postgres_server: the same PostgreSQL the tests start
 
-from bench.retrieval import DEFAULT_DATA, K, evaluate, locomo_events  # noqa: E402
+from bench.retrieval import CATEGORIES, DEFAULT_DATA, K, Scores, evidence_of, locomo_events  # noqa: E402
 from bench.search_scale import DIM, sentence  # noqa: E402
 from tests.postgres_server import PostgresServer  # noqa: E402
 
@@ -258,35 +261,60 @@ def vector_figures(store: PostgresStore, model: str, matrix: np.ndarray, ef: int
 
 
 def bench_recall(server: PostgresServer, root: Path, data_path: Path, passes: int) -> dict[str, Any]:
+    """LoCoMo dev on both backends, each question asked of SQLite then of PostgreSQL in turn, so that
+    both latencies are taken under the same load (this machine is shared)."""
     data = json.loads(data_path.read_text())
     events = [e for sample in data for e in locomo_events(sample)]
-    results: dict[str, Any] = {}
     backends: dict[str, dict[str, Any]] = {"sqlite": {}, "postgresql": {"store_url": server.create_database("locomo")}}
-    for backend, options in backends.items():
-        with Memoir.open(root / f"locomo-{backend}", worker_enabled=False, **options) as memoir:
-            ids = memoir.ingest(events)
-            memoir.flush()
-            dia = {event_id: e["metadata"]["dia_id"] for event_id, e in zip(ids, events, strict=True)}
-
-            def ask(
-                question: str, conversation: str, memoir: Memoir = memoir, dia: dict[str, str] = dia
-            ) -> tuple[list[str], set[str]]:
-                hits = memoir.search(question, k=K, conversation_id=conversation, kinds=["turn"])
-                return [h.metadata["dia_id"] for h in hits], {dia[e] for h in hits for e in h.context_event_ids}
-
+    with contextlib.ExitStack() as stack:
+        asks = {}
+        for backend, options in backends.items():
+            memoir = stack.enter_context(Memoir.open(root / f"locomo-{backend}", worker_enabled=False, **options))
+            asks[backend] = locomo_asker(memoir, events)
             memoir.search("warm up the model", k=1, conversation_id=data[0]["sample_id"])
-            results[backend] = {"passes": [evaluate(data, ask) for _ in range(passes)]}
-    for number in range(passes):  # each pass of one backend beside the same pass of the other
-        for backend, summary in results.items():
-            found = summary["passes"][number]
+        runs = [side_by_side(data, asks) for _ in range(passes)]
+    results: dict[str, Any] = {backend: {"passes": [run[backend] for run in runs]} for backend in backends}
+    for number, run in enumerate(runs, 1):
+        for backend, found in run.items():
             print(
-                f"LoCoMo dev on {backend:10} (pass {number + 1}): recall@10 {found['recall@10']:.3f},"
+                f"LoCoMo dev on {backend:10} (pass {number}): recall@10 {found['recall@10']:.3f},"
                 f" hit@10 {found['hit@10']:.3f}, search p50 {found['p50_ms']:.1f} ms, p95 {found['p95_ms']:.1f} ms"
             )
     for summary in results.values():
         for figure in ("recall@10", "hit@10", "p50_ms", "p95_ms"):
             summary[figure] = statistics.median(found[figure] for found in summary["passes"])
     return results
+
+
+Ask = Callable[[str, str], tuple[list[str], set[str]]]
+
+
+def locomo_asker(memoir: Memoir, events: list[dict[str, Any]]) -> Ask:
+    """LoCoMo's events ingested into `memoir`; a question's ranked dialogue ids and those of their context."""
+    ids = memoir.ingest(events)
+    memoir.flush()
+    dia = {event_id: e["metadata"]["dia_id"] for event_id, e in zip(ids, events, strict=True)}
+
+    def ask(question: str, conversation: str) -> tuple[list[str], set[str]]:
+        hits = memoir.search(question, k=K, conversation_id=conversation, kinds=["turn"])
+        return [h.metadata["dia_id"] for h in hits], {dia[e] for h in hits for e in h.context_event_ids}
+
+    return ask
+
+
+def side_by_side(data: list[dict[str, Any]], asks: dict[str, Ask]) -> dict[str, dict[str, Any]]:
+    """`bench.retrieval.evaluate` of each backend, question by question in turn."""
+    scores = {backend: Scores() for backend in asks}
+    for sample in data:
+        for qa in sample["qa"]:
+            gold = evidence_of(qa)
+            if qa["category"] not in CATEGORIES or not gold:
+                continue
+            for backend, ask in asks.items():
+                start = time.perf_counter()
+                ranked, context = ask(qa["question"], sample["sample_id"])
+                scores[backend].add(qa["category"], gold, ranked, context, time.perf_counter() - start)
+    return {backend: found.summary() for backend, found in scores.items()}
 
 
 def report_targets(results: dict[str, Any]) -> None:
