@@ -140,15 +140,20 @@ class PostgresServer:
 
     @classmethod
     @contextlib.contextmanager
-    def started(cls, parent: Path | None = None, bin_dir: Path | None = None) -> Iterator[PostgresServer]:
-        server = cls.start(parent, bin_dir)
+    def started(
+        cls, parent: Path | None = None, bin_dir: Path | None = None, settings: dict[str, str] | None = None
+    ) -> Iterator[PostgresServer]:
+        server = cls.start(parent, bin_dir, settings)
         try:
             yield server
         finally:
             server.stop()
 
     @classmethod
-    def start(cls, parent: Path | None = None, bin_dir: Path | None = None) -> PostgresServer:
+    def start(
+        cls, parent: Path | None = None, bin_dir: Path | None = None, settings: dict[str, str] | None = None
+    ) -> PostgresServer:
+        """A server of its own; `settings` are the server's own (`shared_buffers`: '64MB'), besides the defaults."""
         if bin_dir is None:
             found = postgres_binaries()
             if found is None:
@@ -168,7 +173,7 @@ class PostgresServer:
             options = (
                 f"-c listen_addresses=127.0.0.1 -p {server.port} -k {folder} -c fsync=off"
                 " -c synchronous_commit=off -c full_page_writes=off -c max_connections=300"
-            )
+            ) + "".join(f" -c {name}={value}" for name, value in (settings or {}).items())
             server._run("pg_ctl", "-D", str(folder / "data"), "-l", str(folder / "log"), "-w", "-o", options, "start")
         except BaseException:
             shutil.rmtree(folder, ignore_errors=True)

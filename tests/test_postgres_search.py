@@ -10,18 +10,21 @@ Each test gets a fresh database (a copy of the migrated template) on a real Post
 from __future__ import annotations
 
 import array
+import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memoir.index.keyword import match_expression
-from memoir.store import IndexItem, IndexScope, SQLiteStore
+from memoir.index.keyword import match_expression, terms
+from memoir.store import IndexItem, IndexScope, SearchCandidates, SQLiteStore
 from tests.postgres_server import postgres_binaries
 
 pytestmark = pytest.mark.skipif(
@@ -442,3 +445,73 @@ def test_the_text_form_of_a_vector_is_exact(pg: Any) -> None:
     tricky = vector(1.5, -0.0, 3.25e-39, 1e30, -1e-30, 0.1, 2.0**-149, 3.4028234663852886e38, 1 / 3)
     sent = pg._read("SELECT vector_send(%s::vector)", (pgvector_text(tricky),))[0][0]
     assert from_pgvector(sent) == tricky
+
+
+# -- a search's candidates in one statement (issue 29) -----------------------------------------
+
+
+def test_search_candidates_are_what_the_separate_reads_find(pg: Any, lite: SQLiteStore) -> None:
+    """One statement answers as the calls it replaces: each ranking, the items, their vectors.
+
+    Keyword words held by half the rows or more are dropped as `KeywordTerms` drops them on
+    SQLite ("caroline": 4 rows of 6), unless every word is such a word.
+    """
+    from memoir.retrieval.terms import KeywordTerms
+
+    for store in (pg, lite):
+        store.index_add(CORPUS)
+        store.embeddings_save("m", [(f"h-d{n}", vector(n, 1.0, -n / 2)) for n in range(1, 7) if n != 4])
+    query = vector(1.0, 0.5, 0.0)
+    scopes = (IndexScope(), IndexScope(conversation_ids=("c1", "global"), kinds=("turn",)), IndexScope(kinds=()))
+    for question in ("When did Caroline go to the support group?", "Caroline Melanie", "zebra", ""):
+        for scope in scopes:
+            found = pg.search_candidates("m", query, terms(question), scope, 3, rank_vectors=True)
+            match = KeywordTerms(lite).match(question)
+            alike(found.keyword, lite.keyword_search(match, scope, 3) if match else None)
+            alike(found.vector, pg.vector_search("m", query, scope, 3))
+            ids = [i for i, _ in (found.vector or [])] + [i for i, _ in (found.keyword or [])]
+            assert found.items == pg.index_items(ids)
+            assert found.vectors == pg.item_vectors("m", ids)  # none for d4: no vector of "m"
+    assert pg.search_candidates("m", query, ["caroline"], IndexScope(), 3, rank_vectors=False).vector is None
+    assert pg.search_candidates("m", b"", [], IndexScope(), 3, rank_vectors=True) == SearchCandidates([], None, {}, {})
+
+
+def alike(found: list[tuple[int, float]] | None, expected: list[tuple[int, float]] | None) -> None:
+    """The same ids in the same order, scores equal to float rounding."""
+    assert (found is None) == (expected is None)
+    assert [i for i, _ in found or []] == [i for i, _ in expected or []]
+    assert [s for _, s in found or []] == pytest.approx([s for _, s in expected or []], rel=1e-5)
+
+
+def test_a_search_is_two_round_trips(tmp_path: Path, postgres_url: str) -> None:
+    """Candidates, items and vectors in one statement; the hits' neighbours in a second. A scope
+    wider than a conversation may walk an HNSW graph, whose settings go in the same round trip."""
+    from memoir import Memoir
+    from tests.conftest import message
+
+    texts = [f"turn {i}: we hiked in the mountains near Sintra, day {i}" for i in range(30)]
+    options = {"store_url": postgres_url, "embedding_provider": "hashing"}
+    with Memoir.open(tmp_path / "home", worker_enabled=False, **options) as m:
+        m.ingest([message(text, conversation_id="trip") for text in texts])
+        assert m.flush(timeout=60)
+        m._parts.store.ensure_vector_index(m._parts.embedder.name, m._parts.embedder.inner.dim)
+        for scope in ({"conversation_id": "trip"}, {}):
+            m.search("where did we hike?", k=5, **scope)  # every pooled connection made and warm
+            with round_trips(m._parts.store, tmp_path / "trace") as counted:
+                hits = m.search("where did we hike in the mountains?", k=5, kinds=["turn"], **scope)
+            assert len(hits) == 5 and hits[0].context, scope
+            assert counted() == 2, scope
+
+
+@contextmanager
+def round_trips(store: Any, path: Path) -> Iterator[Callable[[], int]]:
+    """Counts the round trips of the store's pooled connections: each time the client sends after an answer."""
+    with path.open("w") as trace:
+        connections = list(store._pool._pool)
+        for conn in connections:
+            conn.pgconn.trace(trace.fileno())
+        try:
+            yield lambda: len(re.findall(r"\tB\t[^\n]*\n(?:[^\n]*\tF\t)", path.read_text())) + 1
+        finally:
+            for conn in connections:
+                conn.pgconn.untrace()

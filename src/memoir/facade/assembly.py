@@ -258,7 +258,7 @@ def register_builtin_jobs(parts: Parts) -> None:
         registry.register(
             ExtractFactsJob(parts.book, lambda: parts.llm, parts.nearest_facts, parts.settings.memory.max_entries)
         )
-    if parts.store.searches_vectors:  # PostgreSQL: an HNSW index once it pays
+    if parts.store.searches_vectors:  # PostgreSQL: the items' vectors kept in step, an HNSW index once it pays
         searcher = cast(VectorSearching, parts.store)
         threshold = parts.settings.index.hnsw_threshold
         registry.register_periodic(VectorIndexJob(parts.store, searcher, parts.embedder.inner, threshold))

@@ -25,7 +25,7 @@ PAGE = 5_000
 @dataclass(frozen=True)
 class Finding:
     level: str  # ok, warning, error
-    area: str  # events, vault, index, models
+    area: str  # events, vault, index, database, models
     message: str
 
 
@@ -34,6 +34,7 @@ def examine(parts: Parts) -> list[Finding]:
         *_events(parts.store),
         *_vault(parts),
         *_index(parts.store, parts.index_job, parts.embedder.name),
+        *_database(parts.store, parts.embedder.name),
         *_models(parts),
     ]
 
@@ -119,6 +120,19 @@ def _index(store: Store, job: IndexEventJob, model: str) -> list[Finding]:
         ]
     note = f" ({pending} waiting in the outbox)" if pending else ""
     return [Finding("ok", "index", f"{store.index_count():,} searchable items{note}")]
+
+
+def _database(store: Store, model: str) -> list[Finding]:
+    """The engine's settings that must grow with the data (PostgreSQL's; none on SQLite)."""
+    checked = store.tuning(model)
+    findings = [
+        Finding("warning", "database", f"{t.setting} is {t.current}; set it to at least {t.wanted}: {t.why}")
+        for t in checked
+        if not t.enough
+    ]
+    if checked and not findings:
+        findings.append(Finding("ok", "database", f"{', '.join(t.setting for t in checked)} suffice for the data"))
+    return findings
 
 
 def _models(parts: Parts) -> list[Finding]:

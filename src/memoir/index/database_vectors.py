@@ -15,7 +15,7 @@ from typing import Protocol
 import numpy as np
 
 from memoir.index.embedders import Embedder
-from memoir.store import IndexScope, SearchIndex
+from memoir.store import IndexScope, SearchCandidates, SearchIndex
 
 __all__ = ["DatabaseVectors", "VectorIndexJob", "VectorSearching"]
 
@@ -24,9 +24,15 @@ _RECOUNT_S = 60.0
 
 
 class VectorSearching(Protocol):
-    """What a store that searches vectors itself offers (PostgresStore)."""
+    """What a store that searches vectors itself offers (PostgresStore; `Store.searches_vectors`)."""
 
     def vector_search(self, model: str, query: bytes, scope: IndexScope, limit: int) -> list[tuple[int, float]]: ...
+
+    def search_candidates(
+        self, model: str, query: bytes, words: Sequence[str], scope: IndexScope, limit: int, *, rank_vectors: bool
+    ) -> SearchCandidates:
+        """Both rankings (keywords: without the words that weigh nothing), their items and vectors, at once."""
+        ...
 
     def ensure_vector_index(self, model: str, dims: int) -> str: ...
 
@@ -51,6 +57,13 @@ class DatabaseVectors:
         if k <= 0:
             return []
         return self.searcher.vector_search(self.model, np.asarray(query, dtype=np.float32).tobytes(), scope, k)
+
+    def candidates(
+        self, query: np.ndarray, words: Sequence[str], scope: IndexScope, k: int, rank_vectors: bool
+    ) -> SearchCandidates:
+        """A search's candidates (`VectorSearching.search_candidates`): one statement, one round trip."""
+        vector = np.asarray(query, dtype=np.float32).tobytes()
+        return self.searcher.search_candidates(self.model, vector, words, scope, k, rank_vectors=rank_vectors)
 
     def vectors_of(self, item_ids: list[int]) -> dict[int, np.ndarray]:
         found = self.searcher.item_vectors(self.model, item_ids)

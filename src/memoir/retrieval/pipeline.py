@@ -17,6 +17,7 @@ import numpy as np
 from memoir.config import SearchSettings
 from memoir.index.database_vectors import DatabaseVectors
 from memoir.index.embedders import Embedder
+from memoir.index.keyword import terms
 from memoir.index.vectors import VectorIndex
 from memoir.retrieval.rerank import Reranker
 from memoir.retrieval.stages import (
@@ -59,6 +60,16 @@ class Hit:
         return data
 
 
+@dataclass(frozen=True)
+class _Found:
+    """What a search found before fusing: each source's ranking, the query's vector, the ranked items and vectors."""
+
+    rankings: dict[str, Sequence[tuple[int, float]]]
+    query_vector: np.ndarray
+    items: dict[int, IndexItem]
+    vectors: dict[int, np.ndarray]
+
+
 @dataclass
 class SearchPipeline:
     store: SearchIndex
@@ -90,18 +101,11 @@ class SearchPipeline:
         """
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         today = datetime.fromtimestamp(now_ms / 1000, UTC).date()
-        rankings, query_vector = self.rankings(query, scope, today)
-        outside, outside_vectors = self._outside(extra, query_vector, rankings)
-        ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
-        if not ids:
+        found = self._find(query, scope, today)
+        items, vectors = self._ranked(found, extra, hidden)
+        if not items:
             return []
-        items = self.store.index_items([i for i in ids if i not in outside])  # one gone since drops out
-        if hidden:
-            items = {item_id: item for item_id, item in items.items() if item.ref not in hidden}
-        items.update(outside)
-        vectors = self.vectors.vectors_of([i for i in ids if i not in outside])
-        vectors.update(outside_vectors)
-        candidates = [c for c in self._fuse(rankings, vectors, query_vector) if c.item_id in items]
+        candidates = [c for c in self._fuse(found.rankings, vectors, found.query_vector) if c.item_id in items]
         for candidate in candidates:
             candidate.created_ms = items[candidate.item_id].created_ms
         speakers = {item_id: item.metadata.get("speaker") for item_id, item in items.items()}
@@ -114,6 +118,20 @@ class SearchPipeline:
         chosen = mmr(ranked, vectors, k, self.parameters.mmr_lambda, self.parameters.mmr_floor)
         around = self._neighbours([items[c.item_id] for c in chosen])
         return [self._hit(c, items[c.item_id], around.get(c.item_id, [])) for c in chosen]
+
+    def _ranked(
+        self, found: _Found, extra: Sequence[IndexItem], hidden: Collection[str]
+    ) -> tuple[dict[int, IndexItem], dict[int, np.ndarray]]:
+        """The ranked items and their vectors, `extra` among them (`_outside`), `hidden` ones left out."""
+        outside, outside_vectors = self._outside(extra, found.query_vector, found.rankings)
+        ids = list(dict.fromkeys(item_id for ranking in found.rankings.values() for item_id, _ in ranking))
+        items = {i: found.items[i] for i in ids if i in found.items}  # one gone since drops out
+        if hidden:
+            items = {item_id: item for item_id, item in items.items() if item.ref not in hidden}
+        items.update(outside)
+        vectors = {i: found.vectors[i] for i in ids if i in found.vectors}
+        vectors.update(outside_vectors)
+        return items, vectors
 
     def _outside(
         self, extra: Sequence[IndexItem], query_vector: np.ndarray, rankings: dict[str, Sequence[tuple[int, float]]]
@@ -130,7 +148,7 @@ class SearchPipeline:
         return items, vectors
 
     def _neighbours(self, items: list[IndexItem]) -> dict[int, list[IndexItem]]:
-        """Each hit's neighbouring turns (in one query on PostgreSQL)."""
+        """Each hit's neighbouring turns, in one query (a round trip on PostgreSQL)."""
         items = [item for item in items if (item.item_id or 0) > 0]  # an item from outside the index has none
         n = self.parameters.neighbours
         return self.store.index_neighbours_many(items, n, n)
@@ -150,26 +168,44 @@ class SearchPipeline:
         self.vectors.refresh()
         return np.asarray(self.embedder.embed([text])[0], dtype=np.float32)
 
-    def rankings(
-        self, query: str, scope: IndexScope, today: date | None = None
-    ) -> tuple[dict[str, Sequence[tuple[int, float]]], np.ndarray]:
-        """The candidate lists of each source, best first, and the query's vector.
+    def _find(self, query: str, scope: IndexScope, today: date) -> _Found:
+        """The candidate lists of each source, best first, every item they rank and its vector.
 
         The keyword index is also asked for the calendar terms of the dates the query names
-        (`memoir.retrieval.when`), relative ones read as of `today` (default: the clock's).
+        (`memoir.retrieval.when`), relative ones read as of `today`. Where the database ranks
+        vectors itself (PostgreSQL), all of it is one statement (`Store.search_candidates`);
+        in process (SQLite), each list, the items and the vectors are asked for in turn.
         """
+        if isinstance(self.vectors, DatabaseVectors):
+            return self._find_in_database(self.vectors, query, scope, today)
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
         n = self.parameters.candidates
         query_vector = self._query_vector(query)
         if "vector" in self.parameters.sources:
             rankings["vector"] = self.vectors.search(query_vector, scope, n)
-        dates = question_terms(query, today or datetime.now(UTC).date())
         if (
             "keyword" in self.parameters.sources
-            and (match := self.keyword_terms.match(keyword_query(query, dates))) is not None
+            and (match := self.keyword_terms.match(keyword_query(query, question_terms(query, today)))) is not None
         ):
             rankings["keyword"] = self.store.keyword_search(match, scope, n)
-        return rankings, query_vector
+        ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
+        items = self.store.index_items(ids) if ids else {}
+        return _Found(rankings, query_vector, items, self.vectors.vectors_of(ids) if ids else {})
+
+    def _find_in_database(self, vectors: DatabaseVectors, query: str, scope: IndexScope, today: date) -> _Found:
+        """`_find` in one statement; the keyword query's weightless words are dropped in it, as
+        `KeywordTerms` drops them in process."""
+        query_vector = self._query_vector(query)
+        sources = self.parameters.sources
+        words = terms(keyword_query(query, question_terms(query, today))) if "keyword" in sources else []
+        found = vectors.candidates(query_vector, words, scope, self.parameters.candidates, "vector" in sources)
+        rankings: dict[str, Sequence[tuple[int, float]]] = {}
+        if found.vector is not None:
+            rankings["vector"] = found.vector
+        if found.keyword is not None:
+            rankings["keyword"] = found.keyword
+        blobs = {item_id: np.frombuffer(blob, dtype=np.float32) for item_id, blob in found.vectors.items()}
+        return _Found(rankings, query_vector, found.items, blobs)
 
     def _fuse(
         self, rankings: dict[str, Sequence[tuple[int, float]]], vectors: dict[int, np.ndarray], query: np.ndarray

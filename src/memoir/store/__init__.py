@@ -12,11 +12,13 @@ from memoir.store.base import (
     ModelState,
     OutboxQueue,
     RunnerLease,
+    SearchCandidates,
     SearchIndex,
     SessionInfo,
     Store,
     StoreStats,
     TimelineStore,
+    Tuning,
 )
 from memoir.store.sqlite import SQLiteStore
 
@@ -33,9 +35,11 @@ __all__ = [
     "OutboxQueue",
     "RunnerLease",
     "SQLiteStore",
+    "SearchCandidates",
     "SearchIndex",
     "SessionInfo",
     "Store",
     "StoreStats",
     "TimelineStore",
+    "Tuning",
 ]

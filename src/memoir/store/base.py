@@ -39,10 +39,12 @@ __all__ = [
     "MemoryMirror",
     "OutboxQueue",
     "RunnerLease",
+    "SearchCandidates",
     "SearchIndex",
     "SessionInfo",
     "Store",
     "StoreStats",
+    "Tuning",
 ]
 
 
@@ -131,6 +133,31 @@ class IndexScope:
     until_ms: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class SearchCandidates:
+    """What a search reads of the index in one go, where the database ranks vectors itself.
+
+    Each source's ranking, best first (None: that source was not asked), and every ranked
+    item with its vector of the search's model (float32 bytes; none for an item without one).
+    """
+
+    vector: list[tuple[int, float]] | None
+    keyword: list[tuple[int, float]] | None
+    items: dict[int, IndexItem]
+    vectors: dict[int, bytes]
+
+
+@dataclass(frozen=True, slots=True)
+class Tuning:
+    """An engine setting weighed against the data (`memoir doctor`): what it is, what the data wants, and why."""
+
+    setting: str
+    current: str
+    wanted: str
+    why: str
+    enough: bool
+
+
 class RunnerLease(Protocol):
     """Held by the one outbox runner allowed to work a lane of a store; released on exit or process death."""
 
@@ -164,6 +191,10 @@ class Database(Protocol):
     def stats(self) -> StoreStats: ...
 
     def integrity_check(self) -> list[str]: ...
+
+    def tuning(self, model: str) -> list[Tuning]:
+        """The engine's settings that depend on the data, each weighed against it (searches with `model`'s vectors)."""
+        ...
 
     def close(self) -> None: ...
 
@@ -250,9 +281,9 @@ class SearchIndex(Protocol):
     cleared, or the log cut, the generation goes up and they reload everything. Embeddings
     are cached by (model, content hash): unchanged text is never embedded twice.
 
-    `searches_vectors` declares whether the store itself searches vectors (`VectorSearching`,
-    PostgreSQL with pgvector) or leaves that to an index in the process (SQLite): declared,
-    so callers never probe a store for methods.
+    `searches_vectors`: the database ranks vectors itself (PostgreSQL with pgvector), so a
+    search reads its candidates in one statement (`search_candidates`, `database_vectors`)
+    rather than keeping every vector in memory (`memoir.index.vectors`).
     """
 
     searches_vectors: bool
@@ -292,7 +323,7 @@ class SearchIndex(Protocol):
     def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]: ...
 
     def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
-        """`index_neighbours` of each item, by item id (one query where the engine is a round trip away)."""
+        """`index_neighbours` of each item, by item id (one query where a query is a round trip)."""
         ...
 
     def index_last_in_session(self, item: IndexItem) -> IndexItem | None: ...

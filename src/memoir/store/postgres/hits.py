@@ -1,8 +1,10 @@
 """Reads that turn a search's ranked items into hits, one query for all of them (PostgreSQL).
 
-Each hit carries its neighbouring turns as context, and MMR needs each candidate's vector. On
-SQLite a query costs tens of microseconds and one per hit is nothing; on PostgreSQL a round
-trip costs a fraction of a millisecond, so these read all the hits' rows at once.
+Each hit carries its neighbouring turns as context: the second of a search's two round trips,
+after `candidates.py`'s statement (the candidates' vectors come with it; `item_vectors` serves
+`DatabaseVectors.vectors_of`). On SQLite a query costs tens of microseconds and one per hit is
+nothing; on PostgreSQL a round trip costs a fraction of a millisecond or more, so these read
+all the hits' rows at once.
 """
 
 from __future__ import annotations
@@ -56,9 +58,8 @@ class PostgresHitReads(PostgresParts):
         if not item_ids:
             return {}
         rows = self._read(
-            "SELECT i.item_id, vector_send(e.embedding) FROM index_items AS i"
-            " JOIN embeddings AS e ON e.model = %s AND e.content_hash = i.content_hash"
-            " WHERE i.item_id = ANY(%s::bigint[])",
+            "SELECT item_id, vector_send(embedding) FROM item_embeddings"
+            " WHERE model = %s AND item_id = ANY(%s::bigint[])",
             (model, list(item_ids)),
         )
         return {int(item_id): from_pgvector(data) for item_id, data in rows}

@@ -7,6 +7,8 @@ its own way; they and the shared tables reach connections and transactions throu
   (so a job reads its own writes), else on a pooled connection in autocommit;
 - `atomic()`: a transaction; nested blocks join the outermost one of their thread;
 - `_conn()`: this thread's connection inside `atomic()` (a programming error outside it);
+- `_transaction_conn()` and `_pooled()`: that connection if any, else a pooled one, for reads
+  that shape their own round trips (`vectors.py`);
 - `_translated()`: driver errors become `StoreError`s that say what to do.
 
 Parameters are `%s` (psycopg); a list of ids is one parameter, `= ANY(%s)`, so there is
@@ -17,6 +19,7 @@ turns on a transaction advisory lock (`_take_turns`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from typing import Any
 
 import psycopg
@@ -55,6 +58,14 @@ class PostgresParts(SQLParts):
     dialect = POSTGRES
 
     def _conn(self) -> psycopg.Connection[Any]:
+        raise NotImplementedError
+
+    def _transaction_conn(self) -> psycopg.Connection[Any] | None:
+        """This thread's connection inside `atomic()`, else None."""
+        raise NotImplementedError
+
+    def _pooled(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        """A pooled connection in autocommit, for reads outside `atomic()`."""
         raise NotImplementedError
 
     def _execute_many(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:

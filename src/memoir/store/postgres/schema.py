@@ -200,6 +200,8 @@ STEPS: list[tuple[str, str]] = [
     ("005_llm_state", LLM),
     ("006_timeline", TIMELINE),
     ("007_weeks_within_months", WEEKS_WITHIN_MONTHS),
+    # PostgreSQL only (issue 29): each item holds its vector, where a conversation's scan reads it.
+    ("008_vectors_with_items", search_schema.ITEM_VECTORS),
 ]
 
 

@@ -41,7 +41,7 @@ from memoir.store.postgres.vectors import from_pgvector
 from memoir.store.sql.search import BM25_WEIGHTS, REMOVALS_KEPT, items_to_write
 from memoir.store.sql.search import row_to_item as _row_to_item
 
-__all__ = ["PostgresSearchTables", "match_words"]
+__all__ = ["PostgresSearchTables", "keyword_ctes", "match_words"]
 
 # FTS5's BM25 parameters (sqlite/ext/fts5/fts5_aux.c).
 K1 = 1.2
@@ -66,39 +66,58 @@ _INSERT_ITEMS = (
 # its occurrences: FTS5's column-weighted frequency. Its weights ({D, C, B, A}) may not pass 1.
 _SCALE = max(BM25_WEIGHTS)
 _RANK_WEIGHTS = "'{{{}, {}, {}, {}}}'".format(0.1, *(weight / _SCALE for weight in reversed(BM25_WEIGHTS)))
-# BM25 as FTS5 computes it (see the module's docstring): `memoir_search_any` ORs the words'
-# tsqueries, so that the GIN index finds the candidates. Parameters: the words, the words
-# again, the scope's, the limit.
-_KEYWORD_SEARCH = f"""
-WITH totals AS MATERIALIZED (
+# BM25 as FTS5 computes it (see the module's docstring), as CTEs that end in `keyword`
+# (item_id, score: the `limit` best). `memoir_search_any` ORs the kept words' tsqueries, so
+# that the GIN index finds the candidates. Parameters: the words, the scope's, the limit.
+_KEYWORD_CTES = f"""
+totals AS MATERIALIZED (
     SELECT greatest(max(value) FILTER (WHERE key = 'items'), 1)::float8 AS items,
            greatest(max(value) FILTER (WHERE key = 'tokens'), 1)::float8 AS tokens
     FROM index_state
 ),
-words AS MATERIALIZED (
+asked AS MATERIALIZED (
     -- A phrase is counted up to just past half the rows: from there on its IDF is FTS5's floor anyway.
-    SELECT memoir_search_query(word) AS query,
-           memoir_search_docs(word, (SELECT items FROM totals)::bigint / 2 + 1)::float8 AS hits
-    FROM unnest(%s::text[]) AS word
-    WHERE numnode(memoir_search_query(word)) > 0
+    SELECT u.word, u.position, memoir_search_query(u.word) AS query,
+           memoir_search_docs(u.word, (SELECT items FROM totals)::bigint / 2 + 1)::float8 AS hits
+    FROM unnest(%s::text[]) WITH ORDINALITY AS u (word, position)
+    WHERE numnode(memoir_search_query(u.word)) > 0
 ),
+kept AS MATERIALIZED ({{kept}}),
 candidates AS MATERIALIZED (
-    SELECT i.item_id, i.search_vector, i.search_length FROM index_items AS i
-    WHERE i.search_vector @@ memoir_search_any(%s::text[]){{scope}}
+    -- `|| ''`: a long item's tsvector (in TOAST) read once here, not again for every word ranked.
+    SELECT i.item_id, i.search_vector || ''::tsvector AS search_vector, i.search_length FROM index_items AS i
+    WHERE i.search_vector @@ (SELECT memoir_search_any(array_agg(word ORDER BY position)) FROM kept){{scope}}
 ),
-matched AS (
+matched AS MATERIALIZED (
     SELECT c.item_id, c.search_length, greatest(ln((t.items - w.hits + 0.5) / (w.hits + 0.5)), 1e-6) AS idf,
            ts_rank_cd({_RANK_WEIGHTS}, c.search_vector, w.query, 0) * {_SCALE} AS frequency
-    FROM candidates AS c CROSS JOIN words AS w CROSS JOIN totals AS t
+    FROM candidates AS c CROSS JOIN kept AS w CROSS JOIN totals AS t
+),
+keyword AS MATERIALIZED (
+    SELECT m.item_id, sum(m.idf * m.frequency * {K1 + 1.0}
+            / (m.frequency + {K1} * ({1.0 - B} + {B} * m.search_length / (t.tokens / t.items)))) AS score
+    FROM matched AS m CROSS JOIN totals AS t
+    WHERE m.frequency > 0
+    GROUP BY m.item_id
+    ORDER BY score DESC, m.item_id
+    LIMIT %s
+)"""
+# Every word asked for.
+_ALL_WORDS = "SELECT * FROM asked"
+# Without the words that weigh nothing (`memoir.retrieval.terms`: held by half the rows or
+# more), unless every word is one: what `KeywordTerms.match` leaves of a query on SQLite.
+_WORDS_OF_WEIGHT = (
+    "SELECT a.* FROM asked AS a, totals AS t WHERE a.hits * 2 < t.items"
+    " OR NOT EXISTS (SELECT FROM asked AS w WHERE w.hits * 2 < t.items)"
 )
-SELECT m.item_id, sum(m.idf * m.frequency * {K1 + 1.0}
-        / (m.frequency + {K1} * ({1.0 - B} + {B} * m.search_length / (t.tokens / t.items)))) AS score
-FROM matched AS m CROSS JOIN totals AS t
-WHERE m.frequency > 0
-GROUP BY m.item_id
-ORDER BY score DESC, m.item_id
-LIMIT %s
-"""
+
+
+def keyword_ctes(scope: str, *, of_weight: bool) -> str:
+    """The keyword search's CTEs for a scope's WHERE clauses (may be empty); see `_KEYWORD_CTES`."""
+    kept = _WORDS_OF_WEIGHT if of_weight else _ALL_WORDS
+    return _KEYWORD_CTES.replace("{kept}", kept).replace("{scope}", f" AND {scope}" if scope else "")
+
+
 _PHRASE = re.compile(r'"((?:[^"]|"")*)"')
 
 
@@ -158,7 +177,7 @@ class PostgresSearchTables(PostgresParts):
             conn = self._conn()
             conn.execute(LOCK_INDEX)
             # TRUNCATE fires no row triggers: no removal log to write only to drop it, no totals to count down.
-            conn.execute("TRUNCATE index_items, index_removals, index_terms")
+            conn.execute("TRUNCATE index_items, index_removals, index_terms, item_embeddings")
             conn.execute("UPDATE index_state SET value = 0 WHERE key IN ('items', 'tokens')")
             self._bump_generation(conn)  # a new generation: searchers reload everything
 
@@ -293,8 +312,8 @@ class PostgresSearchTables(PostgresParts):
         if not words:
             return []
         where, params = scope_sql(scope, "i")
-        statement = _KEYWORD_SEARCH.replace("{scope}", f" AND {where}" if where else "")
-        rows = self._read(statement, [words, words, *params, limit])
+        statement = f"WITH {keyword_ctes(where, of_weight=False)} SELECT item_id, score FROM keyword"
+        rows = self._read(f"{statement} ORDER BY score DESC, item_id", [words, *params, limit])
         return [(int(row[0]), float(row[1])) for row in rows]
 
     def keyword_document_counts(self, words: Sequence[str]) -> tuple[int, dict[str, int]]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from memoir.store.postgres.parts import LOCK_NAMESPACE
 
-__all__ = ["INDEX_LOCK", "LOCK_INDEX", "MAX_INDEXED_CHARS", "SCHEMA"]
+__all__ = ["INDEX_LOCK", "ITEM_VECTORS", "LOCK_INDEX", "MAX_INDEXED_CHARS", "SCHEMA"]
 
 # Key of the advisory lock (in memoir's namespace) that index writers hold to their commit.
 INDEX_LOCK = 3
@@ -201,4 +201,98 @@ CREATE TRIGGER index_items_removed AFTER DELETE ON index_items
     REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION memoir_index_items_changed();
 CREATE TRIGGER index_items_updated AFTER UPDATE ON index_items REFERENCING OLD TABLE AS removed NEW TABLE AS added
     FOR EACH STATEMENT EXECUTE FUNCTION memoir_index_items_changed();
+"""
+
+# Step 008 (issue 29): each item's vectors where a conversation's scan reads them. Comparing
+# a conversation's items exactly read each item's row, then its vector's row in `embeddings`
+# (and that key's index), all on pages shared with every other conversation; here each item
+# has a row per model cached for its text, with the columns a scope filters on, so the scan
+# reads these rows and nothing else (`vectors.nearest_items`). Rows exist exactly where the
+# join of items and embeddings has one, so searches find what they found before. Who keeps
+# them in step: the index triggers below (items added, replaced, removed; a TRUNCATE in
+# `index_clear`), and `embeddings_save` and `table_loaded` for vectors cached after their
+# items. STORAGE MAIN keeps the vector in the row: pgvector's type defaults to EXTERNAL,
+# which moves a wide one (768 dimensions and up) out to TOAST, another read.
+ITEM_VECTORS = """
+CREATE TABLE item_embeddings (
+    item_id BIGINT NOT NULL,
+    model TEXT NOT NULL,
+    conversation_id TEXT NOT NULL,
+    agent_id TEXT,
+    kind TEXT NOT NULL,
+    created_ms BIGINT NOT NULL,
+    embedding vector NOT NULL,
+    PRIMARY KEY (item_id, model)
+);
+ALTER TABLE item_embeddings ALTER COLUMN embedding SET STORAGE MAIN;
+-- A conversation's vectors in its own run of an index's pages, sorted by conversation, read
+-- without the table (an index-only scan): 10,000 items in 2,500 pages instead of 10,000 pages
+-- spread over the table (41 -> 10 ms). A B-tree entry holds at most 2,704 bytes, so only rows
+-- that fit with room to spare go in (vectors of up to some 600 dimensions); the others are
+-- found through the second index, and read from the table.
+CREATE FUNCTION memoir_scan_fits(model text, conversation_id text, agent_id text, kind text, embedding vector)
+    RETURNS boolean LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    RETURN octet_length(model) + octet_length(conversation_id) + coalesce(octet_length(agent_id), 0)
+        + octet_length(kind) + 4 * vector_dims(embedding) <= 2400;
+CREATE INDEX item_embeddings_near ON item_embeddings (model, conversation_id, created_ms)
+    INCLUDE (item_id, agent_id, kind, embedding)
+    WHERE memoir_scan_fits(model, conversation_id, agent_id, kind, embedding);
+CREATE INDEX item_embeddings_by_scope ON item_embeddings (model, conversation_id, created_ms)
+    WHERE NOT memoir_scan_fits(model, conversation_id, agent_id, kind, embedding);
+-- An index-only scan reads the table for rows on pages not yet marked all-visible, which
+-- vacuum marks: after 1% new rows, not the default 20%.
+ALTER TABLE item_embeddings SET (autovacuum_vacuum_insert_scale_factor = 0.01);
+-- New entries of the keyword index wait in its pending list, which every keyword search reads
+-- through: at the default limit of 4 MB, some 500 pages (3.6 ms of a search at 100,000 items).
+-- At 128 kB a writer merges them into the index every 16 pages or so.
+ALTER INDEX index_items_by_words SET (gin_pending_list_limit = 128);
+
+-- As step 003's, and each item's vectors copied in and out with it (the join by content hash
+-- finds every model's through the primary key, PostgreSQL 18's skip scan); an update leaves
+-- them: it never changes an item's text or scope, only the turn after it.
+CREATE OR REPLACE FUNCTION memoir_index_items_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    counted BIGINT := 0;
+    tokens BIGINT := 0;
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        SELECT count(*), coalesce(sum(search_length), 0) INTO counted, tokens FROM added;
+        INSERT INTO index_terms AS t (lexeme, docs)
+            SELECT u.lexeme, count(*) FROM added AS a, unnest(a.search_vector) AS u GROUP BY u.lexeme
+            ON CONFLICT (lexeme) DO UPDATE SET docs = t.docs + excluded.docs;
+        INSERT INTO item_embeddings (item_id, model, conversation_id, agent_id, kind, created_ms, embedding)
+            SELECT a.item_id, e.model, a.conversation_id, a.agent_id, a.kind, a.created_ms, e.embedding
+            FROM added AS a JOIN embeddings AS e ON e.content_hash = a.content_hash;
+    ELSIF TG_OP = 'DELETE' THEN
+        SELECT -count(*), -coalesce(sum(search_length), 0) INTO counted, tokens FROM removed;
+        INSERT INTO index_removals (item_id) SELECT item_id FROM removed ORDER BY item_id;
+        UPDATE index_terms AS t SET docs = t.docs - gone.docs
+            FROM (SELECT u.lexeme, count(*) AS docs FROM removed AS r, unnest(r.search_vector) AS u GROUP BY u.lexeme)
+                AS gone
+            WHERE t.lexeme = gone.lexeme;
+        DELETE FROM item_embeddings WHERE item_id IN (SELECT item_id FROM removed);
+    ELSE
+        SELECT coalesce(sum(search_length), 0) - (SELECT coalesce(sum(search_length), 0) FROM removed)
+            INTO tokens FROM added;
+        INSERT INTO index_terms AS t (lexeme, docs)
+            SELECT lexeme, sum(change) FROM (
+                SELECT u.lexeme, 1 AS change FROM added AS a, unnest(a.search_vector) AS u
+                UNION ALL
+                SELECT u.lexeme, -1 FROM removed AS r, unnest(r.search_vector) AS u
+            ) AS changes GROUP BY lexeme HAVING sum(change) <> 0
+            ON CONFLICT (lexeme) DO UPDATE SET docs = t.docs + excluded.docs;
+    END IF;
+    IF counted <> 0 THEN
+        UPDATE index_state SET value = value + counted WHERE key = 'items';
+    END IF;
+    IF tokens <> 0 THEN
+        UPDATE index_state SET value = value + tokens WHERE key = 'tokens';
+    END IF;
+    RETURN NULL;
+END $$;
+
+-- Existing data: every item's vectors.
+INSERT INTO item_embeddings (item_id, model, conversation_id, agent_id, kind, created_ms, embedding)
+    SELECT i.item_id, e.model, i.conversation_id, i.agent_id, i.kind, i.created_ms, e.embedding
+    FROM index_items AS i JOIN embeddings AS e ON e.content_hash = i.content_hash;
 """

@@ -22,7 +22,7 @@ import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import psycopg
@@ -30,7 +30,8 @@ from psycopg_pool import ConnectionPool
 
 from memoir.errors import StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import INDEX_WRITES
+from memoir.store.base import INDEX_WRITES, Tuning
+from memoir.store.postgres.candidates import PostgresCandidates
 from memoir.store.postgres.errors import masked, translate
 from memoir.store.postgres.hits import PostgresHitReads
 from memoir.store.postgres.outbox import INSERT_OUTBOX, PostgresOutboxTables
@@ -40,7 +41,8 @@ from memoir.store.postgres.search import PostgresSearchTables
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.text import register_text
 from memoir.store.postgres.transfer import PostgresTransfer
-from memoir.store.postgres.vectors import PostgresVectorTables
+from memoir.store.postgres.tuning import INDEX_ONLY_DIMS, Figures, advise
+from memoir.store.postgres.vectors import PostgresVectorTables, vector_index_name
 from memoir.store.sql.events import EventReads
 from memoir.store.sql.llm import LLMTables
 from memoir.store.sql.memories import MemoryTables
@@ -61,6 +63,7 @@ _OWNER_CHECK_S = 5.0  # how often the owner connection is looked at (a dead one 
 
 class PostgresStore(
     PostgresHitReads,
+    PostgresCandidates,
     PostgresOutboxTables,
     PostgresSearchTables,
     PostgresVectorTables,
@@ -182,13 +185,20 @@ class PostgresStore(
         self._local.replayable = True
 
     def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        conn = self._transaction_conn()
         with self._translated():
             if conn is not None:  # inside atomic(): read this transaction's own writes
                 return conn.execute(sql, params or None).fetchall()
-            self._check_open()
-            with self._pool.connection() as pooled:
+            with self._pooled() as pooled:
                 return pooled.execute(sql, params or None).fetchall()
+
+    def _transaction_conn(self) -> psycopg.Connection[Any] | None:
+        conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
+        return conn
+
+    def _pooled(self) -> AbstractContextManager[psycopg.Connection[Any]]:
+        self._check_open()
+        return self._pool.connection()
 
     def _owner_statement(self, sql: str) -> Any:
         self._owner_key()  # a live owner connection
@@ -257,6 +267,32 @@ class PostgresStore(
         self._check_open()
         with self._translated(), self._pool.connection() as conn:
             return applied_steps(conn)
+
+    def tuning(self, model: str) -> list[Tuning]:
+        """shared_buffers, maintenance_work_mem and hnsw.ef_search weighed against the data (`tuning.py`)."""
+        settings, sizes = self._read(
+            "SELECT ARRAY[current_setting('shared_buffers'), current_setting('maintenance_work_mem'),"
+            " nullif(current_setting('hnsw.ef_search', true), '')],"
+            " ARRAY[pg_relation_size('index_items') + pg_indexes_size('index_items')"
+            " + pg_indexes_size('item_embeddings'), pg_relation_size('item_embeddings'),"
+            " (SELECT count(*) FROM embeddings WHERE model = %s),"
+            " coalesce((SELECT vector_dims(embedding) FROM embeddings WHERE model = %s LIMIT 1), 0)]",
+            (model, model),
+        )[0]
+        searched, table, vectors, dims = (int(size) for size in sizes)
+        graph = self._read("SELECT pg_relation_size(to_regclass(%s))", (vector_index_name(model, dims),))[0][0]
+        return advise(
+            Figures(
+                shared_buffers=settings[0],
+                maintenance_work_mem=settings[1],
+                ef_search=int(settings[2]) if settings[2] else None,
+                # The vectors' table is read where they are too wide for the index-only scan.
+                searched_bytes=searched + int(graph or 0) + (table if dims > INDEX_ONLY_DIMS else 0),
+                vectors=vectors,
+                dims=dims,
+                graph_vectors=vectors if graph is not None else None,
+            )
+        )
 
     def integrity_check(self) -> list[str]:
         """['ok'] when every schema step is applied and the event log's guard is in place."""

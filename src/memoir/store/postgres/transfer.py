@@ -14,7 +14,7 @@ from typing import Any
 from psycopg import sql
 
 from memoir.store.postgres.parts import PostgresParts
-from memoir.store.postgres.vectors import from_pgvector, to_pgvector
+from memoir.store.postgres.vectors import COPY_ITEM_VECTORS, from_pgvector, to_pgvector
 from memoir.store.sql.transfer import known_table
 
 __all__ = ["PostgresTransfer"]
@@ -26,6 +26,12 @@ _COLUMNS = (
 )
 _NOT_COPIED = {("outbox", "claimed_by")}  # a claim belongs to a process of this database only
 VECTOR = "vector"  # the embeddings' column as SQLite names it, float32 little-endian bytes
+
+
+def _vectors_after_items(tables: Sequence[str]) -> bool:
+    """Whether `embeddings` was loaded after `index_items`: then `item_embeddings` has to be filled."""
+    order = list(tables)
+    return "index_items" in order and "embeddings" in order and order.index("index_items") < order.index("embeddings")
 
 
 def _known(table: str) -> sql.Identifier:
@@ -97,7 +103,15 @@ class PostgresTransfer(PostgresParts):
                         (table, column),
                     )
             conn.execute("UPDATE index_state SET value = value + 1 WHERE key = 'generation'")
-            # Statistics now, not when autovacuum gets round to it: until then the planner takes
-            # the freshly filled tables for empty ones (and would compare every vector).
-            for table in tables:
-                conn.execute(sql.SQL("ANALYZE {}").format(_known(table)))
+            if _vectors_after_items(tables):  # loaded before them, the items took theirs as they went in
+                conn.execute(COPY_ITEM_VECTORS)
+        # Now, not when autovacuum gets round to it: statistics (until then the planner takes the
+        # freshly filled tables for empty ones, and would compare every vector), the keyword
+        # index's pending entries merged (or every search reads them), pages marked all-visible
+        # (or index-only scans of vectors read the table too). VACUUM runs outside a transaction.
+        derived = ["item_embeddings"] if {"index_items", "embeddings"} & set(tables) else []
+        names = sql.SQL(", ").join([*map(_known, tables), *map(sql.Identifier, derived)])
+        if not tables:
+            return  # a VACUUM naming no table is one of the whole database
+        with self._translated(), self._pooled() as pooled:
+            pooled.execute(sql.SQL("VACUUM (ANALYZE) {}").format(names))

@@ -21,14 +21,15 @@ from memoir.model.wording import counted
 
 __all__ = ["TABLES", "TableCopy", "TableSide", "checksum", "copy_tables", "known_table", "require_empty"]
 
-# In dependency order; each table's rows are copied with every column both sides have.
+# In dependency order; each table's rows are copied with every column both sides have. The
+# embeddings before the items: on PostgreSQL each item takes a copy of its vector as it goes in.
 TABLES = (
     "events",
     "sessions",
     "outbox",
     "checkpoints",
-    "index_items",
     "embeddings",
+    "index_items",
     "memories",
     "segments",
     "toc_nodes",

@@ -166,10 +166,6 @@ class SQLiteSearchTables(SQLiteParts):
             (model, after_item_id),
         )
 
-    def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
-        # In process, a query per item costs microseconds: no need for PostgreSQL's one-query form.
-        return {item.item_id: self.index_neighbours(item, before, after) for item in items if item.item_id is not None}
-
     def index_neighbours(self, item: IndexItem, before: int, after: int) -> list[IndexItem]:
         """Items of the same session (and agent) just before and after `item`, in time order (itself excluded)."""
         if item.session_id is None:
@@ -186,6 +182,10 @@ class SQLiteSearchTables(SQLiteParts):
             (*params, after),
         )
         return [row_to_item(row) for row in reversed(earlier)] + [row_to_item(row) for row in later]
+
+    def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
+        """`index_neighbours` of each item, by item id: a query each costs nothing in process."""
+        return {item.item_id: self.index_neighbours(item, before, after) for item in items if item.item_id is not None}
 
     def index_items_by_ref(self, refs: Sequence[str]) -> set[str]:
         """Which of these refs (event or memory ids) are indexed."""

@@ -33,6 +33,7 @@ from typing import Any
 
 from memoir.errors import HomeError, StoreError
 from memoir.model import Event, now_ms
+from memoir.store.base import Tuning
 from memoir.store.sql.events import EventReads
 from memoir.store.sql.llm import LLMTables
 from memoir.store.sql.memories import MemoryTables
@@ -59,7 +60,7 @@ class SQLiteStore(
     SQLiteOutboxTables, SQLiteSearchTables, SQLiteTransfer, EventReads, MemoryTables, LLMTables, TimelineTables
 ):
     backend = "sqlite"
-    searches_vectors = False  # vectors are searched in the process (memoir.index.vectors)
+    searches_vectors = False  # vectors are searched in memory (`memoir.index.vectors`)
 
     def __init__(self, path: Path, *, synchronous: str = "FULL", busy_timeout_s: float = 30.0) -> None:
         self.path = Path(path)
@@ -308,6 +309,10 @@ class SQLiteStore(
     def integrity_check(self) -> list[str]:
         """SQLite's own check; ['ok'] when the file is sound."""
         return [row[0] for row in self._read("PRAGMA integrity_check")]
+
+    def tuning(self, model: str) -> list[Tuning]:
+        """Nothing to tune: SQLite reads the file through the operating system's cache, sized by it."""
+        return []
 
     def close(self) -> None:
         self._closed = True
