@@ -90,7 +90,10 @@ candidates AS MATERIALIZED (
 ),
 matched AS MATERIALIZED (
     SELECT c.item_id, c.search_length, greatest(ln((t.items - w.hits + 0.5) / (w.hits + 0.5)), 1e-6) AS idf,
-           ts_rank_cd({_RANK_WEIGHTS}, c.search_vector, w.query, 0) * {_SCALE} AS frequency
+           -- A word of one lexeme that the item lacks ranks 0: `@@` says so at a fraction of the
+           -- cost (a keyword search's server time on LoCoMo, 7.2 -> 6.4 ms of CPU).
+           CASE WHEN numnode(w.query) > 1 OR c.search_vector @@ w.query
+                THEN ts_rank_cd({_RANK_WEIGHTS}, c.search_vector, w.query, 0) * {_SCALE} ELSE 0 END AS frequency
     FROM candidates AS c CROSS JOIN kept AS w CROSS JOIN totals AS t
 ),
 keyword AS MATERIALIZED (
