@@ -41,18 +41,18 @@ typecheck: $(DEV_STAMP)
 # PostgreSQL-only tests ran in the first pass already.
 unit: $(DEV_STAMP) browser
 	$(BIN)/pytest -n 2 --dist loadfile
-	$(BIN)/pytest -n 2 --dist loadfile --backend=postgres --ignore-glob='tests/test_postgres_*'
+	$(BIN)/pytest -n 2 --dist loadfile --backend=postgres --ignore-glob='tests/*/test_postgres_*'
 
-# tests/test_docs_page.py renders /docs in a headless Chromium. As root (CI), Debian's is
+# tests/doors/test_docs_page.py renders /docs in a headless Chromium. As root (CI), Debian's is
 # installed when missing, and a failed install stops here; otherwise the test says how to
 # install it and is skipped (it fails when CI is set).
 browser:
 	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1 || \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-		echo "installing chromium (apt-get) for tests/test_docs_page.py"; \
+		echo "installing chromium (apt-get) for tests/doors/test_docs_page.py"; \
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	else \
-		echo "no chromium: tests/test_docs_page.py needs it (as root: apt-get install chromium)"; \
+		echo "no chromium: tests/doors/test_docs_page.py needs it (as root: apt-get install chromium)"; \
 	fi
 
 ## bench: the benchmarks (tens of minutes); results go to the terminal

@@ -45,7 +45,7 @@ from memoir.history import (
     parse_strategy,
 )
 from memoir.model.chat import ROLES, Message, ToolCall
-from tests.test_history import check_pairs, check_report
+from tests.unit.test_history import check_pairs, check_report
 
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 HUGE = 10**5000  # past Python's 4,300-digit limit: str(), repr() and json.dumps() of it raise ValueError

@@ -2,7 +2,7 @@
 
 A message may quote anything a memory holds (NUL, escape sequences, megabytes): git gets
 a message it accepts, on standard input, and the commit goes through where it can.
-(Git on a full disk: tests/test_disk_full.py.)
+(Git on a full disk: tests/system/test_disk_full.py.)
 """
 
 from __future__ import annotations

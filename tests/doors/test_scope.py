@@ -25,10 +25,10 @@ from memoir.mcp.server import build_server
 from memoir.model.project import GLOBAL, caller_scope, project_scope
 from memoir.model.secrets import Masker
 from tests.conftest import cli
+from tests.doors.test_mcp import call, text
 from tests.scripted_server import ScriptedServer, chat_reply, models
-from tests.test_mcp import call, text
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 HASHING = {"MEMOIR_EMBEDDING_PROVIDER": "hashing"}
 
 

@@ -19,7 +19,7 @@ from memoir.model import Memory, new_ulid
 from memoir.model.chat import ToolResult
 from memoir.vault.daily import DailyNotes, entry_line, parse_day
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 NOON = datetime(2025, 12, 10, 14, 30, tzinfo=timezone(timedelta(hours=1)))
 
 

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from memoir.ingest import extract_by_rules, read, reconcile_by_rules
 from memoir.ingest.rules import known_words
 
-FACTS = Path(__file__).parent / "data" / "facts"
+FACTS = Path(__file__).parents[1] / "data" / "facts"
 
 
 @pytest.mark.parametrize(

@@ -16,7 +16,7 @@ from memoir.errors import CompressionFailed, ModelOutputError, ModelUnavailable
 from memoir.history import TLDR_SECTIONS, FromLastNMessages, HistoryParams, WholeHistory, manage
 from memoir.llm import LLM, ChatClient
 from tests.scripted_server import chat_reply, scripted_server
-from tests.test_history_turns import opening, turn
+from tests.unit.test_history_turns import opening, turn
 
 TLDR = (
     "## Key Objectives\nPlan the harbour trip.\n## Tools Used & Results\nNone.\n## Key Findings\n"

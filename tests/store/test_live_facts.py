@@ -21,9 +21,9 @@ from memoir.ingest.live import Fact, FactCache, LiveFacts, keys
 from memoir.ingest.rule_decisions import Names, naming, reconcile_known
 from memoir.ingest.rules import known_words
 from memoir.store import IndexItem
-from tests.test_fact_rules import settle
+from tests.unit.test_fact_rules import settle
 
-FACTS = Path(__file__).parent / "data" / "facts"
+FACTS = Path(__file__).parents[1] / "data" / "facts"
 
 
 def _fact(item_id: int, memory_id: str, text: str) -> Fact:

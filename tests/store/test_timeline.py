@@ -27,7 +27,7 @@ from memoir.timeline.grips import long_words
 from tests.conftest import cli, message
 from tests.scripted_server import chat_reply, scripted_server
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 EVENTS = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
 
 

@@ -32,9 +32,9 @@ from memoir.model.timeline import TocLevel, TocNode
 from memoir.timeline.grips import long_words
 from memoir.vault.files import safe_name
 from tests.conftest import cli
+from tests.doors.test_hostile_input import PYTHON_VALUES, mostly
 from tests.scripted_server import chat_reply, scripted_server
-from tests.test_hostile_input import PYTHON_VALUES, mostly
-from tests.test_timeline import EVENTS, is_segment_request, lines_of, open_with_model, segment_nodes
+from tests.store.test_timeline import EVENTS, is_segment_request, lines_of, open_with_model, segment_nodes
 
 HASHING = {"MEMOIR_EMBEDDING_PROVIDER": "hashing"}
 SOME = settings(max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

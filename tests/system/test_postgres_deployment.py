@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from memoir import MemoirClient
-from tests.test_serve import banner, stop
+from tests.system.test_serve import banner, stop
 
 pytestmark = pytest.mark.slow
 

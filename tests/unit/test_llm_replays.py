@@ -39,7 +39,7 @@ RECONCILIATIONS = [r for r in RECORDED if kind_of(r["request"]) == "reconciliati
 CONVERSATIONS = [
     conversation
     for name in ("dev", "heldout", "test", "final")
-    for conversation in json.loads((Path(__file__).parent / "data" / "facts" / f"{name}.json").read_text())
+    for conversation in json.loads((Path(__file__).parents[1] / "data" / "facts" / f"{name}.json").read_text())
 ]
 
 

@@ -34,7 +34,7 @@ from memoir.server import serving
 from memoir.server.errors import status_of
 from tests.conftest import message
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 EVENTS = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
 KEY = "k" * 24
 
@@ -328,7 +328,7 @@ def test_with_a_key_any_host_name_is_answered(open_memoir: Callable[..., Memoir]
 def test_the_docs_and_the_schema_are_served_from_the_package(served: tuple[Memoir, MemoirClient]) -> None:
     _, client = served
     with httpx.Client(base_url=client.base_url) as raw:
-        page = raw.get("/docs").text  # rendered by the server: tests/test_docs_page.py shows it in a browser
+        page = raw.get("/docs").text  # rendered by the server: tests/doors/test_docs_page.py shows it in a browser
         assert "<code>/api/v1/search</code>" in page and "<script" not in page
         assert "cdn" not in page.lower()
         paths = raw.get("/openapi.json").json()["paths"]

@@ -7,7 +7,7 @@ After every kill: the database is intact, each summarized segment has exactly on
 at version 1, with one grip per bullet and one search item, and a closed segment has no
 node at all. At the end, every segment has its summary, once.
 
-Run as a module (`python -m tests.test_timeline_crash HOME URL`), this file is the child.
+Run as a module (`python -m tests.system.test_timeline_crash HOME URL`), this file is the child.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from tests.scripted_server import chat_reply, scripted_server
 
 SESSIONS = 12
 KILLS = 4
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 class Summarizer:
@@ -127,7 +127,7 @@ def test_summaries_interrupted_by_kills_are_replayed_without_duplicate_nodes(tmp
         for _ in range(KILLS):
             model.kill_after(rng.randint(1, 2))
             with subprocess.Popen(
-                [sys.executable, "-m", "tests.test_timeline_crash", str(home), url],
+                [sys.executable, "-m", "tests.system.test_timeline_crash", str(home), url],
                 cwd=REPO,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.DEVNULL,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-SRC = Path(__file__).resolve().parent.parent / "src" / "memoir"
+SRC = Path(__file__).resolve().parents[2] / "src" / "memoir"
 DESIGN = SRC.parent.parent / "docs" / "design.md"
 
 # What each layer may import from memoir (besides itself). `errors` is importable by all.

@@ -21,7 +21,7 @@ import pytest
 from tests.durability import all_events, intact, open_home, recorded_counts
 
 KILLS = 24
-HELPER = Path(__file__).with_name("durability.py")
+HELPER = Path(__file__).parents[1] / "durability.py"
 
 
 def run_and_kill(home: Path, tag: str, seed: int, rng: random.Random) -> list[str]:

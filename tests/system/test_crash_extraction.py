@@ -9,7 +9,7 @@ After every kill the backlog is smaller than before and not yet empty (progress 
 event by event, not per entry), every acknowledged event is there, the database is intact,
 each event out of the backlog has its fact in the vault, and no fact is stored twice.
 
-Run as a module (`python -m tests.test_crash_extraction HOME URL`), this file is the child.
+Run as a module (`python -m tests.system.test_crash_extraction HOME URL`), this file is the child.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from tests.scripted_server import chat_reply, scripted_server
 
 MESSAGES = 120
 KILLS = 8
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def fact_of(text: str) -> str:
@@ -100,7 +100,7 @@ def work_until_killed(home: Path, model_url: str) -> None:
 def run_and_kill(home: Path, model: SlowModel, model_url: str, rng: random.Random) -> None:
     model.kill_after(rng.randint(2, 5))
     with subprocess.Popen(
-        [sys.executable, "-m", "tests.test_crash_extraction", str(home), model_url],
+        [sys.executable, "-m", "tests.system.test_crash_extraction", str(home), model_url],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,

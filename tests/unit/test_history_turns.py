@@ -25,7 +25,7 @@ from memoir.history import (
     manage,
 )
 from memoir.model.chat import Message
-from tests.test_history import said
+from tests.unit.test_history import said
 
 
 def wire(messages: Sequence[Message]) -> list[str]:

@@ -24,8 +24,8 @@ from memoir.grpc import memoir_pb2 as pb
 from memoir.mcp.server import build_server
 from memoir.model.ids import ulid_timestamp_ms
 from memoir.server import serving
-from tests.test_grpc import serving as serving_grpc
-from tests.test_mcp import call, text
+from tests.doors.test_grpc import serving as serving_grpc
+from tests.doors.test_mcp import call, text
 
 
 def moment() -> datetime:

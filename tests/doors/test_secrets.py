@@ -25,9 +25,9 @@ from memoir.importers import import_transcripts
 from memoir.mcp.server import build_server
 from memoir.model.secrets import MASK, Masker
 from memoir.server import serving
+from tests.doors.test_mcp import call
+from tests.doors.test_proxy import openai_client, served
 from tests.scripted_server import ScriptedServer, chat_reply, models
-from tests.test_mcp import call
-from tests.test_proxy import openai_client, served
 
 AWS = "AKIAIOSFODNN7EXAMPLE"
 OPENAI = "sk-proj-abcdefghijklmnop1234567890"

@@ -26,8 +26,8 @@ from pydantic import TypeAdapter
 from memoir import Memoir
 from memoir.facade.context import CUT_BEFORE_TEXT
 from memoir.server import deadlines, guard
+from tests.doors.test_proxy import open_proxy_home, openai_client, served, stream_reply
 from tests.scripted_server import chat_reply, scripted_server
-from tests.test_proxy import open_proxy_home, openai_client, served, stream_reply
 
 PER_SERVER = settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]

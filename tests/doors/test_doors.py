@@ -23,7 +23,7 @@ from memoir.mcp.server import build_server
 from memoir.model.operations import OPERATIONS, operations_table
 from memoir.server.app import create_app
 
-DESIGN = Path(__file__).resolve().parents[1] / "docs" / "design.md"
+DESIGN = Path(__file__).resolve().parents[2] / "docs" / "design.md"
 
 
 def test_each_operation_is_a_method_of_the_facade_and_the_client() -> None:

@@ -37,7 +37,7 @@ from memoir.grpc.convert import event_message, grip_context_message, node_messag
 from memoir.grpc.generate import GENERATED, generate
 from memoir.grpc.service import status_of
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 EVENTS = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
 KEY = "k3y-" + "0123456789abcdef" * 2
 CHANNEL_OPTIONS = [("grpc.enable_http_proxy", 0)]  # a developer's HTTP proxy must not see loopback calls
@@ -179,7 +179,7 @@ def test_search_finds_an_ingested_turn(memoir: Memoir, example: Any) -> None:
 
 def test_every_rpc_is_in_the_docs() -> None:
     rpcs = [m.name for m in pb.DESCRIPTOR.services_by_name["MemoirService"].methods]
-    docs = (Path(__file__).resolve().parents[1] / "docs" / "cli.md").read_text()
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "cli.md").read_text()
     assert [name for name in rpcs if f"`{name}`" not in docs] == []
 
 

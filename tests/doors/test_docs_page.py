@@ -25,7 +25,7 @@ import pytest
 from memoir import Memoir
 from memoir.server.app import create_app
 from memoir.server.docs_page import METHODS, render_docs_page
-from tests.test_serve import banner, start, stop
+from tests.system.test_serve import banner, start, stop
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 CHROMIUM_FLAGS = (

@@ -36,7 +36,7 @@ from memoir.agent.turn import tool_message
 from memoir.model.chat import Message, ToolCall, ToolResult
 from memoir.vault.daily import DailyNotes, entry_line
 from tests.scripted_server import ScriptedChat, ScriptedServer, models, tool_call
-from tests.test_history_hostile import hostile_text
+from tests.unit.test_history_hostile import hostile_text
 
 NOON = datetime(2025, 12, 10, 14, 30, tzinfo=timezone(timedelta(hours=1)))
 TODAY = "2025-12-10"

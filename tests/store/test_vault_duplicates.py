@@ -4,7 +4,7 @@ The mirror keeps a memory whose note a person broke (shown from its last good co
 flagged `unreadable`). That flag is the mirror's view as of the last look at the file,
 and the person may have fixed or deleted the note since; and while it is broken the
 memory still holds its content, so no other note may become a second live memory of
-that content. Each test is the shortest way found (by tests/test_vault_states.py) to
+that content. Each test is the shortest way found (by tests/store/test_vault_states.py) to
 break one of these.
 """
 
@@ -20,7 +20,7 @@ import pytest
 from memoir import Memoir, Memory
 from memoir.model import new_ulid
 from memoir.model.memory import normalise_content
-from tests.test_vault_states import body_of, concerns, corrupted, hit_ids, open_home, with_id
+from tests.store.test_vault_states import body_of, concerns, corrupted, hit_ids, open_home, with_id
 
 SAM = "Sam is allergic to peanuts"
 STAGING = "The staging server runs in Frankfurt"

@@ -39,7 +39,7 @@ from memoir.model.notes import notes_block
 from memoir.model.project import project_scope
 from memoir.server import serving
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "conversation.jsonl"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 EVENTS = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
 KEY = "k" * 24
 TOOLS = {"search_memory", "build_context", "remember", "forget", "list_memories", "timeline", "expand_grip"}
