@@ -33,13 +33,14 @@ def ready(home: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def example_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def example_home(tmp_path_factory: pytest.TempPathFactory, shared_models: Path) -> Path:
     """A home with the example conversation ingested, built once: each test gets a copy."""
     home = tmp_path_factory.mktemp("example") / "home"
     with pytest.MonkeyPatch.context() as env:  # the per-test isolated_env has not run yet
         for name in [name for name in os.environ if name.startswith("MEMOIR_")]:
             env.delenv(name)
         env.setenv("XDG_CONFIG_HOME", str(home.parent / "xdg-config"))
+        env.setenv("MEMOIR_EMBEDDING_MODEL_DIR", str(shared_models))  # not a build of the model of its own
         assert cli("init", home=home).exit_code == 0
         assert cli("ingest", str(EXAMPLE), home=home).exit_code == 0
     return home
@@ -90,10 +91,9 @@ def test_entry_point_exits_1_without_a_home(tmp_path: Path) -> None:
     assert "memoir init" in result.stderr and "Traceback" not in result.stderr
 
 
-def test_entry_point_ingests_real_standard_input(home: Path) -> None:
-    assert run_cli("init", home=home).returncode == 0
+def test_entry_point_ingests_real_standard_input(ready: Path) -> None:
     piped = lines({"session_id": "s", "event_type": "user_message", "text": "piped"}) + "{oops\n"
-    result = run_cli("ingest", "-", home=home, stdin=piped)
+    result = run_cli("ingest", "-", home=ready, stdin=piped, **HASHING_ENV)
     assert result.returncode == 2
     assert result.stdout == "ingested 1, rejected 1\n"
     assert result.stderr.startswith("line 2: event: malformed JSON")

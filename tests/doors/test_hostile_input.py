@@ -474,26 +474,32 @@ def assert_names_its_field(error: InvalidInput) -> None:
 FUZZ = settings(max_examples=250, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 
+@pytest.fixture
+def beside(home: Path) -> Iterator[Memoir]:
+    """The home `memoir ingest` writes to, opened beside it once for all the examples of a test."""
+    with Memoir.open(home, worker_enabled=False, embedding_provider="hashing") as memoir:
+        yield memoir
+
+
 @FUZZ
 @given(lines=jsonl(), via_stdin=st.booleans(), batch_size=st.sampled_from(["1", "3", "1000"]))
 def test_any_line_stands_alone_through_the_cli(
-    home: Path, lines: list[bytes], via_stdin: bool, batch_size: str
+    home: Path, beside: Memoir, lines: list[bytes], via_stdin: bool, batch_size: str
 ) -> None:
-    home.mkdir(exist_ok=True)
-    with Memoir.open(home, worker_enabled=False, embedding_provider="hashing") as memoir:
-        good, bad = expected(memoir, lines)
-        event(f"lines stored: {'some' if good else 'none'}, refused: {'some' if bad else 'none'}")
-        before = memoir.status().events
-        result = ingest_lines(home, *lines, via_stdin=via_stdin, options=("--batch-size", batch_size))
-        assert result.stdout == f"ingested {len(good)}, rejected {len(bad)}\n"
-        assert result.exit_code == (2 if bad else 0)
-        reported = result.stderr.splitlines()
-        assert [int(r.split(":")[0].removeprefix("line ")) for r in reported] == bad
-        assert all(re.fullmatch(r"line \d+: \S.*: \S.*", r) and r.isprintable() for r in reported), reported
-        new = {e.event_id: e for e in good.values() if e.event_id.startswith("01J")}
-        generated = [e for e in good.values() if not e.event_id.startswith("01J")]  # "event_id": null
-        assert memoir.status().events == before + len(new) + len(generated)
-        assert {i: without_time(memoir.get_event(i)) for i in new} == {i: without_time(e) for i, e in new.items()}
+    memoir = beside
+    good, bad = expected(memoir, lines)
+    event(f"lines stored: {'some' if good else 'none'}, refused: {'some' if bad else 'none'}")
+    before = memoir.status().events
+    result = ingest_lines(home, *lines, via_stdin=via_stdin, options=("--batch-size", batch_size))
+    assert result.stdout == f"ingested {len(good)}, rejected {len(bad)}\n"
+    assert result.exit_code == (2 if bad else 0)
+    reported = result.stderr.splitlines()
+    assert [int(r.split(":")[0].removeprefix("line ")) for r in reported] == bad
+    assert all(re.fullmatch(r"line \d+: \S.*: \S.*", r) and r.isprintable() for r in reported), reported
+    new = {e.event_id: e for e in good.values() if e.event_id.startswith("01J")}
+    generated = [e for e in good.values() if not e.event_id.startswith("01J")]  # "event_id": null
+    assert memoir.status().events == before + len(new) + len(generated)
+    assert {i: without_time(memoir.get_event(i)) for i in new} == {i: without_time(e) for i, e in new.items()}
 
 
 @pytest.fixture(scope="module")

@@ -271,13 +271,17 @@ def hostile_calls(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     return tool, {name: draw(HOSTILE) for name in names}
 
 
+@pytest.fixture
+def server(memoir: Memoir) -> Any:
+    """One server for all the examples of a test: each example's calls come after the others'."""
+    return build_server(memoir)
+
+
 @given(calls=st.lists(hostile_calls(), min_size=1, max_size=5))
 @settings(max_examples=120, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 def test_hostile_arguments_come_back_as_memoir_tool_errors_and_the_server_goes_on(
-    memoir: Memoir, calls: list[tuple[str, dict[str, Any]]]
+    server: Any, calls: list[tuple[str, dict[str, Any]]]
 ) -> None:
-    server = build_server(memoir)
-
     async def session(client: Client) -> None:
         for tool, arguments in calls:
             result = await client.call_tool(tool, arguments)

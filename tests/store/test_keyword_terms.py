@@ -39,10 +39,11 @@ _WORDS = st.sampled_from(["src", "py", "cart", "tax", "floats", "cursor", "retry
 )
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_leaving_words_out_changes_no_weighted_ranking(
-    tmp_path_factory: pytest.TempPathFactory, texts: list[str], query: str
+    tmp_path_factory: pytest.TempPathFactory, fresh_store: Callable[[], dict[str, str]], texts: list[str], query: str
 ) -> None:
     """Every row the full query scores above zero is found with the same score (to FTS5's millionth)."""
-    with Memoir.open(tmp_path_factory.mktemp("home"), embedding_provider="hashing", worker_enabled=False) as memoir:
+    home = tmp_path_factory.mktemp("home")
+    with Memoir.open(home, embedding_provider="hashing", worker_enabled=False, **fresh_store()) as memoir:
         memoir.remember_many([{"text": text, "kind": "gotcha", "conversation_id": "shop"} for text in texts])
         store = memoir._parts.store
         scope = IndexScope(conversation_ids=("shop",))

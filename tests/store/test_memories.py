@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memoir import InvalidInput, Memoir, Memory, MemoryKind, NotFound, Severity, StoreError
@@ -273,12 +273,13 @@ def test_a_read_only_vault_is_a_clear_error_and_loses_nothing(open_memoir: Calla
         max_size=30,
     )
 )
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_the_facts_page_holds_every_important_memory_and_the_latest_others(
-    plan: list[tuple[str, bool]], tmp_path_factory: pytest.TempPathFactory
+    plan: list[tuple[str, bool]], tmp_path_factory: pytest.TempPathFactory, fresh_store: Callable[[], dict[str, str]]
 ) -> None:
     """What `memory_key_facts` reads is what the page would take from every memory."""
-    with Memoir.open(tmp_path_factory.mktemp("home"), embedding_provider="hashing", worker_enabled=False) as memoir:
+    home = tmp_path_factory.mktemp("home")
+    with Memoir.open(home, embedding_provider="hashing", worker_enabled=False, **fresh_store()) as memoir:
         for number, (tag, forgotten) in enumerate(plan):
             memory = memoir.remember(f"fact number {number}", tags=[] if tag == "plain" else [tag])
             if forgotten:

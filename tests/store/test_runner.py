@@ -12,6 +12,10 @@ from memoir import ConfigError, Event, StoreError
 from memoir.store import SQLiteStore, Store
 from memoir.workers import BackgroundWorker, JobRegistry, OutboxRunner, TrackSessionJob
 
+pytestmark = (
+    pytest.mark.sqlite_only
+)  # the jobs here write through the SQLite connection: test_postgres_outbox is PostgreSQL's runner
+
 
 def ev(text: str = "hi", **fields: object) -> Event:
     data: dict[str, object] = {"session_id": "s1", "event_type": "user_message", "text": text, **fields}

@@ -125,7 +125,7 @@ def test_kind_and_time_filters(lighthouse: Memoir) -> None:
     ],
 )
 def test_bad_queries_are_invalid_queries(lighthouse: Memoir, kwargs: dict, field: str) -> None:
-    kwargs.setdefault("conversation_id", "lighthouse")
+    kwargs = {"conversation_id": "lighthouse", **kwargs}  # a copy: both backends' cases get this dict
     query = kwargs.pop("query")
     with pytest.raises(InvalidQuery) as caught:
         lighthouse.search(query, **kwargs)

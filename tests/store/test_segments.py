@@ -22,6 +22,8 @@ from memoir.model.timeline import Segment
 from memoir.store import SQLiteStore
 from memoir.timeline.segments import SegmentJob, SegmentRules, event_tokens
 
+pytestmark = pytest.mark.sqlite_only  # each example opens a SQLiteStore of its own
+
 RULES = SegmentRules()
 START = datetime(2025, 3, 1, 9, 0, tzinfo=UTC)
 WORDS = ["tide", "harbour", "lighthouse", "backend", "kotlin", "sailor", "chart", "buoy", "keeper", "lantern", "storm"]
@@ -56,7 +58,7 @@ def segments_of(store: SQLiteStore) -> list[Segment]:
 
 
 def place(tmp: Path, events: list[Event], batch: int) -> SQLiteStore:
-    store = SQLiteStore(tmp / f"{uuid.uuid4().hex}.db")
+    store = SQLiteStore(tmp / f"{uuid.uuid4().hex}.db", synchronous="NORMAL")  # no fsync: not what is tested
     store.append(events, lambda event: [])
     job = SegmentJob()
     for start in range(0, len(events), batch):

@@ -23,6 +23,8 @@ from memoir.store import (
 from memoir.store.sqlite.errors import translate as _translate
 from memoir.store.sqlite.schema import MIGRATIONS, applied_migrations, apply_migrations
 
+pytestmark = pytest.mark.sqlite_only  # the SQLite store itself: PostgreSQL's answers are held to it in test_postgres_*
+
 
 def ev(text: str = "hi", **fields: object) -> Event:
     data: dict[str, object] = {"session_id": "s1", "event_type": "user_message", "text": text, **fields}

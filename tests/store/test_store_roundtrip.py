@@ -25,6 +25,10 @@ from memoir import Event, EventRole, EventType, InvalidEvent, InvalidInput, Memo
 from memoir.model.ids import CROCKFORD
 from memoir.store import EventQuery, IndexItem, SQLiteStore
 
+pytestmark = (
+    pytest.mark.sqlite_only
+)  # each example opens a SQLiteStore of its own: test_postgres_hostile holds PostgreSQL to the same
+
 # Every code point UTF-8 can carry: all of Unicode but lone surrogates, which validation
 # refuses (see the last tests). Ids may not hold control characters either.
 chars = st.characters(codec="utf-8")

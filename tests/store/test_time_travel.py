@@ -90,9 +90,12 @@ OPS = st.lists(
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(ops=OPS)
 def test_nothing_written_after_the_moment_nor_gone_before_it_is_ever_read(
-    open_memoir: Callable[..., Memoir], tmp_path_factory: pytest.TempPathFactory, ops: list[tuple[str, int]]
+    open_memoir: Callable[..., Memoir],
+    tmp_path_factory: pytest.TempPathFactory,
+    fresh_store: Callable[[], dict[str, str]],
+    ops: list[tuple[str, int]],
 ) -> None:
-    memoir = open_memoir(home=tmp_path_factory.mktemp("home"), embedding_provider="hashing")
+    memoir = open_memoir(home=tmp_path_factory.mktemp("home"), embedding_provider="hashing", **fresh_store())
     marks = [moment()]
     live: list[str] = []
     for op, n in ops:

@@ -96,14 +96,14 @@ def assert_names(exc: MemoirError, *fields: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Memoir]:
+def api(tmp_path_factory: pytest.TempPathFactory, module_store: dict[str, str]) -> Iterator[Memoir]:
     """One home with the README's conversation summarized, for the argument tests (read-only for them)."""
     with pytest.MonkeyPatch.context() as env:  # the per-test isolated_env has not run yet
         for name in [name for name in os.environ if name.startswith("MEMOIR_")]:
             env.delenv(name)
         home = tmp_path_factory.mktemp("timeline-api") / "home"
         env.setenv("XDG_CONFIG_HOME", str(home.parent / "xdg-config"))
-        memoir = Memoir.open(home, worker_enabled=False, embedding_provider="hashing")
+        memoir = Memoir.open(home, worker_enabled=False, embedding_provider="hashing", **module_store)
     memoir.ingest(EVENTS)
     assert memoir.flush(timeout=60)
     yield memoir
@@ -941,10 +941,11 @@ def test_a_background_worker_paused_everywhere_loses_nothing(open_memoir: Callab
     ),
 )
 def test_any_pauses_and_resumes_between_batches_lose_nothing(
-    tmp_path: Path, data: st.DataObject, paused: list[str]
+    tmp_path: Path, fresh_store: Callable[[], dict[str, str]], data: st.DataObject, paused: list[str]
 ) -> None:
     folder = tempfile.mkdtemp(dir=tmp_path)
-    with Memoir.open(Path(folder) / "home", worker_enabled=False, embedding_provider="hashing") as memoir:
+    home = Path(folder) / "home"
+    with Memoir.open(home, worker_enabled=False, embedding_provider="hashing", **fresh_store()) as memoir:
         for name in paused:
             memoir.pause_job(name)
         events = traffic(3)

@@ -35,7 +35,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -60,9 +60,14 @@ PICK = st.integers(min_value=0, max_value=10_000)
 _ID_LINE = re.compile(rb"^id: *(\S+) *$", re.MULTILINE)
 
 
-def open_home(home: Path) -> Memoir:
+def open_home(home: Path, **options: str) -> Memoir:
     """A home as the tests want it: no background runner, no watcher (syncs happen when asked)."""
-    return Memoir.open(home, worker_enabled=False, vault_watch=False, embedding_provider="hashing")
+    return Memoir.open(home, worker_enabled=False, vault_watch=False, embedding_provider="hashing", **options)
+
+
+# Where each example's home keeps its store: the test's `fresh_store` while it runs (on
+# PostgreSQL a database per example, as on SQLite a file per home).
+STORES: list[Callable[[], dict[str, str]]] = [dict]
 
 
 def entries(home: Path) -> Path:
@@ -148,7 +153,8 @@ class VaultStates(RuleBasedStateMachine):
         self.home = self.folder / "home"
         self.outside = self.folder / "outside"  # beside the home, never inside its vault
         self.outside.mkdir()
-        self.memoir = open_home(self.home)
+        self.store = STORES[-1]()
+        self.memoir = open_home(self.home, **self.store)
         self.expected: dict[Path, bytes] = {}  # regular files that must hold these bytes
         self.links: dict[Path, str] = {}  # symlinks that must still point where they were made to
         self.note_ids: dict[Path, str] = {}  # readable live notes among `expected` -> their front-matter id
@@ -230,7 +236,7 @@ class VaultStates(RuleBasedStateMachine):
     @rule()
     def reopen(self) -> None:
         self.memoir.close()
-        self.memoir = open_home(self.home)
+        self.memoir = open_home(self.home, **self.store)
 
     # -- what people do to the files ---------------------------------------------------
 
@@ -382,8 +388,14 @@ class VaultStates(RuleBasedStateMachine):
                 assert not [t for t in texts if secret in t], f"(e) search finds {secret!r}"
 
 
-def test_the_vault_keeps_its_promises_whatever_people_do_to_its_files() -> None:
-    run_state_machine_as_test(VaultStates, settings=settings(max_examples=30, stateful_step_count=25))
+def test_the_vault_keeps_its_promises_whatever_people_do_to_its_files(
+    fresh_store: Callable[[], dict[str, str]],
+) -> None:
+    STORES.append(fresh_store)
+    try:
+        run_state_machine_as_test(VaultStates, settings=settings(max_examples=30, stateful_step_count=25))
+    finally:
+        STORES.pop()
 
 
 def replay(steps: list[tuple[str, dict[str, object]]]) -> None:

@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, rule
@@ -23,6 +24,9 @@ import memoir.store.sqlite.search as search_tables
 from memoir.index.vectors import VectorIndex
 from memoir.store import IndexItem, IndexScope
 from memoir.store.sqlite import SQLiteStore
+
+# The in-memory index over a SQLiteStore; PostgreSQL searches in the database (test_postgres_vectors).
+pytestmark = pytest.mark.sqlite_only
 
 MODEL = "test-model"
 DIM = 8
@@ -39,7 +43,7 @@ class VectorsFollowTheStore(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.root = Path(tempfile.mkdtemp(prefix="memoir-vectors-"))
-        self.store = SQLiteStore.open(self.root / "memoir.db")
+        self.store = SQLiteStore.open(self.root / "memoir.db", synchronous="NORMAL")  # no fsync: not what is tested
         self.saved = (vectors_module.COMPACT_MIN, search_tables.REMOVALS_KEPT)
         vectors_module.COMPACT_MIN, search_tables.REMOVALS_KEPT = 3, 7  # compact and cut the log often
         self.model: dict[str, tuple[str, np.ndarray]] = {}

@@ -7,49 +7,26 @@ then processes each of those exactly once.
 
 from __future__ import annotations
 
-import os
 import random
 import signal
-import subprocess
-import sys
-import threading
 import time
 from pathlib import Path
 
-import pytest
-
-from tests.durability import all_events, intact, open_home, recorded_counts
+from tests.durability import Child, all_events, ingest_until_killed, intact, open_home, recorded_counts
 
 KILLS = 24
-HELPER = Path(__file__).parents[1] / "durability.py"
 
 
 def run_and_kill(home: Path, tag: str, seed: int, rng: random.Random) -> list[str]:
     """Start the ingest loop, SIGKILL it after a random delay, return the ids it acknowledged."""
-    acknowledged: list[str] = []
-    started = threading.Event()
-    with subprocess.Popen(
-        [sys.executable, str(HELPER), str(home), tag, str(seed)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    ) as child:
-
-        def read() -> None:
-            for line in child.stdout:  # type: ignore[union-attr]
-                if line.endswith("\n"):  # a line cut by the kill was never fully acknowledged
-                    acknowledged.append(line.strip())
-                    started.set()
-
-        reader = threading.Thread(target=read, daemon=True)
-        reader.start()
-        assert started.wait(60), "the child never acknowledged anything"
+    child = Child(ingest_until_killed, str(home), tag, seed)
+    try:
+        assert child.first.wait(60), "the child never acknowledged anything"
         time.sleep(rng.uniform(0.0, 0.4))
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait(30)
-        reader.join(30)
-    assert child.returncode == -signal.SIGKILL
-    return acknowledged
+    finally:
+        exit_code = child.kill()
+    assert exit_code == -signal.SIGKILL
+    return child.received
 
 
 def check_after_crash(home: Path, acknowledged: set[str]) -> None:
@@ -86,7 +63,6 @@ def check_after_crash(home: Path, acknowledged: set[str]) -> None:
         assert sum(s.event_count for s in store.sessions()) == len(everything)
 
 
-@pytest.mark.slow
 def test_acknowledged_events_survive_sigkill_and_leftover_work_is_replayed_once(tmp_path: Path) -> None:
     rng = random.Random(20261121)
     home = tmp_path / "home"

@@ -9,33 +9,30 @@ After every kill the backlog is smaller than before and not yet empty (progress 
 event by event, not per entry), every acknowledged event is there, the database is intact,
 each event out of the backlog has its fact in the vault, and no fact is stored twice.
 
-Run as a module (`python -m tests.system.test_crash_extraction HOME URL`), this file is the child.
+The child runs `work_until_killed` (a `Child` of tests/durability.py: a real process, killed with SIGKILL).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import signal
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
 from itertools import pairwise
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from memoir import Memoir
 from memoir.ingest.extract import FACT_SYSTEM_PROMPT
+from tests.durability import Child, preload
 from tests.scripted_server import chat_reply, scripted_server
 
 MESSAGES = 120
 KILLS = 8
-REPO = Path(__file__).resolve().parents[2]
+preload(__name__)  # the child's function, ready in the process it is forked from
 
 
 def fact_of(text: str) -> str:
@@ -88,32 +85,24 @@ def open_home(home: Path, model_url: str, *, worker: bool) -> Memoir:
     )
 
 
-def work_until_killed(home: Path, model_url: str) -> None:
+def work_until_killed(ready: Connection, home: str, model_url: str) -> None:
     """The child: both lanes' workers on, standing by until SIGKILL."""
-    with open_home(home, model_url, worker=True):
-        sys.stdout.write("ready\n")
-        sys.stdout.flush()
+    with open_home(Path(home), model_url, worker=True):
+        ready.send_bytes(b"ready")
         while True:
             time.sleep(1)
 
 
 def run_and_kill(home: Path, model: SlowModel, model_url: str, rng: random.Random) -> None:
     model.kill_after(rng.randint(2, 5))
-    with subprocess.Popen(
-        [sys.executable, "-m", "tests.system.test_crash_extraction", str(home), model_url],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    ) as child:
-        try:
-            assert child.stdout is not None and child.stdout.readline() == "ready\n", "the child did not open the home"
-            assert model.reached.wait(60), "the child never got as far as the extraction calls it was given"
-            time.sleep(rng.uniform(0.0, 2.5 * model.delay))  # inside a call, a vault write or a commit
-        finally:
-            os.kill(child.pid, signal.SIGKILL)
-            child.wait(30)
-    assert child.returncode == -signal.SIGKILL
+    child = Child(work_until_killed, str(home), model_url)
+    try:
+        assert child.first.wait(60) and child.received == ["ready"], "the child did not open the home"
+        assert model.reached.wait(60), "the child never got as far as the extraction calls it was given"
+        time.sleep(rng.uniform(0.0, 2.5 * model.delay))  # inside a call, a vault write or a commit
+    finally:
+        exit_code = child.kill()
+    assert exit_code == -signal.SIGKILL
 
 
 def check_after_crash(memoir: Memoir, acknowledged: list[str]) -> int:
@@ -130,7 +119,6 @@ def check_after_crash(memoir: Memoir, acknowledged: list[str]) -> int:
     return store.outbox_pending(["extract_facts"])
 
 
-@pytest.mark.slow
 def test_a_worker_killed_again_and_again_still_moves_the_extraction_backlog_forward(tmp_path: Path) -> None:
     rng = random.Random(20260508)
     home = tmp_path / "home"
@@ -156,7 +144,3 @@ def test_a_worker_killed_again_and_again_still_moves_the_extraction_backlog_forw
             assert facts == {fact_of(t) for t in texts}
             [checkpoint] = [c for c in memoir._parts.store.checkpoints() if c.job == "extract_facts"]
             assert checkpoint.processed == MESSAGES  # every event's extraction committed exactly once
-
-
-if __name__ == "__main__":
-    work_until_killed(Path(sys.argv[1]), sys.argv[2])

@@ -13,7 +13,6 @@ write, and none of them may see (or leave behind) a half-done change of another:
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import random
 import subprocess
@@ -26,8 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from memoir import Memoir
+from tests.durability import CHILDREN, as_here, here, preload
 
-CONTEXT = multiprocessing.get_context("spawn")
+# Children forked from the server of tests/durability.py, where memoir and this module are
+# imported already: real processes of their own, in milliseconds.
+CONTEXT = CHILDREN
+preload(__name__)
 GUARD_S = 120  # a hung child fails the test instead of hanging it; not a speed requirement
 TOPICS = ["lighthouse", "orchard", "glacier", "harbour", "meadow", "quarry", "canyon", "lagoon", "tundra", "delta"]
 
@@ -50,7 +53,7 @@ def live_note_files(home: Path) -> list[Path]:
     ]
 
 
-# -- children (module level: spawn imports this module in each process) ------------------
+# -- children (module level: the server imports this module) --------------------------------
 
 
 def _report(out: Any, work: Callable[[], object]) -> None:
@@ -146,7 +149,7 @@ def forget_each(home: str, ids: list[str], started: Any, done: Any, out: Any) ->
 
 def start(target: Callable[..., None], *args: Any) -> tuple[BaseProcess, Any]:
     out = CONTEXT.Queue()
-    process = CONTEXT.Process(target=target, args=(*args, out))
+    process = CONTEXT.Process(target=as_here, args=(here(), target, *args, out))
     process.start()
     return process, out
 

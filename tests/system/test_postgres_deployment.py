@@ -20,9 +20,8 @@ from pathlib import Path
 import pytest
 
 from memoir import MemoirClient
+from tests.conftest import cli
 from tests.system.test_serve import banner, stop
-
-pytestmark = pytest.mark.slow
 
 
 @pytest.fixture
@@ -41,7 +40,8 @@ def deployment(tmp_path: Path, postgres_url: str) -> Iterator[tuple[MemoirClient
 
     def start(name: str, *args: str) -> subprocess.Popen[str]:
         env = {**shared, "MEMOIR_HOME": str(tmp_path / name)}
-        subprocess.run([sys.executable, "-m", "memoir", "init"], env=env, check=True, capture_output=True)
+        made = cli("init", home=tmp_path / name, **{k: v for k, v in shared.items() if k.startswith("MEMOIR_")})
+        assert made.exit_code == 0, made.stderr  # made here: a process less to start for each
         # A server's stderr is read for its banner; a worker's goes to a file (nobody reads it).
         log = subprocess.PIPE if args[0] == "serve" else stack.enter_context((tmp_path / f"{name}.log").open("w"))
         process = subprocess.Popen(

@@ -16,18 +16,17 @@ from pathlib import Path
 
 import httpx
 import openai
-import pytest
 
 from memoir import Memoir, MemoirClient
-from tests.conftest import message
+from tests.conftest import cli, message
 from tests.scripted_server import chat_reply, scripted_server
-
-pytestmark = pytest.mark.slow
 
 
 def start(home: Path, *args: str, **env: str) -> subprocess.Popen[str]:
+    """`memoir serve` in a process of its own, on a home made here (`memoir init` in this process)."""
+    made = cli("init", home=home, MEMOIR_EMBEDDING_PROVIDER="hashing", **env)
+    assert made.exit_code == 0, made.stderr
     variables = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_EMBEDDING_PROVIDER": "hashing", **env}
-    subprocess.run([sys.executable, "-m", "memoir", "init"], env=variables, check=True, capture_output=True)
     return subprocess.Popen(
         [sys.executable, "-m", "memoir", "serve", "--port", "0", "--grpc-port", "0", *args],
         env=variables,

@@ -7,32 +7,29 @@ After every kill: the database is intact, each summarized segment has exactly on
 at version 1, with one grip per bullet and one search item, and a closed segment has no
 node at all. At the end, every segment has its summary, once.
 
-Run as a module (`python -m tests.system.test_timeline_crash HOME URL`), this file is the child.
+The child runs `work_until_killed` (a `Child` of tests/durability.py: a real process, killed with SIGKILL).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
 import signal
-import subprocess
-import sys
 import threading
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from memoir import Memoir
 from memoir.timeline.prompts import SEGMENT_PROMPT
+from tests.durability import Child, preload
 from tests.scripted_server import chat_reply, scripted_server
 
 SESSIONS = 12
 KILLS = 4
-REPO = Path(__file__).resolve().parents[2]
+preload(__name__)  # the child's function, ready in the process it is forked from
 
 
 class Summarizer:
@@ -81,10 +78,9 @@ def open_home(home: Path, url: str, *, worker: bool) -> Memoir:
     )
 
 
-def work_until_killed(home: Path, url: str) -> None:
-    with open_home(home, url, worker=True):
-        sys.stdout.write("ready\n")
-        sys.stdout.flush()
+def work_until_killed(ready: Connection, home: str, url: str) -> None:
+    with open_home(Path(home), url, worker=True):
+        ready.send_bytes(b"ready")
         while True:
             time.sleep(1)
 
@@ -105,7 +101,6 @@ def check(memoir: Memoir) -> int:
     return len(waiting)
 
 
-@pytest.mark.slow
 def test_summaries_interrupted_by_kills_are_replayed_without_duplicate_nodes(tmp_path: Path) -> None:
     rng = random.Random(20261122)
     home = tmp_path / "home"
@@ -126,20 +121,13 @@ def test_summaries_interrupted_by_kills_are_replayed_without_duplicate_nodes(tmp
         backlog = [SESSIONS]
         for _ in range(KILLS):
             model.kill_after(rng.randint(1, 2))
-            with subprocess.Popen(
-                [sys.executable, "-m", "tests.system.test_timeline_crash", str(home), url],
-                cwd=REPO,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                text=True,
-            ) as child:
-                try:
-                    assert child.stdout is not None and child.stdout.readline() == "ready\n"
-                    assert model.reached.wait(60), "the child never reached its summary calls"
-                    time.sleep(rng.uniform(0.0, 2.5 * model.delay))
-                finally:
-                    os.kill(child.pid, signal.SIGKILL)
-                    child.wait(30)
+            child = Child(work_until_killed, str(home), url)
+            try:
+                assert child.first.wait(60) and child.received == ["ready"]
+                assert model.reached.wait(60), "the child never reached its summary calls"
+                time.sleep(rng.uniform(0.0, 2.5 * model.delay))
+            finally:
+                assert child.kill() == -signal.SIGKILL
             with open_home(home, url, worker=False) as memoir:
                 backlog.append(check(memoir))
         print(f"segments waiting after each kill: {backlog}")
@@ -148,7 +136,3 @@ def test_summaries_interrupted_by_kills_are_replayed_without_duplicate_nodes(tmp
             assert memoir.flush(timeout=120)
             assert check(memoir) == 0
             assert memoir._parts.store.index_count("summary") == SESSIONS
-
-
-if __name__ == "__main__":
-    work_until_killed(Path(sys.argv[1]), sys.argv[2])

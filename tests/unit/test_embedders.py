@@ -14,6 +14,7 @@ import pytest
 from memoir import ModelUnavailable
 from memoir.index import CachedEmbedder, MiniLMEmbedder, OpenAIEmbedder, content_hash
 from memoir.index.quantized import DQ8_SHA256
+from tests.conftest import REAL_LOAD
 from tests.scripted_server import scripted_server
 
 SENTENCES = ["The cat sits on the mat.", "A feline rests on a rug.", "Quarterly revenue grew by 10%."]
@@ -21,6 +22,12 @@ SENTENCES = ["The cat sits on the mat.", "A feline rests on a rug.", "Quarterly 
 # export matches the float sentence-transformers model to cosine 0.9996 (offline-models.md).
 KNOWN_START = [0.13087, -0.03258, -0.02262, 0.03991, -0.03605, 0.04135]
 KNOWN_SIMILARITY = [[1.0, 0.5552, -0.0212], [0.5552, 1.0, 0.0135], [-0.0212, 0.0135, 1.0]]
+
+
+@pytest.fixture(autouse=True)
+def every_embedder_loads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about loading: each embedder loads for itself (not conftest's one session)."""
+    monkeypatch.setattr(MiniLMEmbedder, "_load", REAL_LOAD)
 
 
 @pytest.fixture(scope="module")
