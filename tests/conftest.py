@@ -35,11 +35,20 @@ from hypothesis import settings
 from typer.testing import CliRunner, Result
 
 from memoir import Memoir
+from memoir.blas import use_one_blas_thread
 from memoir.cli import app
 from memoir.cli.app import err as cli_err
 from memoir.cli.app import out as cli_out
 from memoir.index.embedders import MiniLMEmbedder
 from tests.postgres_server import PostgresServer, postgres_binaries
+
+# One thread each for OpenMP (faiss's searches) and OpenBLAS (numpy) in the test processes and
+# the processes they start, as `memoir` takes in the processes it owns (memoir.blas, decision
+# 70): two test workers share two cores, and threads spinning for a tiny product only take
+# them from the other (a faiss search of a dozen vectors: 22 ms with the default threads on a
+# busy machine, well under one with one). faiss loads OpenMP on first use, after this.
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+use_one_blas_thread()
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = "memoir_template"  # a database migrated once per run, copied for each test
@@ -133,6 +142,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 TIERS = ("unit", "store", "doors", "system")
+ORDER = {"system": 0, "doors": 1, "store": 2, "unit": 3}
 
 
 def tier(item: pytest.Item) -> str:
@@ -161,6 +171,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if left_out:
         config.hook.pytest_deselected(items=left_out)
         items[:] = kept
+    # The tiers with the longest tests first (a module keeps its order): the workers start
+    # on them, and the last minutes are many short tests shared out, not one long one.
+    items.sort(key=lambda item: ORDER.get(tier(item), len(ORDER)))
 
 
 @pytest.fixture
