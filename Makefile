@@ -1,5 +1,6 @@
-# Two commands: `make run` and `make test`. Each creates .venv and installs what it
-# needs when that is missing or pyproject.toml changed; nothing else to do by hand.
+# Two commands: `make run` and `make test`, and `make check` for the developer's loop. Each
+# creates .venv and installs what it needs when that is missing or pyproject.toml changed;
+# nothing else to do by hand.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ RUN_STAMP := $(VENV)/.installed-run
 DEV_STAMP := $(VENV)/.installed-dev
 export MEMOIR_HOME ?= $(CURDIR)/.memoir-home
 
-.PHONY: run test lint typecheck unit browser bench clean
+.PHONY: run test check test-postgres-all lint typecheck browser bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -26,8 +27,30 @@ run: $(RUN_STAMP)
 	$(BIN)/memoir ingest examples/conversation.jsonl
 	$(BIN)/memoir serve
 
-## test: lint, type-check and run the test suite
-test: lint typecheck unit
+# The tests are in four folders by what they need (tests/conftest.py): tests/unit (no store),
+# tests/store (the store, each test a case on SQLite and a case on PostgreSQL), tests/doors
+# (the CLI, REST, the proxy, gRPC, MCP, the hooks, the chat agent) and tests/system (real
+# processes killed, racing, on a full disk: marked `slow`). The PostgreSQL cases run on a real
+# PostgreSQL 18 that each test process starts (tests/postgres_server.py).
+# Two workers, tests dealt out as they finish (worksteal): much of the suite waits on disks,
+# child processes and loopback servers. Bytecode is cached even where PYTHONDONTWRITEBYTECODE
+# is set: every worker and every child process (the CLI, servers, workers) imports memoir
+# afresh, and compiling it each time costs a second or more apiece.
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/pytest -n 2 --dist worksteal
+
+## test: lint, type-check, then every tier on SQLite and tests/store on PostgreSQL too, with the
+## PostgreSQL-only tests; the 20 slowest tests at the end (what CI runs: .ci/run)
+test: lint typecheck browser $(DEV_STAMP)
+	$(PYTEST) --durations=20
+
+## check: lint, type-check and every tier on SQLite only (no PostgreSQL): the developer's loop
+check: lint typecheck $(DEV_STAMP)
+	$(PYTEST) -m 'not postgres'
+
+## test-postgres-all: every tier with every test home on PostgreSQL (tests/unit, which opens
+## no store, left out; tests about the SQLite file skipped): now and then, and before a release
+test-postgres-all: $(DEV_STAMP) browser
+	$(PYTEST) --backend=postgres --durations=20
 
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check src tests bench
@@ -36,17 +59,11 @@ lint: $(DEV_STAMP)
 typecheck: $(DEV_STAMP)
 	$(BIN)/mypy
 
-# Two workers, a test file each at a time: half the suite waits on disks and child processes.
-# Then again with every test home on a real PostgreSQL (tests/postgres_server.py); the
-# PostgreSQL-only tests ran in the first pass already.
-unit: $(DEV_STAMP) browser
-	$(BIN)/pytest -n 2 --dist loadfile
-	$(BIN)/pytest -n 2 --dist loadfile --backend=postgres --ignore-glob='tests/test_postgres_*'
-
-# tests/test_docs_page.py renders /docs in a headless Chromium, and tests/test_web_browser.py
-# drives the web view with Selenium through Debian's chromedriver. As root (CI), Debian's
-# chromium and chromium-driver are installed when missing, and a failed install stops here;
-# otherwise the tests say how to install them and are skipped (they fail when CI is set).
+# tests/doors/test_docs_page.py renders /docs in a headless Chromium, and
+# tests/doors/test_web_browser.py drives the web view with Selenium through Debian's
+# chromedriver. As root (CI), Debian's chromium and chromium-driver are installed when
+# missing, and a failed install stops here; otherwise the tests say how to install them and
+# are skipped (they fail when CI is set).
 browser:
 	@{ command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; } && command -v chromedriver >/dev/null 2>&1 || \
 	if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \

@@ -13,16 +13,18 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from memoir.agent import ChatSession, Reply
 from memoir.cli import render
 from memoir.errors import InsufficientHistory, MemoirError, UserError
 from memoir.facade.engine import Memoir
 from memoir.model.chat import ToolCall, ToolResult
+
+if TYPE_CHECKING:
+    from memoir.agent import ChatSession, Reply
 
 __all__ = ["register"]
 
@@ -90,6 +92,8 @@ def _session(
 ) -> Iterator[ChatSession]:
     overrides = {"llm.model": model, "llm.base_url": base_url, "chat.system_prompt": prompt}
     settings = memoir.settings.replace(**{k: v for k, v in overrides.items() if v is not None})
+    from memoir.agent import ChatSession  # imported here: the other commands start faster (jsonschema)
+
     session = ChatSession(memoir, conversation_id=conversation, settings=settings)
     session.start()  # a failure here (no LLM, unknown model, missing prompt) ends the command with its message
     try:

@@ -2,7 +2,7 @@
 
 The generated modules (`memoir_pb2.py`, `memoir_pb2.pyi`, `memoir_pb2_grpc.py`) are
 committed, so that running memoir needs neither protoc nor grpcio-tools (a dev
-dependency). `tests/test_grpc.py` regenerates them into a temporary folder and compares
+dependency). `tests/doors/test_grpc.py` regenerates them into a temporary folder and compares
 them byte for byte with the committed ones, so an edit of the .proto that was not
 regenerated fails there.
 

@@ -1,0 +1,233 @@
+"""The fact rules: what people say becomes facts about "the user", and what they say changed replaces what was known.
+
+Read as a spec: each case is a way people say something (issue 25 quotes them), with the
+facts memoir keeps. Whole conversations (tests/data/facts/dev.json) hold the rules to the
+issue's targets: at least 85% of the stated facts kept, no stale value left live, no noise.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from itertools import count
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from memoir.ingest import extract_by_rules, read, reconcile_by_rules
+from memoir.ingest.rules import known_words
+
+FACTS = Path(__file__).parents[1] / "data" / "facts"
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # asked to remember
+        (
+            "Please remember that my cat is called Pixel and she is 4 years old.",
+            ["The user's cat is called Pixel", "The user's cat Pixel is 4 years old"],
+        ),
+        (
+            "Remember that I work night shifts at the hospital on Fridays.",
+            ["The user works night shifts at the hospital on Fridays"],
+        ),
+        ("Don't forget: I'm allergic to penicillin.", ["The user is allergic to penicillin"]),
+        # introductions, roles and workplaces
+        (
+            "Hi, I'm Priya. I lead the data platform team at Fernwood.",
+            ["The user's name is Priya", "The user leads the data platform team at Fernwood"],
+        ),
+        (
+            "hiroshi here. i run a small ramen shop in vancouver",
+            ["The user's name is Hiroshi", "The user runs a small ramen shop in vancouver"],
+        ),
+        (
+            "I'm Noor, a graphic designer from Cairo.",
+            ["The user's name is Noor", "The user is a graphic designer from Cairo"],
+        ),
+        # diets, habits, preferences
+        ("I'm vegetarian, have been for ten years.", ["The user has been vegetarian for ten years"]),
+        ("I drink my coffee black, no sugar.", ["The user drinks their coffee black, no sugar"]),
+        ("I moved to Madrid last year.", ["The user moved to Madrid last year"]),
+        # people and pets, named on the way
+        ("We live in Utrecht, my partner Sven and I.", ["The user lives in Utrecht", "The user's partner is Sven"]),
+        (
+            "My dog is called Biscuit. He's a three-year-old beagle.",
+            ["The user's dog is called Biscuit", "The user's dog Biscuit is a three-year-old beagle"],
+        ),
+        ("Yes, a plan from my coach Dana.", ["The user's coach is Dana"]),
+        # never facts: questions, small talk, the assistant's part, hypotheticals
+        ("What's a good icebreaker for eight people?", []),
+        ("Is my dentist appointment on Monday or Tuesday?", []),
+        ("Thanks! That sounds great.", []),
+        ("I think that's all for now. I'm glad I asked.", []),
+        ("If I won the lottery I'd move to Iceland.", []),
+        ("I love your idea!", []),
+        # as people type: informal spellings, asides, a diet without a subject, a bare relation
+        ("im a nurse in leeds, ive got two cats", ["The user is a nurse in leeds", "The user has two cats"]),
+        (
+            "I tour with a country artist (can't say who lol) most of the summer.",
+            ["The user tours with a country artist most of the summer"],
+        ),
+        ("Lactose intolerant, so protein shakes have been tricky.", ["The user is lactose intolerant"]),
+        (
+            "Son Arjun is 8, he is only interested in cricket.",
+            ["The user's son Arjun is 8", "The user's son Arjun is only interested in cricket"],
+        ),
+        (
+            "hey. session guitarist here in nashville, name's Luke.",
+            ["The user is a session guitarist in nashville", "The user's name is Luke"],
+        ),
+    ],
+)
+def test_what_people_say_becomes_facts_about_the_user(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+def settle(turns: list[str]) -> list[str]:
+    """The live facts after each turn is read and reconciled with what the turns before left."""
+    live: dict[str, str] = {}
+    ids = count()
+    for turn in turns:
+        for decision in reconcile_by_rules(read(turn, known_words(live.values())), list(live.items())):
+            if decision.event in ("UPDATE", "DELETE"):
+                live.pop(str(decision.memory_id))
+            if decision.event in ("ADD", "UPDATE"):
+                live[str(next(ids))] = decision.text
+    return sorted(live.values())
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (
+            ["I live in Utrecht.", "Actually we just moved, I live in Rotterdam now."],
+            ["The user lives in Rotterdam"],
+        ),
+        (
+            [
+                "I'm training for the Berlin half marathon in April.",
+                "I'm not doing Berlin, I switched to the Amsterdam half marathon in March.",
+            ],
+            ["The user is training for the Amsterdam half marathon in March"],
+        ),
+        (
+            ["Our team offsite is in Porto in May.", "Also, we moved the team offsite from Porto to Lisbon."],
+            ["The user's team offsite is in Lisbon in May"],
+        ),
+        (
+            ["Our offsite is in May, and Elena is planning it.", "No, Ravi is planning it now, not Elena."],
+            ["Ravi is planning the user's offsite", "The user's offsite is in May"],
+        ),
+        (
+            [
+                "I work as a carpenter in Leeds.",
+                "I don't work as a carpenter anymore, I'm a joiner at a shipyard in Hull now.",
+            ],
+            ["The user is a joiner at a shipyard in Hull now"],
+        ),
+        (
+            ["We have a red Volvo.", "We sold the Volvo, we only have an electric Kia now."],
+            ["The user only has an electric Kia now"],
+        ),
+        (
+            ["My anatomy exam is on 3 March.", "The exam got moved to 10 March, by the way."],
+            ["The user's anatomy exam is on 10 March"],
+        ),
+        (
+            ["I'm vegetarian.", "Update: I've gone fully vegan since last month."],
+            ["The user has gone fully vegan since last month"],
+        ),
+        (["I smoke 20 cigarettes a day.", "I stopped smoking last month."], ["The user stopped smoking last month"]),
+        (
+            [
+                "I go to the gym on Mondays and Thursdays.",
+                "I no longer go on Thursdays, it's Mondays and Saturdays now.",
+            ],
+            ["The user goes to the gym on Mondays and Saturdays"],
+        ),
+        (
+            ["I used to live in halls, but now I share a flat with two friends in the West End."],
+            ["The user shares a flat with two friends in the West End"],
+        ),
+        (
+            ["We're thinking of getting a puppy in the spring.", "Also, plot twist, no puppy. We got a kitten."],
+            ["The user got a kitten"],
+        ),
+        (["My boyfriend is Callum.", "Callum and I broke up, so I'm single again."], ["The user is single again"]),
+        (
+            ["My cousin Arjun is handling logistics.", "And Arjun has left us to do his MBA in Pune."],
+            [],
+        ),
+        (  # a handover named in an apposition after "so": the new person keeps their name
+            [
+                "My cousin Arjun is handling logistics and shipping.",
+                "Arjun has left us, so Meera, our accounts person, has taken over shipping and logistics.",
+            ],
+            ["The user's accounts person Meera has taken over shipping and logistics"],
+        ),
+        (  # a count said in other words: "people" for "guests", a size compared for a verb of change
+            ["We're expecting about 140 guests at the wedding.", "It got smaller, like 90 people."],
+            ["The user is expecting about 90 guests at the wedding"],
+        ),
+        (
+            ["I'm vegetarian.", "And I've started eating fish again, pescatarian now, mum cooks a lot of it."],
+            ["The user has started eating fish again", "The user is pescatarian now"],
+        ),
+        (
+            ["I live in Brunswick.", "update I've moved!! me and Jess got a flat in Footscray"],
+            ["The user and Jess got a flat in Footscray", "The user has moved"],
+        ),
+        # "from Monday" says when a change holds, not a new value
+        (
+            [
+                "I host the breakfast show, 6 to 9 every weekday.",
+                "Big change at work too: new schedule from Monday, I'm doing the drive-time show now, 3 to 6pm.",
+            ],
+            ["The user is doing the drive-time show now, 3 to 6pm"],
+        ),
+        # what is not a change leaves what is known alone
+        (["I have a cat.", "I also have a dog."], ["The user also has a dog", "The user has a cat"]),
+        (["My sister is Jo.", "My sister is Ana."], ["The user's sister is Ana", "The user's sister is Jo"]),
+        (["My wife is Jane.", "Sorry, I misspoke: my wife is Anne."], ["The user's wife is Anne"]),
+        (["I like sailing.", "I like sailing!"], ["The user likes sailing"]),
+    ],
+)
+def test_a_change_replaces_what_it_changes_and_nothing_else(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+def has(text: str, phrase: str) -> bool:
+    tail = r"\w*" if len(phrase) >= 4 and not phrase.isdigit() else r"(?:s|es|am|pm|th|st|nd|rd)?(?!\w)"
+    return re.search(r"(?<!\w)" + re.escape(phrase) + tail, text.lower()) is not None
+
+
+def test_the_rules_keep_what_was_said_and_leave_nothing_stale_or_noisy_in_whole_conversations() -> None:
+    """Issue 25's targets for the rules alone on the conversations written with them (bench/facts.py prints
+    these and the two sets written by others)."""
+    facts = kept = stale = noise = 0
+    for conversation in json.loads((FACTS / "dev.json").read_text()):
+        live = settle([t["text"] for t in conversation["turns"] if t["role"] == "user"])
+        holds = [lambda m, w=f["words"]: all(has(m, x) for x in w) for f in conversation["facts"]]
+        facts += len(conversation["facts"])
+        kept += sum(any(hold(m) for m in live) for hold in holds)
+        stale += sum(any(all(has(m, x) for x in s["words"]) for m in live) for s in conversation["stale"])
+        known = [a["words"] for a in conversation["facts"] + conversation["stale"] + conversation["also_true"]]
+        noise += sum(not any(all(has(m, x) for x in w) for w in known) for m in live)
+    assert kept >= 0.85 * facts and stale == 0 and noise == 0, (kept, facts, stale, noise)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=200), min_size=1, max_size=4))
+def test_any_text_is_read_without_failing_and_every_decision_names_a_known_fact(texts: list[str]) -> None:
+    known = {str(n): f"The user likes thing {n}" for n in range(3)}
+    for text in texts:
+        decisions = reconcile_by_rules(read(text, known_words(known.values())), list(known.items()))
+        for decision in decisions:
+            assert decision.event in ("ADD", "UPDATE", "DELETE") and decision.text.strip()
+            assert (decision.memory_id is None) == (decision.event == "ADD")
+            assert decision.memory_id is None or decision.memory_id in known
+            assert not decision.text.lower().startswith(("i ", "my ", "i'm ", "we "))  # never the user's own words

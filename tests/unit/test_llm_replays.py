@@ -1,0 +1,152 @@
+"""The model path against what a real small model answered (../shared/data/llm-replays, tests/data/llm-replays).
+
+Each recorded answer of Qwen2.5 Coder 0.5B (Q4_K_M, llama-cpp-python) is served by a scripted
+OpenAI-compatible server on 127.0.0.1. Whatever the model said, memoir never stores placeholder
+or unsupported text, reads a small model's plain mistakes as they are meant (a first-person
+fact, an ADD of a known memory's own words), never deletes or replaces a memory without a
+changing message on its topic, and (the property issue 25 asks for) never ends a conversation
+with fewer right facts or more stale ones than the rules alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from memoir import ModelOutputError
+from memoir.ingest.answers import as_fact, is_placeholder, supported_by, usable_facts
+from memoir.ingest.extract import worth_extracting
+from memoir.ingest.reconcile import read_decisions, reconcile_with_llm, same_topic
+from memoir.ingest.rules import Statement
+from memoir.llm import ChatClient, extract_json
+from memoir.model import new_ulid
+from memoir.model.memory import Memory, normalise_content
+from tests.replays import FACTS_REPLAYS, ROWS, kind_of, load
+from tests.scripted_server import chat_reply, scripted_server
+
+FACTS_ROWS = load(FACTS_REPLAYS)
+RECORDED = ROWS + FACTS_ROWS
+EXTRACTIONS = [r for r in RECORDED if kind_of(r["request"]) == "extraction" and r.get("status", 200) == 200]
+RECONCILIATIONS = [r for r in RECORDED if kind_of(r["request"]) == "reconciliation" and r.get("status", 200) == 200]
+# Every set: `dev`, written beside the rules, and the three written by others who never saw them.
+CONVERSATIONS = [
+    conversation
+    for name in ("dev", "heldout", "test", "final")
+    for conversation in json.loads((Path(__file__).parents[1] / "data" / "facts" / f"{name}.json").read_text())
+]
+
+
+def always(content: str) -> Callable[[dict[str, Any]], tuple[int, Any]]:
+    return lambda body: (200, chat_reply(content))
+
+
+def test_the_recordings_hold_every_kind_of_call() -> None:
+    kinds = {kind_of(r["request"]) for r in FACTS_ROWS}
+    assert {"extraction", "reconciliation", "segment summary", "conversation summary", "chat"} <= kinds
+    assert len(EXTRACTIONS) >= 100 and len(RECONCILIATIONS) >= 10
+
+
+def said_by_the_user(row: dict[str, Any]) -> str:
+    """What the call asked about: its last user message, or the one before a corrective retry's complaint."""
+    asked = [m for m in row["request"]["messages"] if m["role"] == "user"]
+    return next(str(m["content"]) for m in reversed(asked) if not str(m["content"]).startswith("That answer"))
+
+
+@pytest.mark.parametrize("row", EXTRACTIONS, ids=lambda r: said_by_the_user(r)[:40])
+def test_every_fact_kept_from_a_recorded_answer_is_stated_by_the_user_in_the_third_person(row: dict[str, Any]) -> None:
+    said = said_by_the_user(row)
+    try:
+        answer = extract_json(row["content"])
+    except ModelOutputError:
+        return  # not JSON: the whole answer is asked again, then the rules take the turn
+    items = answer.get("facts", []) if isinstance(answer, dict) else answer
+    for fact in usable_facts(items if isinstance(items, list) else [], said):
+        assert not is_placeholder(fact) and supported_by(fact, said), fact
+        assert not re.match(r"^(?:i|my|i'm|we|our)\b", fact, re.I), fact
+
+
+@pytest.mark.parametrize("row", RECONCILIATIONS, ids=lambda r: said_by_the_user(r)[:40])
+def test_a_recorded_reconciliation_never_stores_placeholders_nor_changes_an_unknown_memory(
+    row: dict[str, Any],
+) -> None:
+    payload = json.loads(said_by_the_user(row))
+    existing = [
+        Memory(id=new_ulid(1_700_000_000_000 + i), kind="fact", content=e["text"])
+        for i, e in enumerate(payload["existing"])
+    ]
+    try:
+        decisions = read_decisions(extract_json(row["content"]), payload["new_facts"], existing)
+    except (ValueError, TypeError, ModelOutputError):
+        return  # nothing usable: asked again, then the rules' decisions stand
+    ids = {m.id for m in existing}
+    for decision in decisions:
+        assert decision.text.strip() and not is_placeholder(decision.text)
+        if decision.event in ("ADD", "UPDATE"):  # a new fact, never an invented or copied text
+            assert normalise_content(decision.text) in {normalise_content(f) for f in payload["new_facts"]}
+        assert decision.memory_id is None or decision.memory_id in ids
+
+
+def test_a_small_models_plain_mistakes_are_read_as_meant() -> None:
+    """What Qwen2.5 Coder 0.5B answered (issue 25): first-person facts, facts without a subject, an ADD of a
+    known memory's own words, and one bad item beside good ones."""
+    assert as_fact("I live in Utrecht") == "The user lives in Utrecht"
+    assert as_fact("Lives in Utrecht") == "The user lives in Utrecht"
+    assert as_fact("Elena joined our team in June") == "Elena joined the user's team in June"
+    assert usable_facts(["...", "I live in Utrecht", "The user's dog Rex is 5"], "I live in Utrecht now.") == [
+        "The user lives in Utrecht"
+    ]  # a placeholder and a copied example cost themselves, not the good fact
+    known = [Memory(id=new_ulid(1), kind="fact", content="Elena Costa joined in June")]
+    answer = {
+        "memory": [
+            {"id": "0", "text": "Elena Costa joined in June", "event": "ADD"},  # its own words: it stays
+            {"id": "new", "text": "Ravi is planning the offsite", "event": "UPDATE"},  # "new": an ADD
+            {"id": "7", "text": "x", "event": "DELETE"},  # an id never shown: dropped
+        ]
+    }
+    decisions = read_decisions(answer, ["Ravi is planning the offsite"], known)
+    assert [(d.event, d.text, d.memory_id) for d in decisions] == [("ADD", "Ravi is planning the offsite", None)]
+
+
+def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_about_it_or_she() -> None:
+    """Qwen2.5 Coder 0.5B on changing messages (issue 25): it mixes up the old value and the new."""
+    said = "I used to live in halls, but now I share a flat with two friends in the West End."
+    facts = ["The user moved to halls", "The user now shares a flat with two friends in the West End"]
+    assert usable_facts(facts, said, taken_back=["I used to live in halls"]) == [facts[1]]
+    assert usable_facts(["The user sold the Volvo"], "We sold the Volvo, only a Kia now.", taken_back=["Volvo"]) == []
+    assert as_fact("It tastes like soap to the user") is None  # "it" alone in the vault: nobody knows what
+    assert as_fact("She's hiding under the bed") is None
+    assert as_fact("There are 14 people") is None
+    # nor one about what is not the user's, nor one read from a hypothetical
+    said = "If I won the lottery I'd move to Iceland. Iceland is so beautiful in winter. My dog Jalebi is 12."
+    answer = ["The user won the lottery", "Iceland is so beautiful in winter", "Jalebi is 12 years old"]
+    assert usable_facts(answer, said, known={"jalebi"}) == ["Jalebi is 12 years old"]
+    # nor the rules' fact again in other words: a change would replace one and leave the other stale
+    ruled = [Statement("The user's crew is 14")]
+    assert usable_facts(["The user's team has 14 crew members"], "Our crew of 14 is great.", ruled) == []
+
+
+def test_an_answer_with_nothing_usable_is_asked_again_once_then_given_up() -> None:
+    known = [Memory(id=new_ulid(1), kind="fact", content="The user lives in Porto")]
+    with scripted_server(
+        {"/v1/chat/completions": always('{"memory": [{"id": "9", "text": "?", "event": "UPDATE"}]}')}
+    ) as up:
+        client = ChatClient(base_url=up.url + "/v1", model="qwen", retries=0)
+        with pytest.raises(ModelOutputError, match="unknown id '9'"):
+            reconcile_with_llm(client, ["The user lives in Lisbon"], known)
+        client.close()
+    assert len(up.requests) == 2
+
+
+def test_questions_never_reach_the_model() -> None:
+    assert not worth_extracting("Is my backend language Python?")
+    assert worth_extracting("I use Python. Is that fine?")
+
+
+def test_the_topic_guard_holds() -> None:
+    assert same_topic("The user's wife is Jane", "The user's wife is named Anne")
+    assert not same_topic("The user likes pizza", "The user lives in Lisbon")
