@@ -373,3 +373,37 @@ def test_ingest_returns_once_searchable_and_leaves_the_models_work_to_its_lane(h
     with Memoir.open(home, worker_enabled=False, embedding_provider="hashing") as memoir:
         assert [m.content for m in memoir.memories()] == ["The user keeps bees on the roof"]
         assert memoir.pending() == 0
+
+
+def test_conversations_lists_each_with_its_counts_and_one_its_days(ingested: Path) -> None:
+    [conversation] = json_lines(cli("conversations", "--json", home=ingested).stdout)
+    events = len(EXAMPLE.read_text().splitlines())
+    assert conversation["events"] == events and conversation["sessions"] >= 1
+    table = cli("conversations", home=ingested).stdout
+    assert conversation["conversation_id"] in table and f"{events:,}" in table
+    days = json_lines(cli("conversations", conversation["conversation_id"], "--json", home=ingested).stdout)
+    assert sum(day["events"] for day in days) == events
+    missing = cli("conversations", "nowhere", home=ingested)
+    assert missing.exit_code == 0 and "no events in conversation 'nowhere'" in missing.stderr
+
+
+def test_ledger_says_when_the_model_cost_nothing_and_refuses_a_bad_span(ready: Path) -> None:
+    quiet = cli("ledger", home=ready)
+    assert quiet.exit_code == 0 and "no model calls in the last 30 days" in quiet.stderr
+    bad = cli("ledger", "--days", "0", home=ready)
+    assert bad.exit_code == 2 and "days" in bad.stderr
+
+
+def test_correct_replaces_a_memory_and_keeps_the_old_version_as_history(ready: Path) -> None:
+    remembered = cli("remember", "The standup is at 9:30", "--conversation", "team", home=ready)
+    old_id = remembered.stdout.split()[2]
+    corrected = cli("correct", old_id, "The standup is at 10:00", home=ready)
+    assert corrected.exit_code == 0, corrected.stderr
+    new_id = corrected.stdout.split("now ")[1].split()[0]
+    history = json_lines(cli("memories", "--history", new_id, "--json", home=ready).stdout)
+    assert [m["content"] for m in history] == ["The standup is at 9:30", "The standup is at 10:00"]
+    with Memoir.open(ready, worker_enabled=False) as memoir:
+        [live] = memoir.memories()
+        assert live.id == new_id and "10:00" in memoir.memory_path(live).read_text()
+    again = cli("correct", old_id, "x", home=ready)
+    assert again.exit_code == 2 and f"{old_id} was replaced by {new_id}" in again.stderr

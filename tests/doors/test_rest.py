@@ -149,6 +149,34 @@ def test_the_scheduler_is_paused_and_resumed_and_the_status_read(served: tuple[M
     assert status.jobs == memoir.status().jobs
 
 
+def test_a_memory_is_corrected_and_both_versions_read_back(served: tuple[Memoir, MemoirClient]) -> None:
+    memoir, client = served
+    kept = client.remember("The standup is at 9:30")
+    corrected = client.correct(kept.id, "The standup is at 10:00")
+    assert corrected.content == "The standup is at 10:00" and corrected.id != kept.id
+    assert client.memories() == memoir.memories() == [corrected]
+    history = same_outcome(lambda: memoir.memory_history(corrected.id), lambda: client.memory_history(corrected.id))
+    assert [m.content for m in history] == ["The standup is at 9:30", "The standup is at 10:00"]
+    with pytest.raises(InvalidInput, match=f"{kept.id} was replaced by {corrected.id}: correct that one"):
+        client.correct(kept.id, "x")  # a tombstone: correcting it would fork the history
+    same_outcome(lambda: memoir.correct(kept.id, "x"), lambda: client.correct(kept.id, "x"))
+    assert client.memories() == [corrected]
+
+
+def test_the_overview_reads_match_the_embedded_facade(example: tuple[Memoir, MemoirClient]) -> None:
+    memoir, client = example
+    [conversation] = same_outcome(memoir.conversations, client.conversations)
+    assert conversation.events == len(EVENTS)
+    days = same_outcome(
+        lambda: memoir.activity(conversation.conversation_id), lambda: client.activity(conversation.conversation_id)
+    )
+    assert sum(day.events for day in days) == len(EVENTS)
+    same_outcome(lambda: memoir.llm_ledger(7), lambda: client.llm_ledger(7))
+    same_outcome(lambda: memoir.llm_ledger(0), lambda: client.llm_ledger(0))  # the same InvalidQuery
+    findings = client.doctor()
+    assert {f.area for f in findings} == {f.area for f in memoir.doctor()} and findings[0].level == "ok"
+
+
 # -- errors: the same classes, the same messages ------------------------------------------
 
 UNKNOWN_ULID = "01J0000000000000000000000Z"

@@ -26,6 +26,7 @@ from memoir.cli import hooks as hooks_commands
 from memoir.cli import importing as importing_commands
 from memoir.cli import mcp as mcp_command
 from memoir.cli import migrate as migrate_command
+from memoir.cli import overview as overview_commands
 from memoir.cli import render
 from memoir.cli import serve as serve_command
 from memoir.cli import think as think_commands
@@ -286,6 +287,20 @@ def forget(
 
 
 @app.command()
+def correct(
+    ctx: typer.Context,
+    memory_id: Annotated[str, typer.Argument(help="the memory's id")],
+    text: Annotated[str, typer.Argument(help="what it should say now")],
+    agent: AgentOption = None,
+) -> None:
+    """Replace a memory by its corrected text: a new version, the old one kept as its history."""
+    with _open(ctx) as memoir:
+        memory = memoir.correct(memory_id, text, agent_id=agent)
+        path = memoir.memory_path(memory)
+    out.print(f"corrected {memory_id}: now {memory.id} ({path}); `memoir memories --history {memory.id}` shows both")
+
+
+@app.command()
 def memories(
     ctx: typer.Context,
     conversation: Annotated[str | None, typer.Option(help="only this conversation")] = None,
@@ -411,6 +426,7 @@ def _stopped_by_signals(stop: threading.Event) -> Iterator[None]:
             signal.signal(sig, handler)
 
 
+overview_commands.register(app, _open, out, err)
 timeline_commands.register(app, _open, out, err)
 serve_command.register(app, _open, err)
 hooks_commands.register(app, _open, out, err)

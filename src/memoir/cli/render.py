@@ -18,6 +18,7 @@ from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeR
 from rich.table import Table
 
 from memoir.config import OPTIONS, Settings
+from memoir.facade.overview import ConversationInfo, DayCount, LedgerDay
 from memoir.facade.views import Status
 from memoir.model import Event, Memory
 from memoir.model.event import format_timestamp
@@ -175,6 +176,29 @@ def jobs_table(jobs: Iterable[dict[str, Any]]) -> Table:
         state = "paused" if job["paused"] else "active"
         row = (job["name"], job["lane"], job["kind"], state, f"{job['backlog']:,}", f"{job['runs']:,}")
         table.add_row(*(escape(v) for v in row), str(job["failures"]), when)
+    return table
+
+
+def conversations_table(conversations: Iterable[ConversationInfo]) -> Table:
+    table = _table("conversation", "sessions", "events", "first (UTC)", "last (UTC)")
+    for c in conversations:
+        first, last = (moment.strftime("%Y-%m-%d %H:%M") for moment in (c.first_at, c.last_at))
+        table.add_row(escape(c.conversation_id), f"{c.sessions:,}", f"{c.events:,}", first, last)
+    return table
+
+
+def activity_table(days: Iterable[DayCount]) -> Table:
+    table = _table("day (UTC)", "events")
+    for day in days:
+        table.add_row(day.day.isoformat(), f"{day.events:,}")
+    return table
+
+
+def ledger_table(days: Iterable[LedgerDay]) -> Table:
+    table = _table("day (UTC)", "job", "calls", "prompt tokens", "completion tokens", "seconds")
+    for d in days:
+        row = (d.day.isoformat(), escape(d.job), f"{d.calls:,}", f"{d.prompt_tokens:,}", f"{d.completion_tokens:,}")
+        table.add_row(*row, f"{d.seconds:,.1f}")
     return table
 
 

@@ -317,9 +317,14 @@ class Memoir(
 
         The new version keeps the old one's `created_at`, tags and scope, and takes `source`;
         the old becomes a tombstone whose `replaced_by` names it (`memory_history` walks both).
+        Only a live memory is corrected: a tombstone would fork its history in two.
         """
         book = self._parts.book
         old = book.get(memory_id, agent_id=self._parts.agent_scope(agent_id))
+        if old.replaced_by:
+            raise InvalidInput("memory_id", f"{old.id} was replaced by {old.replaced_by}: correct that one")
+        if old.deleted:
+            raise InvalidInput("memory_id", f"{old.id} was forgotten: remember it anew instead")
         masker = self._parts.masker
         if masker is not None and isinstance(text, str):
             text = masker.mask(text)

@@ -48,11 +48,13 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("pause_job", "pause_job", "POST /api/v1/scheduler/{name}/pause", "PauseJob", None, "scheduler"),
     Operation("resume_job", "resume_job", "POST /api/v1/scheduler/{name}/resume", "ResumeJob", None, "scheduler"),
     Operation("status", "status", "GET /api/v1/status", None, None, "status"),
-    Operation("correct", None, "PUT /api/v1/memories/{memory_id}", None, None, None),
-    Operation("conversations", None, "GET /api/v1/conversations", None, None, None),
-    Operation("activity", None, "GET /api/v1/conversations/{conversation_id}/activity", None, None, None),
-    Operation("llm_ledger", None, "GET /api/v1/llm/ledger", None, None, None),
-    Operation("doctor", None, "GET /api/v1/doctor", None, None, "doctor"),
+    Operation("correct", "correct", "PUT /api/v1/memories/{memory_id}", None, None, "correct"),
+    Operation("conversations", "conversations", "GET /api/v1/conversations", None, None, "conversations"),
+    Operation(
+        "activity", "activity", "GET /api/v1/conversations/{conversation_id}/activity", None, None, "conversations"
+    ),
+    Operation("llm_ledger", "llm_ledger", "GET /api/v1/llm/ledger", None, None, "ledger"),
+    Operation("doctor", "doctor", "GET /api/v1/doctor", None, None, "doctor"),
 )
 
 

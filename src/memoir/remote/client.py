@@ -24,6 +24,8 @@ import httpx
 
 import memoir.remote.wire as wire
 from memoir.errors import InvalidInput, InvalidQuery, ServerUnavailable
+from memoir.facade.doctor import Finding
+from memoir.facade.overview import ConversationInfo, DayCount, LedgerDay
 from memoir.facade.views import EventPage, Status
 from memoir.http import model_client
 from memoir.model import Event, Memory
@@ -108,6 +110,8 @@ class MemoirAPI(Protocol):
         all_agents: bool = False,
     ) -> list[Memory]: ...
 
+    def correct(self, memory_id: str, text: str, *, agent_id: str | None = None) -> Memory: ...
+
     def memory_history(self, memory_id: str, *, agent_id: str | None = None) -> list[Memory]: ...
 
     def toc_root(self, conversation_id: str | None = None, *, agent_id: str | None = None) -> list[TocNode]: ...
@@ -142,6 +146,14 @@ class MemoirAPI(Protocol):
     def resume_job(self, name: str) -> None: ...
 
     def status(self) -> Status: ...
+
+    def conversations(self, *, agent_id: str | None = None) -> list[ConversationInfo]: ...
+
+    def activity(self, conversation_id: str, *, agent_id: str | None = None) -> list[DayCount]: ...
+
+    def llm_ledger(self, days: int = 30) -> list[LedgerDay]: ...
+
+    def doctor(self) -> list[Finding]: ...
 
 
 class MemoirClient:
@@ -280,6 +292,10 @@ class MemoirClient:
         )  # fmt: skip
         return [wire.memory_from(m) for m in self._call("GET", "memories", params=params)["memories"]]
 
+    def correct(self, memory_id: str, text: str, *, agent_id: str | None = None) -> Memory:
+        body = {"text": text, "agent_id": agent_id}
+        return wire.memory_from(self._call("PUT", f"memories/{_segment('memory_id', memory_id)}", json=body))
+
     def memory_history(self, memory_id: str, *, agent_id: str | None = None) -> list[Memory]:
         path = f"memories/{_segment('memory_id', memory_id)}/history"
         found = self._call("GET", path, params=_params(agent_id=agent_id))["memories"]
@@ -330,6 +346,22 @@ class MemoirClient:
 
     def status(self) -> Status:
         return wire.status_from(self._call("GET", "status"))
+
+    # -- the overview -------------------------------------------------------------------------
+
+    def conversations(self, *, agent_id: str | None = None) -> list[ConversationInfo]:
+        found = self._call("GET", "conversations", params=_params(agent_id=agent_id))["conversations"]
+        return [wire.conversation_from(c) for c in found]
+
+    def activity(self, conversation_id: str, *, agent_id: str | None = None) -> list[DayCount]:
+        path = f"conversations/{_segment('conversation_id', conversation_id)}/activity"
+        return [wire.day_count_from(d) for d in self._call("GET", path, params=_params(agent_id=agent_id))["days"]]
+
+    def llm_ledger(self, days: int = 30) -> list[LedgerDay]:
+        return [wire.ledger_day_from(d) for d in self._call("GET", "llm/ledger", params=_params(days=days))["days"]]
+
+    def doctor(self) -> list[Finding]:
+        return [wire.finding_from(f) for f in self._call("GET", "doctor")["findings"]]
 
     # -- the wire -------------------------------------------------------------------------------
 

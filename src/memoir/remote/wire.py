@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from datetime import date
 from typing import Any
 
 import memoir.errors as errors
 from memoir.errors import MemoirError, RuntimeFailure, UserError
 from memoir.facade.context import Injection
+from memoir.facade.doctor import Finding
+from memoir.facade.overview import ConversationInfo, DayCount, LedgerDay
 from memoir.facade.views import EventPage, Status
 from memoir.model import Event, Memory
 from memoir.model.event import parse_timestamp
@@ -29,15 +32,19 @@ from memoir.workers.scheduler import JobStatus
 __all__ = [
     "context_from",
     "context_to",
+    "conversation_from",
+    "day_count_from",
     "error_body",
     "error_from",
     "event_page_from",
     "event_page_to",
+    "finding_from",
     "grip_context_from",
     "grip_context_to",
     "hit_from",
     "injection_to",
     "job_status_from",
+    "ledger_day_from",
     "memory_from",
     "status_from",
     "toc_node_from",
@@ -144,6 +151,29 @@ def grip_context_from(data: Mapping[str, Any]) -> GripContext:
 
 def job_status_from(data: Mapping[str, Any]) -> JobStatus:
     return JobStatus(**{name: data[name] for name in JobStatus.__dataclass_fields__ if name in data})
+
+
+def conversation_from(data: Mapping[str, Any]) -> ConversationInfo:
+    return ConversationInfo(
+        data["conversation_id"],
+        data["sessions"],
+        data["events"],
+        parse_timestamp(data["first_at"], "first_at"),
+        parse_timestamp(data["last_at"], "last_at"),
+    )
+
+
+def day_count_from(data: Mapping[str, Any]) -> DayCount:
+    return DayCount(date.fromisoformat(data["day"]), data["events"])
+
+
+def ledger_day_from(data: Mapping[str, Any]) -> LedgerDay:
+    fields = {f.name: data[f.name] for f in dataclasses.fields(LedgerDay) if f.name in data}
+    return LedgerDay(**{**fields, "day": date.fromisoformat(data["day"])})
+
+
+def finding_from(data: Mapping[str, Any]) -> Finding:
+    return Finding(data["level"], data["area"], data["message"])
 
 
 def status_from(data: Mapping[str, Any]) -> Status:
