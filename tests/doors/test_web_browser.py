@@ -23,7 +23,7 @@ from memoir import Memoir
 from memoir.server import serving
 
 webdriver = pytest.importorskip("selenium.webdriver")
-from selenium.common.exceptions import NoAlertPresentException  # noqa: E402
+from selenium.common.exceptions import NoAlertPresentException, StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
@@ -137,7 +137,9 @@ def test_edit_and_forget_a_memory_pause_and_resume_a_job(site: tuple[Memoir, str
     assert "called Biscuit" in memoir.memory_path(new_id).read_text()
     shot(browser, "memory")
     browser.find_element(By.XPATH, "//button[text()='Forget this memory']").click()
-    WebDriverWait(browser, 10).until(lambda b: "Forgotten" in b.find_element(By.TAG_NAME, "main").text)
+    # The old page's <main> may be read as the new page replaces it: stale, so read again.
+    waiting = WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,))
+    waiting.until(lambda b: "Forgotten" in b.find_element(By.TAG_NAME, "main").text)
     assert memoir.memory_history(new_id)[-1].deleted_at is not None
     browser.get(url + "/ui/work")
     browser.find_element(By.CSS_SELECTOR, "button[aria-label='pause segment']").click()
