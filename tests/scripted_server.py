@@ -83,7 +83,9 @@ class ScriptedServer:
 
         self._httpd = Server(("127.0.0.1", 0), Handler)
         self.url = f"http://127.0.0.1:{self._httpd.server_address[1]}"
-        self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+        # serve_forever looks for shutdown() every poll_interval: 0.5 s by default, half a second
+        # lost at every stop, and the suite stops hundreds of these.
+        self._thread = threading.Thread(target=self._httpd.serve_forever, args=(0.02,), daemon=True)
 
     def start(self) -> ScriptedServer:
         self._thread.start()
