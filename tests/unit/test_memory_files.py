@@ -7,7 +7,8 @@ vault: tests/store/test_vault_roundtrip.py.
 
 from __future__ import annotations
 
-from datetime import UTC
+import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from hypothesis import given, reject, settings
@@ -24,11 +25,14 @@ YAML_TRAPS = [
     "{a: b}", "? x", "=", "<<", "\\n", "\t", "\u00a0", "\u2028", "\u0085", "\ufeff", "é", "ß", "日本語",
     "🦜", "👩‍👩‍👧", "🇵🇹",
 ]  # fmt: skip
-# U+0085 (NEL) is refused in ids (a line break to YAML); texts may hold anything UTF-8 carries.
+# Texts may hold anything UTF-8 carries. Ids (conversation, source) are one line: control
+# characters, U+0085 (NEL, a line break to YAML) and U+2028/9 are refused in them, so they are
+# drawn without (a drawn id that check_id refuses would only be thrown away: four in five were).
 TEXT_CHARS = st.characters(codec="utf-8")
-FRONT_CHARS = st.characters(codec="utf-8", exclude_characters="\r\x85")
+FRONT_CHARS = st.characters(codec="utf-8", exclude_categories=("Cc", "Zl", "Zp"))
 PIECES = st.one_of(st.sampled_from(YAML_TRAPS), st.text(TEXT_CHARS, max_size=30))
-FRONT_PIECES = st.one_of(st.sampled_from([t for t in YAML_TRAPS if "\x85" not in t]), st.text(FRONT_CHARS, max_size=30))
+ONE_LINE_TRAPS = [t for t in YAML_TRAPS if not re.search("[\x00-\x1f\x7f-\x9f\u2028\u2029]", t)]
+FRONT_PIECES = st.one_of(st.sampled_from(ONE_LINE_TRAPS), st.text(FRONT_CHARS, max_size=30))
 TEXTS = st.one_of(
     st.text(TEXT_CHARS, min_size=1, max_size=200),
     st.lists(PIECES, min_size=1, max_size=8).map("".join),
@@ -47,6 +51,10 @@ CONVERSATIONS = st.one_of(
 )
 
 
+# Memoir's times start at 1970 (an earlier one is refused, tests/unit/test_event.py).
+MOMENTS = st.datetimes(min_value=datetime(1970, 1, 1), timezones=st.just(UTC))
+
+
 @st.composite
 def kinds(draw: st.DrawFn) -> tuple[MemoryKind, Severity | None]:
     kind = draw(st.sampled_from(MemoryKind))
@@ -63,13 +71,13 @@ def memories(draw: st.DrawFn) -> Memory:
             kind=kind,
             content=draw(TEXTS | st.text(min_size=1)),  # "\r" too: no file in between here
             conversation_id=draw(CONVERSATIONS),
-            created_at=draw(st.datetimes(timezones=st.just(UTC))),
+            created_at=draw(MOMENTS),
             tags=draw(TAGS),
             severity=severity,
             event_ids=tuple(new_ulid(ms) for ms in draw(st.lists(st.integers(0, 2**48 - 1), max_size=3))),
             source=draw(st.sampled_from(["user", "llm", "heuristics"]) | FRONT_PIECES),
             replaced_by=new_ulid(1_700_000_000_000) if deleted and draw(st.booleans()) else None,
-            deleted_at=draw(st.datetimes(timezones=st.just(UTC))) if deleted else None,
+            deleted_at=draw(MOMENTS) if deleted else None,
         )
     except InvalidInput:
         reject()
