@@ -38,7 +38,7 @@ from memoir.store.base import IndexItem, IndexScope
 from memoir.store.postgres.parts import PostgresParts, scope_sql
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.vectors import from_pgvector
-from memoir.store.sql.search import BM25_WEIGHTS, REMOVALS_KEPT, items_to_write
+from memoir.store.sql.search import BM25_WEIGHTS, REMOVALS_KEPT, IndexReads, items_to_write
 from memoir.store.sql.search import row_to_item as _row_to_item
 
 __all__ = ["PostgresSearchTables", "keyword_ctes", "match_words"]
@@ -139,7 +139,7 @@ def _row(item: IndexItem) -> tuple[Any, ...]:
     return (*head, item.text, item.search_text, item.content_hash, ids, meta, item.context_before, item.context_after)
 
 
-class PostgresSearchTables(PostgresParts):
+class PostgresSearchTables(IndexReads, PostgresParts):
     """Mixed into PostgresStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
 
     def index_add(self, items: Sequence[IndexItem]) -> None:
@@ -205,34 +205,6 @@ class PostgresSearchTables(PostgresParts):
         if found is not None and found[0] is not None and found[1] - found[0] >= REMOVALS_KEPT:
             conn.execute("DELETE FROM index_removals")
             cls._bump_generation(conn)
-
-    def index_generation(self) -> int:
-        return int(self._read("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
-
-    def index_removals(self, after_seq: int | None) -> tuple[list[int], int]:
-        """(ids of items removed after log position `after_seq`, the log's latest position).
-
-        `None` asks only for the latest position (a searcher about to load every vector).
-        """
-        if after_seq is None:
-            return [], int(self._read("SELECT coalesce(max(seq), 0) FROM index_removals")[0][0])
-        rows = self._read("SELECT seq, item_id FROM index_removals WHERE seq > %s ORDER BY seq", (after_seq,))
-        return [int(row[1]) for row in rows], int(rows[-1][0]) if rows else after_seq
-
-    def index_count(self, kind: str | None = None) -> int:
-        if kind is None:
-            return int(self._read("SELECT count(*) FROM index_items")[0][0])
-        return int(self._read("SELECT count(*) FROM index_items WHERE kind = %s", (kind,))[0][0])
-
-    def index_without_vectors(self, model: str) -> int:
-        """Items with no cached vector of `model` (indexed under another embedder): vector search misses them."""
-        return int(
-            self._read(
-                "SELECT count(*) FROM index_items i WHERE NOT EXISTS"
-                " (SELECT 1 FROM embeddings e WHERE e.model = %s AND e.content_hash = i.content_hash)",
-                (model,),
-            )[0][0]
-        )
 
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]:
         if not item_ids:

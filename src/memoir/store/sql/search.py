@@ -13,8 +13,9 @@ from dataclasses import replace
 from typing import Any
 
 from memoir.store.base import IndexItem
+from memoir.store.sql.parts import SQLParts
 
-__all__ = ["BM25_WEIGHTS", "ITEM_COLUMNS", "REMOVALS_KEPT", "items_to_write", "row_to_item"]
+__all__ = ["BM25_WEIGHTS", "ITEM_COLUMNS", "REMOVALS_KEPT", "IndexReads", "items_to_write", "row_to_item"]
 
 # Rows of the removal log kept before it is cut and searchers reload (a new generation).
 REMOVALS_KEPT = 100_000
@@ -67,3 +68,36 @@ def items_to_write(items: Sequence[IndexItem], stored: Mapping[str, IndexItem]) 
         if old is None or replace(old, item_id=None) != replace(item, item_id=None):
             changed.append(item)
     return changed
+
+
+class IndexReads(SQLParts):
+    """The search index's bookkeeping reads, alike on both engines: its generation, the removal
+    log a searcher follows (decision 58), and counts for `memoir doctor` and `status`."""
+
+    def index_generation(self) -> int:
+        return int(self._rows("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
+
+    def index_removals(self, after_seq: int | None) -> tuple[list[int], int]:
+        """(ids of items removed after log position `after_seq`, the log's latest position).
+
+        `None` asks only for the latest position (a searcher about to load every vector).
+        """
+        if after_seq is None:
+            return [], int(self._rows("SELECT coalesce(max(seq), 0) FROM index_removals")[0][0])
+        rows = self._rows("SELECT seq, item_id FROM index_removals WHERE seq > ? ORDER BY seq", (after_seq,))
+        return [int(row[1]) for row in rows], int(rows[-1][0]) if rows else after_seq
+
+    def index_count(self, kind: str | None = None) -> int:
+        if kind is None:
+            return int(self._rows("SELECT count(*) FROM index_items")[0][0])
+        return int(self._rows("SELECT count(*) FROM index_items WHERE kind = ?", (kind,))[0][0])
+
+    def index_without_vectors(self, model: str) -> int:
+        """Items with no cached vector of `model` (indexed under another embedder): vector search misses them."""
+        return int(
+            self._rows(
+                "SELECT count(*) FROM index_items i WHERE NOT EXISTS"
+                " (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = i.content_hash)",
+                (model,),
+            )[0][0]
+        )

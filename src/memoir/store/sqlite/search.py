@@ -14,7 +14,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from memoir.store.base import IndexItem, IndexScope
-from memoir.store.sql.search import BM25_WEIGHTS, ITEM_COLUMNS, REMOVALS_KEPT, items_to_write, row_to_item
+from memoir.store.sql.search import (
+    BM25_WEIGHTS,
+    ITEM_COLUMNS,
+    REMOVALS_KEPT,
+    IndexReads,
+    items_to_write,
+    row_to_item,
+)
 from memoir.store.sqlite.parts import SQLiteParts
 
 __all__ = ["SQLiteSearchTables"]
@@ -43,7 +50,7 @@ def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-class SQLiteSearchTables(SQLiteParts):
+class SQLiteSearchTables(IndexReads, SQLiteParts):
     """Mixed into SQLiteStore; relies on its `_conn`, `_read`, `atomic` and `_translated`."""
 
     def index_add(self, items: Sequence[IndexItem]) -> None:
@@ -124,34 +131,6 @@ class SQLiteSearchTables(SQLiteParts):
         if first is not None and last - first >= REMOVALS_KEPT:
             conn.execute("DELETE FROM index_removals")
             cls._bump_generation(conn)
-
-    def index_generation(self) -> int:
-        return int(self._read("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
-
-    def index_removals(self, after_seq: int | None) -> tuple[list[int], int]:
-        """(ids of items removed after log position `after_seq`, the log's latest position).
-
-        `None` asks only for the latest position (a searcher about to load every vector).
-        """
-        if after_seq is None:
-            return [], int(self._read("SELECT coalesce(max(seq), 0) FROM index_removals")[0][0])
-        rows = self._read("SELECT seq, item_id FROM index_removals WHERE seq > ? ORDER BY seq", (after_seq,))
-        return [int(row[1]) for row in rows], int(rows[-1][0]) if rows else after_seq
-
-    def index_count(self, kind: str | None = None) -> int:
-        if kind is None:
-            return int(self._read("SELECT count(*) FROM index_items")[0][0])
-        return int(self._read("SELECT count(*) FROM index_items WHERE kind = ?", (kind,))[0][0])
-
-    def index_without_vectors(self, model: str) -> int:
-        """Items with no cached vector of `model` (indexed under another embedder): vector search misses them."""
-        return int(
-            self._read(
-                "SELECT count(*) FROM index_items i WHERE NOT EXISTS"
-                " (SELECT 1 FROM embeddings e WHERE e.model = ? AND e.content_hash = i.content_hash)",
-                (model,),
-            )[0][0]
-        )
 
     def index_items(self, item_ids: Sequence[int]) -> dict[int, IndexItem]:
         rows = self._read_in(f"SELECT {ITEM_COLUMNS} FROM index_items WHERE item_id IN ({{marks}})", item_ids)
