@@ -120,6 +120,18 @@ def test_search_finds_what_the_example_says_and_opens_its_session(site: tuple[Me
     assert client.get(session).status_code == 200
 
 
+def test_search_in_unified_mode_finds_one_agents_memory_by_the_agent_field(open_memoir: Callable[..., Memoir]) -> None:
+    memoir = open_memoir(multi_agent_mode="unified", agent_id=None, embedding_provider="hashing")
+    memoir.remember("The deploy key lives in the zebra vault", agent_id="coder", conversation_id="ops")
+    with serving(memoir) as where, httpx.Client(base_url=where.url, timeout=30) as client:
+        form = client.get("/ui/search").text
+        assert '<label for="agent">Agent</label>' in form and 'id="agent" name="agent"' in form
+        asked = {"q": "zebra vault", "conversation": "ops"}
+        assert "The deploy key lives" in client.get("/ui/search", params={**asked, "agent": "coder"}).text
+        assert "The deploy key lives" not in client.get("/ui/search", params={**asked, "agent": "planner"}).text
+        assert "agent_id" in client.get("/ui/search", params=asked).text  # unified mode: whose, it asks
+
+
 def test_an_edit_changes_the_markdown_file_and_keeps_the_history(site: tuple[Memoir, httpx.Client]) -> None:
     memoir, client = site
     fact = memoir.remember("The user's dog is called Biscut")
