@@ -114,7 +114,8 @@ def test_the_timeline_walks_down_to_the_original_messages(site: tuple[Memoir, ht
 
 def test_search_finds_what_the_example_says_and_opens_its_session(site: tuple[Memoir, httpx.Client]) -> None:
     _, client = site
-    page = client.get("/ui/search", params={"q": "allergic", "kind": "turn"}).text
+    form = {"q": "allergic", "kind": "turn", "conversation": "", "agent": "", "since": "", "until": ""}
+    page = client.get("/ui/search", params=form).text  # as the form sends it: every field, some empty
     assert "allerg" in page.lower()
     session = links(page, "/ui/c/lighthouse/events?session=")[0]
     assert client.get(session).status_code == 200

@@ -187,14 +187,14 @@ def _browse_routes(router: APIRouter, pages: Pages) -> None:
     @router.get("/ui/search")
     async def search(
         request: Request, q: str = "", kind: str = "", conversation: str = "", since: str = "", until: str = "",
-        agent: str | None = None,
+        agent: str = "",
     ) -> HTMLResponse:  # fmt: skip
         def read() -> dict[str, Any]:
             hits = []
             if q.strip():
                 hits = memoir.search(
                     q, k=20, conversation_id=conversation or None, kinds=[kind] if kind else None,
-                    since=since or None, until=until or None, agent_id=agent,
+                    since=since or None, until=until or None, agent_id=agent or None,  # the form's empty field
                 )  # fmt: skip
             asked = {"q": q, "kind": kind, "conversation": conversation, "since": since, "until": until}
             return {"hits": hits, "asked": asked, "kinds": KINDS}
