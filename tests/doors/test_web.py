@@ -87,6 +87,85 @@ def test_every_page_answers_html_that_runs_no_script(site: tuple[Memoir, httpx.C
         assert client.get(path, headers={"Host": "evil.example"}).status_code == 421  # the Guard covers pages too
 
 
+class Controls(HTMLParser):
+    """The page's controls as a keyboard and a screen reader meet them."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.labelled: set[str] = set()  # ids a <label for=…> names
+        self.fields: list[dict[str, str | None]] = []
+        self.buttons: list[tuple[dict[str, str | None], str]] = []
+        self.tab_orders: list[str | None] = []
+        self.links_without_href = 0
+        self._button: dict[str, str | None] | None = None
+        self._button_text = ""
+        self._in_label = 0  # a field inside its <label> is named by it
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if "tabindex" in found:
+            self.tab_orders.append(found["tabindex"])
+        if tag == "label":
+            self._in_label += 1
+            if found.get("for"):
+                self.labelled.add(str(found["for"]))
+        elif tag in ("input", "select", "textarea") and found.get("type") not in ("hidden", "submit"):
+            self.fields.append({**found, "in-label": "yes" if self._in_label else None})
+        elif tag == "button":
+            self._button, self._button_text = found, ""
+        elif tag == "a" and not found.get("href"):
+            self.links_without_href += 1
+
+    def handle_data(self, data: str) -> None:
+        if self._button is not None:
+            self._button_text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "label":
+            self._in_label = max(0, self._in_label - 1)
+        if tag == "button" and self._button is not None:
+            self.buttons.append((self._button, self._button_text.strip()))
+            self._button = None
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG 2's contrast ratio of two #rrggbb colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (1, 3, 5)]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_every_control_is_labelled_and_reachable_by_keyboard_and_text_is_readable(
+    site: tuple[Memoir, httpx.Client],
+) -> None:
+    memoir, client = site
+    fact = memoir.remember("The user's dog is called Biscuit")
+    pages = ["/", "/ui/c/lighthouse", "/ui/c/lighthouse/events", "/ui/search?q=allergic", "/ui/memories"]
+    pages += [f"/ui/memory/{fact.id}", "/ui/work", "/ui/doctor"]
+    for path in pages:
+        controls = Controls()
+        controls.feed(client.get(path).text)
+        for field in controls.fields:  # a field is named by its label, or by aria-label where it has none
+            assert field["in-label"] or field.get("id") in controls.labelled or field.get("aria-label"), (path, field)
+        for button, text in controls.buttons:
+            assert text or button.get("aria-label"), (path, button)
+        # Native controls and links with an address are in the tab order; no page takes one out or reorders it.
+        assert all(order == "0" for order in controls.tab_orders), (path, controls.tab_orders)
+        assert controls.links_without_href == 0, path
+    css = client.get("/ui/static/memoir.css").text
+    colours = dict(re.findall(r"--([a-z]+): (#[0-9a-f]{6})", css))
+    pairs = [(colours[name], colours["bg"]) for name in ("ink", "muted", "accent", "bad", "good")]
+    pairs += [(colours["ink"], "#f2f2f2"), (colours["ink"], "#fff4c2"), ("#7a4b00", colours["bg"])]  # buttons, marks
+    for text, background in pairs:
+        assert contrast(text, background) >= 4.5, (text, background)  # WCAG AA for body text
+    assert "outline: 3px solid" in css  # focus shows
+
+
 def test_the_timeline_walks_down_to_the_original_messages(site: tuple[Memoir, httpx.Client]) -> None:
     _, client = site
     page = client.get("/").text
