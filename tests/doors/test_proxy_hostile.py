@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import openai
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from openai.types.chat import ChatCompletionMessageParam
 from pydantic import TypeAdapter
@@ -100,14 +100,33 @@ def call(call_id: str) -> dict[str, Any]:
 
 
 CONTENT = st.one_of(TEXT, st.lists(PART, min_size=1, max_size=3))
+TEXT_PARTS = st.lists(st.builds(lambda t: {"type": "text", "text": t}, TEXT), min_size=1, max_size=3)
+TEXT_CONTENT = st.one_of(TEXT, TEXT_PARTS)  # what a system, developer, assistant or tool message may hold
+NAME = st.none() | st.from_regex(r"[A-Za-z0-9_-]{1,16}", fullmatch=True)
+
+
+def named(message: dict[str, Any], name: str | None) -> dict[str, Any]:
+    return message if name is None else {**message, "name": name}
+
+
 MESSAGE = st.one_of(
-    st.builds(lambda c: {"role": "system", "content": c}, TEXT),
-    st.builds(lambda c: {"role": "developer", "content": c}, TEXT),
-    st.builds(lambda c: {"role": "user", "content": c}, CONTENT),
-    st.builds(lambda c: {"role": "assistant", "content": c}, TEXT),
+    st.builds(lambda c, n: named({"role": "system", "content": c}, n), TEXT_CONTENT, NAME),
+    st.builds(lambda c, n: named({"role": "developer", "content": c}, n), TEXT_CONTENT, NAME),
+    st.builds(lambda c, n: named({"role": "user", "content": c}, n), CONTENT, NAME),
+    st.builds(lambda c, n: named({"role": "assistant", "content": c}, n), TEXT_CONTENT, NAME),
     st.builds(lambda i: {"role": "assistant", "content": None, "tool_calls": [call(i)]}, CALL_ID),
-    st.builds(lambda i, c: {"role": "tool", "tool_call_id": i, "content": c}, CALL_ID, TEXT),
+    st.builds(lambda i, c: {"role": "tool", "tool_call_id": i, "content": c}, CALL_ID, TEXT_CONTENT),
+    # The deprecated function-calling form, which the API and the `openai` package still take.
+    st.just({"role": "assistant", "content": None, "function_call": {"name": "lookup", "arguments": "{}"}}),
+    st.builds(lambda c: {"role": "function", "name": "lookup", "content": c}, TEXT),
 )
+# The trial's chat: a tool message without `name` (OpenAI sends none) and an empty user message.
+TRIAL_CHAT = [
+    {"role": "user", "content": "What is the weather?"},
+    {"role": "assistant", "content": None, "tool_calls": [call("call_1")]},
+    {"role": "tool", "tool_call_id": "call_1", "content": "Sunny"},
+    {"role": "user", "content": ""},
+]
 OPENAI_MESSAGE: TypeAdapter[ChatCompletionMessageParam] = TypeAdapter(ChatCompletionMessageParam)
 KNOBS = st.fixed_dictionaries(
     {},
@@ -130,6 +149,7 @@ def test_every_message_shape_openai_takes_is_forwarded_with_history_knobs_set(
 
             @PER_SERVER
             @given(st.lists(MESSAGE, min_size=1, max_size=14), KNOBS)
+            @example(TRIAL_CHAT, {"history_max_tokens": 2000})
             def check(messages: list[dict[str, Any]], knobs: dict[str, Any]) -> None:
                 for message in messages:  # each one a message the `openai` package itself would send
                     OPENAI_MESSAGE.validate_python(message)

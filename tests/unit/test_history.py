@@ -245,6 +245,22 @@ def test_trimming_alone_drops_the_oldest_free_messages_and_keeps_tool_calls_with
     assert manage(messages, HistoryParams(max_history_size=1)).messages == [messages[0]]
 
 
+def test_a_legacy_function_call_and_its_result_are_dropped_together() -> None:
+    """OpenAI's deprecated form (`function_call`, then a `function` message) is one unit, as tool calls are."""
+    messages = [
+        Message.from_openai({"role": "system", "content": "You help."}),
+        Message.from_openai({"role": "user", "content": "Look it up " * 20}),
+        Message.from_openai({"role": "assistant", "content": None, "function_call": {"name": "f", "arguments": "{}"}}),
+        Message.from_openai({"role": "function", "name": "f", "content": "found " * 40}),
+        Message.from_openai({"role": "assistant", "content": "It says found."}),
+        Message.from_openai({"role": "user", "content": "Thanks, and now?"}),
+    ]
+    counter = TokenCounter()
+    managed = manage(messages, HistoryParams(max_tokens=counter.total(messages) - counter.count(messages[3]) + 1))
+    assert {2, 3} <= set(managed.report.dropped)  # the call went with its result
+    assert [m.role for m in managed.messages].count("function") == 0 and not any(m.calls for m in managed.messages)
+
+
 def test_the_typed_errors() -> None:
     ten = history([("turn", 1)] * 4, "user", [True])
     assert len(ten) == 10 and manage(ten, HistoryParams(WholeHistory())).report.summaries

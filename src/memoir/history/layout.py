@@ -86,7 +86,7 @@ def _preserved(messages: Sequence[Message]) -> set[int]:
 def _open_turn(messages: Sequence[Message]) -> range:
     """The trailing tool calls and results, or a last user message: what the next answer continues."""
     end = start = len(messages)
-    while start > 0 and (messages[start - 1].role == "tool" or messages[start - 1].tool_calls):
+    while start > 0 and (messages[start - 1].is_result or messages[start - 1].calls):
         start -= 1
     if start == end and messages and messages[-1].role == "user":
         start -= 1
@@ -99,8 +99,8 @@ def _groups(messages: Sequence[Message]) -> list[tuple[int, int]]:
     index = 0
     while index < len(messages):
         end = index + 1
-        if messages[index].tool_calls:
-            while end < len(messages) and messages[end].role == "tool":
+        if messages[index].calls:
+            while end < len(messages) and messages[end].is_result:
                 end += 1
         groups.append((index, end))
         index = end

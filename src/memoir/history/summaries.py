@@ -39,7 +39,7 @@ Member = tuple[int, Message]  # a message to summarize, with its index in the in
 EXCERPT_CHARS = 200
 TRANSCRIPT_CHARS = 2_000
 # What the user said is what a summary is for; a tool's output is long and says least about the talk.
-_WEIGHT = {"user": 1.25, "tool": 0.5}
+_WEIGHT = {"user": 1.25, "tool": 0.5, "function": 0.5}
 TLDR_SECTIONS = ("Key Objectives", "Tools Used & Results", "Key Findings", "Current Status", "Next Steps")
 TLDR_SYSTEM = (
     "You condense a conversation between a user and an assistant. Your summary replaces the messages"
@@ -132,7 +132,7 @@ def transcript(members: Sequence[Member]) -> str:
     """The messages as the model reads them: `[index] speaker: text`, tool calls named."""
     lines = []
     for index, message in members:
-        speaker = f"tool {message.name}" if message.role == "tool" and message.name else message.role
+        speaker = f"tool {message.name}" if message.is_result and message.name else message.role
         text = clip(message.content.strip(), TRANSCRIPT_CHARS)
         calls = "; ".join(f"calls {c.name}({clip(c.arguments, 300)})" for c in message.tool_calls)
         lines.append(f"[{index}] {speaker}: " + " ".join(part for part in (text, calls) if part))

@@ -28,9 +28,12 @@ from memoir.model.event import parse_timestamp
 
 __all__ = ["ROLES", "Message", "ToolCall", "ToolResult", "messages_from_openai", "messages_to_openai"]
 
-Role = Literal["system", "developer", "user", "assistant", "tool"]
-ROLES: tuple[str, ...] = ("system", "developer", "user", "assistant", "tool")
+# "function" is OpenAI's deprecated role for a function's result (with an assistant's
+# `function_call` before it): clients still send it, and the API still takes it.
+Role = Literal["system", "developer", "user", "assistant", "tool", "function"]
+ROLES: tuple[str, ...] = ("system", "developer", "user", "assistant", "tool", "function")
 INSTRUCTION_ROLES = ("system", "developer")  # kept whole by every history strategy
+RESULT_ROLES = ("tool", "function")  # what a tool (or legacy function) call gave back
 MAX_MESSAGE_CHARS = 4_000_000  # past any model's context window: a bound, so a hostile body cannot exhaust memory
 
 
@@ -102,6 +105,16 @@ class Message:
     def instructs(self) -> bool:
         """A system or developer message: instructions, never summarized or dropped."""
         return self.role in INSTRUCTION_ROLES
+
+    @property
+    def calls(self) -> bool:
+        """An assistant message asking for tools (or, in the legacy form, one function)."""
+        return bool(self.tool_calls) or any(key == "function_call" for key, _ in self.extra)
+
+    @property
+    def is_result(self) -> bool:
+        """A tool's (or a legacy function's) result: it belongs with the call before it."""
+        return self.role in RESULT_ROLES
 
     def to_openai(self) -> dict[str, Any]:
         data: dict[str, Any] = dict(self.extra)
