@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -407,3 +408,9 @@ def test_correct_replaces_a_memory_and_keeps_the_old_version_as_history(ready: P
         assert live.id == new_id and "10:00" in memoir.memory_path(live).read_text()
     again = cli("correct", old_id, "x", home=ready)
     assert again.exit_code == 2 and f"{old_id} was replaced by {new_id}" in again.stderr
+
+
+def test_status_counts_one_item_as_one_item(ready: Path) -> None:
+    assert cli("remember", "The standup is at 9:30", "--conversation", "team", home=ready).exit_code == 0
+    table = cli("status", home=ready).stdout
+    assert re.search(r"search index\s+1 item\n", table), table

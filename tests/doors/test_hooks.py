@@ -358,8 +358,13 @@ def test_a_server_that_trickles_its_answer_costs_the_agent_one_timeout(home: Pat
     """hooks.timeout bounds the whole call, not each read: then the event is spooled and the agent goes on."""
     item = payload(project, "UserPromptSubmit", prompt="the deploy runs on Fridays")
     with trickling_server() as url:  # without one deadline the call never ends, and run_command's 60 s fail it
-        run_command(home, json.dumps(item), "UserPromptSubmit", server=url, MEMOIR_HOOKS_TIMEOUT="1")
-    assert (home / "spool" / "events.jsonl").is_file()
+        started = time.monotonic()
+        done = run_command(home, json.dumps(item), "UserPromptSubmit", server=url, MEMOIR_HOOKS_TIMEOUT="1")
+        took = time.monotonic() - started
+    assert done.returncode == 0 and json.loads(done.stdout) == {"continue": True}, done.stderr
+    assert took < 10, f"the hook took {took:.1f} s against a 1 s timeout"  # one deadline, plus the process's start
+    spooled = [json.loads(line) for line in (home / "spool" / "events.jsonl").read_text().splitlines()]
+    assert [e["text"] for e in spooled] == [item["prompt"]]  # the event waits in the spool, not lost
 
 
 def test_with_a_server_the_command_hands_the_call_over(

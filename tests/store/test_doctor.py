@@ -47,6 +47,8 @@ def test_a_damaged_index_is_an_error_that_names_the_cure(open_memoir: Callable[.
     memoir._parts.store.index_clear()
     [finding] = [f for f in memoir.doctor() if f.area == "index"]
     assert finding.level == "error" and "memoir reindex" in finding.message
+    # Counted as said: "1 event", never "1 event(s)".
+    assert finding.message.startswith("1 event and 1 memory are missing from the search index"), finding.message
     memoir.reindex()
     assert [f.level for f in memoir.doctor() if f.area == "index"] == ["ok"]
 

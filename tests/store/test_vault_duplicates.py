@@ -110,7 +110,7 @@ def test_a_copy_of_a_broken_note_stands_aside_and_deleting_it_changes_nothing(me
 def test_while_a_note_is_broken_a_note_claiming_its_id_does_not_take_the_memory(
     memoir: Memoir, home: Path, how: str
 ) -> None:
-    """Decision 92: the note the mirror knows a memory by keeps its id while it is broken, whoever looks."""
+    """Decision 94: the note the mirror knows a memory by keeps its id while it is broken, whoever looks."""
     memory = memoir.remember(SAM)
     note = memoir.memory_path(memory)
     good = note.read_bytes()

@@ -22,6 +22,7 @@ from memoir.facade.overview import ConversationInfo, DayCount, LedgerDay
 from memoir.facade.views import Status
 from memoir.model import Event, Memory
 from memoir.model.event import format_timestamp
+from memoir.model.wording import counted
 from memoir.retrieval import Hit
 
 __all__ = [
@@ -142,7 +143,7 @@ def status_table(status: Status) -> str:
         ("conversations", f"{status.conversations:,}"),
         ("outbox backlog", f"{status.backlog:,} ({pending})"),
         ("outbox failed", failed),
-        ("search index", f"{status.indexed_items:,} items"),
+        ("search index", counted(status.indexed_items, "item")),
         *((f"worker ({lane} lane)", state) for lane, state in status.workers.items()),
         ("model", _model_line(status.model)),
         ("multi-agent mode", status.multi_agent_mode),

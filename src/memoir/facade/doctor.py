@@ -104,8 +104,7 @@ def _index(store: Store, job: IndexEventJob, model: str) -> list[Finding]:
             Finding(
                 "error",
                 "index",
-                f"{missing - pending} event(s) and {unindexed_memories} memory(ies) are"
-                " missing from the search index: run `memoir reindex`",
+                _missing(missing - pending, unindexed_memories) + " from the search index: run `memoir reindex`",
             )
         ]
     stale = store.index_without_vectors(model)
@@ -114,7 +113,8 @@ def _index(store: Store, job: IndexEventJob, model: str) -> list[Finding]:
             Finding(
                 "error",
                 "index",
-                f"{stale:,} indexed item(s) have no vector of the embedding model {model} (the model changed):"
+                f"{counted(stale, 'indexed item')} {'has' if stale == 1 else 'have'} no vector of the embedding"
+                f" model {model} (the model changed):"
                 " run `memoir reindex`",
             )
         ]
@@ -157,3 +157,9 @@ def _models(parts: Parts) -> list[Finding]:
         level = "ok" if health.ok else "warning"
         findings.append(Finding(level, "models", f"LLM: {health.detail}; circuit breaker {llm.breaker.state}"))
     return findings
+
+
+def _missing(events: int, memories: int) -> str:
+    """ "1 event is missing", "2 events and 1 memory are missing": what is not there, counted."""
+    parts = [counted(n, noun) for n, noun in ((events, "event"), (memories, "memory")) if n > 0]
+    return " and ".join(parts) + (" is missing" if len(parts) == 1 and events + memories == 1 else " are missing")
