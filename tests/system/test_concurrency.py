@@ -7,6 +7,7 @@ every process sends (fixed ids), and single events between the batches.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -70,3 +71,30 @@ def test_four_processes_ingesting_into_one_home_lose_and_duplicate_nothing(tmp_p
         counts = recorded_counts(memoir)
         assert set(counts) == acknowledged and set(counts.values()) == {1}
         assert sum(s.event_count for s in memoir._parts.store.sessions()) == expected
+
+
+def test_a_search_while_another_process_reindexes_sees_the_whole_index(home: Path) -> None:
+    """Issue 27 item 16 across processes: `memoir reindex` in a child, searches here, each sees every turn."""
+    import subprocess
+    import sys
+
+    from memoir import Memoir
+    from tests.conftest import message
+
+    turns = 1_200
+    with Memoir.open(home, worker_enabled=False, embedding_provider="hashing", create=True) as memoir:
+        memoir.ingest([message(f"Turn {n}: the heron by the pier", session_id=f"s{n % 7}") for n in range(turns)])
+        assert memoir.flush(timeout=120)
+        whole = len(memoir.search("heron pier", k=100))
+        env = {**os.environ, "MEMOIR_HOME": str(home), "MEMOIR_EMBEDDING_PROVIDER": "hashing"}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "memoir", "reindex"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        seen = []
+        while child.poll() is None:
+            seen.append(len(memoir.search("heron pier", k=100)))
+        out, err = child.communicate(timeout=120)
+        assert child.returncode == 0, err
+        assert len(seen) >= 3, f"{len(seen)} searches ran beside the reindex"
+        assert set(seen) == {whole}, f"a search beside the reindex saw {sorted(set(seen))} hits, not {whole}"
+        assert b"reindexed" in out
