@@ -160,6 +160,6 @@ def _models(parts: Parts) -> list[Finding]:
 
 
 def _missing(events: int, memories: int) -> str:
-    """ "1 event is missing", "2 events and 1 memory are missing": what is not there, counted."""
+    """What is not there, counted: "1 event is missing", "2 events and 1 memory are missing"."""
     parts = [counted(n, noun) for n, noun in ((events, "event"), (memories, "memory")) if n > 0]
     return " and ".join(parts) + (" is missing" if len(parts) == 1 and events + memories == 1 else " are missing")
