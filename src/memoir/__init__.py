@@ -50,7 +50,8 @@ if TYPE_CHECKING:
         Severity,
     )
     from memoir.model.timeline import Grip, GripContext, TocBullet, TocLevel, TocNode, TocPage
-    from memoir.remote.client import MemoirAPI, MemoirClient
+    from memoir.remote.api import MemoirAPI
+    from memoir.remote.client import MemoirClient
     from memoir.retrieval import Context, Hit
     from memoir.vault import MemoryDraft
     from memoir.workers import Job
@@ -78,7 +79,7 @@ _HOMES: dict[str, str] = {
     "InvalidQuery": "memoir.errors",
     "Job": "memoir.workers",
     "Memoir": "memoir.facade.engine",
-    "MemoirAPI": "memoir.remote.client",
+    "MemoirAPI": "memoir.remote.api",
     "MemoirClient": "memoir.remote.client",
     "MemoirError": "memoir.errors",
     "VaultFileError": "memoir.errors",
