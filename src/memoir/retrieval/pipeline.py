@@ -124,7 +124,7 @@ class SearchPipeline:
     ) -> tuple[dict[int, IndexItem], dict[int, np.ndarray]]:
         """The ranked items and their vectors, `extra` among them (`_outside`), `hidden` ones left out."""
         outside, outside_vectors = self._outside(extra, found.query_vector, found.rankings)
-        ids = list(dict.fromkeys(item_id for ranking in found.rankings.values() for item_id, _ in ranking))
+        ids = _ranked_ids(found.rankings)
         items = {i: found.items[i] for i in ids if i in found.items}  # one gone since drops out
         if hidden:
             items = {item_id: item for item_id, item in items.items() if item.ref not in hidden}
@@ -188,7 +188,7 @@ class SearchPipeline:
             and (match := self.keyword_terms.match(keyword_query(query, question_terms(query, today)))) is not None
         ):
             rankings["keyword"] = self.store.keyword_search(match, scope, n)
-        ids = list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
+        ids = _ranked_ids(rankings)
         items = self.store.index_items(ids) if ids else {}
         return _Found(rankings, query_vector, items, self.vectors.vectors_of(ids) if ids else {})
 
@@ -243,3 +243,8 @@ class SearchPipeline:
             sources=tuple(candidate.sources),
             agent_id=item.agent_id,
         )
+
+
+def _ranked_ids(rankings: dict[str, Sequence[tuple[int, float]]]) -> list[int]:
+    """Every item id the rankings hold, once, in the order first met."""
+    return list(dict.fromkeys(item_id for ranking in rankings.values() for item_id, _ in ranking))
