@@ -81,6 +81,11 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             "hey. session guitarist here in nashville, name's Luke.",
             ["The user is a session guitarist in nashville", "The user's name is Luke"],
         ),
+        # a diet said before a remark to the assistant, or as a "don't"
+        ("Also I'm coeliac so if you're suggesting snacks keep them gluten free please", ["The user is coeliac"]),
+        ("I'm vegan btw if you're planning the menu", ["The user is vegan"]),
+        ("I don't eat shellfish, never liked it", ["The user doesn't eat shellfish"]),
+        ("I don't know, I don't think so", []),
     ],
 )
 def test_what_people_say_becomes_facts_about_the_user(said: str, facts: list[str]) -> None:
@@ -194,6 +199,37 @@ def settle(turns: list[str]) -> list[str]:
         (["My sister is Jo.", "My sister is Ana."], ["The user's sister is Ana", "The user's sister is Jo"]),
         (["My wife is Jane.", "Sorry, I misspoke: my wife is Anne."], ["The user's wife is Anne"]),
         (["I like sailing.", "I like sailing!"], ["The user likes sailing"]),
+        # a change to one part of a fact leaves its other parts as they were
+        (
+            [
+                "I'm a staff nurse at the Royal Infirmary in Leeds, on the cardiac ward.",
+                "Update: I've moved off the cardiac ward, I'm in the emergency department now.",
+            ],
+            [
+                "The user is a staff nurse at the Royal Infirmary in Leeds",
+                "The user is in the emergency department now",
+            ],
+        ),
+        (
+            [
+                "I'm a pharmacist at St Mary's Hospital in Bristol.",
+                "I've left the hospital, I'm now with the Bristol Health Board.",
+            ],
+            ["The user is a pharmacist", "The user is now with the Bristol Health Board"],
+        ),
+        (
+            ["Our retreats are 5 days, max 8 guests.", "Quick change: max is now 6 guests."],
+            ["The user's retreats are 5 days, max 6 guests"],
+        ),
+        (
+            ["Our class is big, 40 students.", "The classes are smaller now, around 25 students each."],
+            ["The user's classes are smaller now, around 25 students each"],
+        ),
+        # a new employer replaces the old one
+        (
+            ["I work with Baker Partners in Leeds.", "I have joined a new firm, Hill & Cole, better hours."],
+            ["The user has joined a new firm, Hill & Cole, better hours"],
+        ),
     ],
 )
 def test_a_change_replaces_what_it_changes_and_nothing_else(turns: list[str], facts: list[str]) -> None:

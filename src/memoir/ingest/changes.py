@@ -43,7 +43,11 @@ _INSTEAD = re.compile(
     rf"|\bnot \w+ing\s+(?:the\s+|a\s+)?(?P<b>{_PROPER})",
     re.I,
 )
-_ANNOUNCED = re.compile(r"\b(?:instead|change|changes|switch|swap|from now on|these days|nowadays|anymore)\b", re.I)
+_ANNOUNCED = re.compile(
+    r"\b(?:instead|change|changes|switch|swap|from now on|these days|nowadays|anymore|correction|"
+    r"new (?:job|firm|company|employer|role|position|workplace))\b",  # "I have joined a new firm, Varghese & Co"
+    re.I,
+)
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
 _RESIZED = re.compile(

@@ -25,7 +25,8 @@ RETRACTION = re.compile(
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
     r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
-    r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|band|us|(?-i:[A-Z]))|"
+    r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
+    r"startup|lab|us|(?-i:[A-Z]))|"
     r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|is off|are off|"
     r"not happening|never mind|is gone|are gone|is no more|is over)\b",
     re.IGNORECASE,

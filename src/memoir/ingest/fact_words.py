@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.cues import RETRACTION
-from memoir.ingest.lexicon import EVENTS, HEADCOUNT
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT, JOB_ENDINGS
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import content_words
 from memoir.ingest.topics import stem_set, stems
@@ -32,6 +32,7 @@ __all__ = [
     "taken_part",
     "taken_words",
     "takes_back",
+    "untouched",
 ]
 
 _HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
@@ -92,13 +93,24 @@ def other_of_kind(found: Sequence[Value], value: Value) -> bool:
     return any(v.kind == value.kind and v.key != value.key for v in found)
 
 
-def swap_kind(text: str, value: Value) -> str | None:
-    """`text` with its value of `value`'s kind written as `value` (None: it holds none, or the same)."""
+def swap_kind(text: str, value: Value, said: str = "") -> str | None:
+    """`text` with its value of `value`'s kind written as `value` (None: it holds none, or the same).
+
+    Of several, the one counting what the new value counts in `said` (the message it came in) is
+    swapped: "max is now 6 guests" changes "max 8 guests", not "5 days"."""
     kinds = {"place", "name"} if value.kind in ("place", "name") else {value.kind}
-    for found in values(text):
-        if found.kind in kinds and found.key != value.key:
-            return text[: found.start] + value.text + text[found.end :]
+    found = [f for f in values(text) if f.kind in kinds and f.key != value.key]
+    unit = _unit(said, value.end) if said else ""
+    counting = [f for f in found if unit and _unit(text, f.end) == unit]
+    for chosen in counting or found:
+        return text[: chosen.start] + value.text + text[chosen.end :]
     return None
+
+
+def _unit(text: str, end: int) -> str:
+    """The stem of the word after a value ("guests" after "6"): what it counts."""
+    after = re.match(r"\s+([a-z]+)", text[end:], re.I)
+    return next(iter(stems(after.group(1))), "") if after else ""
 
 
 def merge_values(text: str, said: str) -> str:
@@ -143,3 +155,29 @@ def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[st
 def counts_people(words: frozenset[str]) -> bool:
     """Do these stems count people ("90 people", "140 guests": one count in other words)?"""
     return bool(words & _HEADCOUNT)
+
+
+_ROLE_AT = re.compile(
+    r"^(?P<head>the user is (?:a|an) (?P<job>[\w-]+(?: [\w-]+){0,2}))\s+(?P<where>(?:at|with|for)\s+.+)$", re.I
+)
+
+
+def untouched(text: str, about: frozenset[str], old: str | None) -> str | None:
+    """What a fact of several parts still says when a change names only its later parts: "The user is a
+    staff nurse at the Queen Elizabeth hospital, on the renal ward" keeps the nurse after "I've moved off the
+    renal ward" (`about`: the stems the change speaks of). None: the change names its first part (the one
+    with the subject), or no part, or the fact has one part."""
+    head, *parts = re.split(r"(,\s+)", text)
+    role = _ROLE_AT.match(head)  # "The user is a pharmacist at Korle Bu Hospital": the job, and where
+    if role and role.group("job").lower().split()[-1].endswith(JOB_ENDINGS):
+        head, parts = role.group("head"), [" ", role.group("where"), *parts]
+    said_of = re.match(r"^(.+?)\s+(?:is|are|was|were|has|have|had|does|do|will)\b", head)
+    subject = stems(said_of.group(1) if said_of else subject_of(text))  # "the user's daughter Anjali"
+
+    def named(part: str) -> bool:
+        return bool(alike_stems(stems(part) - subject, about)) or (old is not None and mentions(part, old))
+
+    pairs = list(zip(parts[::2], parts[1::2], strict=True))  # (separator, part)
+    if not pairs or named(head) or not any(named(p) for _, p in pairs):
+        return None
+    return head + "".join(sep + p for sep, p in pairs if not named(p))

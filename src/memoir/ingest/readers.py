@@ -313,8 +313,12 @@ def _fragment(head: str, fragment: str) -> list[str]:
     family = re.match(rf"^(?P<rel>[\w-]+) (?P<name>{NAME}) (?P<rest>(?:is|was|has|turned|turns)\b.+)$", fragment)
     if family and family.group("rel").lower() in PEOPLE | PETS:  # "…, son Kuba is 12"
         return [head, f"The user's {family.group('rel')} {family.group('name')} {family.group('rest')}"]
-    if re.match(r"^(?:which|who|whom|that|lol|haha|thank|thanks)\b", fragment, re.I) or not _says_something(fragment):
-        return [head]  # ", which is brutal", ", lovely but so slow": an opinion, not the fact
+    if (
+        re.match(r"^(?:which|who|whom|that|lol|haha|thank|thanks)\b", fragment, re.I)
+        or re.search(r"\b(?:it|them|that|this)$", fragment, re.I)
+        or not _says_something(fragment)
+    ):
+        return [head]  # ", which is brutal", ", lovely but so slow", ", never liked it": an opinion, not the fact
     if re.match(r"^(?:a|an)\s+\w", fragment, re.I) and re.match(r"^the user is \S+(?: \S+)?$", head, re.I):
         return [head, f"The user is {fragment}"]
     if re.match(r"^\w+ing\b", fragment) and head.lower().startswith("the user "):

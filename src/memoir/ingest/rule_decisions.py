@@ -35,11 +35,13 @@ from memoir.ingest.fact_words import (
     other_of_kind,
     related,
     same_subject,
+    subject_of,
     swap_kind,
     swap_value,
     taken_part,
     taken_words,
     takes_back,
+    untouched,
 )
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
@@ -190,10 +192,28 @@ def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decisi
         if text is None or normalise_content(text) == normalise_content(known.text):
             decisions.append(Decision("DELETE", known.text, known.id))
             live.remove(known)
+        elif (rest := _rest(known, reading, old, text)) is not None:
+            # the change named one part of the fact: that part is replaced, the rest still holds
+            decisions.append(Decision("UPDATE", rest, known.id))
+            decisions.append(Decision("ADD", text, None, important, source))
+            live[live.index(known)] = Known(None, rest)
+            live.append(Known(None, text))
         else:
             decisions.append(Decision("UPDATE", text, known.id, important, source))
             live[live.index(known)] = Known(None, text)
     return decisions
+
+
+def _rest(known: Known, reading: Reading, old: str | None, text: str) -> str | None:
+    """The parts of a known fact a change left as they were, when its new text does not say them again."""
+    if not any(normalise_content(text) == normalise_content(s.text) for s in reading.statements):
+        return None  # the fact rewritten with its new value: nothing of it was left out
+    rest = untouched(known.text, stems(reading.text) - _CHANGE_STEMS, old)
+    if rest is None or not (stems(rest) - stems(text) - stems(subject_of(rest))):
+        return None
+    if re.search(r"\b(?:is|are|was|were)\s+\w+$", rest):
+        return None  # "The class is big" without its 52 students says how it was, not what still holds
+    return rest
 
 
 def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
@@ -304,7 +324,7 @@ def _replacement(
             more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
             if more - _CHANGE_WORDS - {"user", "user's"}:
                 return reading.statements[index].text, {index}
-        return swap_kind(known.text, value), set(carrying)
+        return swap_kind(known.text, value, reading.text), set(carrying)
     if how == "retracted":
         if said is not None:
             return said, took

@@ -319,7 +319,9 @@ def is_fact(text: str, clause: str) -> bool:
 
 _VERB = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|can't|cannot|won't|'s|'re|"
-    r"[a-z]+(?:s|ed)|" + "|".join(sorted(IRREGULAR_PAST)) + r")\b",
+    r"[a-z]+(?:s|ed)|(?:doesn't|does not|don't|do not|never)\s+(?:eat|drink|smoke|touch)|"  # "doesn't eat pork"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\b",
     re.I,
 )
 _NAMED_SUBJECT = re.compile(r"^(?-i:[A-Z])\w+ (?:is|was|has)\b")

@@ -72,7 +72,8 @@ _FILLER = (
     r"last but not least|next"
 )
 _CHANGE_OPENER = (
-    r"actually|correction|quick update|small update|big update|update on \w+|update|change of plans?(?: on [\w ]+)?|"
+    r"actually|(?:small |quick |one |a )?correction|"
+    r"quick update|small update|big update|update on \w+|update|change of plans?(?: on [\w ]+)?|"
     r"plan change|new plan|(?:a |some |big |small |a few |one )changes?(?: at \w+| on \w+)?(?: too)?|"
     r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|sorry|scratch that|my mistake|"
     r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore|plot twist|big change|"
@@ -99,6 +100,7 @@ _SUBJECT = (
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
     rf"|,?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)|,\s+(?={_SUBJECT}\b\s*\w)"
+    r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"

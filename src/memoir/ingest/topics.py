@@ -68,7 +68,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "employer",
-        re.compile(r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:works|is working)\s+(?:at|for)\s+(?P<v>.+)$", re.I),
+        re.compile(
+            r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:(?:works|is working)\s+(?:at|for|with(?=\s+(?-i:[A-Z])))|"
+            r"is (?:now\s+)?with(?=\s+(?:the\s+)?(?-i:[A-Z]))|"  # "is now with the Ghana Health Service"
+            # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
+            r"(?:has\s+)?joined(?:\s+a\s+new\s+(?:firm|company|employer|practice|agency|startup)\b[^,]*,)?"
+            r"(?=\s+(?:the\s+)?(?-i:[A-Z])))\s+(?P<v>.+)$",
+            re.I,
+        ),
     ),
     (
         "favourite",
