@@ -633,3 +633,23 @@ def test_installing_for_codex_says_how_to_trust_the_hooks_and_trusts_nothing_its
     assert not list((tmp_path / "user").rglob("config.toml")) and not (project / ".codex" / "config.toml").exists()
     claude = cli("hooks", "install", "--agent", "claude", "--type", "command", home=home, MEMOIR_HOOKS_SERVER_URL="")
     assert "Trust all" not in claude.stderr  # Claude Code runs its hooks as installed
+
+
+@pytest.mark.parametrize("autostart", ["true", "false"])
+def test_installing_with_no_server_says_what_the_hooks_will_do(
+    home: Path, project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, autostart: str
+) -> None:
+    monkeypatch.chdir(project)
+    monkeypatch.setenv("HOME", str(tmp_path / "user"))
+    with socket.socket() as probe:  # a loopback port nothing listens on once closed
+        probe.bind(("127.0.0.1", 0))
+        url = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    env = {"MEMOIR_HOOKS_SERVER_URL": url, "MEMOIR_HOOKS_AUTOSTART": autostart, "COLUMNS": "400"}
+    done = cli("hooks", "install", "--agent", "claude", home=home, **env)
+    assert done.exit_code == 0, done.stderr
+    assert (project / ".claude" / "settings.json").is_file() and "command hooks installed" in done.stdout
+    assert f"no memoir server answers at {url} yet" in done.stderr
+    if autostart == "true":
+        assert "the first hook call starts `memoir serve` in the background (hooks.autostart)" in done.stderr
+    else:
+        assert "get no context until you run `memoir serve`" in done.stderr

@@ -388,3 +388,36 @@ def test_the_openapi_document_describes_the_server_that_answers(example: tuple[M
         jsonschema.validate(answer.json(), schema_of(search, "422"))
     assert refused.status_code == 422 and refused.json()["error"]["param"] == "k"
     assert missing.status_code == unknown.status_code == 404
+
+
+def test_the_memories_events_and_context_answered_fit_the_document(example: tuple[Memoir, MemoirClient]) -> None:
+    """Each typed answer the document gives, checked against what the server really sends."""
+    _, client = example
+    with httpx.Client(base_url=client.base_url) as raw:
+        document = raw.get("/openapi.json").json()
+        kept = raw.post("/api/v1/memories", json={"text": "The user's dog is called Biscuit", "conversation_id": "c1"})
+        memory_id = kept.json()["id"]
+        answers = {
+            ("post", "/api/v1/memories", "201"): kept,
+            ("get", "/api/v1/memories", "200"): raw.get("/api/v1/memories", params={"conversation_id": "c1"}),
+            ("put", "/api/v1/memories/{memory_id}", "200"): raw.put(
+                f"/api/v1/memories/{memory_id}", json={"text": "The user's dog is called Biscuit Junior"}
+            ),
+        }
+        new_id = answers[("put", "/api/v1/memories/{memory_id}", "200")].json()["id"]
+        answers |= {
+            ("get", "/api/v1/memories/{memory_id}/history", "200"): raw.get(f"/api/v1/memories/{new_id}/history"),
+            ("delete", "/api/v1/memories/{memory_id}", "200"): raw.delete(f"/api/v1/memories/{new_id}"),
+            ("get", "/api/v1/events", "200"): raw.get("/api/v1/events", params={"limit": 5}),
+            ("post", "/api/v1/context", "200"): raw.post(
+                "/api/v1/context", json={"query": "Which database?", "conversation_id": "lighthouse"}
+            ),
+        }
+        first_event = answers[("get", "/api/v1/events", "200")].json()["events"][0]["event_id"]
+        answers[("get", "/api/v1/events/{event_id}", "200")] = raw.get(f"/api/v1/events/{first_event}")
+    for (method, path, code), answer in answers.items():
+        assert answer.status_code == int(code), (method, path, answer.text)
+        schema = document["paths"][path][method]["responses"][code]["content"]["application/json"]["schema"]
+        assert "additionalProperties" not in schema or schema.get("properties"), (method, path)  # typed, not any object
+        jsonschema.validate(answer.json(), {**schema, "components": document["components"]})
+    assert answers[("post", "/api/v1/context", "200")].json()["hits"]

@@ -100,6 +100,17 @@ def test_search_and_memories_with_no_conversation_read_the_whole_home(home: Path
     assert "leave out --conversation" in empty.stderr
 
 
+def test_an_empty_list_of_events_says_where_it_looked_and_how_to_look_wider(home: Path) -> None:
+    assert cli("init", home=home, **HASHING).exit_code == 0
+    empty = cli("events", home=home, **HASHING)
+    assert empty.exit_code == 0 and "no events in " in empty.stderr and "memoir ingest" in empty.stderr
+    assert cli("ingest", str(EXAMPLE), home=home, **HASHING).exit_code == 0
+    none = cli("events", "--conversation", "elsewhere", "--session", "s9", home=home, **HASHING)
+    assert none.exit_code == 0 and "no events with conversation 'elsewhere', session 's9'" in none.stderr
+    assert "leave out --conversation, --session to list the whole home" in none.stderr
+    assert "lighthouse" in cli("events", home=home, **HASHING).stdout  # the whole home, unfiltered
+
+
 def test_events_and_search_agree_on_no_conversation(memoir: Memoir) -> None:
     for conversation in ("harbour", "orchard"):
         memoir.ingest(

@@ -3,9 +3,9 @@
 The masker itself is held to its promises with generated text (a secret of each shape
 among ordinary lines: the secret is gone, every other line is kept as it was; masking
 twice changes nothing). Then each door is driven for real, as its users drive it: the
-façade, REST through `MemoirClient`, the proxy through the official `openai` client, MCP
-through the SDK's client, a coding agent's hook call, an imported transcript and the chat
-agent; in each, the secret is nowhere in the event log, the vault or search.
+façade, REST through `MemoirClient`, gRPC through its generated stub, the proxy through
+the official `openai` client, MCP through the SDK's client, a coding agent's hook call, an
+imported transcript and the chat agent; in each, the secret is nowhere in the event log, the vault or search.
 """
 
 from __future__ import annotations
@@ -20,11 +20,13 @@ from hypothesis import strategies as st
 
 from memoir import Memoir, MemoirClient
 from memoir.agent import ChatSession
+from memoir.grpc import memoir_pb2 as pb
 from memoir.hooks.capture import events_for, parse_call
 from memoir.importers import import_transcripts
 from memoir.mcp.server import build_server
 from memoir.model.secrets import MASK, Masker
 from memoir.server import serving
+from tests.doors.test_grpc import serving as grpc_serving
 from tests.doors.test_mcp import call
 from tests.doors.test_proxy import openai_client, served
 from tests.scripted_server import ScriptedServer, chat_reply, models
@@ -96,6 +98,24 @@ def test_json_values_are_masked_before_they_are_encoded() -> None:
     assert '"port": 8080' in masked["file"]["content"] and masked["tokens_used"] == 12
 
 
+def test_a_config_file_a_hook_read_is_stored_without_its_secrets() -> None:
+    """The hook's way: a JSON tool response masked value by value before it is encoded (encoding
+    escapes the quotes the patterns look for)."""
+    content = '{\n  "password": "hunter2",\n  "port": 8080\n}'
+    call = {
+        "session_id": "abc",
+        "cwd": "/tmp",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Read",
+        "tool_input": {"file_path": "/tmp/config.json"},
+        "tool_response": {"file": {"filePath": "/tmp/config.json", "content": content}, "apiKey": "zq8w7e6r5t4y"},
+    }
+    events = events_for(parse_call("claude", json.dumps(call).encode()), Masker())
+    [result] = [e["text"] for e in events if e["event_type"] == "tool_result"]
+    assert "hunter2" not in result and "zq8w7e6r5t4y" not in result and MASK in result
+    assert "8080" in result and "config.json" in result
+
+
 # -- every door ------------------------------------------------------------------------------
 
 
@@ -135,6 +155,13 @@ def said_through_the_proxy(memoir: Memoir, text: str) -> None:
             model="qwen", messages=[{"role": "user", "content": text}], extra_body={"memory_id": "c1"}
         )
     assert answer.choices[0].message.content == "Noted."
+
+
+def said_through_grpc(memoir: Memoir, text: str) -> None:
+    with grpc_serving(memoir) as stub:
+        event = pb.Event(session_id="s1", event_type=pb.EventType.EVENT_TYPE_USER_MESSAGE, text=text)
+        stub.IngestEvent(pb.IngestEventRequest(event=event, conversation_id="c1"))
+        stub.Remember(pb.RememberRequest(text=text, conversation_id="c1"))
 
 
 def said_through_mcp(memoir: Memoir, text: str) -> None:
@@ -186,6 +213,7 @@ def said_in_a_chat(memoir: Memoir, text: str) -> None:
 DOORS: dict[str, Callable[..., None]] = {
     "facade": said_through_the_facade,
     "rest": said_through_rest,
+    "grpc": said_through_grpc,
     "proxy": said_through_the_proxy,
     "mcp": said_through_mcp,
     "hook": said_through_a_hook,

@@ -14,6 +14,26 @@ def test_the_readme_opens_with_make_run_and_make_test() -> None:
     assert "make run" in first_section and "make test" in first_section
 
 
+def test_the_readmes_first_screen_is_what_a_new_user_needs() -> None:
+    """What memoir is, the two make commands, installing the package with a short Python example, then
+    the doors as a table linking to their sections (issue 26): in that order, before anything else."""
+    readme = (REPO / "README.md").read_text()
+    sections = re.findall(r"^## (.+)$", readme, flags=re.MULTILINE)
+    assert sections[:3] == ["Two commands", "In your own environment", "Doors"], sections[:4]
+    first = readme.split("\n## Doors", 1)[0]
+    assert "pip install" in first and "memoir-engine" in first
+    [example] = re.findall(r"^```python\n(.*?)^```", first, flags=re.MULTILINE | re.DOTALL)
+    assert len(example.splitlines()) <= 10
+    doors = readme.split("\n## Doors", 1)[1].split("\n## ", 1)[0]
+    anchors = {
+        re.sub(r"[^a-z0-9 -]", "", title.lower()).replace(" ", "-")
+        for title in re.findall(r"^#+ (.+)$", readme, flags=re.MULTILINE)
+    }
+    links = re.findall(r"\]\(#([^)]+)\)", doors)
+    assert links and set(links) <= anchors, set(links) - anchors
+    assert len(readme[: readme.index("\n## Doors")].splitlines()) < 60  # the table is on the first screen or next to it
+
+
 def command_names() -> list[str]:
     names = [c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands]
     for group in app.registered_groups:  # `memoir config show`, `memoir scheduler pause`, ...

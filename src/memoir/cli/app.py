@@ -202,10 +202,23 @@ def events(
     if as_json:
         for event in page:
             out.print(json.dumps(event.to_dict(), ensure_ascii=False), markup=False, soft_wrap=True)
-    else:
+    elif page:
         out.print(render.events_table(page))
+    elif cursor is not None:
+        err.print("no more events after that cursor")
+    else:
+        filters = {"conversation": conversation, "session": session, "since": since, "until": until, "agent": agent}
+        err.print(_no_events(memoir.home, {name: value for name, value in filters.items() if value is not None}))
     if page.next_cursor:
         err.print(f"more: add --cursor {page.next_cursor}")
+
+
+def _no_events(home: Path, filters: dict[str, str]) -> str:
+    """An empty list says where it looked and how to look wider."""
+    if not filters:
+        return f"no events in {home}: `memoir ingest` adds some"
+    named = ", ".join(f"{name} {value!r}" for name, value in filters.items())
+    return f"no events with {named}; leave out {', '.join('--' + name for name in filters)} to list the whole home"
 
 
 @app.command()

@@ -5,7 +5,7 @@ object; memoir answers every error as `{"error": {"message", "type", "param", ..
 shape of `server.errors`, which `MemoirClient` and any OpenAI client read) and may answer
 401, 404, 413 and 503 besides. This module rewrites the generated document once: each
 route lists every status it can answer, each error is the one `Error` schema, and the
-answers a client most needs to read (hits, memories, events) are typed, so that a client
+answers a client most needs to read (hits, memories, events, the context block) are typed, so that a client
 generated from the document reads a hit and an error.
 """
 
@@ -114,6 +114,16 @@ ANSWERS: dict[tuple[str, str], dict[str, Any]] = {
     ("post", "/api/v1/memories"): _ref("Memory"),
     ("get", "/api/v1/memories"): _list_of("memories", "Memory"),
     ("delete", "/api/v1/memories/{memory_id}"): _ref("Memory"),
+    ("put", "/api/v1/memories/{memory_id}"): _ref("Memory"),  # the corrected memory, its new version
+    ("post", "/api/v1/context"): {
+        "type": "object",
+        "required": ["text", "hits", "tokens"],
+        "properties": {
+            "text": {"type": "string", "description": "the memory block, to put before a model"},
+            "hits": {"type": "array", "items": _ref("Hit")},
+            "tokens": {"type": "integer"},
+        },
+    },
     ("get", "/api/v1/memories/{memory_id}/history"): _list_of("memories", "Memory"),
     ("get", "/api/v1/events"): _list_of("events", "Event", next_cursor=_NULLABLE_TEXT),
     ("get", "/api/v1/events/{event_id}"): _ref("Event"),
