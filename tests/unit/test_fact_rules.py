@@ -81,6 +81,11 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             "hey. session guitarist here in nashville, name's Luke.",
             ["The user is a session guitarist in nashville", "The user's name is Luke"],
         ),
+        # a name typed in lower case, a job after it
+        (
+            "hey im ravi, nurse in leeds, need help with a rota",
+            ["The user's name is Ravi", "The user is a nurse in leeds"],
+        ),
         # a diet said before a remark to the assistant, or as a "don't"
         ("Also I'm coeliac so if you're suggesting snacks keep them gluten free please", ["The user is coeliac"]),
         ("I'm vegan btw if you're planning the menu", ["The user is vegan"]),
@@ -224,6 +229,14 @@ def settle(turns: list[str]) -> list[str]:
         (
             ["Our class is big, 40 students.", "The classes are smaller now, around 25 students each."],
             ["The user's classes are smaller now, around 25 students each"],
+        ),
+        # a new job told as a role alone replaces the old one
+        (
+            [
+                "need help with a letter. im sam, barista at a coffee place in leith",
+                "update: got it!! head barista at brew lab, started monday",
+            ],
+            ["The user is a head barista at brew lab", "The user's name is Sam"],
         ),
         # a new employer replaces the old one
         (

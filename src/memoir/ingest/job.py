@@ -100,15 +100,15 @@ class ExtractFactsJob:
                 self.book.embedder.embed_hashed([s.text for e in events for s in self._read(e)])
             for event in events:
                 self._settle(event, llm)
-            for conversation_id in dict.fromkeys(event.conversation_id for event in events):
+            for conversation_id in dict.fromkeys(event.facts_conversation for event in events):
                 self._evict(conversation_id)
 
     def run(self, events: Sequence[Event], store: Store) -> None:
         """Nothing: `prepare` did the work (the vault is outside the transaction)."""
 
     def _live(self, event: Event) -> LiveFacts:
-        """The live facts of the event's conversation (and agent), as the store has them now."""
-        return self.facts.live(event.conversation_id, event.agent_id)
+        """The live facts of the event's facts' conversation (and agent), as the store has them now."""
+        return self.facts.live(event.facts_conversation, event.agent_id)
 
     def _read(self, event: Event) -> list[Statement]:
         readings = read(event.text, self._live(event).words)
@@ -204,7 +204,7 @@ class ExtractFactsJob:
         drafts = [
             MemoryDraft(
                 with_dates(d.text, event.timestamp),  # "yesterday" read next month still says which day
-                conversation_id=event.conversation_id,
+                conversation_id=event.facts_conversation,
                 tags=("important",) if d.important else (),
                 event_ids=(event.event_id,),
                 source=d.source,
@@ -222,8 +222,9 @@ class ExtractFactsJob:
             # Only a memory the speaker could see, of the event's own conversation: a model may
             # name any id, and another agent's or conversation's memory is not its to change.
             target = self.book.get(decision.memory_id, agent_id=event.agent_id if self.book.unified else None)
-            if target.conversation_id != event.conversation_id or (self.book.unified and target.agent_id is None):
-                raise NotFound(f"{decision.memory_id} is not the speaker's memory of {event.conversation_id}")
+            scope = event.facts_conversation
+            if target.conversation_id != scope or (self.book.unified and target.agent_id is None):
+                raise NotFound(f"{decision.memory_id} is not the speaker's memory of {scope}")
             if target.deleted:  # a replay: already done
                 return
             if decision.event == "UPDATE":

@@ -95,7 +95,23 @@ ONE_AT_A_TIME = frozenset(
     )
 )
 # What a word naming a job ends with ("designer", "pharmacist", "librarian", "engineer")...
-JOB_ENDINGS = ("er", "or", "ist", "ian", "eer", "ant", "ent", "ect", "ic", "nurse", "chef", "cook", "pilot", "student")
+JOB_ENDINGS = (
+    "er",
+    "or",
+    "ist",
+    "ista",
+    "ian",
+    "eer",
+    "ant",
+    "ent",
+    "ect",
+    "ic",
+    "nurse",
+    "chef",
+    "cook",
+    "pilot",
+    "student",
+)
 # ...and words ending so that name no job.
 NOT_JOBS = frozenset(
     word_list(

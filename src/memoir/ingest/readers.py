@@ -61,6 +61,8 @@ _INTRODUCTION = [
     re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b))", re.I),
 ]
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
+_ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
+_LOWER_NAME = re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{_ANY_NAME}),\s+(?P<rest>.+)$", re.I)
 _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
@@ -73,6 +75,11 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             context.introduced = True
             rest = clause[match.end() :].strip(" ,")
             return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
+    lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
+    if lower and _names_a_role(lower.group("rest").split(",")[0]) and not _ARTICLE.match(lower["rest"]):
+        context.introduced = True
+        name = lower.group("name")
+        return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(lower.group("rest"))]
     here = _HERE_IN.match(clause)  # "session guitarist here in nashville"
     if here and context.opening and _names_a_role(here.group("job")):
         return _described(f"{here.group('job')} in {here.group('place')}")
@@ -84,8 +91,15 @@ def introduction(clause: str, context: Context) -> list[str] | None:
 
 
 def self_description(clause: str, context: Context) -> list[str] | None:
-    """ "34, accountant" right after an introduction: the user's age and job."""
-    if not context.introduced or third_person(clause) is not None:
+    """ "34, accountant" right after an introduction: the user's age and job; "update: head barista at
+    Bonanza, started Monday": a job alone, where a change is told, is the user's new one."""
+    if third_person(clause) is not None:
+        return None
+    if not context.introduced:
+        job = clause.split(",")[0]
+        started = re.search(r",\s*(?:just\s+)?(?:started|starting|start)\b", clause, re.I)
+        if (context.changing or started) and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
+            return _described(job)
         return None
     facts = _described(clause)
     return facts or None
