@@ -29,7 +29,9 @@
 (InsufficientHistory, InvalidTokenLimit, CompressionFailed): catch it for all three.
 
 Errors of dependencies (sqlite3, OS errors) are translated at the boundary of the
-module that calls them, so callers only ever catch `MemoirError`. `answer_for` is the one
+module that calls them, so callers only ever catch `MemoirError`; what an HTTP server
+memoir calls did wrong (httpx's errors: the LLM, embedding and rerank servers, the
+proxy's upstream, a memoir server) is told in one wording, `no_answer`. `answer_for` is the one
 table of what each class becomes at a door: its HTTP status, gRPC status and exit code. Every message
 says what went wrong and, where there is one, what to do about it.
 """
@@ -182,6 +184,26 @@ def _rebuild_vault_error(path: Path, reason: str) -> VaultFileError:
 
 
 _MAX_QUOTED = 120
+
+
+def failure_kind(exc: BaseException) -> str:
+    """How a request to a server failed, for every HTTP client memoir holds: "timeout" (no answer in
+    time), "dropped" (it closed the connection while answering: it may have crashed), or "unreachable"."""
+    import httpx  # here, not above: `memoir hook` imports this module and never makes such a request
+
+    if isinstance(exc, httpx.TimeoutException):
+        return "timeout"
+    if isinstance(exc, (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError)):
+        return "dropped"
+    return "unreachable"
+
+
+_HOW = {"timeout": "no answer in time", "dropped": "it closed the connection", "unreachable": "not reachable"}
+
+
+def no_answer(who: str, exc: BaseException, fix: str) -> str:
+    """The message for a server that did not answer: who, how (and httpx's name for it), and what to do."""
+    return f"no answer from {who} ({_HOW[failure_kind(exc)]}: {type(exc).__name__}): {fix}"
 
 
 class WorkerError(RuntimeFailure):

@@ -21,6 +21,7 @@ from memoir.agent import ChatSession, SessionState, Tool
 from memoir.agent.turn import NOT_RUN
 from memoir.errors import InvalidInput
 from memoir.llm import ChatClient
+from memoir.model.project import GLOBAL
 from memoir.retrieval.injection import MEMORY_PREAMBLE
 from tests.scripted_server import ScriptedChat, ScriptedServer, chat_reply, models, sse, tool_call
 
@@ -100,7 +101,7 @@ def test_an_unreachable_llm_is_named_and_the_session_failed(open_memoir: Callabl
     memoir = open_memoir()
     values = {"llm.base_url": "http://127.0.0.1:9/v1", "llm.model": MODEL}
     session = ChatSession(memoir, settings=memoir.settings.replace(**values))
-    with pytest.raises(ModelUnavailable, match=r"no LLM answers at http://127\.0\.0\.1:9/v1"):
+    with pytest.raises(ModelUnavailable, match=r"no answer from the LLM server at http://127\.0\.0\.1:9/v1"):
         session.start()
     assert session.state is SessionState.FAILED
 
@@ -557,9 +558,9 @@ def test_an_empty_answer_is_said_and_the_users_turn_is_still_read_for_facts(
     reply = session.send("Please remember that I'm allergic to shellfish.")
     assert reply.empty and reply.text == "" and not reply.tool_calls
     session.memoir.flush(timeout=30)
-    facts = [m.content for m in session.memoir.memories(session.conversation_id)]
+    facts = [m.content for m in session.memoir.memories(GLOBAL)]  # the user's, for every later chat
     assert facts == ["The user is allergic to shellfish"]  # whether or not the model called `remember`
-    [fact] = session.memoir.memories(session.conversation_id)
+    [fact] = session.memoir.memories(GLOBAL)
     assert fact.important  # asked to be remembered: one of the key facts of the next chat's prompt
     assert fact.content in [f.content for f in session.key_facts()]
 

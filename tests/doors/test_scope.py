@@ -67,6 +67,34 @@ def test_what_i_remember_outside_a_project_is_in_every_chat(
     assert "Biscuit" in proxied.text
 
 
+def test_what_i_tell_one_chat_is_known_in_the_next_and_to_the_proxy(open_memoir: Callable[..., Memoir]) -> None:
+    """Facts read from a chat's turns are the user's, not the chat's: they go to `global` (event metadata
+    `facts_to`), with the chat's turn as their evidence."""
+    memoir = open_memoir(embedding_provider="hashing")
+    server = ScriptedServer({"/v1/models": models("m"), "/v1/chat/completions": lambda b: (200, chat_reply("ok"))})
+    server.start()
+    try:
+        settings = memoir.settings.replace(**{"llm.base_url": server.url + "/v1", "llm.model": "m"})
+        first = ChatSession(memoir, None, settings=settings).start()
+        first.send("My dog is called Biscuit and he is 4.")
+        first.close()
+        memoir.flush(30)
+        facts = [m for m in memoir.memories(GLOBAL) if "Biscuit" in m.content]
+        turns = memoir.events(conversation_id=first.conversation_id)
+        [said] = [e for e in turns if e.event_type.value == "user_message"]
+        assert facts and all(f.event_ids == (said.event_id,) for f in facts), facts
+        assert said.metadata["facts_to"] == GLOBAL
+        assert not [m for m in memoir.memories(first.conversation_id) if "Biscuit" in m.content]
+        second = ChatSession(memoir, None, settings=settings).start()  # a new conversation, as `memoir ask`
+        assert second.conversation_id != first.conversation_id
+        assert "Biscuit" in second.messages[0].content
+        second.close()
+    finally:
+        server.stop()
+    memoir.wait_searchable(30)
+    assert "Biscuit" in memoir.build_context("what is my dog called?", conversation_id="a-proxy-conversation").text
+
+
 def test_what_i_remember_in_a_project_reaches_its_coding_agent(
     home: Path, repository: Path, monkeypatch: pytest.MonkeyPatch, open_memoir: Callable[..., Memoir]
 ) -> None:

@@ -22,7 +22,7 @@ def test_a_breaker_opened_by_one_process_is_open_for_every_process_and_status_sa
         assert memoir.flush(timeout=60)
         state = memoir.status().model
         assert state is not None and state["breaker"] == "open" and state["failures"] == 3
-        assert "no LLM answers" in state["last_error"]
+        assert "no answer from the LLM server" in state["last_error"]
         assert [m.source for m in memoir.memories()] == ["heuristics"] * 4  # the rules took every turn
     seen = run_cli("status", "--json", home=home, **ENV)  # another process
     model = json.loads(seen.stdout)["model"]

@@ -200,7 +200,8 @@ def test_a_wrong_model_name_is_reported_with_the_name() -> None:
 
 
 def test_an_unreachable_server_is_a_clear_error_without_retries() -> None:
-    with pytest.raises(ModelUnavailable, match=r"no LLM answers at http://127.0.0.1:9/v1 .*ollama serve"):
+    said = r"no answer from the LLM server at http://127.0.0.1:9/v1 \(not reachable: ConnectError\).*ollama serve"
+    with pytest.raises(ModelUnavailable, match=said):
         client("http://127.0.0.1:9").chat([{"role": "user", "content": "hi"}])
 
 

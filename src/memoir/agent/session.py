@@ -243,6 +243,8 @@ class ChatSession:
         history = [m.to_openai() for m in self.history.view()] if self.history else []
         request = [*history, {"role": "user", "content": message.content}]
         record = event_record(message, self.session_id, self.conversation_id)
+        # what the user says of themselves in a chat is theirs in every conversation, as `remember` keeps it
+        record["metadata"]["facts_to"] = SHARED_CONVERSATION
         injection = self.memoir.take_turn(
             request, conversation_id=self.conversation_id, agent_id=self.agent_id, event=record
         )

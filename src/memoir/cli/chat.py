@@ -3,7 +3,7 @@
 The REPL streams the model's answer as it comes, shows each tool the model ran, and
 takes slash commands: /exit, /facts, /timeline, /forget ID, /compress, /help. A turn
 that fails (the model timed out three times, say) is reported and the session waits for
-the next message; a failure at start (no LLM answers, an unknown model, a missing prompt
+the next message; a failure at start (no answer from the LLM server, an unknown model, a missing prompt
 file) ends the command with the agent's message and exit code 1 (2 for a bad setting).
 Conversations resume by id: the REPL prints its id at start and at exit.
 """

@@ -168,9 +168,9 @@ class Parts:
         return agent
 
     def nearest_facts(self, text: str, event: Event) -> list[Memory]:
-        """The live facts of the event's conversation and agent most like `text` (for reconciliation)."""
+        """The live facts where the event's facts go, of its agent, most like `text` (for reconciliation)."""
         scope = IndexScope(
-            conversation_ids=(event.conversation_id,),
+            conversation_ids=(event.facts_conversation,),
             kinds=("fact",),
             agent_id=event.agent_id if self.unified else None,
         )

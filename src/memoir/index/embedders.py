@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 import numpy as np
 
-from memoir.errors import ConfigError, ModelUnavailable
+from memoir.errors import ConfigError, ModelUnavailable, no_answer
 from memoir.http import model_client
 from memoir.index.quantized import dq8_model
 
@@ -297,7 +297,8 @@ class OpenAIEmbedder:
         try:
             response = self._client.post("embeddings", json={"model": self.model, "input": texts})
         except httpx.HTTPError as exc:
-            raise ModelUnavailable(f"embeddings server {self._client.base_url} did not answer: {exc}") from None
+            where = f"the embeddings server at {self._client.base_url}"
+            raise ModelUnavailable(no_answer(where, exc, "start it or set its URL")) from None
         if response.status_code != 200:
             raise ModelUnavailable(
                 f"embeddings server answered {response.status_code} for model {self.model!r}: {response.text[:300]}"

@@ -38,7 +38,7 @@ from typing import Any, TypeVar
 
 import httpx
 
-from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable
+from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable, failure_kind, no_answer
 from memoir.http import model_client
 from memoir.llm.priority import ForegroundGate
 from memoir.llm.streaming import Completion, TurnAssembler, completion_from_json, sse_data
@@ -319,17 +319,18 @@ class ChatClient:
             try:
                 self.calls += 1
                 response = self._http.post(path, json=body, timeout=timeout)
-            except httpx.TimeoutException:
+            except httpx.TransportError as exc:
+                kind = failure_kind(exc)
+                if kind == "dropped":
+                    raise _Dropped() from None
+                if kind == "unreachable":
+                    raise ModelUnavailable(self._unreachable(exc)) from None
                 self._left()  # the budget ran out, rather than one try's timeout: say so
                 if last:
                     raise ModelUnavailable(
                         f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
                         f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
                     ) from None
-            except (httpx.RemoteProtocolError, httpx.ReadError, httpx.WriteError):
-                raise _Dropped() from None
-            except httpx.TransportError as exc:
-                raise ModelUnavailable(self._unreachable(exc)) from None
             else:
                 if response.status_code < 500 or last or _refuses_format(response.status_code, response.text):
                     return response  # a refused format is not a busy server: no retry
@@ -347,7 +348,9 @@ class ChatClient:
                     if response.status_code < 500 or last:
                         return self._read_stream(response, on_text, shown)
                     response.read()  # a busy server: drained, and asked again after the backoff
-            except httpx.TimeoutException:
+            except httpx.TransportError as exc:
+                if failure_kind(exc) != "timeout":
+                    raise ModelUnavailable(self._unreachable(exc)) from None
                 if shown[0]:
                     raise ModelUnavailable(
                         f"model {self.model!r} at {self.base_url} stopped answering for {self.timeout:g} s mid-answer:"
@@ -358,8 +361,6 @@ class ChatClient:
                         f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
                         f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
                     ) from None
-            except httpx.TransportError as exc:
-                raise ModelUnavailable(self._unreachable(exc)) from None
             time.sleep(self.backoff * 2**attempt)
         raise AssertionError("unreachable")
 
@@ -411,9 +412,8 @@ class ChatClient:
         )
 
     def _unreachable(self, exc: Exception) -> str:
-        return (
-            f"no LLM answers at {self.base_url} ({type(exc).__name__}): start it (for Ollama: `ollama serve`) "
-            "or set llm.base_url"
+        return no_answer(
+            f"the LLM server at {self.base_url}", exc, "start it (for Ollama: `ollama serve`) or set llm.base_url"
         )
 
     def _raise_for(self, response: httpx.Response) -> None:

@@ -15,6 +15,8 @@ Validation happens once, when an `Event` is built. Rules:
   assistant stop); messages and tool results must say something.
 - `metadata` is a map of strings to strings: at most MAX_METADATA_KEYS keys and
   MAX_METADATA_CHARS characters in all (keys and values); long content belongs in `text`.
+  One key is read by memoir itself: `facts_to: global` keeps the facts read from the
+  message in `global` rather than in its conversation (`facts_conversation`).
 - A value of the wrong type or out of range, whatever it is (a nested object, a bool,
   a 5,000-digit number, a date that overflows in UTC), is an `InvalidEvent` naming the field.
 - All text is Unicode that UTF-8 can carry: a lone UTF-16 surrogate (what a JSON
@@ -35,6 +37,7 @@ from memoir.errors import InvalidEvent
 from memoir.model.checks import brief, check_id, check_whole
 from memoir.model.enums import ParsedEnum
 from memoir.model.ids import EventKey, is_ulid, new_ulid, ulid_timestamp_ms
+from memoir.model.project import GLOBAL
 
 __all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "parse_timestamp"]
 
@@ -335,6 +338,12 @@ class Event:
     @property
     def key(self) -> EventKey:
         return EventKey(self.timestamp_ms, self.event_id)
+
+    @property
+    def facts_conversation(self) -> str:
+        """Where the facts read from this message are kept: its conversation, or `global` when the door
+        that logged it says the user spoke of themselves there (`memoir chat`: metadata `facts_to`)."""
+        return GLOBAL if self.metadata.get("facts_to") == GLOBAL else self.conversation_id
 
     def to_dict(self) -> dict[str, Any]:
         return {

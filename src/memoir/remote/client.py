@@ -23,7 +23,7 @@ from urllib.parse import quote
 import httpx
 
 import memoir.remote.wire as wire
-from memoir.errors import InvalidInput, InvalidQuery, ServerUnavailable
+from memoir.errors import InvalidInput, InvalidQuery, ServerUnavailable, no_answer
 from memoir.facade.doctor import Finding
 from memoir.facade.overview import ConversationInfo, DayCount, LedgerDay
 from memoir.facade.views import EventPage, Status
@@ -258,10 +258,8 @@ class MemoirClient:
         try:
             answer = self._http.request(method, path, **request)
         except httpx.HTTPError as exc:
-            raise ServerUnavailable(
-                f"no answer from the memoir server at {self.base_url} ({type(exc).__name__}): "
-                "is `memoir serve` running?"
-            ) from None
+            where = f"the memoir server at {self.base_url}"
+            raise ServerUnavailable(no_answer(where, exc, "is `memoir serve` running?")) from None
         try:
             body = answer.json()
         except ValueError:

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from memoir.errors import ConfigError, ModelUnavailable
+from memoir.errors import ConfigError, ModelUnavailable, no_answer
 from memoir.http import model_client
 from memoir.registry import Providers
 
@@ -57,7 +57,8 @@ class HTTPReranker:
         try:
             response = self._client.post(self._url, json=body)
         except httpx.HTTPError as exc:
-            raise ModelUnavailable(f"rerank server {self._url} did not answer: {exc}") from None
+            where = f"the rerank server at {self._url}"
+            raise ModelUnavailable(no_answer(where, exc, "start it or set its URL")) from None
         if response.status_code != 200:
             raise ModelUnavailable(f"rerank server answered {response.status_code}: {response.text[:300]}")
         try:

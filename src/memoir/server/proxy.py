@@ -40,7 +40,7 @@ from fastapi.responses import JSONResponse, Response, StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 import memoir.remote.wire as wire
-from memoir.errors import InvalidQuery
+from memoir.errors import InvalidQuery, failure_kind, no_answer
 from memoir.facade.chat_history import HISTORY_FIELDS
 from memoir.facade.engine import Memoir
 from memoir.model.checks import brief
@@ -180,14 +180,10 @@ def _kept_headers(answer: httpx.Response) -> dict[str, str]:
 
 
 def _unreachable(url: str, exc: httpx.HTTPError) -> Response:
-    if isinstance(exc, httpx.TimeoutException):
-        return error(
-            504, f"the upstream at {url} did not answer within proxy.timeout ({type(exc).__name__})", "upstream_timeout"
-        )
-    return error(
-        502, f"no answer from the upstream at {url} ({type(exc).__name__}): start it or set proxy.upstream_url",
-        "upstream_error",
-    )  # fmt: skip
+    if failure_kind(exc) == "timeout":
+        return error(504, no_answer(f"the upstream at {url}", exc, "raise proxy.timeout"), "upstream_timeout")
+    message = no_answer(f"the upstream at {url}", exc, "start it or set proxy.upstream_url")
+    return error(502, message, "upstream_error")
 
 
 def _message_text(content: bytes) -> str:
@@ -235,9 +231,7 @@ async def _relay(
 
 
 def _stream_failure(exc: httpx.HTTPError) -> str:
-    if isinstance(exc, httpx.TimeoutException):
-        return f"the upstream stopped sending within proxy.timeout ({type(exc).__name__}); the answer is cut short"
-    return f"the upstream's stream broke off ({type(exc).__name__}); the answer is cut short"
+    return no_answer("the upstream", exc, "the answer is cut short (proxy.timeout bounds each wait)")
 
 
 def _error_event(message: str) -> bytes:
