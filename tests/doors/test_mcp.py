@@ -143,6 +143,16 @@ def test_remember_list_and_forget_a_memory(memoir: Memoir) -> None:
     assert memoir.memories() == []
 
 
+def test_an_empty_answer_says_where_it_looked_and_how_to_look_wider(memoir: Memoir) -> None:
+    server = build_server(memoir)
+    searched = text(call(server, "search_memory", {"query": "pelican", "conversation_id": "birds"}))
+    assert "conversation 'birds'" in searched and "pass conversation_id" in searched
+    listed = text(call(server, "list_memories", {"conversation_id": "birds"}))
+    assert "no memories in conversation 'birds'" in listed and "leave out conversation_id" in listed
+    context = text(call(server, "build_context", {"query": "pelican", "conversation_id": "birds"}))
+    assert "conversation 'birds'" in context and "pass conversation_id" in context
+
+
 def test_build_context_is_the_facades_memory_block_quoted_as_notes(example: Memoir) -> None:
     arguments = {"query": "What stack?", "conversation_id": "lighthouse", "budget_tokens": 300}
     result = call(build_server(example), "build_context", arguments)

@@ -20,7 +20,10 @@ __all__ = ["grip_text", "hits_text", "memories_text", "memory_line", "nodes_text
 
 def hits_text(query: str, hits: Sequence[Hit], scope: str) -> str:
     if not hits:
-        return f"no memories or turns in {scope} (and global) match {query!r}"
+        return (
+            f"no memories or turns in {scope} (and global) match {query!r}: try other words, "
+            "or pass conversation_id to look in another conversation"
+        )
     lines = [f"{counted(len(hits), 'hit')} for {query!r} in {scope} (and global), best first:"]
     for number, hit in enumerate(hits, start=1):
         label = hit.kind if hit.kind != "turn" else f"turn, {hit.role or 'unknown role'}"
@@ -41,7 +44,8 @@ def memory_line(memory: Memory) -> str:
 
 def memories_text(memories: Sequence[Memory], total: int, scope: str) -> str:
     if not memories:
-        return f"no memories in {scope}"
+        wider = "" if scope == "every conversation" else ": leave out conversation_id to list every conversation"
+        return f"no memories in {scope}{wider}"
     head = f"{counted(total, 'memory')} in {scope}" + (
         f", the newest {len(memories)}:" if total > len(memories) else ":"
     )

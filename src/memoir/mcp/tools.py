@@ -145,7 +145,10 @@ class MemoryTools:
             query, conversation_id=scope, budget_tokens=budget_tokens, top_k=top_k, as_of=as_of
         )
         block = notes_block(context.text, f"memoir: earlier notes in {self._name(scope)} that bear on the task")
-        text = block or f"memoir knows nothing in {self._name(scope)} that bears on {query!r}"
+        text = block or (
+            f"memoir knows nothing in {self._name(scope)} that bears on {query!r}: "
+            "pass conversation_id to look in another conversation"
+        )
         return result(text, wire.context_to(context))
 
     def remember(
