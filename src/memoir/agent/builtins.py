@@ -25,9 +25,10 @@ from memoir.agent.facts import closest_important
 from memoir.agent.tools import Tool
 from memoir.facade.engine import Memoir
 from memoir.model.memory import Memory
+from memoir.model.project import GLOBAL
 from memoir.model.timeline import TocNode
 from memoir.vault import MemoryDraft
-from memoir.vault.book import SHARED_CONVERSATION, MemoryNotFound
+from memoir.vault.book import MemoryNotFound
 from memoir.vault.daily import DailyNotes
 
 __all__ = ["ToolScope", "builtin_tools"]
@@ -41,7 +42,7 @@ class ToolScope:
 
     conversation_id: str
     agent_id: str | None = None
-    facts_conversation: str = SHARED_CONVERSATION  # where `remember` keeps facts
+    facts_conversation: str = GLOBAL  # where `remember` keeps facts
     event_ids: Callable[[], tuple[str, ...]] = lambda: ()  # the user message the current turn answers
     clock: Callable[[], datetime] = field(default=lambda: datetime.now().astimezone())
 

@@ -46,7 +46,7 @@ from memoir.llm.priority import ForegroundGate
 from memoir.model import Event, new_ulid, now_ms
 from memoir.model.chat import Message, ToolCall, ToolResult
 from memoir.model.memory import Memory
-from memoir.vault.book import SHARED_CONVERSATION
+from memoir.model.project import GLOBAL
 
 if TYPE_CHECKING:
     from memoir.history import HistoryParams, Report
@@ -196,7 +196,7 @@ class ChatSession:
 
     def key_facts(self) -> list[Memory]:
         """The 10 most recent important facts, then the 5 most recent others, of this conversation and `global`."""
-        scopes = dict.fromkeys([self.conversation_id, SHARED_CONVERSATION])
+        scopes = dict.fromkeys([self.conversation_id, GLOBAL])
         return select_key_facts(
             m for scope in scopes for m in self.memoir.memories(conversation_id=scope, agent_id=self.agent_id)
         )
@@ -244,7 +244,7 @@ class ChatSession:
         request = [*history, {"role": "user", "content": message.content}]
         record = event_record(message, self.session_id, self.conversation_id)
         # what the user says of themselves in a chat is theirs in every conversation, as `remember` keeps it
-        record["metadata"]["facts_to"] = SHARED_CONVERSATION
+        record["metadata"]["facts_to"] = GLOBAL
         injection = self.memoir.take_turn(
             request, conversation_id=self.conversation_id, agent_id=self.agent_id, event=record
         )

@@ -13,6 +13,7 @@ from rich.console import Console
 from memoir.cli import render
 from memoir.cli.options import AgentOption, AllAgentsOption
 from memoir.facade.engine import Memoir
+from memoir.model.limits import MEMORY_KINDS, SEVERITIES
 from memoir.model.project import caller_scope
 
 __all__ = ["register"]
@@ -25,14 +26,14 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
     def remember(
         ctx: typer.Context,
         text: Annotated[str, typer.Argument(help="the memory, one fact in plain words")],
-        kind: Annotated[str, typer.Option(help="fact, gotcha, decision or learning")] = "fact",
+        kind: Annotated[str, typer.Option(help=" or ".join([", ".join(MEMORY_KINDS[:-1]), MEMORY_KINDS[-1]]))] = "fact",
         conversation: Annotated[
             str | None, typer.Option(help="its conversation (default: this repository's, or `global` outside one)")
         ] = None,
         tag: Annotated[
             list[str] | None, typer.Option("--tag", help="a tag (repeat for more); 'important' pins it")
         ] = None,
-        severity: Annotated[str | None, typer.Option(help="gotchas only: low, medium, high, critical")] = None,
+        severity: Annotated[str | None, typer.Option(help=f"gotchas only: {', '.join(SEVERITIES)}")] = None,
         agent: AgentOption = None,
     ) -> None:
         """Keep a memory in the vault (a Markdown file) and the search index."""

@@ -28,6 +28,7 @@ from memoir.index.embedders import CachedEmbedder
 from memoir.model import DEFAULT_CONVERSATION, is_ulid
 from memoir.model.checks import brief
 from memoir.model.memory import Memory
+from memoir.model.project import GLOBAL  # the one conversation every agent sees (seed 004)
 from memoir.store import INDEX_WRITES, Store
 from memoir.vault.diff import UNREADABLE, VaultDiff, diff_vault, file_hash
 from memoir.vault.drafts import MemoryDraft, commit_message, excerpt, find_args, index_item, merged
@@ -35,10 +36,9 @@ from memoir.vault.files import VaultFileError
 from memoir.vault.git import GitHistory
 from memoir.vault.vault import RECENT_ON_PAGE, FileChanges, Note, Vault
 
-__all__ = ["SHARED_CONVERSATION", "MemoryBook", "MemoryNotFound", "SyncReport"]
+__all__ = ["MemoryBook", "MemoryNotFound", "SyncReport"]
 
 log = logging.getLogger("memoir.vault")
-SHARED_CONVERSATION = "global"  # the one conversation every agent sees (seed 004)
 
 
 @dataclass
@@ -98,7 +98,7 @@ class MemoryBook:
         A memory told for `global` is shared; one learned from an agent's events stays that
         agent's even there (derived data follows its source).
         """
-        if not self.unified or (conversation_id == SHARED_CONVERSATION and not learned):
+        if not self.unified or (conversation_id == GLOBAL and not learned):
             return None
         agent = agent_id if agent_id is not None else self.default_agent
         if agent is None:
