@@ -3,25 +3,36 @@
 The table is the one list; this test reads each door's own description of itself (the REST
 app's routes, the gRPC service descriptor, the MCP server's tools, the CLI's commands,
 `MemoirClient`'s methods) and the façade's methods, and fails on any disagreement, so a
-door cannot quietly lack an operation or offer one the table does not know.
+door cannot quietly lack an operation or offer one the table does not know. Each door's
+defaults and limits are the façade's too: REST's, MCP's and the CLI's as they describe them,
+the chat agent's tools and the gRPC servicer by what reaches the façade when a caller gives
+nothing (a tool may offer a model less than the façade takes, on purpose and said why).
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import anyio
 import typer
 
 from memoir import Memoir, MemoirClient
+from memoir.agent import ToolScope, builtin_tools
 from memoir.cli.app import app as cli_app
+from memoir.errors import MemoirError
 from memoir.grpc import memoir_pb2 as pb
+from memoir.grpc.service import MemoirServicer
 from memoir.mcp.server import build_server
+from memoir.model.checks import MAX_ID_LENGTH
+from memoir.model.limits import MAX_AROUND, MAX_K, MAX_QUERY_LENGTH, MAX_TOC_PAGE
+from memoir.model.memory import MAX_CONTENT
 from memoir.model.operations import OPERATIONS, operations_table
 from memoir.server.app import create_app
+from memoir.vault.daily import MAX_ACTIVITY, MAX_TITLE
 
 DESIGN = Path(__file__).resolve().parents[2] / "docs" / "design.md"
 
@@ -114,3 +125,150 @@ def test_every_door_takes_the_facades_parameters_with_its_defaults(open_memoir: 
                         disagreements.append(f"{door} {op.name}({name}={default!r}), the façade's is {ours[name]!r}")
     assert disagreements == []
     assert compared > 40, compared  # the doors were read, not skipped
+
+
+# -- the doors no table lists: the chat agent's tools and the gRPC servicer ---------------------
+
+
+class Recording:
+    """The façade, noting each call's arguments as the method sees them (its defaults filled in)."""
+
+    def __init__(self, memoir: Memoir) -> None:
+        self.memoir = memoir
+        self.calls: list[tuple[str, dict[str, object]]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        found = getattr(self.memoir, name)
+        if name.startswith("_") or not inspect.ismethod(found):
+            return found
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            bound = inspect.signature(found).bind(*args, **kwargs)
+            bound.apply_defaults()
+            self.calls.append((name, dict(bound.arguments)))
+            return found(*args, **kwargs)
+
+        return call
+
+
+def differing_defaults(calls: list[tuple[str, dict[str, object]]], given: set[str]) -> list[str]:
+    """The façade parameters a door passed a value of its own for, though its caller gave none."""
+    return [
+        f"{method}({name}={used!r}), the façade's is {default!r}"
+        for method, arguments in calls
+        for name, default in facade_defaults(method).items()
+        if name not in given and not same_default(default, used := arguments[name])
+    ]
+
+
+# Each bound a built-in tool's schema sets, and the façade's limit on the same value. A tool may offer
+# the model less than the façade takes, on purpose: its answers go into a chat model's context, which
+# is short (a small local model's especially), and a model asks for what it is offered. It must never
+# offer more: a call its schema allows would be refused by the façade.
+TOOL_BOUNDS: dict[tuple[str, str, str], tuple[int, str | None]] = {
+    # (tool, argument, keyword): (the façade's limit, why the tool's is smaller; None: it is the same)
+    ("remember", "content", "maxLength"): (MAX_CONTENT, None),
+    ("search_memory", "query", "maxLength"): (MAX_QUERY_LENGTH, "a question a model writes, not a document"),
+    ("search_memory", "k", "minimum"): (1, None),
+    ("search_memory", "k", "maximum"): (MAX_K, "20 hits of 2,000 characters already fill a small context"),
+    ("forget", "memory_id", "maxLength"): (MAX_ID_LENGTH, "memory ids are 26-character ULIDs"),
+    ("write_daily_note", "activity", "maxLength"): (MAX_ACTIVITY, None),
+    ("write_daily_note", "title", "maxLength"): (MAX_TITLE, None),
+    ("timeline", "node_id", "maxLength"): (MAX_ID_LENGTH, None),
+    ("timeline", "conversation_id", "maxLength"): (MAX_ID_LENGTH, None),
+    ("timeline", "limit", "minimum"): (1, None),
+    ("timeline", "limit", "maximum"): (MAX_TOC_PAGE, "a page of 100 nodes with their bullets is plenty to read"),
+    ("expand_grip", "grip_id", "maxLength"): (MAX_ID_LENGTH, None),
+    ("expand_grip", "before", "minimum"): (0, None),
+    ("expand_grip", "before", "maximum"): (MAX_AROUND, "the turns around an excerpt, not the session"),
+    ("expand_grip", "after", "minimum"): (0, None),
+    ("expand_grip", "after", "maximum"): (MAX_AROUND, "the turns around an excerpt, not the session"),
+}
+# A text the façade hands out and takes back, without a limit of its own: the tool takes the longest it makes.
+HANDED_BACK = {("timeline", "cursor", "maxLength"): len("9999999999999:") + MAX_ID_LENGTH}  # ms:node id
+# A value a tool uses when the model gives none, where it is not the façade's default, and why.
+TOOL_DEFAULTS = {("search_memory", "k"): "the chat's own share of hits, whatever search.top_k gives other callers"}
+
+
+def agent_tools(memoir: Memoir) -> dict[str, Any]:
+    return {tool.name: tool for tool in builtin_tools(memoir, ToolScope("chat"))}
+
+
+def test_the_agents_tools_offer_the_model_the_facades_limits_or_less_on_purpose(memoir: Memoir) -> None:
+    bounds = {
+        (tool.name, argument, keyword): value
+        for tool in agent_tools(memoir).values()
+        for argument, schema in tool.parameters["properties"].items()
+        for keyword, value in schema.items()
+        if keyword in ("minimum", "maximum", "maxLength")
+    }
+    assert set(bounds) == set(TOOL_BOUNDS) | set(HANDED_BACK)  # every bound is stated here, with the façade's
+    for key, longest in HANDED_BACK.items():
+        assert bounds.pop(key) >= longest, key
+    for key, offered in bounds.items():
+        limit, why = TOOL_BOUNDS[key]
+        if key[2] == "minimum":
+            assert offered == limit, key  # a smaller one would offer what the façade refuses
+        elif why is None:
+            assert offered == limit, key
+        else:
+            assert 1 <= offered < limit, (key, why)
+
+
+def test_the_agents_tools_leave_the_facades_defaults_to_it(memoir: Memoir) -> None:
+    """A tool called with the least it needs: every façade parameter the model could have given arrives
+    at the façade's default, but for the deliberate ones (`TOOL_DEFAULTS`), which stay in range."""
+    recording = Recording(memoir)
+    tools = agent_tools(cast(Memoir, recording))
+    calls = [
+        ("search_memory", {"query": "the deploy key"}),
+        ("timeline", {}),
+        ("timeline", {"node_id": "toc:year:2026"}),
+        ("expand_grip", {"grip_id": "grip:1:abc"}),
+    ]
+    for name, arguments in calls:
+        recording.calls.clear()
+        with contextlib.suppress(MemoirError):  # no such node or grip: the façade was called all the same
+            tools[name].execute(arguments)
+        assert recording.calls, name
+        offered = set(tools[name].parameters["properties"])
+        deliberate = {argument for tool, argument in TOOL_DEFAULTS if tool == name}
+        # what the model cannot set is the chat's scope (its conversation, its agent), not a default
+        beyond = {p for method, _ in recording.calls for p in facade_defaults(method)} - offered
+        assert differing_defaults(recording.calls, set(arguments) | deliberate | beyond) == [], name
+    recording.calls.clear()
+    tools["search_memory"].execute({"query": "the deploy key"})
+    [(_, used)] = recording.calls
+    assert 1 <= cast(int, used["k"]) <= tools["search_memory"].parameters["properties"]["k"]["maximum"] <= MAX_K
+
+
+def test_the_grpc_servicer_leaves_an_unset_field_to_the_facades_default(memoir: Memoir) -> None:
+    """Each RPC with only its required fields set (proto3: `optional` fields left out, repeated ones
+    empty): the façade method the table names is called with its own default for every parameter."""
+
+    class Refused(Exception):
+        pass
+
+    class Context:  # enough of grpc.ServicerContext for the error boundary
+        def set_trailing_metadata(self, metadata: object) -> None:
+            pass
+
+        def abort(self, code: object, details: str) -> None:
+            raise Refused(details)
+
+    recording = Recording(memoir)
+    servicer = MemoirServicer(cast(Memoir, recording))
+    service = pb.DESCRIPTOR.services_by_name["MemoirService"]
+    unset = {rpc.name: getattr(pb, rpc.input_type.name)() for rpc in service.methods}
+    unset["IngestEvent"] = pb.IngestEventRequest(event=pb.Event())  # without one it is refused before the façade
+    by_rpc = {op.grpc: op.name for op in OPERATIONS if op.grpc} | {"IngestEvents": "ingest"}  # many at once
+    compared = 0
+    for rpc, request in unset.items():
+        recording.calls.clear()
+        with contextlib.suppress(Refused):  # an empty id or an unknown job: refused after the façade's call
+            getattr(servicer, rpc)(request, Context())
+        assert [name for name, _ in recording.calls] == [by_rpc[rpc]], rpc
+        fields = {f.name for f in request.DESCRIPTOR.fields if not f.has_presence and not f.is_repeated}
+        assert differing_defaults(recording.calls, fields) == [], rpc
+        compared += len(facade_defaults(recording.calls[0][0]))
+    assert compared > 25, compared

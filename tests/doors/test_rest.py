@@ -33,6 +33,7 @@ from memoir.errors import (
 from memoir.server import serving
 from memoir.server.errors import status_of
 from tests.conftest import message
+from tests.scripted_server import chat_reply, scripted_server
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "conversation.jsonl"
 EVENTS = [json.loads(line) for line in EXAMPLE.read_text().splitlines() if line.strip()]
@@ -390,34 +391,98 @@ def test_the_openapi_document_describes_the_server_that_answers(example: tuple[M
     assert missing.status_code == unknown.status_code == 404
 
 
-def test_the_memories_events_and_context_answered_fit_the_document(example: tuple[Memoir, MemoirClient]) -> None:
-    """Each typed answer the document gives, checked against what the server really sends."""
-    _, client = example
+@pytest.fixture
+def example_with_a_model(open_memoir: Callable[..., Memoir]) -> Iterator[tuple[Memoir, MemoirClient]]:
+    """The example conversation served by a home whose model answers nothing of use: its summaries are
+    extractive with a note, and the status and the LLM ledger have the model's calls to show."""
+    with scripted_server({"/v1/chat/completions": lambda _: (200, chat_reply("Sorry, I cannot help."))}) as model:
+        memoir = open_memoir(
+            embedding_provider="hashing", llm_model="qwen", llm_base_url=model.url + "/v1", memory_extract=False
+        )
+        with serving(memoir) as where, MemoirClient(where.url) as client:
+            client.ingest(EVENTS)
+            memoir.flush()
+            memoir.update_timeline(rebuild=True)
+            yield memoir, client
+
+
+def real_answers(raw: httpx.Client) -> dict[tuple[str, str, str], list[httpx.Response]]:
+    """The server's answers to a call of every /api route, by (method, documented path, status)."""
+    answers: dict[tuple[str, str, str], list[httpx.Response]] = {}
+
+    def call(method: str, path: str, url: str, code: str = "200", **options: Any) -> Any:
+        answer = raw.request(method, url, **options)
+        answers.setdefault((method.lower(), "/api/v1" + path, code), []).append(answer)
+        assert answer.status_code == int(code), (method, url, answer.text)
+        return answer.json()
+
+    kept = call(
+        "POST", "/memories", "/api/v1/memories", "201", json={"text": "The dog is Biscuit", "conversation_id": "c1"}
+    )
+    call("GET", "/memories", "/api/v1/memories", params={"conversation_id": "c1"})
+    new = call("PUT", "/memories/{memory_id}", f"/api/v1/memories/{kept['id']}", json={"text": "The dog is Rex"})
+    call("GET", "/memories/{memory_id}/history", f"/api/v1/memories/{new['id']}/history")
+    call("DELETE", "/memories/{memory_id}", f"/api/v1/memories/{new['id']}")
+    first = call("GET", "/events", "/api/v1/events", params={"limit": 5})["events"][0]
+    call("GET", "/events/{event_id}", f"/api/v1/events/{first['event_id']}")
+    call("POST", "/events", "/api/v1/events", "201", json=message("The deploy key lives in the vault"))
+    call("POST", "/events/batch", "/api/v1/events/batch", "201", json={"events": [message("The VPN is needed")]})
+    question = {"query": "Which database?", "conversation_id": "lighthouse"}
+    call("POST", "/search", "/api/v1/search", json=question)
+    call("POST", "/context", "/api/v1/context", json=question)
+    call("GET", "/status", "/api/v1/status")
+    [node] = call("GET", "/timeline", "/api/v1/timeline", params={"conversation_id": "lighthouse"})["nodes"]
+    while node["child_node_ids"]:  # year, month, week, day, segment: each level's node checked
+        call("GET", "/timeline/nodes/{node_id}", f"/api/v1/timeline/nodes/{node['node_id']}")
+        children = f"/api/v1/timeline/nodes/{node['node_id']}/children"
+        node = call("GET", "/timeline/nodes/{node_id}/children", children, params={"limit": 1})["nodes"][0]
+    call("GET", "/grips/{grip_id}", f"/api/v1/grips/{node['bullets'][0]['grip_ids'][0]}")
+    call("GET", "/scheduler", "/api/v1/scheduler")
+    call("POST", "/scheduler/{name}/pause", "/api/v1/scheduler/summarize/pause")
+    call("POST", "/scheduler/{name}/resume", "/api/v1/scheduler/summarize/resume")
+    call("GET", "/conversations", "/api/v1/conversations")
+    call("GET", "/conversations/{conversation_id}/activity", "/api/v1/conversations/lighthouse/activity")
+    call("GET", "/llm/ledger", "/api/v1/llm/ledger")
+    call("GET", "/doctor", "/api/v1/doctor")
+    return answers
+
+
+def test_every_answer_of_the_api_fits_the_document(example_with_a_model: tuple[Memoir, MemoirClient]) -> None:
+    """A real answer of every /api route, checked against the schema the document gives it: a route left
+    untyped (FastAPI's any object), or one added and not called here, fails."""
+    _, client = example_with_a_model
     with httpx.Client(base_url=client.base_url) as raw:
         document = raw.get("/openapi.json").json()
-        kept = raw.post("/api/v1/memories", json={"text": "The user's dog is called Biscuit", "conversation_id": "c1"})
-        memory_id = kept.json()["id"]
-        answers = {
-            ("post", "/api/v1/memories", "201"): kept,
-            ("get", "/api/v1/memories", "200"): raw.get("/api/v1/memories", params={"conversation_id": "c1"}),
-            ("put", "/api/v1/memories/{memory_id}", "200"): raw.put(
-                f"/api/v1/memories/{memory_id}", json={"text": "The user's dog is called Biscuit Junior"}
-            ),
-        }
-        new_id = answers[("put", "/api/v1/memories/{memory_id}", "200")].json()["id"]
-        answers |= {
-            ("get", "/api/v1/memories/{memory_id}/history", "200"): raw.get(f"/api/v1/memories/{new_id}/history"),
-            ("delete", "/api/v1/memories/{memory_id}", "200"): raw.delete(f"/api/v1/memories/{new_id}"),
-            ("get", "/api/v1/events", "200"): raw.get("/api/v1/events", params={"limit": 5}),
-            ("post", "/api/v1/context", "200"): raw.post(
-                "/api/v1/context", json={"query": "Which database?", "conversation_id": "lighthouse"}
-            ),
-        }
-        first_event = answers[("get", "/api/v1/events", "200")].json()["events"][0]["event_id"]
-        answers[("get", "/api/v1/events/{event_id}", "200")] = raw.get(f"/api/v1/events/{first_event}")
-    for (method, path, code), answer in answers.items():
-        assert answer.status_code == int(code), (method, path, answer.text)
+        answers = real_answers(raw)
+    routes = {
+        (method, path, code)
+        for path, operations in document["paths"].items()
+        if path.startswith("/api/")
+        for method, operation in operations.items()
+        for code in operation["responses"]
+        if code.startswith("2")
+    }
+    assert set(answers) == routes  # every route's success is called here, so every schema is checked
+    for (method, path, code), sent in answers.items():
         schema = document["paths"][path][method]["responses"][code]["content"]["application/json"]["schema"]
-        assert "additionalProperties" not in schema or schema.get("properties"), (method, path)  # typed, not any object
-        jsonschema.validate(answer.json(), {**schema, "components": document["components"]})
-    assert answers[("post", "/api/v1/context", "200")].json()["hits"]
+        assert "$ref" in schema or "properties" in schema, (method, path)  # typed, not any object
+        for answer in sent:
+            jsonschema.validate(
+                answer.json(),
+                {**schema, "components": document["components"]},
+                format_checker=jsonschema.FormatChecker(),
+            )
+
+    def first(path: str, method: str = "get") -> Any:
+        return answers[(method, "/api/v1" + path, "200")][0].json()
+
+    # not checked against empty lists and nulls only: each kind of item was there to check
+    assert first("/search", "post")["hits"] and first("/context", "post")["hits"]
+    assert first("/status")["model"]["breaker"] == "closed" and first("/status")["llm_usage"]
+    levels = [answer.json()["level"] for answer in answers[("get", "/api/v1/timeline/nodes/{node_id}", "200")]]
+    assert levels == ["year", "month", "week", "day"]
+    [segment] = answers[("get", "/api/v1/timeline/nodes/{node_id}/children", "200")][-1].json()["nodes"]
+    assert (segment["level"], segment["source"]) == ("segment", "extractive") and segment["note"]  # the model's refused
+    assert first("/grips/{grip_id}")["excerpt_events"] and first("/timeline/nodes/{node_id}/children")["nodes"]
+    assert first("/llm/ledger")["days"] and first("/conversations/{conversation_id}/activity")["days"]
+    assert first("/conversations")["conversations"] and first("/doctor")["findings"] and first("/scheduler")["jobs"]

@@ -24,16 +24,27 @@ from typing import Any
 from memoir.agent.facts import closest_important
 from memoir.agent.tools import Tool
 from memoir.facade.engine import Memoir
-from memoir.model.memory import Memory
+from memoir.model.checks import MAX_ID_LENGTH
+from memoir.model.limits import MAX_AROUND, MAX_K, MAX_QUERY_LENGTH, MAX_TOC_PAGE
+from memoir.model.memory import MAX_CONTENT, Memory
 from memoir.model.project import GLOBAL
 from memoir.model.timeline import TocNode
 from memoir.vault import MemoryDraft
 from memoir.vault.book import MemoryNotFound
-from memoir.vault.daily import DailyNotes
+from memoir.vault.daily import MAX_ACTIVITY, MAX_TITLE, DailyNotes
 
 __all__ = ["ToolScope", "builtin_tools"]
 
 MAX_TEXT = 2_000  # characters of a hit or an event shown to the model: enough to answer, not to flood
+# What a tool offers the model is a share of what the façade takes: a chat model's context is short
+# (a small local model's especially), so fewer hits, turns and nodes come back than the façade
+# allows. Never more: a call the schema lets the model make must not be refused
+# (tests/doors/test_doors.py holds each to the façade's limit).
+SEARCH_K = 5  # hits shown when the model names no number: the chat's own share, whatever search.top_k is
+MAX_SEARCH_K = min(20, MAX_K)
+MAX_QUERY = min(2_000, MAX_QUERY_LENGTH)  # a question the model writes, not a document
+MAX_SHOWN_AROUND = min(20, MAX_AROUND)  # turns shown before and after a grip
+MAX_NODES = min(100, MAX_TOC_PAGE)  # timeline nodes in one page
 
 
 @dataclass
@@ -108,7 +119,7 @@ def _remember(memoir: Memoir, scope: ToolScope) -> Tool:
         " sentence: it replaces the fact it corrects.",
         _schema(
             ("content",),
-            content=_text("the fact, as one sentence", minLength=1, maxLength=20_000),
+            content=_text("the fact, as one sentence", minLength=1, maxLength=MAX_CONTENT),
             important={"type": "boolean", "description": "always show this fact to the assistant"},
         ),
         run,
@@ -118,7 +129,7 @@ def _remember(memoir: Memoir, scope: ToolScope) -> Tool:
 def _search(memoir: Memoir, scope: ToolScope) -> Tool:
     def run(args: dict[str, Any]) -> list[dict[str, Any]]:
         hits = memoir.search(
-            args["query"], k=args.get("k", 5), conversation_id=scope.conversation_id, agent_id=scope.agent_id
+            args["query"], k=args.get("k", SEARCH_K), conversation_id=scope.conversation_id, agent_id=scope.agent_id
         )
         return [
             {
@@ -136,7 +147,9 @@ def _search(memoir: Memoir, scope: ToolScope) -> Tool:
         "search_memory",
         "Search long-term memory (facts and past conversations) for what answers a query.",
         _schema(
-            ("query",), query=_text("what to look for", minLength=1, maxLength=2_000), k=_count("how many hits", 1, 20)
+            ("query",),
+            query=_text("what to look for", minLength=1, maxLength=MAX_QUERY),
+            k=_count("how many hits", 1, MAX_SEARCH_K),
         ),
         run,
     )
@@ -179,8 +192,8 @@ def _daily(memoir: Memoir, scope: ToolScope) -> list[Tool]:
             "Write an entry to today's daily log (an Obsidian daily note): an activity, with an optional title.",
             _schema(
                 ("activity",),
-                activity=_text("the activity or note to log", minLength=1, maxLength=20_000),
-                title=_text("an optional title for the entry", maxLength=200),
+                activity=_text("the activity or note to log", minLength=1, maxLength=MAX_ACTIVITY),
+                title=_text("an optional title for the entry", maxLength=MAX_TITLE),
             ),
             write,
         ),
@@ -210,13 +223,8 @@ def _timeline(memoir: Memoir, scope: ToolScope) -> Tool:
         if args.get("node_id") is None:
             roots = memoir.toc_root(conversation, agent_id=scope.agent_id)
             return {"nodes": [_node(n) for n in roots]}
-        page = memoir.browse_toc(
-            args["node_id"],
-            limit=args.get("limit", 20),
-            cursor=args.get("cursor"),
-            conversation_id=conversation,
-            agent_id=scope.agent_id,
-        )
+        paging = {name: args[name] for name in ("limit", "cursor") if name in args}  # else the façade's defaults
+        page = memoir.browse_toc(args["node_id"], conversation_id=conversation, agent_id=scope.agent_id, **paging)
         return {"nodes": [_node(n) for n in page.nodes], "next_cursor": page.next_cursor}
 
     return Tool(
@@ -224,9 +232,9 @@ def _timeline(memoir: Memoir, scope: ToolScope) -> Tool:
         "Browse the timeline of past conversations: without node_id, the years; with a node's id, its"
         " children (months, weeks, days, segments), each with bullets whose grip_ids expand_grip opens.",
         _schema(
-            node_id=_text("a node's id (toc:...), from an earlier answer", maxLength=200),
-            conversation_id=_text("the node's conversation, when several have it", maxLength=200),
-            limit=_count("children per page", 1, 100),
+            node_id=_text("a node's id (toc:...), from an earlier answer", maxLength=MAX_ID_LENGTH),
+            conversation_id=_text("the node's conversation, when several have it", maxLength=MAX_ID_LENGTH),
+            limit=_count("children per page", 1, MAX_NODES),
             cursor=_text("next_cursor of the page before", maxLength=300),
         ),
         run,
@@ -235,9 +243,8 @@ def _timeline(memoir: Memoir, scope: ToolScope) -> Tool:
 
 def _expand(memoir: Memoir, scope: ToolScope) -> Tool:
     def run(args: dict[str, Any]) -> dict[str, Any]:
-        found = memoir.expand_grip(
-            args["grip_id"], before=args.get("before", 3), after=args.get("after", 3), agent_id=scope.agent_id
-        )
+        around = {name: args[name] for name in ("before", "after") if name in args}  # else the façade's defaults
+        found = memoir.expand_grip(args["grip_id"], agent_id=scope.agent_id, **around)
 
         def turns(events: list[Any]) -> list[dict[str, str]]:
             return [
@@ -257,9 +264,9 @@ def _expand(memoir: Memoir, scope: ToolScope) -> Tool:
         "Open a timeline bullet's grip: the turns it summarizes, with a few before and after.",
         _schema(
             ("grip_id",),
-            grip_id=_text("the grip's id, from a bullet's grip_ids", minLength=1, maxLength=200),
-            before=_count("turns shown before", 0, 20),
-            after=_count("turns shown after", 0, 20),
+            grip_id=_text("the grip's id, from a bullet's grip_ids", minLength=1, maxLength=MAX_ID_LENGTH),
+            before=_count("turns shown before", 0, MAX_SHOWN_AROUND),
+            after=_count("turns shown after", 0, MAX_SHOWN_AROUND),
         ),
         run,
     )

@@ -14,14 +14,12 @@ from dataclasses import replace
 from memoir.errors import InvalidQuery, NotFound
 from memoir.facade.assembly import Parts
 from memoir.model.checks import check_count, check_filters, check_flag, check_id
-from memoir.model.limits import MAX_AROUND
+from memoir.model.limits import MAX_AROUND, MAX_TOC_PAGE
 from memoir.model.timeline import Grip, GripContext, TocLevel, TocNode, TocPage
 from memoir.store import EventQuery
 from memoir.workers.scheduler import JobStatus, job_statuses, set_paused
 
 __all__ = ["TimelineMethods"]
-
-MAX_TOC_PAGE = 1000
 
 
 class TimelineMethods:

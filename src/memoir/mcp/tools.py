@@ -30,6 +30,7 @@ from memoir.model.limits import (
     MAX_K,
     MAX_LISTED,
     MAX_QUERY_LENGTH,
+    MAX_TOC_PAGE,
     MAX_TOP_K,
     MEMORY_KINDS,
     SEARCH_KINDS,
@@ -205,7 +206,7 @@ class MemoryTools:
             str | None, Field(description="a node to open, e.g. toc:day:2026-03-09 (default: the years)")
         ] = None,
         conversation_id: Conversation = None,
-        limit: Annotated[int, Field(description="children per page", json_schema_extra=_bounds(1, 1000))] = 20,
+        limit: Annotated[int, Field(description="children per page", json_schema_extra=_bounds(1, MAX_TOC_PAGE))] = 20,
         cursor: Annotated[str | None, Field(description="the cursor of the page before, to read on")] = None,
     ) -> CallToolResult:
         """Browse the conversation's history by time: years, then months, weeks, days and segments, each with

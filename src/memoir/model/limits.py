@@ -16,13 +16,15 @@ __all__ = [
     "MAX_LISTED",
     "MAX_PAGE",
     "MAX_QUERY_LENGTH",
+    "MAX_TOC_PAGE",
     "MAX_TOP_K",
     "MEMORY_KINDS",
     "SEARCH_KINDS",
     "SEVERITIES",
 ]
 
-MAX_PAGE = 10_000  # events or timeline nodes in one page
+MAX_PAGE = 10_000  # events (or memories) in one page
+MAX_TOC_PAGE = 1000  # timeline nodes in one page
 MAX_K = 100  # hits of one search
 MAX_QUERY_LENGTH = 100_000  # characters of a search query
 BUDGET_TOKENS = 1500  # the memory block put before a message, by default
