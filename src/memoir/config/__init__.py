@@ -18,7 +18,6 @@ Precedence, highest first (ARCHITECTURE.md):
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
@@ -365,6 +364,8 @@ def _read_file(path: Path, *, required: bool) -> dict[str, Any]:
         if required:
             raise ConfigError(f"config file {path} does not exist")
         return {}
+    import tomllib  # here: most homes have no file, and `memoir hook` starts for every tool call
+
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)

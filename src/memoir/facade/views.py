@@ -8,14 +8,19 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from memoir.config import Settings
+from memoir.config import MultiAgentMode, Settings
 from memoir.errors import InvalidInput, InvalidQuery
 from memoir.llm import LLM
+from memoir.llm.breaker import BreakerState
 from memoir.model import Event, EventKey
 from memoir.model.checks import brief
 from memoir.store import Checkpoint, ModelState, Store
 
-__all__ = ["EventPage", "Status", "llm_usage", "model_state", "parse_cursor"]
+__all__ = ["AGENT_MODES", "BREAKER_STATES", "EventPage", "Status", "llm_usage", "model_state", "parse_cursor"]
+
+# The values `Status` may carry where a fixed set is known (the OpenAPI document lists them).
+BREAKER_STATES = tuple(state.value for state in BreakerState)
+AGENT_MODES = tuple(mode.value for mode in MultiAgentMode)
 
 
 class EventPage(list[Event]):

@@ -16,8 +16,7 @@ from typing import Any
 
 from fastapi import FastAPI
 
-from memoir.config import MultiAgentMode
-from memoir.llm.breaker import BreakerState
+from memoir.facade.views import AGENT_MODES, BREAKER_STATES
 from memoir.model.limits import MEMORY_KINDS, SEARCH_KINDS, SEVERITIES
 from memoir.model.timeline import TocLevel
 
@@ -181,7 +180,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     "ModelState": _record(  # `facade.views.model_state`: the chat model and its breaker, as every process sees it
         model={"type": "string"},
         base_url={"type": "string"},
-        breaker=_one_of(*BreakerState),
+        breaker=_one_of(*BREAKER_STATES),
         failures=_COUNT,
         last_error=_NULLABLE_TEXT,
         since=_NULLABLE_TIME,
@@ -204,7 +203,7 @@ SCHEMAS: dict[str, dict[str, Any]] = {
         outbox_failed={**_COUNTS, "description": "job -> entries set aside after failures"},
         checkpoints={"type": "array", "items": _ref("Checkpoint")},
         workers={"type": "object", "additionalProperties": {"type": "string"}, "description": "lane -> its worker"},
-        multi_agent_mode=_one_of(*MultiAgentMode),
+        multi_agent_mode=_one_of(*AGENT_MODES),
         indexed_items=_COUNT,
         model={"anyOf": [_ref("ModelState"), {"type": "null"}], "description": "null: no model, rules only"},
         llm_usage={"type": "object", "additionalProperties": _ref("LLMUsage"), "description": "by job"},
