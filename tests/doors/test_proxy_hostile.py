@@ -244,6 +244,7 @@ def test_deep_json_is_a_clear_error_and_the_connection_stays_usable(open_memoir:
                 ),
             )
             @example(200_000, "in content")  # whole JSON, a valid chat but for one value's depth
+            @example(950, "in another key")  # parsed, and refused before anything encodes it again for the upstream
             def check(depth: int, shape: str) -> None:
                 status, body = post(deep(depth, shape))
                 if depth >= 2_000 or shape.startswith("cut off") or shape == "whole":

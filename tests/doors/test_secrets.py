@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -98,18 +99,23 @@ def test_json_values_are_masked_before_they_are_encoded() -> None:
     assert '"port": 8080' in masked["file"]["content"] and masked["tokens_used"] == 12
 
 
-def test_a_config_file_a_hook_read_is_stored_without_its_secrets() -> None:
-    """The hook's way: a JSON tool response masked value by value before it is encoded (encoding
-    escapes the quotes the patterns look for)."""
-    content = '{\n  "password": "hunter2",\n  "port": 8080\n}'
-    call = {
+def a_read(path: str, content: str, **response: Any) -> dict[str, Any]:
+    """Claude Code's PostToolUse for a Read of `path` that answered `content` (and `response`'s other keys)."""
+    return {
         "session_id": "abc",
         "cwd": "/tmp",
         "hook_event_name": "PostToolUse",
         "tool_name": "Read",
-        "tool_input": {"file_path": "/tmp/config.json"},
-        "tool_response": {"file": {"filePath": "/tmp/config.json", "content": content}, "apiKey": "zq8w7e6r5t4y"},
+        "tool_input": {"file_path": path},
+        "tool_response": {"file": {"filePath": path, "content": content}, **response},
     }
+
+
+def test_a_config_file_a_hook_read_is_stored_without_its_secrets() -> None:
+    """The hook's way: a JSON tool response masked value by value before it is encoded (encoding
+    escapes the quotes the patterns look for)."""
+    content = '{\n  "password": "hunter2",\n  "port": 8080\n}'
+    call = a_read("/tmp/config.json", content, apiKey="zq8w7e6r5t4y")
     events = events_for(parse_call("claude", json.dumps(call).encode()), Masker())
     [result] = [e["text"] for e in events if e["event_type"] == "tool_result"]
     assert "hunter2" not in result and "zq8w7e6r5t4y" not in result and MASK in result
@@ -172,14 +178,7 @@ def said_through_mcp(memoir: Memoir, text: str) -> None:
 def said_through_a_hook(memoir: Memoir, text: str) -> None:
     payload = {"session_id": "abc", "cwd": "/tmp", "hook_event_name": "UserPromptSubmit", "prompt": text}
     memoir.ingest(events_for(parse_call("claude", json.dumps(payload).encode()), Masker(("nothing-(\\d+)",))))
-    tool = {
-        "session_id": "abc",
-        "cwd": "/tmp",
-        "hook_event_name": "PostToolUse",
-        "tool_name": "Read",
-        "tool_input": {"file_path": "/tmp/notes.txt"},
-        "tool_response": {"file": {"filePath": "/tmp/notes.txt", "content": text}},
-    }
+    tool = a_read("/tmp/notes.txt", text)
     memoir.ingest(events_for(parse_call("claude", json.dumps(tool).encode()), Masker()))
 
 

@@ -11,6 +11,7 @@ built-ins and a user's own are registered alike.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from dataclasses import dataclass, field
 from functools import cached_property, partial
@@ -65,6 +66,9 @@ class Parts:
     _summaries: SummaryFiles | None = field(default=None, repr=False)
     _pipeline: SearchPipeline | None = field(default=None, repr=False)
     _llm: LLM | None = field(default=None, repr=False)
+    # The server's threads and the workers' lanes ask for the pipeline and the model at once: one builds
+    # them (two would each open a model client, and the one dropped would leak its connections).
+    _building: threading.RLock = field(default_factory=threading.RLock, repr=False)
 
     @cached_property
     def masker(self) -> Masker | None:
@@ -81,6 +85,12 @@ class Parts:
     @property
     def pipeline(self) -> SearchPipeline:
         """The read pipeline, built on first search (loading vectors is not free)."""
+        if self._pipeline is not None:
+            return self._pipeline
+        with self._building:
+            return self._build_pipeline()
+
+    def _build_pipeline(self) -> SearchPipeline:
         if self._pipeline is None:
             settings = self.settings
             vectors: VectorIndex | DatabaseVectors
@@ -100,6 +110,12 @@ class Parts:
     @property
     def llm(self) -> LLM:
         """The chat model behind its circuit breaker (heuristics only without `llm.model`)."""
+        if self._llm is not None:
+            return self._llm
+        with self._building:
+            return self._build_llm()
+
+    def _build_llm(self) -> LLM:
         if self._llm is None:
             section = self.settings.llm
             client = None

@@ -49,6 +49,7 @@ from memoir.server.errors import error
 
 __all__ = ["add_proxy_routes"]
 
+MAX_DEPTH = 200  # JSON nesting a chat request may have (OpenAI's tool schemas nest a few dozen at most)
 # The reference's per-request knobs and ours: not the upstream's, so they are taken out before forwarding.
 PROXY_FIELDS = ("memory_id", "memory_top_k", "memory_budget_tokens", *HISTORY_FIELDS)
 Remember = Callable[[str, bool], Awaitable[None]]
@@ -145,7 +146,23 @@ def _json_object(raw: bytes) -> dict[str, Any]:
         raise InvalidQuery("body", "nested too deeply to be a chat request") from None
     if not isinstance(body, dict):
         raise InvalidQuery("body", f"must be a JSON object, got {brief(body)}")
+    if _deeper_than(body, MAX_DEPTH):
+        # Parsed here, but encoded again for the upstream deeper in the stack, where a few hundred levels
+        # more than Python's recursion allows would end the request in a 500 (found by the deep-JSON test).
+        raise InvalidQuery("body", f"nested more than {MAX_DEPTH} deep: no chat request needs that")
     return body
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    """Does a parsed JSON value nest more than `limit` deep (counted without recursion)?"""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
 def _refused(field: str, reason: str) -> Response:
