@@ -71,7 +71,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "Hit": {
         "type": "object",
-        "required": ["kind", "text", "score", "event_ids", "created_at", "conversation_id"],
+        "required": [  # every key is sent (`Hit.to_dict`), null where it has no value
+            *("kind", "text", "score", "relevance", "event_ids", "memory_id", "metadata", "created_at"),
+            *("conversation_id", "session_id", "role", "context", "context_event_ids", "sources", "agent_id"),
+        ],
         "properties": {
             "kind": {"type": "string", "enum": list(SEARCH_KINDS)},
             "text": {"type": "string"},
@@ -92,7 +95,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "Memory": {
         "type": "object",
-        "required": ["id", "kind", "content", "conversation_id", "created_at", "tags", "event_ids", "source"],
+        "required": [  # every key is sent (`Memory.to_dict`), null where it has no value
+            *("id", "kind", "content", "conversation_id", "created_at", "tags", "severity", "event_ids"),
+            *("source", "replaced_by", "deleted_at", "agent_id", "reconciled_by", "unreadable"),
+        ],
         "properties": {
             "id": {"type": "string"},
             "kind": {"type": "string", "enum": [*MEMORY_KINDS, "summary"]},
@@ -112,7 +118,10 @@ SCHEMAS: dict[str, dict[str, Any]] = {
     },
     "Event": {
         "type": "object",
-        "required": ["event_id", "session_id", "timestamp", "event_type", "role", "text", "conversation_id"],
+        "required": [  # every key is sent (`Event.to_dict`)
+            *("event_id", "session_id", "timestamp", "event_type", "role", "text", "metadata", "conversation_id"),
+            "agent_id",
+        ],
         "properties": {
             "event_id": {"type": "string"},
             "session_id": {"type": "string"},
