@@ -13,15 +13,14 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import CHANGEABLE, DIETS, EVENTS, JOB_ENDINGS, NATIONALITIES, NOT_JOBS, PEOPLE, PETS
+from memoir.ingest.introductions import NAME, introduction, self_description
+from memoir.ingest.lexicon import CHANGEABLE, DIETS, EVENTS, JOB_ENDINGS, NATIONALITIES, PEOPLE, PETS
 from memoir.ingest.person import IRREGULAR_PAST, third_person
 from memoir.ingest.topics import stem
 from memoir.ingest.values import values
 
 __all__ = ["LATE_READERS", "READERS", "Context", "mentioned", "naming_facts", "others", "without_relations"]
 
-NAME = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){0,2})"
-_ANY_NAME = r"[A-Za-zà-ÿ][a-zà-ÿ'’-]+"  # "hiroshi here": people type their own name in lower case too
 _VERBS = r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did)"
 
 
@@ -45,94 +44,6 @@ class Context:
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
         return self.pet if self.pet and (self.pet_last or not self.person) else self.person
-
-
-# -- who the user is --------------------------------------------------------------------------------------
-
-_INTRODUCTION = [
-    re.compile(
-        r"^(?:my name is|my name's|the name's|name's|i'm called|i am called|call me|i go by|they call me|soy|"
-        rf"je suis|ich bin)\s+"
-        rf"(?P<name>{NAME})",
-        re.I,
-    ),
-    re.compile(rf"^(?:this is |it's |it is )?(?P<name>{_ANY_NAME}(?: {NAME})?)\s+here\b", re.I),
-    re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
-    re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b))", re.I),
-]
-_HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
-_ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
-_LOWER_NAME = re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{_ANY_NAME}),\s+(?P<rest>.+)$", re.I)
-_LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
-
-
-def introduction(clause: str, context: Context) -> list[str] | None:
-    """ "I'm Priya", "hiroshi here", "Fatima, site engineer at Bouvier": the name, and what follows it."""
-    for pattern in _INTRODUCTION:
-        match = pattern.match(clause)
-        if match and match.group("name").lower() not in NATIONALITIES | {"here", "me", "back", "just"}:
-            name = match.group("name")
-            context.introduced = True
-            rest = clause[match.end() :].strip(" ,")
-            return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
-    lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
-    if lower and _names_a_role(lower.group("rest").split(",")[0]) and not _ARTICLE.match(lower["rest"]):
-        context.introduced = True
-        name = lower.group("name")
-        return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(lower.group("rest"))]
-    here = _HERE_IN.match(clause)  # "session guitarist here in nashville"
-    if here and context.opening and _names_a_role(here.group("job")):
-        return _described(f"{here.group('job')} in {here.group('place')}")
-    leading = _LEADING_NAME.match(clause)
-    if leading and context.opening and _described(leading.group("rest")):
-        context.introduced = True
-        return [f"The user's name is {leading.group('name')}", *_described(leading.group("rest"))]
-    return None
-
-
-def self_description(clause: str, context: Context) -> list[str] | None:
-    """ "34, accountant" right after an introduction: the user's age and job; "update: head barista at
-    Bonanza, started Monday": a job alone, where a change is told, is the user's new one."""
-    if third_person(clause) is not None:
-        return None
-    if not context.introduced:
-        job = clause.split(",")[0]
-        started = re.search(r",\s*(?:just\s+)?(?:started|starting|start)\b", clause, re.I)
-        if (context.changing or started) and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
-            return _described(job)
-        return None
-    facts = _described(clause)
-    return facts or None
-
-
-def _described(text: str) -> list[str]:
-    """What an introduction goes on to say, each comma-separated part a fact: an age, a job, where from."""
-    facts = []
-    for part in re.split(r",\s*|\s+and\s+(?=a |an |\d)", text):
-        part = re.sub(r"[^\w\s'’:.,-]", "", part).strip(" .")  # emoji and the like
-        if not part:
-            continue
-        if re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
-            facts.append(f"The user is {part.split()[0]} years old")
-        elif re.match(r"^(?:from|based in|living in|originally from|born in|\w+ing\b)", part, re.I):
-            facts.append(f"The user is {part}")
-        elif _names_a_role(part):
-            article = (
-                "" if re.match(r"^(?:a|an|the)\s", part, re.I) else ("an " if part[0].lower() in "aeiou" else "a ")
-            )
-            facts.append(f"The user is {article}{part[0].lower() + part[1:] if not _proper(part) else part}")
-    return facts
-
-
-def _names_a_role(phrase: str) -> bool:
-    """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
-    head = re.split(r"\s+(?:at|in|for|with|from|of)\s+", phrase, maxsplit=1)[0]
-    words = head.lower().split()
-    return 0 < len(words) <= 6 and words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS)
-
-
-def _proper(text: str) -> bool:
-    return text[:1].isupper() and text.split()[0].lower() not in NOT_JOBS and not _names_a_role(text.split()[0])
 
 
 # -- the people and things of the user -------------------------------------------------------------------

@@ -155,13 +155,13 @@ def _json_object(raw: bytes) -> dict[str, Any]:
 
 def _deeper_than(value: Any, limit: int) -> bool:
     """Does a parsed JSON value nest more than `limit` deep (counted without recursion)?"""
-    stack = [(value, 1)]
+    stack = [(value, 1)] if isinstance(value, dict | list) else []
     while stack:
         item, depth = stack.pop()
-        if isinstance(item, dict | list):
-            if depth > limit:
-                return True
-            stack.extend((child, depth + 1) for child in (item.values() if isinstance(item, dict) else item))
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))  # strings: leaves
     return False
 
 
