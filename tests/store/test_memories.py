@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from memoir import InvalidInput, Memoir, Memory, MemoryKind, NotFound, Severity, StoreError
 from memoir.model import new_ulid
 from memoir.vault import safe_name
+from memoir.vault import vault as vault_module
 from memoir.vault.files import render_memory
 from tests.conftest import message
 
@@ -126,6 +127,32 @@ def test_a_file_edited_by_hand_is_reindexed(memoir: Memoir, home: Path) -> None:
     assert [h.text for h in memoir.search("offsite")] == ["The team offsite is in Lisbon"]
     facts_page = (home / "vault" / "facts.md").read_text()
     assert "The team offsite is in Lisbon" in facts_page and "Porto" not in facts_page
+
+
+def test_opening_a_home_reads_only_the_notes_that_changed_since_they_were_last_read(
+    open_memoir: Callable[..., Memoir], home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memoir = open_memoir()
+    memories = [memoir.remember(f"Sam's locker number is {n}") for n in range(5)]
+    memoir.close()
+    edited = file_of(memories[2], home)
+    edited.write_text(edited.read_text().replace("number is 2", "number is 20"))
+    parsed: list[Path] = []
+    real_parse = vault_module.parse_memory
+    monkeypatch.setattr(vault_module, "parse_memory", lambda path, text: parsed.append(path) or real_parse(path, text))
+
+    reopened = open_memoir()  # its vault sync reads every note's bytes, and parses only the edited one
+
+    assert set(parsed) == {edited}  # (twice: once to find the change, once inside the write lock to apply it)
+    assert sorted(m.content for m in reopened.memories()) == [
+        "Sam's locker number is 0",
+        "Sam's locker number is 1",
+        "Sam's locker number is 20",
+        "Sam's locker number is 3",
+        "Sam's locker number is 4",
+    ]
+    parsed.clear()
+    assert reopened.sync_vault().changed == 0 and parsed == []
 
 
 def test_a_file_added_or_deleted_by_hand_appears_or_disappears(memoir: Memoir, home: Path) -> None:

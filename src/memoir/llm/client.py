@@ -34,15 +34,16 @@ import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
-
-import httpx
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable, failure_kind, no_answer
 from memoir.http import model_client
 from memoir.llm.priority import ForegroundGate
 from memoir.llm.streaming import Completion, TurnAssembler, completion_from_json, sse_data
 from memoir.llm.structured import extract_json
+
+if TYPE_CHECKING:  # imported where a request is made: a process that never asks a model does not load it
+    import httpx
 
 __all__ = ["ChatClient", "Completion", "ContextOverflow", "Health", "Message"]
 
@@ -259,6 +260,8 @@ class ChatClient:
 
     def health(self) -> Health:
         """Does the server answer, and does it know the model?"""
+        import httpx
+
         try:
             response = self._http.get("models", timeout=min(self.timeout, 5.0))
         except httpx.ReadTimeout:  # connected, no answer yet: a server busy answering (memoir's own work, say)
@@ -312,6 +315,8 @@ class ChatClient:
         return left
 
     def _post(self, path: str, body: dict[str, Any]) -> httpx.Response:
+        import httpx
+
         for attempt in range(self.retries + 1):
             last = attempt == self.retries
             left = self._left()
@@ -340,6 +345,8 @@ class ChatClient:
 
     def _stream(self, path: str, body: dict[str, Any], on_text: TextCallback | None) -> Completion:
         """POST with `stream: true`, retried like `_post` until the first piece of text is shown."""
+        import httpx
+
         for attempt in range(self.retries + 1):
             last, shown = attempt == self.retries, [False]
             try:

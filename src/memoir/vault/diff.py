@@ -29,7 +29,7 @@ from pathlib import Path
 from memoir.model.memory import Memory
 from memoir.store import MemoryMirror
 from memoir.vault.files import VaultFileError, render_memory
-from memoir.vault.vault import Note, Vault
+from memoir.vault.vault import Note, Recall, Vault
 
 __all__ = ["UNREADABLE", "VaultDiff", "diff_vault", "file_hash"]
 
@@ -75,7 +75,7 @@ def diff_vault(vault: Vault, mirror: MemoryMirror) -> VaultDiff:
     diff = VaultDiff()
     claims: dict[str, list[Note]] = {}
     unread = _Unread()
-    for note in vault.scan():
+    for note in vault.scan(_recall(known, mirror)):
         if isinstance(note.found, VaultFileError):
             diff.broken.append(note.found)
             unread.add(note.path, note.found)
@@ -98,6 +98,29 @@ def diff_vault(vault: Vault, mirror: MemoryMirror) -> VaultDiff:
         else:
             diff.gone[memory_id] = path
     return diff
+
+
+def _recall(known: Mapping[str, tuple[str, str]], mirror: MemoryMirror) -> Recall:
+    """The mirror's memory for a note it last saw at the same path with the same bytes.
+
+    The mirror holds what those bytes were read as, so they need no parsing: it holds what
+    the diff would compare them with anyway. Read in one query the first time it is asked.
+    """
+    by_file: dict[tuple[str, str], list[str]] = {}
+    for memory_id, (path, digest) in known.items():
+        if digest and digest != UNREADABLE:
+            by_file.setdefault((path, digest), []).append(memory_id)
+    mirrored: dict[str, Memory] = {}
+
+    def recall(path: Path, digest: str) -> Memory | None:
+        ids = by_file.get((str(path), digest), [])
+        if len(ids) != 1:  # never seen, or (a mirror out of step) the same bytes twice: read them
+            return None
+        if not mirrored:
+            mirrored.update((m.id, m) for m in mirror.memory_list(include_deleted=True))
+        return mirrored.get(ids[0])
+
+    return recall
 
 
 class _Unread:

@@ -21,7 +21,7 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +40,8 @@ UNDO_PREFIX = TEMPORARY_PREFIX + "undo-"  # a hard link to a note a change may h
 # What atomic_write (mkstemp: 8 random characters) and FileChanges name their files.
 _OUR_TEMPORARY = re.compile(r"\.tmp-(?:[a-z0-9_]{8}\.md|undo-.+\.md)")
 STALE_TEMPORARY_S = 600  # older than any write in progress: a crash left it
+# The memory whose note was last seen at this path with these bytes (their sha256), if any.
+Recall = Callable[[Path, str], Memory | None]
 
 
 @dataclass(frozen=True)
@@ -74,11 +76,11 @@ class Vault:
         atomic_write(path, render_memory(memory))
         return path
 
-    def scan(self) -> Iterator[Note]:
+    def scan(self, recall: Recall | None = None) -> Iterator[Note]:
         """Every note, read once: its memory or the error that makes it unreadable.
 
         A note removed while the scan runs (another process forgetting it) is skipped,
-        not reported: it is simply no longer there.
+        not reported: it is simply no longer there. `recall`: see `read`.
         """
         if not self.entries.exists():
             return
@@ -94,17 +96,25 @@ class Vault:
                 path = Path(folder) / name
                 if not _utf8_name(path):
                     yield Note(path, VaultFileError(path, "its name is not UTF-8: rename it"), "")
-                elif (note := self.read(path)) is not None:
+                elif (note := self.read(path, recall)) is not None:
                     yield note
 
     @staticmethod
-    def read(path: Path) -> Note | None:
-        """One note, read once (None if there is no such file)."""
+    def read(path: Path, recall: Recall | None = None) -> Note | None:
+        """One note, read once (None if there is no such file).
+
+        `recall` gives the memory a note held when these very bytes were last read at this
+        path (the mirror's copy): such a note is not parsed again. Parsing YAML is most of a
+        scan's time (3 ms a note: 2.8 s of every `memoir` command in a home of 732 memories),
+        and a note nobody touched parses to what it did.
+        """
         try:
             data = read_note(path)
             if data is None:
                 return None
             digest = hashlib.sha256(data).hexdigest()
+            if recall is not None and (memory := recall(path, digest)) is not None:
+                return Note(path, memory, digest)
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as exc:
