@@ -159,6 +159,13 @@ def settle(turns: list[str]) -> list[str]:
             ],
             ["The user goes to the gym on Mondays and Saturdays"],
         ),
+        (  # what is dropped ends; a date another clause carries is not its new date
+            [
+                "I'm studying for the JLPT N3 in December.",
+                "I got a postdoc offer in Chile, starting in June, so I dropped the JLPT and I'm doing Spanish instead",
+            ],
+            ["The user got a postdoc offer in Chile", "The user is doing Spanish", "The user is starting in June"],
+        ),
         (
             ["I used to live in halls, but now I share a flat with two friends in the West End."],
             ["The user shares a flat with two friends in the West End"],
@@ -237,6 +244,23 @@ def settle(turns: list[str]) -> list[str]:
                 "update: got it!! head barista at brew lab, started monday",
             ],
             ["The user is a head barista at brew lab", "The user's name is Sam"],
+        ),
+        # a promotion said alone keeps where the job is; a job said without an article is one
+        (
+            ["I am chef de partie in a restaurant in Lyon.", "Also I am now sous-chef! Promotion last week"],
+            ["The user is now sous-chef in a restaurant in Lyon"],
+        ),
+        # joining somewhere as a new role is the new job
+        (
+            [
+                "I'm a UX researcher at a fintech startup called Loonie Labs, originally from Ohio.",
+                "I got laid off, but I'm joining Shopify as a senior UX researcher starting Nov 4.",
+            ],
+            [
+                "The user got laid off",
+                "The user is joining Shopify as a senior UX researcher starting Nov 4",
+                "The user is originally from Ohio",
+            ],
         ),
         # a new employer replaces the old one
         (

@@ -46,7 +46,7 @@ from memoir.ingest.fact_words import (
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import Topic, stem_set, stems, topics
+from memoir.ingest.topics import Topic, stem_set, stems, topics, workplace
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
@@ -329,8 +329,13 @@ def _replacement(
         if said is not None:
             return said, took
         # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the
-        # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement)
-        schedule = [v for v in reading.new if v.kind in ("weekday", "date", "time", "number")]
+        # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement),
+        # nor a value another statement carries ("a postdoc starting in June, so I dropped the JLPT")
+        schedule = [
+            v
+            for v in reading.new
+            if v.kind in ("weekday", "date", "time", "number") and not any(v.text in s.text for s in reading.statements)
+        ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
         return swapped or habit_dropped(reading.retracted), set()
     assert old is not None
@@ -398,6 +403,12 @@ def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
             live.remove(known)
             continue
         text = _topic_text(statement.text, mine, known)
+        if (rest := _beside_the_job(text, mine, known)) is not None:
+            decisions.append(Decision("UPDATE", rest, known.id))
+            decisions.append(Decision("ADD", text, None, statement.important, statement.source))
+            live[live.index(known)] = Known(None, rest)
+            live.append(Known(None, text))
+            continue
         decisions.append(Decision("UPDATE", text, known.id, statement.important, statement.source))
         live[live.index(known)] = Known(None, text)
     if not decisions:
@@ -414,10 +425,25 @@ def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> boo
     return len(known.stems) >= 2 and known.stems < new.stems and same_subject(text, known.text)
 
 
+def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | None:
+    """What an old job's fact said besides the job, which a new job somewhere else leaves true: "The user is
+    a UX researcher at Loonie Labs, originally from Ohio" keeps "The user is originally from Ohio"."""
+    if not any(t.attribute == "job" for t in mine) or workplace(text) is None:
+        return None
+    head, *parts = re.split(r",\s+", known.text)
+    lead = re.match(r"^(?P<s>.+?\s(?:is|are))\s", head)
+    if not parts or lead is None or workplace(head) is None:
+        return None
+    return f"{lead.group('s')} {', '.join(parts)}"
+
+
 def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
-    """An event's new place or date keeps the rest of what was known of it ("… on 14 June")."""
+    """An event's new place or date keeps the rest of what was known of it ("… on 14 June"); a new job said
+    without a workplace keeps the old one's ("I am now sous-chef" of a chef de partie in a restaurant in Lyon)."""
     if all(t.attribute in ("place", "date", "time") for t in mine):
         merged = merge_values(known.text, text)
         if merged != known.text:
             return merged
+    if any(t.attribute == "job" for t in mine) and (where := workplace(known.text)) and workplace(text) is None:
+        return f"{text.rstrip('.!')} {where}"
     return text

@@ -21,7 +21,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
-__all__ = ["Topic", "stem", "stem_set", "stems", "topics"]
+__all__ = ["Topic", "stem", "stem_set", "stems", "topics", "workplace"]
 
 # A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
 _JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
@@ -83,8 +83,16 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 _JOB_NOUN = re.compile(
-    r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to)\s+"
-    r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?:\s+(?:at|for|in|with)\s+.+)?$",
+    r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to|"
+    # without an article ("I am chef de partie", "she is nurse"), only a word that names nothing but a job
+    r"is(?=\s+[\w-]*(?:chef|nurse|cook|pilot|ist|eer)\b))\s+"
+    r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?P<where>\s+(?:at|for|in|with)\s+.+)?$",
+    re.I,
+)
+# "is joining Shopify as a senior UX researcher starting Nov 4": the role, not when it starts
+_JOINING = re.compile(
+    r"^the user\s+(?:is joining|will be joining|will join|has joined|joined|is starting at|starts at)"
+    r"\s+(?P<where>.+?)\s+as\s+(?:an?\s+)?(?P<v>.+?)(?:,|\s+(?:starting|from|on|in|next)\b|$)",
     re.I,
 )
 _RELATION = re.compile(
@@ -124,14 +132,24 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if relation:
         rel, name = relation.group("rel") or relation.group("rel2"), relation.group("name") or relation.group("name2")
         found.append(Topic(name.lower(), "relation", rel.lower()))
-    job = _JOB_NOUN.match(text)
-    if job and any(_is_job(word) for word in job.group("v").split()):  # "chef de partie"
-        found.append(Topic("user", "job", _value(job.group("v"))))
+    for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
+        if job and any(_is_job(word) for word in job.group("v").split()):  # "chef de partie"
+            found.append(Topic("user", "job", _value(job.group("v"))))
     possessive = _POSSESSIVE.match(text)
     single = relation is None or (relation.group("rel") or relation.group("rel2")).lower() in ONE_AT_A_TIME
     if possessive and single and not any(t.attribute != "relation" for t in found):
         found.extend(_possessive(possessive.group("s"), possessive.group("v")))
     return tuple(found)
+
+
+def workplace(fact: str) -> str | None:
+    """Where a fact says the user holds their job ("in a restaurant in Lyon" of "The user is chef de partie in
+    a restaurant in Lyon", "Shopify" of "The user is joining Shopify as …"), or None."""
+    text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
+    job = _JOB_NOUN.match(text) or _JOINING.match(text)  # "joining Shopify as …": Shopify
+    if job is None or job.group("where") is None or not any(_is_job(w) for w in job.group("v").split()):
+        return None
+    return job.group("where").strip()
 
 
 def _possessive(subject: str, value: str) -> list[Topic]:
