@@ -410,6 +410,31 @@ def test_correct_replaces_a_memory_and_keeps_the_old_version_as_history(ready: P
     assert again.exit_code == 2 and f"{old_id} was replaced by {new_id}" in again.stderr
 
 
+def test_a_big_vault_is_listed_a_page_at_a_time_unless_every_memory_is_asked_for(
+    ready: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memoir.cli import memories as memories_command
+
+    monkeypatch.setattr(memories_command, "TABLE_PAGE", 2)  # the page a table shows by default (200)
+    for n in range(4):
+        assert cli("remember", f"Locker {n} is free", "--conversation", "gym", home=ready).exit_code == 0
+
+    table = cli("memories", home=ready)
+    assert [n for n in range(4) if f"Locker {n} is free" in table.stdout] == [2, 3]
+    assert "the 2 latest shown; --newest N for more, --all for every one" in table.stderr
+    assert len(cli("memories", "--all", home=ready).stdout.splitlines()) == 1 + 4
+    newest = cli("memories", "--newest", "3", home=ready)
+    assert len(newest.stdout.splitlines()) == 1 + 3 and newest.stderr == ""
+    assert [m["content"] for m in json_lines(cli("memories", "--json", home=ready).stdout)] == [
+        f"Locker {n} is free" for n in range(4)
+    ]
+    assert [m["content"] for m in json_lines(cli("memories", "--json", "--newest", "1", home=ready).stdout)] == [
+        "Locker 3 is free"
+    ]
+    refused = cli("memories", "--newest", "0", home=ready)
+    assert refused.exit_code == 2 and "--newest" in refused.stderr
+
+
 def test_status_counts_one_item_as_one_item(ready: Path) -> None:
     assert cli("remember", "The standup is at 9:30", "--conversation", "team", home=ready).exit_code == 0
     table = cli("status", home=ready).stdout

@@ -13,12 +13,13 @@ from rich.console import Console
 from memoir.cli import render
 from memoir.cli.options import AgentOption, AllAgentsOption
 from memoir.facade.engine import Memoir
-from memoir.model.limits import MEMORY_KINDS, SEVERITIES
+from memoir.model.limits import MAX_PAGE, MEMORY_KINDS, SEVERITIES
 from memoir.model.project import caller_scope
 
 __all__ = ["register"]
 
 Opener = Callable[[typer.Context], Memoir]
+TABLE_PAGE = 200  # memories a table shows by default: the latest
 
 
 def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) -> None:
@@ -79,19 +80,33 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
         agent: AgentOption = None,
         all_agents: AllAgentsOption = False,
         as_json: Annotated[bool, typer.Option("--json", help="one JSON object per memory")] = False,
+        newest: Annotated[
+            int | None,
+            typer.Option(help=f"only the N latest (a table shows the {TABLE_PAGE} latest unless --all)", min=1),
+        ] = None,
+        every: Annotated[bool, typer.Option("--all", help="every memory, however many (a table's default)")] = False,
     ) -> None:
         """List memories (or one memory's history of versions); a memory whose note broke is flagged."""
+        # A table of ten thousand rows takes rich some 16 s and no one reads it: a table shows a page
+        # unless asked for all; JSON, read by programs, lists everything unless asked for fewer.
+        page = newest if newest is not None else (None if every or as_json else TABLE_PAGE)
         with open_home(ctx) as memoir:
             if history:
                 found = memoir.memory_history(history, agent_id=agent)
             else:
-                found = memoir.memories(conversation, kind, deleted, agent_id=agent, all_agents=all_agents)
+                asked = None if page is None else min(page + 1, MAX_PAGE)  # one more: are there others?
+                found = memoir.memories(
+                    conversation, kind, deleted, agent_id=agent, all_agents=all_agents, newest=asked
+                )
+        more = page is not None and not history and len(found) > page
+        found = found[1:] if more else found
         if as_json:
-            for memory in found:
-                out.print(json.dumps(memory.to_dict(), ensure_ascii=False), markup=False, soft_wrap=True)
+            out.file.write("".join(json.dumps(m.to_dict(), ensure_ascii=False) + "\n" for m in found))
         elif found:
             out.print(render.memories_table(found, conversations=conversation is None and not history))
         elif conversation is not None:
             err.print(f"no memories in conversation {conversation!r}; leave out --conversation to list the whole home")
         else:
             err.print(f"no memories in {memoir.home}" + ("" if deleted else " (add --deleted for forgotten ones)"))
+        if more and newest is None:
+            err.print(f"the {page} latest shown; --newest N for more, --all for every one")
