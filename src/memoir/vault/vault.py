@@ -93,7 +93,7 @@ class Vault:
             for name in sorted(names):
                 if not name.endswith(".md") or name.startswith(TEMPORARY_PREFIX):
                     continue
-                path = Path(folder) / name
+                path = Path(os.path.join(folder, name))  # one Path made, not two: a vault holds thousands
                 if not _utf8_name(path):
                     yield Note(path, VaultFileError(path, "its name is not UTF-8: rename it"), "")
                 elif (note := self.read(path, recall)) is not None:
@@ -128,11 +128,12 @@ class Vault:
         if not self.root.exists():
             return 0
         cutoff, removed = time.time() - older_than_s, 0
-        for folder, _, names in os.walk(self.root):
+        for folder, folders, names in os.walk(self.root):
+            folders[:] = [name for name in folders if name not in (".git", ".obsidian")]
             for name in names:
-                path = Path(folder) / name
-                if not _OUR_TEMPORARY.fullmatch(name) or ".git" in path.parts or ".obsidian" in path.parts:
+                if not name.startswith(TEMPORARY_PREFIX) or not _OUR_TEMPORARY.fullmatch(name):
                     continue  # only the names memoir itself makes: a person's ".tmp-" file is theirs
+                path = Path(folder) / name
                 try:
                     info = path.lstat()
                     # An undo link keeps its note's old mtime: its ctime says when it was made.
