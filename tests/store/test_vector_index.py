@@ -52,7 +52,9 @@ class VectorsFollowTheStore(RuleBasedStateMachine):
         self.graph = self._graph_index()
 
     def _graph_index(self) -> VectorIndex:
-        return VectorIndex(self.store, MODEL, hnsw_threshold=1, exact_limit=0, path=self.root / "vectors.hnsw")
+        return VectorIndex(
+            self.store, MODEL, hnsw_threshold=1, exact_limit=0, path=self.root / "vectors.hnsw", background=False
+        )
 
     def teardown(self) -> None:
         vectors_module.COMPACT_MIN, search_tables.REMOVALS_KEPT = self.saved
@@ -153,4 +155,26 @@ def test_an_updated_memory_does_not_reload_every_vector(tmp_path: Path) -> None:
     index.refresh()
     assert calls and min(calls) > 0  # only the new item was read, not all fifty again
     assert index.count == 50
+    store.close()
+
+
+def test_a_search_never_waits_for_the_graph_it_is_exact_until_the_graph_is_built(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors_module, "GRAPH_DELAY_S", 0.2)
+    store = SQLiteStore.open(tmp_path / "memoir.db", synchronous="NORMAL")
+    vectors = [unit(seed) for seed in range(300)]  # more than GRAPH_STEP: the graph is built in the background
+    store.embeddings_save(MODEL, [(f"h{n}", vector.tobytes()) for n, vector in enumerate(vectors)])
+    store.index_add([IndexItem("turn", f"r{n}", "a", n, "x", "x", f"h{n}", ()) for n in range(300)])
+    index = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=tmp_path / "vectors.hnsw")
+    query = unit(12_345)
+    exact = sorted(((n, float(v @ query)) for n, v in enumerate(vectors)), key=lambda pair: -pair[1])[:5]
+
+    index.refresh()  # starts the graph's build and returns
+    found = index.search(query, IndexScope(), k=5)
+    index.wait_for_graph()
+    assert index._hnsw is not None and (tmp_path / "vectors.hnsw").exists()  # built, searched and saved
+    for answer in (found, index.search(query, IndexScope(), k=5)):
+        items = store.index_items([item_id for item_id, _ in answer])
+        assert [items[item_id].ref for item_id, _ in answer] == [f"r{n}" for n, _ in exact]
     store.close()

@@ -13,14 +13,24 @@ oversampling, filtered to the scope and the live items afterwards. The graph is 
 item id, so it survives compaction and restarts; it is saved beside the database with a
 small manifest, and a missing, stale or unreadable file is rebuilt, never fatal. A graph
 holding more dead items than live ones is rebuilt.
+
+A search never waits for a graph to be built: building one over 100,000 items takes one to
+two minutes on two cores, which a first `memoir search` used to spend before answering.
+A few new items are added to the graph in place; more are added (or a graph is built) in a
+background thread, and searches are exact until it is done (at 100,000 items, tens of
+milliseconds). A short-lived process may never see its graph finished: the next one that
+searches starts over, and a long-lived one (`memoir serve`) saves it for all.
 """
 
 from __future__ import annotations
 
+import atexit
 import json
 import logging
 import os
 import threading
+import time
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +45,22 @@ log = logging.getLogger("memoir.index")
 
 # Dead rows tolerated before the matrix is compacted (at least this many, and a quarter).
 COMPACT_MIN = 1024
+# New items added to the graph in place, in the searching thread: more are added in the background.
+GRAPH_STEP = 256
+# Items a background build adds at a time: between two, it sees that its process is exiting and
+# stops (faiss must not be inside a build while the interpreter shuts down: it aborts the process).
+GRAPH_CHUNK = 1000
+# Seconds a background build waits before it starts: a command that searches once and exits is
+# done by then, and leaves the cores to its search; a server builds it once and saves it for all.
+GRAPH_DELAY_S = 5.0
+_builders: weakref.WeakSet[VectorIndex] = weakref.WeakSet()
+
+
+@atexit.register
+def _stop_builders() -> None:
+    for index in list(_builders):
+        index._stop.set()
+        index.wait_for_graph()
 
 
 @dataclass
@@ -61,6 +87,7 @@ class VectorIndex:
         path: Path | None = None,
         hnsw_m: int = 32,
         ef_search: int = 128,
+        background: bool = True,
     ) -> None:
         self.store = store
         self.model = model
@@ -77,6 +104,10 @@ class VectorIndex:
         self._removal_seq = 0
         self._hnsw: Any = None  # faiss IndexIDMap over an HNSW graph: ids are item ids
         self._hnsw_last_item_id = 0
+        self._hnsw_loaded = False  # the saved graph was looked for (once per generation)
+        self.background = background  # False: the graph is built in the searching thread (tests)
+        self._building: threading.Thread | None = None
+        self._stop = threading.Event()  # set at exit: a background build gives up between chunks
         self._positions: dict[int, int] = {}  # item id -> row, live rows only
 
     # -- loading -----------------------------------------------------------------------
@@ -86,7 +117,7 @@ class VectorIndex:
         with self._lock:
             generation = self.store.index_generation()
             if generation != self._generation:
-                self._hnsw, self._hnsw_last_item_id = None, 0
+                self._hnsw, self._hnsw_last_item_id, self._hnsw_loaded = None, 0, False
                 self._generation = generation
                 self._reload()
             elif self._rows is not None and self._rows.dead > max(COMPACT_MIN, self._rows.count // 4):
@@ -181,6 +212,12 @@ class VectorIndex:
                 return self._search_hnsw(rows, query, mask, k)
             return self._search_exact(rows, mask, in_scope, query, k)
 
+    def wait_for_graph(self, timeout: float | None = None) -> None:
+        """Wait for a graph being built in the background (benchmarks and tests)."""
+        building = self._building
+        if building is not None:
+            building.join(timeout)
+
     def vectors_of(self, item_ids: list[int]) -> dict[int, np.ndarray]:
         """The stored vectors of these items (for MMR and for scoring keyword-only hits)."""
         with self._lock:
@@ -248,28 +285,61 @@ class VectorIndex:
     # -- HNSW ----------------------------------------------------------------------------
 
     def _update_hnsw(self) -> None:
+        """Bring the graph up to the rows held: a few new items in place, more in the background."""
         rows = self._rows
         assert rows is not None
+        if self._building is not None and self._building.is_alive():
+            return  # the graph is out being extended: searches are exact until it is back
         live = rows.count - rows.dead
-        if self._hnsw is None:
-            self._hnsw = self._load_hnsw()
+        if self._hnsw is None and not self._hnsw_loaded:
+            self._hnsw, self._hnsw_loaded = self._load_hnsw(), True
         if self._hnsw is not None and self._hnsw.ntotal > 2 * live:
             log.info("rebuilding the HNSW vector index: most of its %d items were removed", self._hnsw.ntotal)
-            self._hnsw = None
-        if self._hnsw is None:
-            log.info("building the HNSW vector index over %d items", live)
-            self._hnsw, self._hnsw_last_item_id = self._new_hnsw(rows.matrix.shape[1]), 0
-        _hnsw_graph(self._hnsw).hnsw.efSearch = self.ef_search
+            self._hnsw, self._hnsw_last_item_id = None, 0
         start = int(np.searchsorted(rows.item_ids[: rows.count], self._hnsw_last_item_id, side="right"))
-        if start < rows.count:
-            new = np.flatnonzero(rows.live[start : rows.count]) + start
-            if len(new):
-                self._hnsw.add_with_ids(rows.matrix[new], rows.item_ids[new])
-            self._hnsw_last_item_id = int(rows.item_ids[rows.count - 1])
+        if start >= rows.count:
+            return
+        new = np.flatnonzero(rows.live[start : rows.count]) + start
+        graph, last = self._hnsw, int(rows.item_ids[rows.count - 1])
+        ids, vectors = rows.item_ids[new], rows.matrix[new]  # copies: the rows may grow or compact meanwhile
+        if (graph is not None and len(new) <= GRAPH_STEP) or not self.background:
+            self._extend(graph, ids, vectors, last, self._generation)
+            return
+        log.debug("building the HNSW vector index over %d items in the background (searches exact meanwhile)", live)
+        self._hnsw = None  # handed to the builder: faiss does not search a graph while it grows
+        _builders.add(self)
+        self._building = threading.Thread(
+            target=self._extend,
+            args=(graph, ids, vectors, last, self._generation, GRAPH_DELAY_S),
+            daemon=True,
+            name="memoir-hnsw",
+        )
+        self._building.start()
+
+    def _extend(
+        self, graph: Any, ids: np.ndarray, vectors: np.ndarray, last: int, generation: int, delay: float = 0.0
+    ) -> None:
+        """Add these items to `graph` (a new one when None) and make it the searched graph, saved."""
+        if delay and self._stop.wait(delay):
+            return
+        started = time.perf_counter()
+        if graph is None:
+            graph = self._new_hnsw(vectors.shape[1])
+        _hnsw_graph(graph).hnsw.efSearch = self.ef_search
+        for start in range(0, len(ids), GRAPH_CHUNK):
+            if self._stop.is_set():
+                return  # the process is exiting: the graph is left for the next one to build
+            graph.add_with_ids(vectors[start : start + GRAPH_CHUNK], ids[start : start + GRAPH_CHUNK])
+        with self._lock:
+            if generation != self._generation:
+                return  # the index was cleared meanwhile: this graph holds what is gone
+            self._hnsw, self._hnsw_last_item_id = graph, last
             self._save_hnsw()
+        if delay:
+            log.info("built the HNSW vector index over %d items in %.0f s", graph.ntotal, time.perf_counter() - started)
 
     def _new_hnsw(self, dim: int) -> Any:
-        import faiss
+        faiss = _faiss()
 
         graph = faiss.IndexHNSWFlat(dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
         graph.hnsw.efConstruction = 80
@@ -286,7 +356,7 @@ class VectorIndex:
     def _load_hnsw(self) -> Any:
         if self.path is None or not self.path.exists():
             return None
-        import faiss
+        faiss = _faiss()
 
         try:
             manifest = json.loads(self.path.with_suffix(".json").read_text())
@@ -307,7 +377,7 @@ class VectorIndex:
     def _save_hnsw(self) -> None:
         if self.path is None:
             return
-        import faiss
+        faiss = _faiss()
 
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -322,6 +392,15 @@ class VectorIndex:
 
 def _hnsw_graph(index: Any) -> Any:
     """The HNSW graph inside an id map (read back from a file, the map holds a generic index)."""
-    import faiss
+    faiss = _faiss()
 
     return faiss.downcast_index(index.index)
+
+
+def _faiss() -> Any:
+    """faiss, imported on first use; its loader's notes ("Could not load library with AVX2
+    support") say how it found its build, which is no news to a person running memoir."""
+    logging.getLogger("faiss.loader").setLevel(logging.WARNING)
+    import faiss
+
+    return faiss
