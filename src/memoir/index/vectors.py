@@ -45,7 +45,7 @@ log = logging.getLogger("memoir.index")
 
 # Dead rows tolerated before the matrix is compacted (at least this many, and a quarter).
 COMPACT_MIN = 1024
-# New items added to the graph in place, in the searching thread: more are added in the background.
+# Items added to the graph (or a new graph built over) in the searching thread: more, in the background.
 GRAPH_STEP = 256
 # Items a background build adds at a time: between two, it sees that its process is exiting and
 # stops (faiss must not be inside a build while the interpreter shuts down: it aborts the process).
@@ -302,7 +302,7 @@ class VectorIndex:
         new = np.flatnonzero(rows.live[start : rows.count]) + start
         graph, last = self._hnsw, int(rows.item_ids[rows.count - 1])
         ids, vectors = rows.item_ids[new], rows.matrix[new]  # copies: the rows may grow or compact meanwhile
-        if (graph is not None and len(new) <= GRAPH_STEP) or not self.background:
+        if len(new) <= GRAPH_STEP or not self.background:  # a few items: cheap enough to add before answering
             self._extend(graph, ids, vectors, last, self._generation)
             return
         log.debug("building the HNSW vector index over %d items in the background (searches exact meanwhile)", live)
