@@ -433,6 +433,10 @@ def test_a_big_vault_is_listed_a_page_at_a_time_unless_every_memory_is_asked_for
     ]
     refused = cli("memories", "--newest", "0", home=ready)
     assert refused.exit_code == 2 and "--newest" in refused.stderr
+    both = cli("memories", "--all", "--newest", "2", home=ready)
+    assert both.exit_code == 2 and "give one" in both.stderr
+    beyond = cli("memories", "--json", "--newest", "10001", home=ready)  # past a page: said, not cut short
+    assert beyond.exit_code == 2 and "newest" in beyond.stderr and beyond.stdout == ""
 
 
 def test_status_counts_one_item_as_one_item(ready: Path) -> None:

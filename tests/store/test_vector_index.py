@@ -178,3 +178,39 @@ def test_a_search_never_waits_for_the_graph_it_is_exact_until_the_graph_is_built
         items = store.index_items([item_id for item_id, _ in answer])
         assert [items[item_id].ref for item_id, _ in answer] == [f"r{n}" for n, _ in exact]
     store.close()
+
+
+def test_items_added_while_the_graph_is_built_are_found_and_a_failed_build_leaves_no_partial_graph(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(vectors_module, "GRAPH_DELAY_S", 0.2)
+    store = SQLiteStore.open(tmp_path / "memoir.db", synchronous="NORMAL")
+
+    def add(numbers: range | list[int]) -> None:
+        store.embeddings_save(MODEL, [(f"h{n}", unit(n).tobytes()) for n in numbers])
+        store.index_add([IndexItem("turn", f"r{n}", "a", n, "x", "x", f"h{n}", ()) for n in numbers])
+
+    def nearest(index: VectorIndex, n: int) -> str:
+        [(item_id, _)] = index.search(unit(n), IndexScope(), k=1)
+        return store.index_items([item_id])[item_id].ref
+
+    add(range(300))
+    index = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=tmp_path / "vectors.hnsw")
+    index.refresh()  # the build starts
+    add([1000])
+    index.refresh()  # the build is out: the new item waits in the rows
+    index.wait_for_graph()
+    assert nearest(index, 1000) == "r1000"  # compared exactly beside the graph
+
+    failing = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=tmp_path / "other.hnsw")
+    monkeypatch.setattr(failing, "_new_hnsw", lambda dim: (_ for _ in ()).throw(MemoryError("no room")))
+    failing.refresh()
+    failing.wait_for_graph()
+    assert failing._hnsw is None and nearest(failing, 5) == "r5"  # exact, whole
+    monkeypatch.undo()
+    monkeypatch.setattr(vectors_module, "GRAPH_DELAY_S", 0.0)
+    add(range(300, 600))
+    failing.refresh()
+    failing.wait_for_graph()
+    assert failing._hnsw is not None and failing._hnsw.ntotal == 601  # every item, not those after the failure
+    store.close()

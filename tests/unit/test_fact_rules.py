@@ -262,6 +262,27 @@ def settle(turns: list[str]) -> list[str]:
                 "The user is originally from Ohio",
             ],
         ),
+        # ...but a belief is no job, a club no employer, a name's comma no detail, a new career no promotion
+        (
+            ["I'm Buddhist.", "I'm a software engineer at Google."],
+            ["The user is Buddhist", "The user is a software engineer at Google"],
+        ),
+        (
+            ["I'm a software engineer at Google.", "I'm joining a local football club as a goalkeeper"],
+            ["The user is a software engineer at Google", "The user is joining a local football club as a goalkeeper"],
+        ),
+        (
+            ["I'm a software engineer at Hill, Cole & Partners.", "I'm joining Shopify as a senior developer."],
+            ["The user is joining Shopify as a senior developer"],
+        ),
+        (
+            ["I'm a teacher at Leeds Grammar.", "I'm now a freelance translator."],
+            ["The user is now a freelance translator"],
+        ),
+        (  # a number inside another ("2" in "12") is not that one
+            ["I go to the gym 3 times a week.", "I no longer go 3 times a week, it's 2 now, I have 12 kids."],
+            ["The user goes to the gym 2 times a week", "The user has 12 kids"],
+        ),
         # a new employer replaces the old one
         (
             ["I work with Baker Partners in Leeds.", "I have joined a new firm, Hill & Cole, better hours."],

@@ -89,12 +89,15 @@ def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) ->
         """List memories (or one memory's history of versions); a memory whose note broke is flagged."""
         # A table of ten thousand rows takes rich some 16 s and no one reads it: a table shows a page
         # unless asked for all; JSON, read by programs, lists everything unless asked for fewer.
+        if every and newest is not None:
+            raise typer.BadParameter("--all lists every memory, --newest N the N latest: give one", param_hint="--all")
         page = newest if newest is not None else (None if every or as_json else TABLE_PAGE)
         with open_home(ctx) as memoir:
             if history:
                 found = memoir.memory_history(history, agent_id=agent)
             else:
-                asked = None if page is None else min(page + 1, MAX_PAGE)  # one more: are there others?
+                # one more: are there others? (past the façade's page limit, its own error says so)
+                asked = None if page is None else page + 1 if page < MAX_PAGE else page
                 found = memoir.memories(
                     conversation, kind, deleted, agent_id=agent, all_agents=all_agents, newest=asked
                 )

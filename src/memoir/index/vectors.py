@@ -269,6 +269,17 @@ class VectorIndex:
         return [(int(rows.item_ids[p]), float(scores[i])) for p, i in zip(picked, top, strict=True)]
 
     def _search_hnsw(self, rows: _Rows, query: np.ndarray, mask: np.ndarray | None, k: int) -> list[tuple[int, float]]:
+        hits = self._graph_hits(query, mask, k)
+        # Items the graph does not hold yet (added while it was being built) are compared exactly beside it.
+        tail = int(np.searchsorted(rows.item_ids[: rows.count], self._hnsw_last_item_id, side="right"))
+        if tail < rows.count:
+            recent = np.zeros(rows.count, dtype=bool)
+            recent[tail:] = rows.live[tail : rows.count] if mask is None else mask[tail:]
+            if (in_tail := int(recent.sum())) > 0:
+                hits = sorted([*hits, *self._search_exact(rows, recent, in_tail, query, k)], key=lambda hit: -hit[1])
+        return hits[:k]
+
+    def _graph_hits(self, query: np.ndarray, mask: np.ndarray | None, k: int) -> list[tuple[int, float]]:
         want = k * 4
         total = self._hnsw.ntotal
         while True:
@@ -306,7 +317,8 @@ class VectorIndex:
             self._extend(graph, ids, vectors, last, self._generation)
             return
         log.debug("building the HNSW vector index over %d items in the background (searches exact meanwhile)", live)
-        self._hnsw = None  # handed to the builder: faiss does not search a graph while it grows
+        # Handed to the builder (faiss does not search a graph while it grows): until it is back, none is held.
+        self._hnsw, self._hnsw_last_item_id = None, 0
         _builders.add(self)
         self._building = threading.Thread(
             target=self._extend,
@@ -317,25 +329,33 @@ class VectorIndex:
         self._building.start()
 
     def _extend(
-        self, graph: Any, ids: np.ndarray, vectors: np.ndarray, last: int, generation: int, delay: float = 0.0
+        self, graph: Any, ids: np.ndarray, vectors: np.ndarray, last: int, generation: int, delay: float | None = None
     ) -> None:
-        """Add these items to `graph` (a new one when None) and make it the searched graph, saved."""
-        if delay and self._stop.wait(delay):
+        """Add these items to `graph` (a new one when None) and make it the searched graph, saved.
+
+        `delay`: in the background, after waiting so long (None: here, now)."""
+        if delay is not None and self._stop.wait(delay):
             return
         started = time.perf_counter()
-        if graph is None:
-            graph = self._new_hnsw(vectors.shape[1])
-        _hnsw_graph(graph).hnsw.efSearch = self.ef_search
-        for start in range(0, len(ids), GRAPH_CHUNK):
-            if self._stop.is_set():
-                return  # the process is exiting: the graph is left for the next one to build
-            graph.add_with_ids(vectors[start : start + GRAPH_CHUNK], ids[start : start + GRAPH_CHUNK])
+        try:
+            if graph is None:
+                graph = self._new_hnsw(vectors.shape[1])
+            _hnsw_graph(graph).hnsw.efSearch = self.ef_search
+            for start in range(0, len(ids), GRAPH_CHUNK):
+                if self._stop.is_set():
+                    return  # the process is exiting: the graph is left for the next one to build
+                graph.add_with_ids(vectors[start : start + GRAPH_CHUNK], ids[start : start + GRAPH_CHUNK])
+        except (MemoryError, RuntimeError) as exc:
+            if delay is None:
+                raise
+            log.warning("could not build the HNSW vector index (%s); searches stay exact", exc)
+            return  # nothing was installed: the next refresh builds a graph of every item
         with self._lock:
             if generation != self._generation:
                 return  # the index was cleared meanwhile: this graph holds what is gone
             self._hnsw, self._hnsw_last_item_id = graph, last
             self._save_hnsw()
-        if delay:
+        if delay is not None:
             log.info("built the HNSW vector index over %d items in %.0f s", graph.ntotal, time.perf_counter() - started)
 
     def _new_hnsw(self, dim: int) -> Any:

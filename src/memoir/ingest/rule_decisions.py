@@ -46,7 +46,7 @@ from memoir.ingest.fact_words import (
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import Topic, stem_set, stems, topics, workplace
+from memoir.ingest.topics import Topic, job_words, stem_set, stems, topics, workplace
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
@@ -334,7 +334,8 @@ def _replacement(
         schedule = [
             v
             for v in reading.new
-            if v.kind in ("weekday", "date", "time", "number") and not any(v.text in s.text for s in reading.statements)
+            if v.kind in ("weekday", "date", "time", "number")
+            and not any(re.search(rf"(?<!\w){re.escape(v.text)}(?!\w)", s.text) for s in reading.statements)
         ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
         return swapped or habit_dropped(reading.retracted), set()
@@ -432,6 +433,9 @@ def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | Non
         return None
     head, *parts = re.split(r",\s+", known.text)
     lead = re.match(r"^(?P<s>.+?\s(?:is|are))\s", head)
+    # what follows a comma and says something of its own ("originally from Ohio"), not a name's
+    # continuation ("at Hill, Cole & Partners", "at St Mary's, London")
+    parts = [part for part in parts if re.match(r"[a-z]", part) and len(part.split()) >= 2]
     if not parts or lead is None or workplace(head) is None:
         return None
     return f"{lead.group('s')} {', '.join(parts)}"
@@ -444,6 +448,8 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
         merged = merge_values(known.text, text)
         if merged != known.text:
             return merged
-    if any(t.attribute == "job" for t in mine) and (where := workplace(known.text)) and workplace(text) is None:
+    # A promotion (the old job's word in the new one, or said so) stays where it was; a new career may not.
+    promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
+    if promoted and (where := workplace(known.text)) and workplace(text) is None:
         return f"{text.rstrip('.!')} {where}"
     return text

@@ -21,7 +21,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
-__all__ = ["Topic", "stem", "stem_set", "stems", "topics", "workplace"]
+__all__ = ["Topic", "job_words", "stem", "stem_set", "stems", "topics", "workplace"]
 
 # A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
 _JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
@@ -82,17 +82,28 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"^(?P<s>the user)'s (?:favou?rite|fav)\s+(?P<a>[\w\s]+?)\s+(?:is|are)\s+(?P<v>.+)$", re.I),
     ),
 ]
+# Jobs said without an article, as people writing in a second language say them: a closed list, since
+# "-ist" and "-eer" also end beliefs and roles ("Buddhist", "feminist", "volunteer").
+_BARE_JOBS = "|".join(
+    word_list(
+        "chef cook nurse pilot doctor teacher engineer pharmacist dentist lawyer accountant architect journalist "
+        "developer programmer designer manager mechanic electrician plumber driver waiter waitress barista cashier "
+        "secretary receptionist physiotherapist therapist scientist researcher professor lecturer farmer baker "
+        "butcher carpenter translator photographer midwife surgeon paramedic"
+    )
+)
 _JOB_NOUN = re.compile(
     r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to|"
     # without an article ("I am chef de partie", "she is nurse"), only a word that names nothing but a job
-    r"is(?=\s+[\w-]*(?:chef|nurse|cook|pilot|ist|eer)\b))\s+"
+    rf"is(?=\s+(?:[\w]+-)?(?:{_BARE_JOBS})\b))\s+"
     r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?P<where>\s+(?:at|for|in|with)\s+.+)?$",
     re.I,
 )
 # "is joining Shopify as a senior UX researcher starting Nov 4": the role, not when it starts
 _JOINING = re.compile(
     r"^the user\s+(?:is joining|will be joining|will join|has joined|joined|is starting at|starts at)"
-    r"\s+(?P<where>.+?)\s+as\s+(?:an?\s+)?(?P<v>.+?)(?:,|\s+(?:starting|from|on|in|next)\b|$)",
+    # a named employer ("Shopify", "the Ghana Health Service"), not "a local football club as a goalkeeper"
+    r"\s+(?P<where>(?:the\s+)?(?-i:[A-Z]).*?)\s+as\s+(?:an?\s+)?(?P<v>.+?)(?:,|\s+(?:starting|from|on|in|next)\b|$)",
     re.I,
 )
 _RELATION = re.compile(
@@ -146,10 +157,17 @@ def workplace(fact: str) -> str | None:
     """Where a fact says the user holds their job ("in a restaurant in Lyon" of "The user is chef de partie in
     a restaurant in Lyon", "Shopify" of "The user is joining Shopify as …"), or None."""
     text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
-    job = _JOB_NOUN.match(text) or _JOINING.match(text)  # "joining Shopify as …": Shopify
+    if (joining := _JOINING.match(text)) and any(_is_job(w) for w in joining.group("v").split()):
+        return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
+    job = _JOB_NOUN.match(text)
     if job is None or job.group("where") is None or not any(_is_job(w) for w in job.group("v").split()):
         return None
     return job.group("where").strip()
+
+
+def job_words(fact: str) -> set[str]:
+    """The words of the job a fact names ("sous-chef": sous, chef), for telling a promotion from a new career."""
+    return {w for t in topics(fact) if t.attribute == "job" for w in re.split(r"[\s-]+", t.value) if w}
 
 
 def _possessive(subject: str, value: str) -> list[Topic]:
