@@ -25,6 +25,7 @@ searches starts over, and a long-lived one (`memoir serve`) saves it for all.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import logging
 import os
@@ -53,6 +54,7 @@ GRAPH_CHUNK = 1000
 # Seconds a background build waits before it starts: a command that searches once and exits is
 # done by then, and leaves the cores to its search; a server builds it once and saves it for all.
 GRAPH_DELAY_S = 5.0
+STALE_COPY_S = 3600  # a half-written graph file this old is a killed saver's, never one still being written
 _builders: weakref.WeakSet[VectorIndex] = weakref.WeakSet()
 
 
@@ -399,15 +401,19 @@ class VectorIndex:
             return
         faiss = _faiss()
 
+        tmp = self.path.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")  # two savers never share one
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_suffix(".tmp")
+            for left in self.path.parent.glob(f"{self.path.stem}.*.tmp"):  # a killed saver's copy: hundreds of MB
+                with contextlib.suppress(OSError):
+                    if left.stat().st_mtime < time.time() - STALE_COPY_S:
+                        left.unlink()
             faiss.write_index(self._hnsw, str(tmp))
             os.replace(tmp, self.path)
             self.path.with_suffix(".json").write_text(json.dumps(self._manifest()))
         except (OSError, RuntimeError) as exc:  # a cache: failing to save only costs a rebuild later
             log.warning("could not save the HNSW index to %s: %s", self.path, exc)
-            self.path.with_suffix(".tmp").unlink(missing_ok=True)  # a half-written copy only takes space
+            tmp.unlink(missing_ok=True)  # a half-written copy only takes space
 
 
 def _hnsw_graph(index: Any) -> Any:
