@@ -158,14 +158,19 @@ def test_an_updated_memory_does_not_reload_every_vector(tmp_path: Path) -> None:
     store.close()
 
 
+def add_units(store: SQLiteStore, numbers: range | list[int]) -> None:
+    """Items r<n> of conversation "a", each with the vector unit(n)."""
+    store.embeddings_save(MODEL, [(f"h{n}", unit(n).tobytes()) for n in numbers])
+    store.index_add([IndexItem("turn", f"r{n}", "a", n, "x", "x", f"h{n}", ()) for n in numbers])
+
+
 def test_a_search_never_waits_for_the_graph_it_is_exact_until_the_graph_is_built(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(vectors_module, "GRAPH_DELAY_S", 0.2)
     store = SQLiteStore.open(tmp_path / "memoir.db", synchronous="NORMAL")
-    vectors = [unit(seed) for seed in range(300)]  # more than GRAPH_STEP: the graph is built in the background
-    store.embeddings_save(MODEL, [(f"h{n}", vector.tobytes()) for n, vector in enumerate(vectors)])
-    store.index_add([IndexItem("turn", f"r{n}", "a", n, "x", "x", f"h{n}", ()) for n in range(300)])
+    add_units(store, range(300))  # more than GRAPH_STEP: the graph is built in the background
+    vectors = [unit(n) for n in range(300)]
     index = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=tmp_path / "vectors.hnsw")
     query = unit(12_345)
     exact = sorted(((n, float(v @ query)) for n, v in enumerate(vectors)), key=lambda pair: -pair[1])[:5]
@@ -187,8 +192,7 @@ def test_items_added_while_the_graph_is_built_are_found_and_a_failed_build_leave
     store = SQLiteStore.open(tmp_path / "memoir.db", synchronous="NORMAL")
 
     def add(numbers: range | list[int]) -> None:
-        store.embeddings_save(MODEL, [(f"h{n}", unit(n).tobytes()) for n in numbers])
-        store.index_add([IndexItem("turn", f"r{n}", "a", n, "x", "x", f"h{n}", ()) for n in numbers])
+        add_units(store, numbers)
 
     def nearest(index: VectorIndex, n: int) -> str:
         [(item_id, _)] = index.search(unit(n), IndexScope(), k=1)
