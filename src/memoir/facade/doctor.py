@@ -64,12 +64,9 @@ def _vault(parts: Parts) -> list[Finding]:
     diff = diff_vault(parts.vault, parts.store)
     findings = [Finding("error", "vault", f"unreadable memory file, left alone: {error}") for error in diff.broken]
     findings += [Finding("warning", "vault", f"duplicate id, left alone: {error}") for error in diff.duplicates]
-    unreadable = [m for m in parts.store.memory_list(include_deleted=True) if m.unreadable]
-    if unreadable:
+    if unreadable := parts.store.memory_unreadable_count():
         findings.append(
-            Finding(
-                "warning", "vault", f"{counted(len(unreadable), 'memory')} shown from their last good copy: note broken"
-            )
+            Finding("warning", "vault", f"{counted(unreadable, 'memory')} shown from their last good copy: note broken")
         )
     for what, count in (
         ("changed on disk", len(diff.changed)),
@@ -97,7 +94,7 @@ def _index(store: Store, job: IndexEventJob, model: str) -> list[Finding]:
         if len(page) < PAGE:
             break
         after = (page[-1].timestamp_ms, page[-1].event_id)
-    live = {m.id for m in store.memory_list()}
+    live = store.memory_live_ids()
     unindexed_memories = len(live - store.index_items_by_ref(list(live))) if live else 0
     if missing > pending or unindexed_memories:
         return [

@@ -382,6 +382,10 @@ class MemoryMirror(Protocol):
 
     def memory_files(self) -> dict[str, tuple[str, str]]: ...
 
+    def memory_live_ids(self) -> set[str]: ...
+
+    def memory_unreadable_count(self) -> int: ...
+
 
 # A breaker's row: (failures, opened_ms, trial_until_ms, last_error).
 BreakerRow = tuple[int, int | None, int | None, str | None]

@@ -186,3 +186,11 @@ class MemoryTables(SQLParts):
     def memory_files(self) -> dict[str, tuple[str, str]]:
         """id -> (path, file hash): the vault snapshot as last seen."""
         return {row[0]: (row[1], row[2]) for row in self._rows("SELECT id, path, file_hash FROM memories")}
+
+    def memory_live_ids(self) -> set[str]:
+        """The ids of every live memory, every agent's (what `memoir doctor` checks the index for)."""
+        return {row[0] for row in self._rows("SELECT id FROM memories WHERE deleted_ms IS NULL")}
+
+    def memory_unreadable_count(self) -> int:
+        """Memories shown from their last good copy because their note is broken now."""
+        return int(self._rows("SELECT count(*) FROM memories WHERE unreadable IS NOT NULL")[0][0])
