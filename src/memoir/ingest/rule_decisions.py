@@ -11,18 +11,14 @@ message changed values, the message's own statement when it said something new (
 joiner at a shipyard in Hull now"), or nothing (a deletion) when it only took a fact
 back. The old fact becomes a tombstone pointing at its successor (`replaced_by`).
 
-Statements the changes did not use are settled against the known facts: the same fact
-again is nothing to do (the same words, the same value on a topic, or no content word
-the known fact lacks), a new value on a single-valued topic replaces the old one, a fact
-that says all a known fact says and more replaces it, and anything else is added.
+Statements the changes did not use are settled against the known facts (`settling`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import dataclass
 
 from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
@@ -34,7 +30,6 @@ from memoir.ingest.fact_words import (
     merge_values,
     other_of_kind,
     related,
-    same_subject,
     subject_of,
     swap_kind,
     swap_value,
@@ -43,10 +38,11 @@ from memoir.ingest.fact_words import (
     takes_back,
     untouched,
 )
+from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
-from memoir.ingest.rules import Statement
-from memoir.ingest.topics import Topic, job_words, stem_set, stems, topics, workplace
+from memoir.ingest.settling import settle
+from memoir.ingest.topics import stem_set, stems
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
@@ -82,44 +78,6 @@ _VERB_STEMS = stem_set(
 
 
 @dataclass(frozen=True)
-class Decision:
-    event: str  # ADD, UPDATE, DELETE or NONE
-    text: str
-    memory_id: str | None = None  # the existing memory concerned (UPDATE, DELETE, NONE)
-    important: bool = False  # the user asked for it to be remembered (tagged `important`)
-    source: str = "heuristics"  # who read the fact in the message: the rules, or the model (llm)
-    reconciled_by: str = "heuristics"  # who decided what it does to the known facts
-
-
-@dataclass
-class Known:
-    """A live fact while a message is reconciled (`id` None: added by this reconciliation).
-
-    What the rules read of its text is worked out once: a fact kept between messages
-    (`live.LiveFacts`) is not read again for each one.
-    """
-
-    id: str | None
-    text: str
-    stems: frozenset[str] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.stems = stems(self.text)
-
-    @cached_property
-    def normalised(self) -> str:
-        return normalise_content(self.text)
-
-    @cached_property
-    def topics(self) -> tuple[Topic, ...]:
-        return topics(self.text)
-
-    @cached_property
-    def values(self) -> tuple[Value, ...]:
-        return tuple(values(self.text))
-
-
-@dataclass(frozen=True)
 class Names:
     """How a message's readings name the known facts they may decide on (`naming`; `live.LiveFacts.near`)."""
 
@@ -132,7 +90,7 @@ def naming(readings: Sequence[Reading]) -> Names:
     """What names every known fact the readings may change or find again (`reconcile_known`).
 
     A statement that no change used is settled against a fact on the same topic, or one
-    holding all its stems, or one whose stems it holds all of, and nothing else (`_settle`,
+    holding all its stems, or one whose stems it holds all of, and nothing else (`settling.settle`,
     `_replaces`). A sentence that changes something names the fact it changes by an old
     value (`mentions`), by a clause taken back (its stems as `takes_back` reads them), or
     by a stem shared with the sentence or a statement of it (`_restated`, `_new_value`), and
@@ -177,7 +135,7 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
             decisions += _changes(reading, live, used)
         for index, statement in enumerate(reading.statements):
             if index not in used:
-                decisions += _settle(statement, live)
+                decisions += settle(statement, live)
     return decisions
 
 
@@ -192,15 +150,8 @@ def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decisi
         if text is None or normalise_content(text) == normalise_content(known.text):
             decisions.append(Decision("DELETE", known.text, known.id))
             live.remove(known)
-        elif (rest := _rest(known, reading, old, text)) is not None:
-            # the change named one part of the fact: that part is replaced, the rest still holds
-            decisions.append(Decision("UPDATE", rest, known.id))
-            decisions.append(Decision("ADD", text, None, important, source))
-            live[live.index(known)] = Known(None, rest)
-            live.append(Known(None, text))
-        else:
-            decisions.append(Decision("UPDATE", text, known.id, important, source))
-            live[live.index(known)] = Known(None, text)
+        else:  # with a rest: the change named one part of the fact, that part is replaced, the rest holds
+            decisions += replace_known(known, text, _rest(known, reading, old, text), important, source, live)
     return decisions
 
 
@@ -372,84 +323,3 @@ def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> 
     preferred = [v for v in candidates if said is not None and v.text in said]
     chosen = preferred or candidates
     return chosen[0].text if chosen else None
-
-
-def _settle(statement: Statement, live: list[Known]) -> list[Decision]:
-    """A statement no change used: nothing (known), an update (a topic's new value, or more said), or an add.
-
-    A model's statement (`source` llm) never replaces a known fact: it is added, or dropped when it
-    contradicts one on a topic that holds one value.
-    """
-    new = Known(None, statement.text)
-    said = normalise_content(statement.text)
-    if any(k.normalised == said for k in live):
-        return []
-    mine = topics(statement.text)
-    for known in live:
-        if any(t.key == o.key and t.value == o.value for t in mine for o in known.topics):
-            return []
-        if new.stems and new.stems <= known.stems and same_subject(statement.text, known.text):
-            return []
-    decisions: list[Decision] = []
-    replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
-    if statement.source == "llm" and replaced:
-        # A model's fact only adds: one on a topic known with another value ("The user's name is Ada" beside
-        # "… is Tom Walker", from "Ada is 9") is a misreading, and a fact it says more of stays as it is.
-        if any(t.key == o.key for t in mine for k in replaced for o in k.topics):
-            return []
-        replaced = []
-    for known in replaced:
-        if decisions:  # a second fact on the same topic is stale too
-            decisions.append(Decision("DELETE", known.text, known.id))
-            live.remove(known)
-            continue
-        text = _topic_text(statement.text, mine, known)
-        if (rest := _beside_the_job(text, mine, known)) is not None:
-            decisions.append(Decision("UPDATE", rest, known.id))
-            decisions.append(Decision("ADD", text, None, statement.important, statement.source))
-            live[live.index(known)] = Known(None, rest)
-            live.append(Known(None, text))
-            continue
-        decisions.append(Decision("UPDATE", text, known.id, statement.important, statement.source))
-        live[live.index(known)] = Known(None, text)
-    if not decisions:
-        decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
-        live.append(new)
-    return decisions
-
-
-def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:
-    """Is `known` what the statement changes: the same single-valued topic with another value,
-    or a fact of two or more words that the statement says all of, and more?"""
-    if any(t.key == o.key and t.value != o.value for t in mine for o in known.topics):
-        return True
-    return len(known.stems) >= 2 and known.stems < new.stems and same_subject(text, known.text)
-
-
-def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | None:
-    """What an old job's fact said besides the job, which a new job somewhere else leaves true: "The user is
-    a UX researcher at Loonie Labs, originally from Ohio" keeps "The user is originally from Ohio"."""
-    if not any(t.attribute == "job" for t in mine) or workplace(text) is None:
-        return None
-    head, *parts = re.split(r",\s+", known.text)
-    lead = re.match(r"^(?P<s>.+?\s(?:is|are))\s", head)
-    # what follows a comma and says something of its own ("originally from Ohio"), not a name's
-    # continuation ("at Hill, Cole & Partners", "at St Mary's, London")
-    parts = [part for part in parts if re.match(r"[a-z]", part) and len(part.split()) >= 2]
-    if not parts or lead is None or workplace(head) is None:
-        return None
-    return f"{lead.group('s')} {', '.join(parts)}"
-
-
-def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
-    """An event's new place or date keeps the rest of what was known of it ("… on 14 June"); a new job said
-    without a workplace keeps the old one's ("I am now sous-chef" of a chef de partie in a restaurant in Lyon)."""
-    if all(t.attribute in ("place", "date", "time") for t in mine):
-        merged = merge_values(known.text, text)
-        if merged != known.text:
-            return merged
-    # A promotion (the old job's word in the new one, or said so) stays where it was; a new career may not.
-    promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
-    if promoted and (where := workplace(known.text)) and workplace(text) is None:
-        return f"{text.rstrip('.!')} {where}"
-    return text

@@ -1,0 +1,96 @@
+"""Statements no change used, settled against the known facts (the rules' reconciliation, second half).
+
+The same fact again is nothing to do (the same words, the same value on a topic, or no
+content word the known fact lacks); a new value on a single-valued topic replaces the old
+one, keeping what the old fact said besides it (an event's date beside its new place, a
+workplace beside a promotion, the rest of an old job's fact beside a new job); a fact that
+says all a known fact says and more replaces it; anything else is added.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.fact_words import merge_values, same_subject
+from memoir.ingest.known import Decision, Known, replace_known
+from memoir.ingest.rules import Statement
+from memoir.ingest.topics import Topic, job_words, topics, workplace
+from memoir.model.memory import normalise_content
+
+__all__ = ["settle"]
+
+
+def settle(statement: Statement, live: list[Known]) -> list[Decision]:
+    """A statement no change used: nothing (known), an update (a topic's new value, or more said), or an add.
+
+    A model's statement (`source` llm) never replaces a known fact: it is added, or dropped when it
+    contradicts one on a topic that holds one value.
+    """
+    new = Known(None, statement.text)
+    said = normalise_content(statement.text)
+    if any(k.normalised == said for k in live):
+        return []
+    mine = topics(statement.text)
+    for known in live:
+        if any(t.key == o.key and t.value == o.value for t in mine for o in known.topics):
+            return []
+        if new.stems and new.stems <= known.stems and same_subject(statement.text, known.text):
+            return []
+    decisions: list[Decision] = []
+    replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
+    if statement.source == "llm" and replaced:
+        # A model's fact only adds: one on a topic known with another value ("The user's name is Ada" beside
+        # "… is Tom Walker", from "Ada is 9") is a misreading, and a fact it says more of stays as it is.
+        if any(t.key == o.key for t in mine for k in replaced for o in k.topics):
+            return []
+        replaced = []
+    for known in replaced:
+        if decisions:  # a second fact on the same topic is stale too
+            decisions.append(Decision("DELETE", known.text, known.id))
+            live.remove(known)
+            continue
+        text = _topic_text(statement.text, mine, known)
+        rest = _beside_the_job(text, mine, known)
+        decisions += replace_known(known, text, rest, statement.important, statement.source, live)
+    if not decisions:
+        decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
+        live.append(new)
+    return decisions
+
+
+def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:
+    """Is `known` what the statement changes: the same single-valued topic with another value,
+    or a fact of two or more words that the statement says all of, and more?"""
+    if any(t.key == o.key and t.value != o.value for t in mine for o in known.topics):
+        return True
+    return len(known.stems) >= 2 and known.stems < new.stems and same_subject(text, known.text)
+
+
+def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | None:
+    """What an old job's fact said besides the job, which a new job somewhere else leaves true: "The user is
+    a UX researcher at Loonie Labs, originally from Ohio" keeps "The user is originally from Ohio"."""
+    if not any(t.attribute == "job" for t in mine) or workplace(text) is None:
+        return None
+    head, *parts = re.split(r",\s+", known.text)
+    lead = re.match(r"^(?P<s>.+?\s(?:is|are))\s", head)
+    # what follows a comma and says something of its own ("originally from Ohio"), not a name's
+    # continuation ("at Hill, Cole & Partners", "at St Mary's, London")
+    parts = [part for part in parts if re.match(r"[a-z]", part) and len(part.split()) >= 2]
+    if not parts or lead is None or workplace(head) is None:
+        return None
+    return f"{lead.group('s')} {', '.join(parts)}"
+
+
+def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
+    """An event's new place or date keeps the rest of what was known of it ("… on 14 June"); a new job said
+    without a workplace keeps the old one's ("I am now sous-chef" of a chef de partie in a restaurant in Lyon)."""
+    if all(t.attribute in ("place", "date", "time") for t in mine):
+        merged = merge_values(known.text, text)
+        if merged != known.text:
+            return merged
+    # A promotion (the old job's word in the new one, or said so) stays where it was; a new career may not.
+    promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
+    if promoted and (where := workplace(known.text)) and workplace(text) is None:
+        return f"{text.rstrip('.!')} {where}"
+    return text
