@@ -150,3 +150,5 @@ def test_questions_never_reach_the_model() -> None:
 def test_the_topic_guard_holds() -> None:
     assert same_topic("The user's wife is Jane", "The user's wife is named Anne")
     assert not same_topic("The user likes pizza", "The user lives in Lisbon")
+    # a unit ties nothing: a recorded answer replaced "Sota is 4 years" by "the juniper is 60 years old"
+    assert not same_topic("The user's grandson Sota is 4 years", "The user's oldest one is juniper, 60 years old")

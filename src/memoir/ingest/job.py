@@ -40,6 +40,7 @@ from memoir.ingest.live import FactCache, LiveFacts
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
 from memoir.ingest.rule_decisions import Decision, Names, naming, reconcile_known
 from memoir.ingest.rules import Statement
+from memoir.ingest.topics import topics
 from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory
 from memoir.model.secrets import holds_secret
@@ -164,7 +165,7 @@ class ExtractFactsJob:
             if proposal.memory_id in touched or proposal.event not in ("UPDATE", "DELETE"):
                 continue
             old = next(m for m in neighbours if m.id == proposal.memory_id)
-            if proposal.event == "UPDATE" and same_topic(old.content, proposal.text):
+            if proposal.event == "UPDATE" and same_topic(old.content, proposal.text) and _keeps_topic(old, proposal):
                 add = next((d for d in merged if d.event == "ADD" and d.text == proposal.text), None)
                 if add is not None:  # the model says which known fact the new one replaces
                     merged[merged.index(add)] = replace(add, event="UPDATE", memory_id=old.id, reconciled_by="llm")
@@ -252,6 +253,13 @@ class ExtractFactsJob:
         for live in owners.values():
             for memory in sorted(live, key=lambda m: m.created_at)[: max(0, len(live) - self.max_entries)]:
                 self.book.forget(memory.id)
+
+
+def _keeps_topic(old: Memory, proposal: Decision) -> bool:
+    """A fact on a topic that holds one value (a name, a home, a job) is replaced only on that topic: a
+    recorded answer put "The user's hospital name is …" in place of "The user's name is Hiroshi Tanaka"."""
+    held = {t.key for t in topics(old.content)}
+    return not held or bool(held & {t.key for t in topics(proposal.text)})
 
 
 def _taken_back(readings: Sequence[Reading]) -> list[str]:

@@ -27,6 +27,7 @@ from typing import Any
 
 from memoir.index.keyword import terms
 from memoir.ingest.answers import is_placeholder
+from memoir.ingest.lexicon import word_list
 from memoir.ingest.rule_decisions import Decision, reconcile_by_rules
 from memoir.ingest.topics import stems
 from memoir.llm import ChatClient
@@ -89,10 +90,15 @@ RECONCILIATION_SCHEMA = {  # small: a server's grammar compiler must never choke
 CLOSE = 0.5  # share of a new fact's words a rewritten text must hold to be read as that fact
 
 
+# Said of anything counted or dated ("Sota is 4 years", "the juniper is 60 years old"): they tie no two facts.
+_NOT_A_TOPIC = frozenset(
+    word_list("user users the year years month months week weeks day days hour hours minute minutes time times old")
+)
+
+
 def same_topic(old: str, new: str) -> bool:
-    """Do two facts share a content word besides "user"? (The guard against unrelated UPDATEs.)"""
-    ignore = {"user", "users", "the"}
-    return bool((set(terms(old)) - ignore) & (set(terms(new)) - ignore))
+    """Do two facts share a content word besides "user" and units? (The guard against unrelated UPDATEs.)"""
+    return bool((set(terms(old)) - _NOT_A_TOPIC) & (set(terms(new)) - _NOT_A_TOPIC))
 
 
 def reconcile_with_llm(client: ChatClient, new_facts: Sequence[str], existing: Sequence[Memory]) -> list[Decision]:
