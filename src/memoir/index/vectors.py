@@ -25,10 +25,7 @@ searches starts over, and a long-lived one (`memoir serve`) saves it for all.
 from __future__ import annotations
 
 import atexit
-import contextlib
-import json
 import logging
-import os
 import threading
 import time
 import weakref
@@ -38,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from memoir.index.graph_file import graph_of, load_graph, new_graph, save_graph
 from memoir.store import IndexScope, SearchIndex
 
 __all__ = ["VectorIndex"]
@@ -54,7 +52,6 @@ GRAPH_CHUNK = 1000
 # Seconds a background build waits before it starts: a command that searches once and exits is
 # done by then, and leaves the cores to its search; a server builds it once and saves it for all.
 GRAPH_DELAY_S = 5.0
-STALE_COPY_S = 3600  # a half-written graph file this old is a killed saver's, never one still being written
 _builders: weakref.WeakSet[VectorIndex] = weakref.WeakSet()
 
 
@@ -342,7 +339,7 @@ class VectorIndex:
         try:
             if graph is None:
                 graph = self._new_hnsw(vectors.shape[1])
-            _hnsw_graph(graph).hnsw.efSearch = self.ef_search
+            graph_of(graph).hnsw.efSearch = self.ef_search
             for start in range(0, len(ids), GRAPH_CHUNK):
                 if self._stop.is_set():
                     return  # the process is exiting: the graph is left for the next one to build
@@ -361,72 +358,16 @@ class VectorIndex:
             log.info("built the HNSW vector index over %d items in %.0f s", graph.ntotal, time.perf_counter() - started)
 
     def _new_hnsw(self, dim: int) -> Any:
-        faiss = _faiss()
-
-        graph = faiss.IndexHNSWFlat(dim, self.hnsw_m, faiss.METRIC_INNER_PRODUCT)
-        graph.hnsw.efConstruction = 80
-        return faiss.IndexIDMap(graph)
-
-    def _manifest(self) -> dict[str, Any]:
-        return {
-            "model": self.model,
-            "generation": self._generation,
-            "count": self._hnsw.ntotal,
-            "last_item_id": self._hnsw_last_item_id,
-        }
+        return new_graph(dim, self.hnsw_m)
 
     def _load_hnsw(self) -> Any:
-        if self.path is None or not self.path.exists():
+        found = load_graph(self.path, self.model, self._generation, self._last_item_id) if self.path else None
+        if found is None:
             return None
-        faiss = _faiss()
-
-        try:
-            manifest = json.loads(self.path.with_suffix(".json").read_text())
-            if manifest.get("model") != self.model or manifest.get("generation") != self._generation:
-                return None
-            last = manifest.get("last_item_id")
-            if not isinstance(last, int) or last > self._last_item_id:
-                return None  # stale, or from before graphs were keyed by item id
-            index = faiss.read_index(str(self.path))
-            if index.ntotal != manifest.get("count") or not hasattr(index, "id_map"):
-                return None
-            self._hnsw_last_item_id = last
-            return index
-        except (OSError, ValueError, RuntimeError) as exc:
-            log.warning("the HNSW file %s is unreadable (%s); rebuilding it", self.path, exc)
-            return None
+        graph, self._hnsw_last_item_id = found
+        return graph
 
     def _save_hnsw(self) -> None:
-        if self.path is None:
-            return
-        faiss = _faiss()
-
-        tmp = self.path.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")  # two savers never share one
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            for left in self.path.parent.glob(f"{self.path.stem}.*.tmp"):  # a killed saver's copy: hundreds of MB
-                with contextlib.suppress(OSError):
-                    if left.stat().st_mtime < time.time() - STALE_COPY_S:
-                        left.unlink()
-            faiss.write_index(self._hnsw, str(tmp))
-            os.replace(tmp, self.path)
-            self.path.with_suffix(".json").write_text(json.dumps(self._manifest()))
-        except (OSError, RuntimeError) as exc:  # a cache: failing to save only costs a rebuild later
-            log.warning("could not save the HNSW index to %s: %s", self.path, exc)
-            tmp.unlink(missing_ok=True)  # a half-written copy only takes space
-
-
-def _hnsw_graph(index: Any) -> Any:
-    """The HNSW graph inside an id map (read back from a file, the map holds a generic index)."""
-    faiss = _faiss()
-
-    return faiss.downcast_index(index.index)
-
-
-def _faiss() -> Any:
-    """faiss, imported on first use; its loader's notes ("Could not load library with AVX2
-    support") say how it found its build, which is no news to a person running memoir."""
-    logging.getLogger("faiss.loader").setLevel(logging.WARNING)
-    import faiss
-
-    return faiss
+        if self.path is not None:
+            manifest = {"model": self.model, "generation": self._generation, "last_item_id": self._hnsw_last_item_id}
+            save_graph(self.path, self._hnsw, manifest)
