@@ -13,13 +13,13 @@ from rich.console import Console
 from memoir.cli import render
 from memoir.cli.options import AgentOption, AllAgentsOption
 from memoir.facade.engine import Memoir
-from memoir.model.limits import MAX_PAGE, MEMORY_KINDS, SEVERITIES
+from memoir.model.limits import MAX_PAGE, MEMORIES_SHOWN, MEMORY_KINDS, SEVERITIES
 from memoir.model.project import caller_scope
 
 __all__ = ["register"]
 
 Opener = Callable[[typer.Context], Memoir]
-TABLE_PAGE = 200  # memories a table shows by default: the latest
+TABLE_PAGE = MEMORIES_SHOWN  # memories a table shows by default: the latest
 
 
 def register(app: typer.Typer, open_home: Opener, out: Console, err: Console) -> None:

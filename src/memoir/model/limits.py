@@ -18,12 +18,14 @@ __all__ = [
     "MAX_QUERY_LENGTH",
     "MAX_TOC_PAGE",
     "MAX_TOP_K",
+    "MEMORIES_SHOWN",
     "MEMORY_KINDS",
     "SEARCH_KINDS",
     "SEVERITIES",
 ]
 
 MAX_PAGE = 10_000  # events (or memories) in one page
+MEMORIES_SHOWN = 200  # memories a person is shown at once (a table, a web page): the latest
 MAX_TOC_PAGE = 1000  # timeline nodes in one page
 MAX_K = 100  # hits of one search
 MAX_QUERY_LENGTH = 100_000  # characters of a search query

@@ -28,6 +28,7 @@ from memoir.auth import WEB_SESSION_COOKIE, WEB_SESSION_S, key_matches, web_sess
 from memoir.errors import InvalidQuery, MemoirError, answer_for
 from memoir.facade.doctor import Finding
 from memoir.facade.engine import Memoir
+from memoir.model.limits import MEMORIES_SHOWN
 from memoir.model.timeline import TocNode
 from memoir.web.charts import bars
 from memoir.web.forms import csrf_token, read_form
@@ -39,7 +40,7 @@ POLICY = (
     "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; base-uri 'none';"
     " frame-ancestors 'none'"
 )
-SHOWN = 200  # memories listed on one page, newest first
+SHOWN = MEMORIES_SHOWN  # memories listed on one page, newest first
 STALE_FORM = "This form is stale or came from another site: nothing was changed. Load the page again."
 KINDS = ("turn", "fact", "gotcha", "decision", "learning", "summary")
 CSS = files("memoir.web").joinpath("static/memoir.css").read_bytes()
