@@ -7,10 +7,13 @@ around it as context, so an answer can always be traced back to what was said.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Collection, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
+from functools import cache
 
 import numpy as np
 
@@ -34,6 +37,8 @@ from memoir.retrieval.when import favour_time_words, keyword_query, question_ter
 from memoir.store import IndexItem, IndexScope, SearchIndex
 
 __all__ = ["Hit", "SearchPipeline"]
+
+EMBEDDING_THREADS = 4  # queries embedded at once, across the searches of every thread
 
 
 @dataclass(frozen=True)
@@ -180,14 +185,20 @@ class SearchPipeline:
             return self._find_in_database(self.vectors, query, scope, today)
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
         n = self.parameters.candidates
-        query_vector = self._query_vector(query)
+        self.vectors.refresh()
+        # The query is embedded beside the keyword search: each waits on something that lets go
+        # of the GIL (onnxruntime, SQLite), so on two cores the keyword list costs no time.
+        embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
+        try:
+            if (
+                "keyword" in self.parameters.sources
+                and (match := self.keyword_terms.match(keyword_query(query, question_terms(query, today)))) is not None
+            ):
+                rankings["keyword"] = self.store.keyword_search(match, scope, n)
+        finally:
+            query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
         if "vector" in self.parameters.sources:
-            rankings["vector"] = self.vectors.search(query_vector, scope, n)
-        if (
-            "keyword" in self.parameters.sources
-            and (match := self.keyword_terms.match(keyword_query(query, question_terms(query, today)))) is not None
-        ):
-            rankings["keyword"] = self.store.keyword_search(match, scope, n)
+            rankings = {"vector": self.vectors.search(query_vector, scope, n), **rankings}
         ids = _ranked_ids(rankings)
         items = self.store.index_items(ids) if ids else {}
         return _Found(rankings, query_vector, items, self.vectors.vectors_of(ids) if ids else {})
@@ -243,6 +254,13 @@ class SearchPipeline:
             sources=tuple(candidate.sources),
             agent_id=item.agent_id,
         )
+
+
+@cache
+def _embedding_pool(pid: int) -> ThreadPoolExecutor:
+    """Threads that embed queries while the searches asking wait on their keyword lists; one pool
+    per process (`pid`): a forked child has none of its parent's threads."""
+    return ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memoir-query")
 
 
 def _ranked_ids(rankings: dict[str, Sequence[tuple[int, float]]]) -> list[int]:
