@@ -183,25 +183,36 @@ class SearchPipeline:
         """
         if isinstance(self.vectors, DatabaseVectors):
             return self._find_in_database(self.vectors, query, scope, today)
-        rankings: dict[str, Sequence[tuple[int, float]]] = {}
-        n = self.parameters.candidates
-        self.vectors.refresh()
-        # The query is embedded beside the keyword search: each waits on something that lets go
-        # of the GIL (onnxruntime, SQLite), so on two cores the keyword list costs no time.
+        # The query is embedded in another thread while this one does what needs no vector: the
+        # keyword list, the vector index brought up to date, the keyword candidates' rows. Both
+        # wait on code that lets go of the GIL (onnxruntime, SQLite): on two cores it is free.
         embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
         try:
-            if (
-                "keyword" in self.parameters.sources
-                and (match := self.keyword_terms.match(keyword_query(query, question_terms(query, today)))) is not None
-            ):
-                rankings["keyword"] = self.store.keyword_search(match, scope, n)
+            rankings = self._keyword_ranking(query, scope, today)
+            self.vectors.refresh()
+            items, vectors = self._rows_and_vectors(_ranked_ids(rankings), {}, {})
         finally:
             query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
         if "vector" in self.parameters.sources:
-            rankings = {"vector": self.vectors.search(query_vector, scope, n), **rankings}
-        ids = _ranked_ids(rankings)
-        items = self.store.index_items(ids) if ids else {}
-        return _Found(rankings, query_vector, items, self.vectors.vectors_of(ids) if ids else {})
+            rankings = {"vector": self.vectors.search(query_vector, scope, self.parameters.candidates), **rankings}
+            items, vectors = self._rows_and_vectors(_ranked_ids(rankings), items, vectors)
+        return _Found(rankings, query_vector, items, vectors)
+
+    def _keyword_ranking(self, query: str, scope: IndexScope, today: date) -> dict[str, Sequence[tuple[int, float]]]:
+        if "keyword" not in self.parameters.sources:
+            return {}
+        match = self.keyword_terms.match(keyword_query(query, question_terms(query, today)))
+        return {} if match is None else {"keyword": self.store.keyword_search(match, scope, self.parameters.candidates)}
+
+    def _rows_and_vectors(
+        self, ids: list[int], items: dict[int, IndexItem], vectors: dict[int, np.ndarray]
+    ) -> tuple[dict[int, IndexItem], dict[int, np.ndarray]]:
+        """`items` and `vectors` with those of `ids` they lack added (read once each)."""
+        wanted = [item_id for item_id in ids if item_id not in items]
+        if wanted:
+            items = {**items, **self.store.index_items(wanted)}
+            vectors = {**vectors, **self.vectors.vectors_of(wanted)}
+        return items, vectors
 
     def _find_in_database(self, vectors: DatabaseVectors, query: str, scope: IndexScope, today: date) -> _Found:
         """`_find` in one statement; the keyword query's weightless words are dropped in it, as
@@ -223,9 +234,10 @@ class SearchPipeline:
     ) -> list[Candidate]:
         if self.parameters.fusion == "rrf":
             return reciprocal_rank_fusion(rankings, k=int(self.parameters.rrf_k))
-        cosines = {item_id: float(vector @ query) for item_id, vector in vectors.items()}
-        if "vector" not in self.parameters.sources:
-            cosines = {}
+        cosines: dict[int, float] = {}
+        if "vector" in self.parameters.sources and vectors:
+            ids = list(vectors)  # one product for every candidate, not one per candidate
+            cosines = dict(zip(ids, (np.stack([vectors[i] for i in ids]) @ query).tolist(), strict=True))
         return score_fusion(rankings, cosines, self.parameters.keyword_weight)
 
     def _rerank(self, query: str, candidates: list[Candidate], items: dict[int, IndexItem]) -> list[Candidate]:
