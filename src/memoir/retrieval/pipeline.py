@@ -178,7 +178,7 @@ class SearchPipeline:
 
         The keyword index is also asked for the calendar terms of the dates the query names
         (`memoir.retrieval.when`), relative ones read as of `today`. Where the database ranks
-        vectors itself (PostgreSQL), all of it is one statement (`Store.search_candidates`);
+        vectors itself (PostgreSQL), each list is a statement that brings its items and vectors;
         in process (SQLite), each list, the items and the vectors are asked for in turn.
         """
         if isinstance(self.vectors, DatabaseVectors):
@@ -215,19 +215,31 @@ class SearchPipeline:
         return items, vectors
 
     def _find_in_database(self, vectors: DatabaseVectors, query: str, scope: IndexScope, today: date) -> _Found:
-        """`_find` in one statement; the keyword query's weightless words are dropped in it, as
-        `KeywordTerms` drops them in process."""
-        query_vector = self._query_vector(query)
+        """`_find` where the database ranks vectors: a statement for the keyword list, sent while
+        the query is embedded (the server's BM25 ranking is most of what it does for a search),
+        then one for the vector list; each brings its items and their vectors. The keyword
+        query's weightless words are dropped in SQL, as `KeywordTerms` drops them in process."""
         sources = self.parameters.sources
+        n = self.parameters.candidates
         words = terms(keyword_query(query, question_terms(query, today))) if "keyword" in sources else []
-        found = vectors.candidates(query_vector, words, scope, self.parameters.candidates, "vector" in sources)
+        embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
+        try:
+            by_words = vectors.candidates(np.zeros(0, dtype=np.float32), words, scope, n, False) if words else None
+        finally:
+            query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
+        by_meaning = vectors.candidates(query_vector, [], scope, n, "vector" in sources)
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
-        if found.vector is not None:
-            rankings["vector"] = found.vector
-        if found.keyword is not None:
-            rankings["keyword"] = found.keyword
-        blobs = {item_id: np.frombuffer(blob, dtype=np.float32) for item_id, blob in found.vectors.items()}
-        return _Found(rankings, query_vector, found.items, blobs)
+        if by_meaning.vector is not None:
+            rankings["vector"] = by_meaning.vector
+        if by_words is not None and by_words.keyword is not None:
+            rankings["keyword"] = by_words.keyword
+        items: dict[int, IndexItem] = {}
+        blobs: dict[int, np.ndarray] = {}
+        for found in (by_meaning, by_words):
+            if found is not None:
+                items.update(found.items)
+                blobs.update({i: np.frombuffer(blob, dtype=np.float32) for i, blob in found.vectors.items()})
+        return _Found(rankings, query_vector, items, blobs)
 
     def _fuse(
         self, rankings: dict[str, Sequence[tuple[int, float]]], vectors: dict[int, np.ndarray], query: np.ndarray

@@ -7,7 +7,9 @@ and the transaction around the vector search. Here the keyword search (`search.k
 which drops the words that weigh nothing in SQL, as `KeywordTerms` does on SQLite), the
 vector search (`vectors.nearest_items`) and the read of every candidate with its vector are
 one statement, so one round trip (`_read_vectors`); the hits' neighbouring turns are a
-second (`hits.py`), once MMR has chosen the hits.
+second (`hits.py`), once MMR has chosen the hits. The pipeline asks for the keyword list alone
+while the query is being embedded, then for the vector list (decision 111): three trips, of
+which two are waited for.
 """
 
 from __future__ import annotations

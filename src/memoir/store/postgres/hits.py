@@ -1,7 +1,7 @@
 """Reads that turn a search's ranked items into hits, one query for all of them (PostgreSQL).
 
-Each hit carries its neighbouring turns as context: the second of a search's two round trips,
-after `candidates.py`'s statement (the candidates' vectors come with it; `item_vectors` serves
+Each hit carries its neighbouring turns as context: a search's last round trip, after
+`candidates.py`'s statements (the candidates' vectors come with it; `item_vectors` serves
 `DatabaseVectors.vectors_of`). On SQLite a query costs tens of microseconds and one per hit is
 nothing; on PostgreSQL a round trip costs a fraction of a millisecond or more, so these read
 all the hits' rows at once.
