@@ -48,6 +48,31 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             "I'm Noor, a graphic designer from Cairo.",
             ["The user's name is Noor", "The user is a graphic designer from Cairo"],
         ),
+        # what follows a name is the user's, article or not: a role on something, a year of study
+        (
+            "Hi, I'm Faisal, first officer on the A380 with Emirates, based in Dubai.",
+            [
+                "The user's name is Faisal",
+                "The user is a first officer on the A380 with Emirates",
+                "The user is based in Dubai",
+            ],
+        ),
+        (
+            "hey! I'm Chloe, final year architecture at RMIT, living in Brunswick.",
+            [
+                "The user's name is Chloe",
+                "The user is in final year architecture at RMIT",
+                "The user is living in Brunswick",
+            ],
+        ),
+        ("I'm Ana, working on a novel.", ["The user's name is Ana", "The user is working on a novel"]),
+        (
+            "I'm Femke, 29, now running yoga retreats in Ubud.",
+            ["The user's name is Femke", "The user is 29 years old", "The user is now running yoga retreats in Ubud"],
+        ),
+        # a plan typed without its subject is the user's; a plan with no date is no fact yet
+        ("planning to visit my mum in May", ["The user is planning to visit their mum in May"]),
+        ("Going to the gym now.", []),
         # diets, habits, preferences
         ("I'm vegetarian, have been for ten years.", ["The user has been vegetarian for ten years"]),
         ("I drink my coffee black, no sugar.", ["The user drinks their coffee black, no sugar"]),

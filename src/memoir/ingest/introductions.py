@@ -36,6 +36,11 @@ _INTRODUCTION = [
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
 _LOWER_NAME = re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{_ANY_NAME}),\s+(?P<rest>.+)$", re.I)
+_WHERE_OR_DOING = re.compile(
+    r"^(?:(?:now|currently|still|also)\s+)?(?:from|based in|living in|originally from|born in|\w+ing\b)", re.I
+)
+# A year of a course, said as students say it: "final year architecture", "2nd-year medicine at Leeds".
+_YEAR_OF_STUDY = re.compile(r"^(?:first|second|third|fourth|fifth|final|last|\d(?:st|nd|rd|th))[ -]year\s+\w", re.I)
 _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
@@ -87,8 +92,10 @@ def _described(text: str) -> list[str]:
             continue
         if re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
-        elif re.match(r"^(?:from|based in|living in|originally from|born in|\w+ing\b)", part, re.I):
+        elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
+        elif _YEAR_OF_STUDY.match(part):  # "final year architecture at RMIT"
+            facts.append(f"The user is in {part[0].lower()}{part[1:]}")
         elif _names_a_role(part):
             article = (
                 "" if re.match(r"^(?:a|an|the)\s", part, re.I) else ("an " if part[0].lower() in "aeiou" else "a ")
@@ -99,7 +106,7 @@ def _described(text: str) -> list[str]:
 
 def _names_a_role(phrase: str) -> bool:
     """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
-    head = re.split(r"\s+(?:at|in|for|with|from|of)\s+", phrase, maxsplit=1)[0]
+    head = re.split(r"\s+(?:at|in|for|with|from|of|on)\s+", phrase, maxsplit=1)[0]  # "first officer on the A380"
     words = head.lower().split()
     return 0 < len(words) <= 6 and words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS)
 

@@ -143,6 +143,8 @@ _COMMON_SUBJECTS = {
     "rest",
 }
 _PAST_START = re.compile(r"^(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I)
+# A plan with its verb ("going to teach", "gonna" as typed): not a trip ("going to the shops").
+_PLAN_START = re.compile(r"^(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+\b", re.I)
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
 )
@@ -252,7 +254,10 @@ def _fragment(head: str, fragment: str) -> list[str]:
 
 
 def subjectless(clause: str, context: Context) -> list[str] | None:
-    """ "Got a tiny studio near the harbour", "Found a teacher near us": the user, unsaid."""
+    """ "Got a tiny studio near the harbour", "Found a teacher near us", "gonna teach guitar out of my
+    flat": the user, unsaid."""
+    if _PLAN_START.match(clause):
+        return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     if not _PAST_START.match(clause):
         return None
     return user(f"I {clause[0].lower()}{clause[1:]}", context)
