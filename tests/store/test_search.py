@@ -63,6 +63,33 @@ def test_hybrid_search_uses_both_keyword_and_meaning(lighthouse: Memoir) -> None
     assert "peanut" in by_meaning[0].text
 
 
+def test_a_failing_read_is_raised_as_is_without_waiting_for_the_querys_embedding(
+    lighthouse: Memoir, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The query is embedded in another thread while the search reads (decision 111): an error of
+    the read is what the caller sees, at once, not the embedder's, nor after its timeout."""
+    pipeline = lighthouse._parts.pipeline
+    release, embedding_done = threading.Event(), threading.Event()
+
+    def slow_failing_embed(texts: list[str]) -> None:
+        release.wait(30)
+        embedding_done.set()
+        raise ModelUnavailable("the embedder failed too")
+
+    def failing_read(*args: object, **kwargs: object) -> None:
+        raise InvalidQuery("query", "the keyword index failed")
+
+    monkeypatch.setattr(pipeline.embedder, "embed", slow_failing_embed)
+    monkeypatch.setattr(pipeline.store, "keyword_search", failing_read)  # SQLite's keyword list
+    monkeypatch.setattr(pipeline.store, "search_candidates", failing_read, raising=False)  # PostgreSQL's
+    try:
+        with pytest.raises(InvalidQuery, match="keyword index failed"):
+            lighthouse.search("Mapbox token", k=3, conversation_id="lighthouse")
+        assert not embedding_done.is_set()  # the search did not wait for it
+    finally:
+        release.set()
+
+
 def test_conversations_never_see_each_other(open_memoir: Callable[..., Memoir]) -> None:
     memoir = open_memoir()
     memoir.ingest(

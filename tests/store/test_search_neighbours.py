@@ -110,22 +110,23 @@ def check_neighbours(store: Any, rows: Rows, before: int, after: int, data: st.D
         assert [n.ref for n in store.index_neighbours(hit, before, after)] == expected(stored, hit, before, after)
 
 
-@pytest.mark.sqlite_only
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+ON_POSTGRES = pytest.param(
+    "pg",
+    marks=[
+        pytest.mark.postgres,
+        pytest.mark.skipif(postgres_binaries() is None, reason="PostgreSQL for tests: pip install -e '.[dev]'"),
+    ],
+)
+
+
+@pytest.mark.sqlite_only  # one case per engine below, not the tier's two per test
+@pytest.mark.parametrize("engine", ["fresh", ON_POSTGRES])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(rows=rows, before=st.integers(0, 3), after=st.integers(0, 3), data=st.data())
 def test_each_hit_gets_the_items_just_around_it_in_its_own_session(
-    fresh: SQLiteStore, rows: Rows, before: int, after: int, data: st.DataObject
+    engine: str, request: pytest.FixtureRequest, rows: Rows, before: int, after: int, data: st.DataObject
 ) -> None:
-    check_neighbours(fresh, rows, before, after, data)
-
-
-@pytest.mark.skipif(postgres_binaries() is None, reason="PostgreSQL for tests: pip install -e '.[dev]'")
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(rows=rows, before=st.integers(0, 3), after=st.integers(0, 3), data=st.data())
-def test_postgres_gives_each_hit_the_same_items(
-    pg: Any, rows: Rows, before: int, after: int, data: st.DataObject
-) -> None:
-    check_neighbours(pg, rows, before, after, data)
+    check_neighbours(request.getfixturevalue(engine), rows, before, after, data)
 
 
 @pytest.mark.sqlite_only

@@ -73,6 +73,15 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         # a plan typed without its subject is the user's; a plan with no date is no fact yet
         ("planning to visit my mum in May", ["The user is planning to visit their mum in May"]),
         ("Going to the gym now.", []),
+        ("My brother finished uni. planning to move to Berlin next year", ["The user's brother finished uni"]),
+        # ...and what follows a name only when it lasts: not a passing state, an anniversary, a year ago
+        ("I'm Sam, still waiting for the bus", ["The user's name is Sam"]),
+        ("I'm Ravi, 1st year anniversary today", ["The user's name is Ravi"]),
+        ("I'm Ravi, last year I was in Goa", ["The user's name is Ravi"]),
+        (
+            "I'm Tom, 2nd year computer science student at UCL",
+            ["The user's name is Tom", "The user is a 2nd year computer science student at UCL"],
+        ),
         # diets, habits, preferences
         ("I'm vegetarian, have been for ten years.", ["The user has been vegetarian for ten years"]),
         ("I drink my coffee black, no sugar.", ["The user drinks their coffee black, no sugar"]),

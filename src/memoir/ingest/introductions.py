@@ -37,10 +37,19 @@ _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
 _LOWER_NAME = re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{_ANY_NAME}),\s+(?P<rest>.+)$", re.I)
 _WHERE_OR_DOING = re.compile(
-    r"^(?:(?:now|currently|still|also)\s+)?(?:from|based in|living in|originally from|born in|\w+ing\b)", re.I
-)
+    r"^(?:(?:now|currently|still|also)\s+)?(?:from|based in|living in|originally from|born in|"
+    r"(?!(?:nothing|something|anything|waiting|deciding|thinking|wondering|hoping|feeling)\b)\w+ing\b)",
+    re.I,
+)  # a passing state ("still waiting", "now thinking about it") says nothing lasting
 # A year of a course, said as students say it: "final year architecture", "2nd-year medicine at Leeds".
-_YEAR_OF_STUDY = re.compile(r"^(?:first|second|third|fourth|fifth|final|last|\d(?:st|nd|rd|th))[ -]year\s+\w", re.I)
+# A field of one or two words, then at most "student" and where: not "1st year anniversary", "first
+# year here", "final year of school".
+_YEAR_OF_STUDY = re.compile(
+    r"^(?:first|second|third|fourth|fifth|final|\d(?:st|nd|rd|th))[ -]year\s+"
+    r"(?!(?:anniversary|here|there|now|of|in|at|on|and|but|so|i|we|you|he|she|they|it|was|is)\b)"
+    r"[a-z][\w-]*(?:\s+(?!(?:at|in|student)\b)[a-z][\w-]*)?(?:\s+student)?(?:\s+(?:at|in)\s+\S.*)?$",
+    re.I,
+)
 _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
@@ -95,7 +104,8 @@ def _described(text: str) -> list[str]:
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
         elif _YEAR_OF_STUDY.match(part):  # "final year architecture at RMIT"
-            facts.append(f"The user is in {part[0].lower()}{part[1:]}")
+            studying = re.search(r"\bstudent\b", part, re.I)  # "a 2nd year law student", "in final year law"
+            facts.append(f"The user is {'a' if studying else 'in'} {part[0].lower()}{part[1:]}")
         elif _names_a_role(part):
             article = (
                 "" if re.match(r"^(?:a|an|the)\s", part, re.I) else ("an " if part[0].lower() in "aeiou" else "a ")

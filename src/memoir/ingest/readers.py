@@ -254,10 +254,11 @@ def _fragment(head: str, fragment: str) -> list[str]:
 
 
 def subjectless(clause: str, context: Context) -> list[str] | None:
-    """ "Got a tiny studio near the harbour", "Found a teacher near us", "gonna teach guitar out of my
-    flat": the user, unsaid."""
+    """ "Got a tiny studio near the harbour", "Found a teacher near us", "planning to visit my mum in
+    May": the user, unsaid. A plan only where it opens the message: after "My brother finished uni."
+    it may be the brother's."""
     if _PLAN_START.match(clause):
-        return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
+        return user(f"I'm {clause[0].lower()}{clause[1:]}", context) if context.opening else None
     if not _PAST_START.match(clause):
         return None
     return user(f"I {clause[0].lower()}{clause[1:]}", context)

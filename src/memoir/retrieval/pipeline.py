@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Collection, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Collection, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from functools import cache
@@ -19,7 +20,7 @@ import numpy as np
 
 from memoir.config import SearchSettings
 from memoir.index.database_vectors import DatabaseVectors
-from memoir.index.embedders import Embedder
+from memoir.index.embedders import Embedder, Vectors
 from memoir.index.keyword import terms
 from memoir.index.vectors import VectorIndex
 from memoir.retrieval.rerank import Reranker
@@ -187,12 +188,11 @@ class SearchPipeline:
         # keyword list, the vector index brought up to date, the keyword candidates' rows. Both
         # wait on code that lets go of the GIL (onnxruntime, SQLite): on two cores it is free.
         embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
-        try:
+        with _dropped_on_error(embedding):
             rankings = self._keyword_ranking(query, scope, today)
             self.vectors.refresh()
             items, vectors = self._rows_and_vectors(_ranked_ids(rankings), {}, {})
-        finally:
-            query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
+        query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
         if "vector" in self.parameters.sources:
             rankings = {"vector": self.vectors.search(query_vector, scope, self.parameters.candidates), **rankings}
             items, vectors = self._rows_and_vectors(_ranked_ids(rankings), items, vectors)
@@ -223,10 +223,9 @@ class SearchPipeline:
         n = self.parameters.candidates
         words = terms(keyword_query(query, question_terms(query, today))) if "keyword" in sources else []
         embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
-        try:
+        with _dropped_on_error(embedding):
             by_words = vectors.candidates(np.zeros(0, dtype=np.float32), words, scope, n, False) if words else None
-        finally:
-            query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
+        query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
         by_meaning = vectors.candidates(query_vector, [], scope, n, "vector" in sources)
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
         if by_meaning.vector is not None:
@@ -278,6 +277,17 @@ class SearchPipeline:
             sources=tuple(candidate.sources),
             agent_id=item.agent_id,
         )
+
+
+@contextmanager
+def _dropped_on_error(embedding: Future[Vectors]) -> Iterator[None]:
+    """An error of the search's own thread is raised as it is, without waiting for the query's
+    embedding (a remote embedder may take its whole timeout) and without an error of its own."""
+    try:
+        yield
+    except BaseException:
+        embedding.cancel()  # not started: it never runs; running: its answer is dropped
+        raise
 
 
 @cache

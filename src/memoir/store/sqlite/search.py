@@ -50,7 +50,9 @@ def scope_sql(scope: IndexScope, alias: str = "") -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-_HITS_PER_READ = 100  # two SELECTs each: well inside SQLite's 500 terms of a compound SELECT
+# Hits per statement: two SELECTs of 8 parameters each, so 60 hits hold 960 `?`, inside the 999
+# of SQLite before 3.32 (still some systems' own), and 120 SELECTs, inside 500 of a compound SELECT.
+_HITS_PER_READ = 60
 _SAME_SESSION = "FROM index_items WHERE conversation_id = ? AND session_id = ? AND kind = ? AND agent_id IS ?"
 _EARLIER = (
     f"SELECT * FROM (SELECT ?, {ITEM_COLUMNS} {_SAME_SESSION} AND (created_ms, item_id) < (?, ?)"
