@@ -76,6 +76,8 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("My brother finished uni. planning to move to Berlin next year", ["The user's brother finished uni"]),
         # ...and what follows a name only when it lasts: not a passing state, an anniversary, a year ago
         ("I'm Sam, still waiting for the bus", ["The user's name is Sam"]),
+        ("I'm Mo, also a nurse", ["The user's name is Mo", "The user is also a nurse"]),
+        ("Was going to move to Lisbon but changed my mind", []),
         ("I'm Ravi, 1st year anniversary today", ["The user's name is Ravi"]),
         ("I'm Ravi, last year I was in Goa", ["The user's name is Ravi"]),
         (

@@ -107,10 +107,12 @@ def _described(text: str) -> list[str]:
             studying = re.search(r"\bstudent\b", part, re.I)  # "a 2nd year law student", "in final year law"
             facts.append(f"The user is {'a' if studying else 'in'} {part[0].lower()}{part[1:]}")
         elif _names_a_role(part):
+            lead = re.match(r"^(?:also|now|currently|still)\s+", part, re.I)  # "also a nurse": the article after it
+            said, part = (lead.group(0).lower(), part[lead.end() :]) if lead else ("", part)
             article = (
                 "" if re.match(r"^(?:a|an|the)\s", part, re.I) else ("an " if part[0].lower() in "aeiou" else "a ")
             )
-            facts.append(f"The user is {article}{part[0].lower() + part[1:] if not _proper(part) else part}")
+            facts.append(f"The user is {said}{article}{part[0].lower() + part[1:] if not _proper(part) else part}")
     return facts
 
 

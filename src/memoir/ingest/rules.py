@@ -67,7 +67,7 @@ _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u|ya|y'all)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"^(?:if|when|whenever|unless|once|what if|imagine|suppose|hopefully)\b|\b(?:maybe|perhaps|probably|might|"
     r"possibly|could|gonna try|wanna|should|ought to|has to be|have to be|must|needs to be|need to be|hypothetically|"
-    r"would love to|would like to)\b",
+    r"would love to|would like to|was going to|were going to)\b",  # the last two: a plan given up
     re.I,
 )
 _MOOD = (
