@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import shutil
 import tempfile
 import threading
@@ -88,6 +89,21 @@ def test_a_failing_read_is_raised_as_is_without_waiting_for_the_querys_embedding
         assert not embedding_done.is_set()  # the search did not wait for it
     finally:
         release.set()
+
+
+def test_a_search_answers_when_no_thread_can_embed_its_query(lighthouse: Memoir) -> None:
+    """As at interpreter exit, when the pool that embeds queries takes no more work: the search
+    embeds the query itself and answers as before."""
+    from memoir.retrieval import pipeline
+
+    before = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
+    lighthouse._parts.pipeline.embedder.recent = 0  # embedded again, not remembered
+    pipeline._embedding_pool(os.getpid()).shutdown()
+    try:
+        after = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
+    finally:
+        pipeline._embedding_pool.cache_clear()
+    assert [h.text for h in after] == [h.text for h in before] and "peanut" in after[0].text
 
 
 def test_conversations_never_see_each_other(open_memoir: Callable[..., Memoir]) -> None:

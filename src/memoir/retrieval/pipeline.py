@@ -187,7 +187,7 @@ class SearchPipeline:
         # The query is embedded in another thread while this one does what needs no vector: the
         # keyword list, the vector index brought up to date, the keyword candidates' rows. Both
         # wait on code that lets go of the GIL (onnxruntime, SQLite): on two cores it is free.
-        embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
+        embedding = _embedded_aside(self.embedder, query)
         with _dropped_on_error(embedding):
             rankings = self._keyword_ranking(query, scope, today)
             self.vectors.refresh()
@@ -222,7 +222,7 @@ class SearchPipeline:
         sources = self.parameters.sources
         n = self.parameters.candidates
         words = terms(keyword_query(query, question_terms(query, today))) if "keyword" in sources else []
-        embedding = _embedding_pool(os.getpid()).submit(self.embedder.embed, [query])
+        embedding = _embedded_aside(self.embedder, query)
         with _dropped_on_error(embedding):
             by_words = vectors.candidates(np.zeros(0, dtype=np.float32), words, scope, n, False) if words else None
         query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
@@ -288,6 +288,17 @@ def _dropped_on_error(embedding: Future[Vectors]) -> Iterator[None]:
     except BaseException:
         embedding.cancel()  # not started: it never runs; running: its answer is dropped
         raise
+
+
+def _embedded_aside(embedder: Embedder, query: str) -> Future[Vectors]:
+    """The query's vector, computed in another thread; here when none can start (the pool shut
+    down, as at interpreter exit: a search then still answers)."""
+    try:
+        return _embedding_pool(os.getpid()).submit(embedder.embed, [query])
+    except RuntimeError:
+        done: Future[Vectors] = Future()
+        done.set_result(embedder.embed([query]))  # an embedder's error is the search's, as ever
+        return done
 
 
 @cache
