@@ -98,12 +98,32 @@ def test_a_search_answers_when_no_thread_can_embed_its_query(lighthouse: Memoir)
 
     before = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
     lighthouse._parts.pipeline.embedder.recent = 0  # embedded again, not remembered
-    pipeline._embedding_pool(os.getpid()).shutdown()
+    pipeline._aside(os.getpid()).pool.shutdown()
     try:
         after = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
     finally:
-        pipeline._embedding_pool.cache_clear()
+        pipeline._aside.cache_clear()
     assert [h.text for h in after] == [h.text for h in before] and "peanut" in after[0].text
+
+
+def test_a_search_embeds_its_own_query_when_every_thread_is_busy(
+    lighthouse: Memoir, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Other searches hold every thread: waiting in line for one would cost more than it saves."""
+    from memoir.retrieval import pipeline
+
+    aside = pipeline._aside(os.getpid())
+    sent: list[object] = []
+    monkeypatch.setattr(aside.pool, "submit", lambda *args: sent.append(args))
+    held = 0
+    while aside.free.acquire(blocking=False):
+        held += 1
+    try:
+        hits = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
+    finally:
+        for _ in range(held):
+            aside.free.release()
+    assert "peanut" in hits[0].text and sent == []
 
 
 def test_conversations_never_see_each_other(open_memoir: Callable[..., Memoir]) -> None:

@@ -8,6 +8,7 @@ around it as context, so an answer can always be traced back to what was said.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Collection, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -291,21 +292,37 @@ def _dropped_on_error(embedding: Future[Vectors]) -> Iterator[None]:
 
 
 def _embedded_aside(embedder: Embedder, query: str) -> Future[Vectors]:
-    """The query's vector, computed in another thread; here when none can start (the pool shut
-    down, as at interpreter exit: a search then still answers)."""
-    try:
-        return _embedding_pool(os.getpid()).submit(embedder.embed, [query])
-    except RuntimeError:
-        done: Future[Vectors] = Future()
-        done.set_result(embedder.embed([query]))  # an embedder's error is the search's, as ever
-        return done
+    """The query's vector, computed in another thread while one is free; here otherwise: when
+    every thread is busy with other searches' queries (waiting in line would cost more than it
+    saves) or none can start (the pool shut down, as at interpreter exit)."""
+    aside = _aside(os.getpid())
+    if aside.free.acquire(blocking=False):
+        try:
+            future = aside.pool.submit(embedder.embed, [query])
+        except RuntimeError:
+            aside.free.release()
+        else:
+            future.add_done_callback(lambda _: aside.free.release())
+            return future
+    done: Future[Vectors] = Future()
+    done.set_result(embedder.embed([query]))  # an embedder's error is the search's, as ever
+    return done
+
+
+@dataclass(frozen=True)
+class _Aside:
+    pool: ThreadPoolExecutor
+    free: threading.Semaphore  # threads of the pool not embedding a query now
 
 
 @cache
-def _embedding_pool(pid: int) -> ThreadPoolExecutor:
-    """Threads that embed queries while the searches asking wait on their keyword lists; one pool
-    per process (`pid`): a forked child has none of its parent's threads."""
-    return ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memoir-query")
+def _aside(pid: int) -> _Aside:
+    """Threads that embed queries while the searches asking do the rest; one pool per process
+    (`pid`): a forked child has none of its parent's threads, nor their semaphore's state."""
+    return _Aside(
+        ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memoir-query"),
+        threading.Semaphore(EMBEDDING_THREADS),
+    )
 
 
 def _ranked_ids(rankings: dict[str, Sequence[tuple[int, float]]]) -> list[int]:
