@@ -30,15 +30,8 @@ from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.lexicon import CHANGEABLE, PEOPLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
-from memoir.ingest.readers import (
-    LATE_READERS,
-    READERS,
-    Context,
-    mentioned,
-    naming_facts,
-    others,
-    without_relations,
-)
+from memoir.ingest.readers import LATE_READERS, READERS, Context, mentioned, others
+from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, sentences
 from memoir.ingest.topics import stem
 from memoir.ingest.values import values

@@ -1,0 +1,75 @@
+"""The reader of who is who to the user ("my partner Sven and I", "Son's name is Lwazi"), and the
+relations named on the way in any fact ("… with my cat Pixel"), which are facts of their own.
+
+A reader as `readers` describes them: a clause and the message's `Context` in, the facts read
+out in the third person, or None when the clause is not of its kind.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from memoir.ingest.introductions import NAME
+from memoir.ingest.lexicon import CHANGEABLE, JOB_ENDINGS, PEOPLE, PETS
+
+if TYPE_CHECKING:
+    from memoir.ingest.readers import Context
+
+__all__ = ["VERBS", "naming_facts", "relation", "without_relations"]
+
+VERBS = r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did)"
+
+_RELATION_FRAGMENT = re.compile(
+    rf"^(?:(?:it's|it is)\s+(?:me\s+)?(?:and\s+)?)?(?:my|our)\s+(?P<rel>[\w-]+(?: (?!{VERBS}\b)[\w-]+)?)\s+"
+    rf"(?P<name>{NAME})(?:\s+and\s+(?:i|me|myself))?$",
+    re.I,
+)
+_NAMED_RELATION = re.compile(rf"\b(?:my|our|their|the user's)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", re.I)
+_BARE_RELATION = re.compile(
+    rf"^(?!(?i:my|our|the|this|that|his|her|their|it|he|she)\b)(?:(?P<rel>[A-Za-z-]+)'s name is (?P<name>{NAME})"
+    rf"|(?P<rel2>[A-Za-z-]+(?: [a-z-]+)?) is (?P<name2>{NAME}))$"
+)
+_GO_TO = re.compile(
+    r"^(?P<x>.+?) (?:is|are) (?:my|our) (?P<what>go-to(?: \w+)?|favou?rite(?: \w+)?|comfort food|guilty pleasure)"
+    r"(?:,.*)?$",
+    re.I,
+)
+
+
+def relation(clause: str, context: Context) -> list[str] | None:
+    """ "my partner Sven and I" (a fragment), "Son's name is Lwazi", "Head baker is Lucia": who is who."""
+    match = _RELATION_FRAGMENT.match(clause)
+    if match:
+        context.person = f"the user's {match.group('rel')} {match.group('name')}"
+        return [f"The user's {match.group('rel')} is {match.group('name')}"]
+    bare = _BARE_RELATION.match(clause)
+    if bare:
+        rel = (bare.group("rel") or bare.group("rel2")).lower()
+        name = bare.group("name") or bare.group("name2")
+        if rel.split()[-1] in PEOPLE | PETS | CHANGEABLE or rel.endswith(JOB_ENDINGS):
+            context.person = name
+            return [f"The user's {rel} is {name}"]
+    go_to = _GO_TO.match(clause)
+    if go_to:
+        return [f"The user's {go_to.group('what').lower()} is {go_to.group('x')}"]
+    return None
+
+
+def naming_facts(text: str) -> list[str]:
+    """ "… with my cat Pixel": the user's cat is Pixel (a relation named on the way)."""
+    return [
+        f"The user's {m.group('rel')} is {m.group('name')}"
+        for m in _NAMED_RELATION.finditer(text)
+        if m.group("rel").lower() in PEOPLE | PETS | CHANGEABLE
+    ]
+
+
+def without_relations(text: str) -> str:
+    """A fact with the relations that change written as names only ("their boyfriend Arjun" -> "Arjun"):
+    the relation is a fact of its own, so a boyfriend who becomes a husband changes one fact."""
+
+    def name_only(match: re.Match[str]) -> str:
+        return match.group("name") if match.group("rel").lower() in CHANGEABLE else match.group(0)
+
+    return _NAMED_RELATION.sub(name_only, text)
