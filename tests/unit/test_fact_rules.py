@@ -127,6 +127,28 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("I'm vegan btw if you're planning the menu", ["The user is vegan"]),
         ("I don't eat shellfish, never liked it", ["The user doesn't eat shellfish"]),
         ("I don't know, I don't think so", []),
+        # what points outside the message says nothing alone, unless the rest says something
+        ("My granddaughter set it up for me.", []),
+        ("I keep mixing them up, honestly.", []),
+        ("I booked one for Thursday.", []),
+        ("We are visiting them in September.", []),
+        ("Let me know if you need anything!", []),
+        ("I made it in pottery class yesterday.", ["The user made it in pottery class yesterday"]),
+        # a move or a start without where or what, a mood, a request for the assistant's help
+        ("We have moved!", []),
+        ("We're going in September.", []),
+        ("I'm starting in June.", []),
+        ("I'm moving next month", ["The user is moving next month"]),
+        ("Honestly I'm cooked.", []),
+        ("I'm properly panicking.", []),
+        ("I have news.", []),
+        ("I would like help writing a patient newsletter.", []),
+        ("I'd like some help learning Italian.", ["The user would like some help learning Italian"]),
+        # a relation's name after a title
+        (
+            "I share a clinic with my colleague Dr. Salma Hegazy.",
+            ["The user shares a clinic with Dr. Salma Hegazy", "The user's colleague is Dr. Salma Hegazy"],
+        ),
     ],
 )
 def test_what_people_say_becomes_facts_about_the_user(said: str, facts: list[str]) -> None:
@@ -200,7 +222,7 @@ def settle(turns: list[str]) -> list[str]:
                 "I'm studying for the JLPT N3 in December.",
                 "I got a postdoc offer in Chile, starting in June, so I dropped the JLPT and I'm doing Spanish instead",
             ],
-            ["The user got a postdoc offer in Chile", "The user is doing Spanish", "The user is starting in June"],
+            ["The user got a postdoc offer in Chile", "The user is doing Spanish"],
         ),
         (
             ["I used to live in halls, but now I share a flat with two friends in the West End."],
@@ -232,7 +254,7 @@ def settle(turns: list[str]) -> list[str]:
         ),
         (
             ["I live in Brunswick.", "update I've moved!! me and Jess got a flat in Footscray"],
-            ["The user and Jess got a flat in Footscray", "The user has moved"],
+            ["The user and Jess got a flat in Footscray"],
         ),
         # "from Monday" says when a change holds, not a new value
         (

@@ -53,7 +53,7 @@ _SUBJECTLESS = re.compile(
     re.IGNORECASE,
 )
 _PRONOUN_SUBJECT = re.compile(
-    r"^(?:it|it's|its|she|she's|he|he's|they|they're|this|that|these|those|there|there's)\b", re.I
+    r"^(?:it|it's|its|she|she's|he|he's|they|they're|this|that|these|those|there|there's|his|her|their)\b", re.I
 )
 _NAME_FIELD = re.compile(r"^(?:user's |the user's )?(?P<what>name|age|job|occupation|home|city)\s*(?:is|:)\s*", re.I)
 COVERED = 0.6  # share of a model's fact's words that a rule's fact must hold for the model's to add nothing

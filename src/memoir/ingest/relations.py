@@ -18,6 +18,9 @@ if TYPE_CHECKING:
 
 __all__ = ["VERBS", "naming_facts", "relation", "without_relations"]
 
+# A name after a relation may carry its title ("my colleague Dr. Salma Hegazy"): the title alone is no name.
+_TITLED_NAME = rf"(?:(?-i:Dr|Mr|Mrs|Ms|Mx|Prof|Fr|Rev)\.?\s+)?{NAME}"
+
 VERBS = r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did)"
 
 _RELATION_FRAGMENT = re.compile(
@@ -25,7 +28,7 @@ _RELATION_FRAGMENT = re.compile(
     rf"(?P<name>{NAME})(?:\s+and\s+(?:i|me|myself))?$",
     re.I,
 )
-_NAMED_RELATION = re.compile(rf"\b(?:my|our|their|the user's)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", re.I)
+_NAMED_RELATION = re.compile(rf"\b(?:my|our|their|the user's)\s+(?P<rel>[\w-]+)\s+(?P<name>{_TITLED_NAME})", re.I)
 _BARE_RELATION = re.compile(
     rf"^(?!(?i:my|our|the|this|that|his|her|their|it|he|she)\b)(?:(?P<rel>[A-Za-z-]+)'s name is (?P<name>{NAME})"
     rf"|(?P<rel2>[A-Za-z-]+(?: [a-z-]+)?) is (?P<name2>{NAME}))$"

@@ -281,12 +281,12 @@ def _replacement(
             return said, took
         # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the
         # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement),
-        # nor a value another statement carries ("a postdoc starting in June, so I dropped the JLPT")
+        # nor a value the words of another statement carry ("a postdoc starting in June, so I dropped the JLPT")
         schedule = [
             v
             for v in reading.new
             if v.kind in ("weekday", "date", "time", "number")
-            and not any(re.search(rf"(?<!\w){re.escape(v.text)}(?!\w)", s.text) for s in reading.statements)
+            and not any(re.search(rf"(?<!\w){re.escape(v.text)}(?!\w)", s.clause or s.text) for s in reading.statements)
         ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
         return swapped or habit_dropped(reading.retracted), set()

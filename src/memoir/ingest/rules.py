@@ -75,8 +75,10 @@ _MOOD = (
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
     r"^(?:is|was|'s|has been|have been)\s+(?:(?:so|very|really|just|pretty|super|a bit|a little|kinda|now|still|all|"
-    r"quite|too|rather|feeling)\s+)*(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|"
-    r"well|tired|exhausted|bored|hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving)"
+    r"quite|too|rather|feeling|properly|totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
+    r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
+    r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
+    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
     r"|^(?:is|was|'s|has been|have been)\s+(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
@@ -89,7 +91,11 @@ _CHITCHAT = re.compile(
     r"|^(?:thinks|thought|guesses|supposes|believes|hopes|wishes|wonders|wondered|means|meant|sees|knows|knew|"
     r"understands|agrees|disagrees|bets|assumes|suspects|reckons|doubts|imagines|appreciates|feels like|feels|"
     r"can't wait|cannot wait|can imagine|can't believe|can't imagine|must say|would say|can never remember|"
-    r"never remembers|can't remember|would love to \w+|would like to \w+|would never|'d never|wants to (?:know|ask|"
+    r"never remembers|can't remember|would love to \w+|would like to \w+|would never|'d never|"
+    r"(?:would like|would love|wants|needs) (?:some |a little |more )?"
+    r"(?:help|advice|tips|ideas|suggestions|feedback|a hand)"
+    r"(?! (?:with )?(?:learning|studying|practi[sc]ing|improving)\b)|"  # "help learning Italian": the user learns it
+    r"wants to (?:know|ask|"
     r"hear|see|try|check|learn more|share|sort out|figure out|get better|do better)|is trying to (?:sort|figure|get)|"
     r"needs (?:help|advice|tips|ideas|suggestions|some|a hand|to know|to ask|to figure|to decide|to find|to go|to run|"
     r"to survive|to get through|to sort|to vent|to talk|to rant|to think)|"
@@ -99,13 +105,35 @@ _CHITCHAT = re.compile(
     r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
     r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
     r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
-    r"is (?:asking|wondering|curious)|was (?:asking|wondering|just wondering)|hears you|gets it|get it|"
+    r"is (?:asking|wondering|curious)|lets? (?:them|the user|us|him|her) (?:know|ask|see|try)|"
+    r"was (?:asking|wondering|just wondering)|hears you|gets it|get it|"
     r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b",
     re.IGNORECASE,
 )
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
+# A move, a start or a change without where, what or to what ("we have moved", "I'm going in
+# September", "starting in June", "my rota changed"): the rest of the message says it, or nothing
+# does; alone it is no fact.
+_WHEN = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
+    r"wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|summer|winter|spring|autumn|fall|\d+\w*)s?"
+)
+_NOWHERE = re.compile(
+    r"^(?:is|are|was|were|has|have|had|will be|will)?\s*(?:(?:going|coming|starting|heading|leaving|off)"
+    rf"(?:\s+(?:soon|tomorrow|later|again|finally|now|(?:in|on|at|by|this|next|early|late)\s+(?:the\s+)?{_WHEN}))*"
+    r"|(?:moved|moving|changed)(?:\s+(?:again|finally|now))?)$",  # "moving next month" is a plan of its own
+    re.I,
+)
 _TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
 _DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one)$", re.I)
+# What the verb acts on is a word pointing outside the fact ("set it up for the user", "keeps mixing
+# them up", "booked one for Thursday"): without the other message, it says nothing.
+_POINTING_OBJECT = re.compile(
+    r"^(?:[\w'-]+\s+){1,2}(?:it|them|(?:this|that)(?=\s+(?:up|out|down|off|for|with)\b)"
+    r"|one(?=\s+(?:for|on|in|at|to|from|with|last|next|this|of them)\b))\b"
+    r"(?!\s+(?:is|was|are|were|has|had)\b)",
+    re.I,
+)
 # Words that carry nothing on their own: a clause with no content word but these is small talk.
 _GENERIC = frozenset(
     word_list(
@@ -116,7 +144,7 @@ _GENERIC = frozenset(
         "best better worse worst sounds sound looks look seems seem feel feels felt moment bunch couple wow "
         "yeah yes haha lol idea brutal slow annoying chaos mess hard tough crazy insane awful terrible horrible "
         "boring exhausting nicer easier harder worse tbh honestly ngl though anyway thank thanks god disaster "
-        "nightmare relief blast us me him them you"
+        "nightmare relief blast us me him them you news genius"
     )
 )
 _NOT_VALUE = re.compile(
@@ -294,7 +322,11 @@ def is_fact(text: str, clause: str) -> bool:
     if not text or _ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
         return False
     predicate = _predicate(text)
-    if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _DANGLING.search(text):
+    if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _NOWHERE.match(predicate):
+        return False
+    if _DANGLING.search(text):
+        return False
+    if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
     if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text):
         return False  # "The user's late husband": no verb, no statement
@@ -310,6 +342,12 @@ def is_fact(text: str, clause: str) -> bool:
     return bool(words)
 
 
+def _says_more(rest: str) -> bool:
+    """Does what follows a word pointing outside the fact say something of its own ("made it in pottery
+    class", "doing it at a hacienda near Tequila"), not only when ("booked one for Thursday")?"""
+    return any(not re.fullmatch(_WHEN, word) and word not in ("user", "up", "back") for word in content_words(rest))
+
+
 _VERB = re.compile(
     r"\b(?:is|are|was|were|be|been|has|have|had|do|does|did|will|would|can|can't|cannot|won't|'s|'re|"
     r"[a-z]+(?:s|ed)|(?:doesn't|does not|don't|do not|never)\s+(?:eat|drink|smoke|touch)|"  # "doesn't eat pork"
@@ -319,8 +357,11 @@ _VERB = re.compile(
 )
 _NAMED_SUBJECT = re.compile(r"^(?-i:[A-Z])\w+ (?:is|was|has)\b")
 _SUBJECT = re.compile(
-    r"^(?:the user(?:'s [\w-]+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
-    r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*)$",
+    # "The curry sounds great", "The fossil dig is genius" (a model writes such subjects): up to the verb
+    r"^(?:(?:the|a|an|this|that|these|those)\s+(?!user\b)(?:[\w'’-]+\s+){1,3}?"
+    r"(?=(?:is|are|was|were|has|have|had|will|would|can|[a-z-]+(?:s|ed))\b)(?P<rest2>.*)"
+    r"|(?:the user(?:'s [\w-]+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
+    r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*))$",
     re.I,
 )
 
@@ -328,7 +369,7 @@ _SUBJECT = re.compile(
 def _predicate(text: str) -> str:
     """What a fact says of its subject, without adverbs ("The user just moved" -> "moved")."""
     match = _SUBJECT.match(text)
-    words = (match.group("rest") if match else text).split()
+    words = ((match.group("rest") or match.group("rest2")) if match else text).split()
     while words and words[0].lower() in ADVERBS:
         words.pop(0)
     return " ".join(words)
