@@ -218,3 +218,27 @@ def test_items_added_while_the_graph_is_built_are_found_and_a_failed_build_leave
     failing.wait_for_graph()
     assert failing._hnsw is not None and failing._hnsw.ntotal == 601  # every item, not those after the failure
     store.close()
+
+
+def test_a_few_items_added_in_place_leave_the_graphs_file_alone_and_the_next_process_adds_them(
+    tmp_path: Path,
+) -> None:
+    store = SQLiteStore.open(tmp_path / "memoir.db", synchronous="NORMAL")
+    path = tmp_path / "vectors.hnsw"
+    add_units(store, range(300))
+    index = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=path, background=False)
+    index.refresh()  # a new graph: built and saved
+    written = path.stat().st_mtime_ns, path.stat().st_ino
+    add_units(store, range(300, 303))
+    index.refresh()  # three items: into the graph in place, the file (hundreds of MB at scale) not rewritten
+    assert index._hnsw.ntotal == 303
+    assert (path.stat().st_mtime_ns, path.stat().st_ino) == written
+
+    def nearest(searcher: VectorIndex, n: int) -> str:
+        [(item_id, _)] = searcher.search(unit(n), IndexScope(), k=1)
+        return store.index_items([item_id])[item_id].ref
+
+    later = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=path, background=False)
+    later.refresh()  # the saved graph, and the three items it lacks added from the rows
+    assert later._hnsw.ntotal == 303 and [nearest(later, n) for n in (301, 302, 7)] == ["r301", "r302", "r7"]
+    store.close()

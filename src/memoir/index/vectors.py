@@ -19,7 +19,10 @@ two minutes on two cores, which a first `memoir search` used to spend before ans
 A few new items are added to the graph in place; more are added (or a graph is built) in a
 background thread, and searches are exact until it is done (at 100,000 items, tens of
 milliseconds). A short-lived process may never see its graph finished: the next one that
-searches starts over, and a long-lived one (`memoir serve`) saves it for all.
+searches starts over, and a long-lived one (`memoir serve`) saves it for all. The file is
+written when a graph is built or grown by many items, by the builder before the graph is
+searched, so no search waits on the disk; a few items added in place do not rewrite it (at
+100,000 items it is some 190 MB): the next process adds them from the rows, as any it lacks.
 """
 
 from __future__ import annotations
@@ -336,6 +339,9 @@ class VectorIndex:
         if delay is not None and self._stop.wait(delay):
             return
         started = time.perf_counter()
+        # A new graph, or many items added, is worth its file (hundreds of MB at 100,000 items); a few
+        # items added in place are not: the next process adds them again from the rows, as it would any.
+        keep = graph is None or len(ids) > GRAPH_STEP
         try:
             if graph is None:
                 graph = self._new_hnsw(vectors.shape[1])
@@ -349,11 +355,14 @@ class VectorIndex:
                 raise
             log.warning("could not build the HNSW vector index (%s); searches stay exact", exc)
             return  # nothing was installed: the next refresh builds a graph of every item
+        if keep and delay is not None:  # written before it is searched, so no search waits for the disk
+            self._save_hnsw(graph, last, generation)
         with self._lock:
             if generation != self._generation:
-                return  # the index was cleared meanwhile: this graph holds what is gone
+                return  # the index was cleared meanwhile: this graph holds what is gone (its file says so)
             self._hnsw, self._hnsw_last_item_id = graph, last
-            self._save_hnsw()
+            if keep and delay is None:
+                self._save_hnsw(graph, last, generation)
         if delay is not None:
             log.info("built the HNSW vector index over %d items in %.0f s", graph.ntotal, time.perf_counter() - started)
 
@@ -367,7 +376,6 @@ class VectorIndex:
         graph, self._hnsw_last_item_id = found
         return graph
 
-    def _save_hnsw(self) -> None:
+    def _save_hnsw(self, graph: Any, last: int, generation: int) -> None:
         if self.path is not None:
-            manifest = {"model": self.model, "generation": self._generation, "last_item_id": self._hnsw_last_item_id}
-            save_graph(self.path, self._hnsw, manifest)
+            save_graph(self.path, graph, {"model": self.model, "generation": generation, "last_item_id": last})
