@@ -98,11 +98,11 @@ def test_a_search_answers_when_no_thread_can_embed_its_query(lighthouse: Memoir)
 
     before = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
     lighthouse._parts.pipeline.embedder.recent = 0  # embedded again, not remembered
-    pipeline._aside(os.getpid()).pool.shutdown()
+    pipeline._threads(os.getpid()).pool.shutdown()
     try:
         after = lighthouse.search("food intolerance", k=3, conversation_id="lighthouse")
     finally:
-        pipeline._aside.cache_clear()
+        pipeline._threads.cache_clear()
     assert [h.text for h in after] == [h.text for h in before] and "peanut" in after[0].text
 
 
@@ -112,7 +112,7 @@ def test_a_search_embeds_its_own_query_when_every_thread_is_busy(
     """Other searches hold every thread: waiting in line for one would cost more than it saves."""
     from memoir.retrieval import pipeline
 
-    aside = pipeline._aside(os.getpid())
+    aside = pipeline._threads(os.getpid())
     sent: list[object] = []
     monkeypatch.setattr(aside.pool, "submit", lambda *args: sent.append(args))
     held = 0

@@ -10,18 +10,19 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from functools import cache
+from typing import TypeVar
 
 import numpy as np
 
 from memoir.config import SearchSettings
 from memoir.index.database_vectors import DatabaseVectors
-from memoir.index.embedders import Embedder, Vectors
+from memoir.index.embedders import Embedder
 from memoir.index.keyword import terms
 from memoir.index.vectors import VectorIndex
 from memoir.retrieval.rerank import Reranker
@@ -36,11 +37,13 @@ from memoir.retrieval.stages import (
 )
 from memoir.retrieval.terms import KeywordTerms
 from memoir.retrieval.when import favour_time_words, keyword_query, question_terms
-from memoir.store import IndexItem, IndexScope, SearchIndex
+from memoir.store import IndexItem, IndexScope, SearchCandidates, SearchIndex
 
 __all__ = ["Hit", "SearchPipeline"]
 
 EMBEDDING_THREADS = 4  # queries embedded at once, across the searches of every thread
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ class SearchPipeline:
         # The query is embedded in another thread while this one does what needs no vector: the
         # keyword list, the vector index brought up to date, the keyword candidates' rows. Both
         # wait on code that lets go of the GIL (onnxruntime, SQLite): on two cores it is free.
-        embedding = _embedded_aside(self.embedder, query)
+        embedding = _aside(self.embedder.embed, [query])
         with _dropped_on_error(embedding):
             rankings = self._keyword_ranking(query, scope, today)
             self.vectors.refresh()
@@ -216,18 +219,23 @@ class SearchPipeline:
         return items, vectors
 
     def _find_in_database(self, vectors: DatabaseVectors, query: str, scope: IndexScope, today: date) -> _Found:
-        """`_find` where the database ranks vectors: a statement for the keyword list, sent while
-        the query is embedded (the server's BM25 ranking is most of what it does for a search),
-        then one for the vector list; each brings its items and their vectors. The keyword
-        query's weightless words are dropped in SQL, as `KeywordTerms` drops them in process."""
+        """`_find` where the database ranks vectors: a statement for the keyword list (the server's
+        BM25 ranking is most of what it does for a search) and, in another thread, the query's
+        embedding then a statement for the vector list, on another connection; each brings its
+        items and their vectors. The keyword query's weightless words are dropped in SQL, as
+        `KeywordTerms` drops them in process."""
         sources = self.parameters.sources
         n = self.parameters.candidates
         words = terms(keyword_query(query, question_terms(query, today))) if "keyword" in sources else []
-        embedding = _embedded_aside(self.embedder, query)
-        with _dropped_on_error(embedding):
+
+        def by_meaning_of_query() -> tuple[np.ndarray, SearchCandidates]:
+            vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
+            return vector, vectors.candidates(vector, [], scope, n, "vector" in sources)
+
+        meaning = _aside(by_meaning_of_query)  # its statement on a connection of its own, beside this one's
+        with _dropped_on_error(meaning):
             by_words = vectors.candidates(np.zeros(0, dtype=np.float32), words, scope, n, False) if words else None
-        query_vector = np.asarray(embedding.result()[0], dtype=np.float32)
-        by_meaning = vectors.candidates(query_vector, [], scope, n, "vector" in sources)
+        query_vector, by_meaning = meaning.result()
         rankings: dict[str, Sequence[tuple[int, float]]] = {}
         if by_meaning.vector is not None:
             rankings["vector"] = by_meaning.vector
@@ -281,45 +289,46 @@ class SearchPipeline:
 
 
 @contextmanager
-def _dropped_on_error(embedding: Future[Vectors]) -> Iterator[None]:
-    """An error of the search's own thread is raised as it is, without waiting for the query's
-    embedding (a remote embedder may take its whole timeout) and without an error of its own."""
+def _dropped_on_error(aside: Future[T]) -> Iterator[None]:
+    """An error of the search's own thread is raised as it is, without waiting for the work beside
+    it (a remote embedder may take its whole timeout) and without an error of its own."""
     try:
         yield
     except BaseException:
-        embedding.cancel()  # not started: it never runs; running: its answer is dropped
+        aside.cancel()  # not started: it never runs; running: its answer is dropped
         raise
 
 
-def _embedded_aside(embedder: Embedder, query: str) -> Future[Vectors]:
-    """The query's vector, computed in another thread while one is free; here otherwise: when
-    every thread is busy with other searches' queries (waiting in line would cost more than it
-    saves) or none can start (the pool shut down, as at interpreter exit)."""
-    aside = _aside(os.getpid())
-    if aside.free.acquire(blocking=False):
+def _aside(work: Callable[..., T], *args: object) -> Future[T]:
+    """`work` (the query's embedding, and on PostgreSQL its vector statement) done in another
+    thread while one is free; here otherwise: when every thread is busy with other searches'
+    (waiting in line would cost more than it saves) or none can start (the pool shut down, as at
+    interpreter exit)."""
+    threads = _threads(os.getpid())
+    if threads.free.acquire(blocking=False):
         try:
-            future = aside.pool.submit(embedder.embed, [query])
+            future = threads.pool.submit(work, *args)
         except RuntimeError:
-            aside.free.release()
+            threads.free.release()
         else:
-            future.add_done_callback(lambda _: aside.free.release())
+            future.add_done_callback(lambda _: threads.free.release())
             return future
-    done: Future[Vectors] = Future()
-    done.set_result(embedder.embed([query]))  # an embedder's error is the search's, as ever
+    done: Future[T] = Future()
+    done.set_result(work(*args))  # its error is the search's, as ever
     return done
 
 
 @dataclass(frozen=True)
-class _Aside:
+class _Threads:
     pool: ThreadPoolExecutor
-    free: threading.Semaphore  # threads of the pool not embedding a query now
+    free: threading.Semaphore  # threads of the pool not working for a search now
 
 
 @cache
-def _aside(pid: int) -> _Aside:
+def _threads(pid: int) -> _Threads:
     """Threads that embed queries while the searches asking do the rest; one pool per process
     (`pid`): a forked child has none of its parent's threads, nor their semaphore's state."""
-    return _Aside(
+    return _Threads(
         ThreadPoolExecutor(max_workers=EMBEDDING_THREADS, thread_name_prefix="memoir-query"),
         threading.Semaphore(EMBEDDING_THREADS),
     )

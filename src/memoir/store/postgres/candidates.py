@@ -8,8 +8,8 @@ which drops the words that weigh nothing in SQL, as `KeywordTerms` does on SQLit
 vector search (`vectors.nearest_items`) and the read of every candidate with its vector are
 one statement, so one round trip (`_read_vectors`); the hits' neighbouring turns are a
 second (`hits.py`), once MMR has chosen the hits. The pipeline asks for the keyword list alone
-while the query is being embedded, then for the vector list (decision 111): three trips, of
-which two are waited for.
+while another thread embeds the query and then asks for the vector list on a connection of its
+own (decisions 111, 113): three statements, the first two at once.
 """
 
 from __future__ import annotations
