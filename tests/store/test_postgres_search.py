@@ -508,6 +508,37 @@ def test_a_search_is_three_statements_the_two_candidate_lists_at_once(tmp_path: 
             assert statements((tmp_path / "trace").read_text()) == 3, scope
 
 
+def test_the_vector_list_is_asked_for_beside_the_keyword_list_and_in_line_inside_a_transaction(
+    tmp_path: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Decision 113: the thread that embeds the query asks for the vector candidates on a connection
+    of its own; inside `atomic()` both lists are read on the transaction's connection, in line (one
+    connection in the pool is then enough, and the vector list sees the transaction's writes)."""
+    from memoir import Memoir
+    from tests.conftest import message
+
+    options = {"store_url": postgres_url, "embedding_provider": "hashing", "vault_watch": False, "store_pool_size": 1}
+    with Memoir.open(tmp_path / "home", worker_enabled=False, **options) as m:
+        m.ingest([message(f"we hiked near Sintra, day {i}", conversation_id="trip") for i in range(10)])
+        assert m.flush(timeout=60)
+        store, asked = m._parts.store, []
+        original = store.search_candidates
+
+        def spy(model: str, query: bytes, words: list[str], *args: Any, **kwargs: Any) -> Any:
+            asked.append(("keyword" if words else "vector", threading.current_thread().name))
+            return original(model, query, words, *args, **kwargs)
+
+        monkeypatch.setattr(store, "search_candidates", spy)
+        pipeline, scope = m._parts.pipeline, IndexScope(conversation_ids=("trip",))
+        assert pipeline.search("where did we hike?", scope, 3)
+        threads = dict(asked)
+        assert threads["keyword"] == threading.current_thread().name and threads["vector"].startswith("memoir-query")
+        asked.clear()
+        with store.atomic():
+            assert pipeline.search("where did we hike?", scope, 3)
+        assert {thread for _, thread in asked} == {threading.current_thread().name} and len(asked) == 2
+
+
 def statements(trace: str) -> int:
     """The statements the client sent in a libpq trace, besides transaction control and settings."""
     sent = re.findall(r'\tF\t\d+\t(?:Query|Parse)\t(?: "")? "([^"]*)', trace)

@@ -9,6 +9,7 @@ restart that reads the saved graph back.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 from pathlib import Path
@@ -220,9 +221,10 @@ def test_items_added_while_the_graph_is_built_are_found_and_a_failed_build_leave
     store.close()
 
 
-def test_a_few_items_added_in_place_leave_the_graphs_file_alone_and_the_next_process_adds_them(
-    tmp_path: Path,
+def test_a_few_items_added_in_place_leave_the_graphs_file_alone_until_enough_have_come(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(vectors_module, "SAVE_AFTER", 5)
     store = SQLiteStore.open(tmp_path / "memoir.db", synchronous="NORMAL")
     path = tmp_path / "vectors.hnsw"
     add_units(store, range(300))
@@ -241,4 +243,8 @@ def test_a_few_items_added_in_place_leave_the_graphs_file_alone_and_the_next_pro
     later = VectorIndex(store, MODEL, hnsw_threshold=1, exact_limit=0, path=path, background=False)
     later.refresh()  # the saved graph, and the three items it lacks added from the rows
     assert later._hnsw.ntotal == 303 and [nearest(later, n) for n in (301, 302, 7)] == ["r301", "r302", "r7"]
+
+    add_units(store, range(303, 306))
+    index.refresh()  # six items now outside the file (more than SAVE_AFTER): it is written
+    assert json.loads(path.with_suffix(".json").read_text())["count"] == 306
     store.close()

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memoir.ingest import extract_by_rules, read, reconcile_by_rules
-from memoir.ingest.rules import known_words
+from memoir.ingest.rules import is_fact, known_words
 
 FACTS = Path(__file__).parents[1] / "data" / "facts"
 
@@ -134,16 +134,22 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("We are visiting them in September.", []),
         ("Let me know if you need anything!", []),
         ("I made it in pottery class yesterday.", ["The user made it in pottery class yesterday"]),
+        ("I sold it for $5000.", ["The user sold it for $5000"]),
+        ("I let her know I'm pregnant.", ["The user let her know they're pregnant"]),
         # a move or a start without where or what, a mood, a request for the assistant's help
         ("We have moved!", []),
         ("We're going in September.", []),
         ("I'm starting in June.", []),
         ("I'm moving next month", ["The user is moving next month"]),
+        ("My sister is coming in June.", ["The user's sister is coming in June"]),  # who comes is said
+        ("I'm off on Fridays.", ["The user is off on Fridays"]),  # a habit, not a day
+        ("My rota changed.", []),
         ("Honestly I'm cooked.", []),
         ("I'm properly panicking.", []),
         ("I have news.", []),
         ("I would like help writing a patient newsletter.", []),
         ("I'd like some help learning Italian.", ["The user would like some help learning Italian"]),
+        ("I'd love some help with my garden.", ["The user would love some help with their garden"]),
         # a relation's name after a title
         (
             "I share a clinic with my colleague Dr. Salma Hegazy.",
@@ -383,3 +389,8 @@ def test_any_text_is_read_without_failing_and_every_decision_names_a_known_fact(
             assert (decision.memory_id is None) == (decision.event == "ADD")
             assert decision.memory_id is None or decision.memory_id in known
             assert not decision.text.lower().startswith(("i ", "my ", "i'm ", "we "))  # never the user's own words
+
+
+@pytest.mark.parametrize("text", ["The user ", "Kiki ", "The user\n", "The curry "])
+def test_a_fact_that_is_only_a_subject_is_none_and_no_error(text: str) -> None:
+    assert not is_fact(text, text)

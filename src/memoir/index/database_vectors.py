@@ -38,6 +38,10 @@ class VectorSearching(Protocol):
 
     def item_vectors(self, model: str, item_ids: Sequence[int]) -> dict[int, bytes]: ...
 
+    def in_transaction(self) -> bool:
+        """Is the calling thread inside `atomic()` (its reads on the transaction's connection)?"""
+        ...
+
 
 class DatabaseVectors:
     """`VectorIndex`'s interface over a store's own vector search; nothing is held in memory."""
@@ -64,6 +68,10 @@ class DatabaseVectors:
         """A search's candidates (`VectorSearching.search_candidates`): one statement, one round trip."""
         vector = np.asarray(query, dtype=np.float32).tobytes()
         return self.searcher.search_candidates(self.model, vector, words, scope, k, rank_vectors=rank_vectors)
+
+    def bound_to_this_thread(self) -> bool:
+        """Must this thread's reads stay on it (inside a transaction, which sees its own writes)?"""
+        return self.searcher.in_transaction()
 
     def vectors_of(self, item_ids: list[int]) -> dict[int, np.ndarray]:
         found = self.searcher.item_vectors(self.model, item_ids)

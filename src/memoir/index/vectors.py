@@ -22,7 +22,8 @@ milliseconds). A short-lived process may never see its graph finished: the next 
 searches starts over, and a long-lived one (`memoir serve`) saves it for all. The file is
 written when a graph is built or grown by many items, by the builder before the graph is
 searched, so no search waits on the disk; a few items added in place do not rewrite it (at
-100,000 items it is some 190 MB): the next process adds them from the rows, as any it lacks.
+100,000 items it is some 190 MB): once `SAVE_AFTER` items are in the graph and not in its
+file, the next addition goes to the builder, which writes it (searches are exact meanwhile).
 """
 
 from __future__ import annotations
@@ -55,6 +56,9 @@ GRAPH_CHUNK = 1000
 # Seconds a background build waits before it starts: a command that searches once and exits is
 # done by then, and leaves the cores to its search; a server builds it once and saves it for all.
 GRAPH_DELAY_S = 5.0
+# Items added in place since the graph's file was written past which the next addition goes to the
+# background builder, which writes the file: a server taking turns one by one keeps its file fresh.
+SAVE_AFTER = 4 * GRAPH_STEP
 _builders: weakref.WeakSet[VectorIndex] = weakref.WeakSet()
 
 
@@ -107,6 +111,7 @@ class VectorIndex:
         self._hnsw: Any = None  # faiss IndexIDMap over an HNSW graph: ids are item ids
         self._hnsw_last_item_id = 0
         self._hnsw_loaded = False  # the saved graph was looked for (once per generation)
+        self._hnsw_saved = 0  # items of the graph its file holds (loaded or written)
         self.background = background  # False: the graph is built in the searching thread (tests)
         self._building: threading.Thread | None = None
         self._stop = threading.Event()  # set at exit: a background build gives up between chunks
@@ -315,8 +320,10 @@ class VectorIndex:
         new = np.flatnonzero(rows.live[start : rows.count]) + start
         graph, last = self._hnsw, int(rows.item_ids[rows.count - 1])
         ids, vectors = rows.item_ids[new], rows.matrix[new]  # copies: the rows may grow or compact meanwhile
-        if len(new) <= GRAPH_STEP or not self.background:  # a few items: cheap enough to add before answering
-            self._extend(graph, ids, vectors, last, self._generation)
+        unsaved = len(new) + (graph.ntotal - self._hnsw_saved if graph is not None else 0)
+        keep = graph is None or unsaved > SAVE_AFTER or len(new) > GRAPH_STEP  # worth writing its file
+        if (len(new) <= GRAPH_STEP and not (keep and graph is not None)) or not self.background:
+            self._extend(graph, ids, vectors, last, self._generation, keep=keep)  # a few: added before answering
             return
         log.debug("building the HNSW vector index over %d items in the background (searches exact meanwhile)", live)
         # Handed to the builder (faiss does not search a graph while it grows): until it is back, none is held.
@@ -324,24 +331,28 @@ class VectorIndex:
         _builders.add(self)
         self._building = threading.Thread(
             target=self._extend,
-            args=(graph, ids, vectors, last, self._generation, GRAPH_DELAY_S),
+            args=(graph, ids, vectors, last, self._generation, GRAPH_DELAY_S, True),
             daemon=True,
             name="memoir-hnsw",
         )
         self._building.start()
 
     def _extend(
-        self, graph: Any, ids: np.ndarray, vectors: np.ndarray, last: int, generation: int, delay: float | None = None
+        self,
+        graph: Any,
+        ids: np.ndarray,
+        vectors: np.ndarray,
+        last: int,
+        generation: int,
+        delay: float | None = None,
+        keep: bool = True,
     ) -> None:
-        """Add these items to `graph` (a new one when None) and make it the searched graph, saved.
+        """Add these items to `graph` (a new one when None) and make it the searched graph, saved when `keep`.
 
         `delay`: in the background, after waiting so long (None: here, now)."""
         if delay is not None and self._stop.wait(delay):
             return
         started = time.perf_counter()
-        # A new graph, or many items added, is worth its file (hundreds of MB at 100,000 items); a few
-        # items added in place are not: the next process adds them again from the rows, as it would any.
-        keep = graph is None or len(ids) > GRAPH_STEP
         try:
             if graph is None:
                 graph = self._new_hnsw(vectors.shape[1])
@@ -363,6 +374,8 @@ class VectorIndex:
             self._hnsw, self._hnsw_last_item_id = graph, last
             if keep and delay is None:
                 self._save_hnsw(graph, last, generation)
+            if keep:
+                self._hnsw_saved = graph.ntotal
         if delay is not None:
             log.info("built the HNSW vector index over %d items in %.0f s", graph.ntotal, time.perf_counter() - started)
 
@@ -374,6 +387,7 @@ class VectorIndex:
         if found is None:
             return None
         graph, self._hnsw_last_item_id = found
+        self._hnsw_saved = graph.ntotal
         return graph
 
     def _save_hnsw(self, graph: Any, last: int, generation: int) -> None:

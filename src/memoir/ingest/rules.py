@@ -94,7 +94,8 @@ _CHITCHAT = re.compile(
     r"never remembers|can't remember|would love to \w+|would like to \w+|would never|'d never|"
     r"(?:would like|would love|wants|needs) (?:some |a little |more )?"
     r"(?:help|advice|tips|ideas|suggestions|feedback|a hand)"
-    r"(?! (?:with )?(?:learning|studying|practi[sc]ing|improving)\b)|"  # "help learning Italian": the user learns it
+    # "help learning Italian", "help with my garden": the user learns it, the garden is theirs
+    r"(?! (?:with |for |on )?(?:learning|studying|practi[sc]ing|improving|my|our|the user's|their)\b)|"
     r"wants to (?:know|ask|"
     r"hear|see|try|check|learn more|share|sort out|figure out|get better|do better)|is trying to (?:sort|figure|get)|"
     r"needs (?:help|advice|tips|ideas|suggestions|some|a hand|to know|to ask|to figure|to decide|to find|to go|to run|"
@@ -105,7 +106,8 @@ _CHITCHAT = re.compile(
     r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
     r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
     r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
-    r"is (?:asking|wondering|curious)|lets? (?:them|the user|us|him|her) (?:know|ask|see|try)|"
+    r"is (?:asking|wondering|curious)|"
+    r"lets? (?:them|the user|us) (?:know|ask|see|try)(?:$| (?:if|how|when|what|whether)\b)|"  # "Let me know if…"
     r"was (?:asking|wondering|just wondering)|hears you|gets it|get it|"
     r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b",
     re.IGNORECASE,
@@ -114,12 +116,13 @@ _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
 # A move, a start or a change without where, what or to what ("we have moved", "I'm going in
 # September", "starting in June", "my rota changed"): the rest of the message says it, or nothing
 # does; alone it is no fact.
-_WHEN = (
+_WHEN = (  # one day, month or season (a weekday in the plural is a habit: "I'm off on Fridays")
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|tuesday|"
-    r"wednesday|thursday|friday|saturday|sunday|week|weekend|month|year|summer|winter|spring|autumn|fall|\d+\w*)s?"
+    r"wednesday|thursday|friday|saturday|sunday|summer|winter|spring|autumn|(?:week|weekend|month|year)s?|"
+    r"\d+(?:st|nd|rd|th)?(?= (?:weeks?|months?|years?|days?)\b)|\d+(?:st|nd|rd|th))"
 )
-_NOWHERE = re.compile(
-    r"^(?:is|are|was|were|has|have|had|will be|will)?\s*(?:(?:going|coming|starting|heading|leaving|off)"
+_NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says who comes
+    r"^(?:is|are|was|were|has|have|had|will be|will)?\s*(?:(?:going|coming|starting|heading|leaving)"
     rf"(?:\s+(?:soon|tomorrow|later|again|finally|now|(?:in|on|at|by|this|next|early|late)\s+(?:the\s+)?{_WHEN}))*"
     r"|(?:moved|moving|changed)(?:\s+(?:again|finally|now))?)$",  # "moving next month" is a plan of its own
     re.I,
@@ -322,7 +325,9 @@ def is_fact(text: str, clause: str) -> bool:
     if not text or _ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
         return False
     predicate = _predicate(text)
-    if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _NOWHERE.match(predicate):
+    if _CHITCHAT.match(predicate) or _IDLE.match(predicate):
+        return False
+    if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
     if _DANGLING.search(text):
         return False
@@ -345,7 +350,8 @@ def is_fact(text: str, clause: str) -> bool:
 def _says_more(rest: str) -> bool:
     """Does what follows a word pointing outside the fact say something of its own ("made it in pottery
     class", "doing it at a hacienda near Tequila"), not only when ("booked one for Thursday")?"""
-    return any(not re.fullmatch(_WHEN, word) and word not in ("user", "up", "back") for word in content_words(rest))
+    when = re.compile(rf"{_WHEN}|days?|weeks?|months?|years?", re.I)  # "for 3 years": when; "for 5000": what
+    return any(not when.fullmatch(word) and word not in ("user", "up", "back") for word in content_words(rest))
 
 
 _VERB = re.compile(
@@ -369,7 +375,8 @@ _SUBJECT = re.compile(
 def _predicate(text: str) -> str:
     """What a fact says of its subject, without adverbs ("The user just moved" -> "moved")."""
     match = _SUBJECT.match(text)
-    words = ((match.group("rest") or match.group("rest2")) if match else text).split()
+    rest = None if match is None else match.group("rest") if match.group("rest") is not None else match.group("rest2")
+    words = (text if rest is None else rest).split()
     while words and words[0].lower() in ADVERBS:
         words.pop(0)
     return " ".join(words)

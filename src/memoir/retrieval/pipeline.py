@@ -232,7 +232,9 @@ class SearchPipeline:
             vector = np.asarray(self.embedder.embed([query])[0], dtype=np.float32)
             return vector, vectors.candidates(vector, [], scope, n, "vector" in sources)
 
-        meaning = _aside(by_meaning_of_query)  # its statement on a connection of its own, beside this one's
+        # Its statement on a connection of its own, beside this one's; inside a transaction, on the
+        # transaction's (which another thread may not use, and which alone sees its writes), after.
+        meaning = _done(by_meaning_of_query) if vectors.bound_to_this_thread() else _aside(by_meaning_of_query)
         with _dropped_on_error(meaning):
             by_words = vectors.candidates(np.zeros(0, dtype=np.float32), words, scope, n, False) if words else None
         query_vector, by_meaning = meaning.result()
@@ -313,8 +315,13 @@ def _aside(work: Callable[..., T], *args: object) -> Future[T]:
         else:
             future.add_done_callback(lambda _: threads.free.release())
             return future
+    return _done(work, *args)
+
+
+def _done(work: Callable[..., T], *args: object) -> Future[T]:
+    """`work` done here, now, as a finished future (its error is the search's, as ever)."""
     done: Future[T] = Future()
-    done.set_result(work(*args))  # its error is the search's, as ever
+    done.set_result(work(*args))
     return done
 
 

@@ -196,6 +196,10 @@ class PostgresStore(
         conn: psycopg.Connection[Any] | None = getattr(self._local, "conn", None)
         return conn
 
+    def in_transaction(self) -> bool:
+        """Is this thread inside `atomic()`? (A search there reads on its connection alone.)"""
+        return self._transaction_conn() is not None
+
     def _pooled(self) -> AbstractContextManager[psycopg.Connection[Any]]:
         self._check_open()
         return self._pool.connection()
