@@ -248,3 +248,20 @@ def test_a_few_items_added_in_place_leave_the_graphs_file_alone_until_enough_hav
     index.refresh()  # six items now outside the file (more than SAVE_AFTER): it is written
     assert json.loads(path.with_suffix(".json").read_text())["count"] == 306
     store.close()
+
+
+def test_a_graph_file_is_read_back_only_with_its_own_manifest(tmp_path: Path) -> None:
+    """Two savers, or one killed between its two writes, may leave one save's graph beside another's
+    manifest: that pair is never read back as a graph of the index (it is rebuilt)."""
+    from memoir.index.graph_file import load_graph, new_graph, save_graph
+
+    path = tmp_path / "vectors.hnsw"
+    small, big = new_graph(DIM, 8), new_graph(DIM, 8)
+    small.add_with_ids(np.stack([unit(n) for n in range(3)]), np.arange(1, 4, dtype=np.int64))
+    big.add_with_ids(np.stack([unit(n) for n in range(3)]), np.arange(1, 4, dtype=np.int64))
+    save_graph(path, small, {"model": MODEL, "generation": 1, "last_item_id": 3})
+    assert load_graph(path, MODEL, 1, 3) is not None
+    first_manifest = path.with_suffix(".json").read_text()
+    save_graph(path, big, {"model": MODEL, "generation": 2, "last_item_id": 3})  # same count, another save
+    path.with_suffix(".json").write_text(first_manifest)  # the first save's manifest beside the second's graph
+    assert load_graph(path, MODEL, 1, 3) is None

@@ -57,6 +57,8 @@ def load_graph(path: Path, model: str, generation: int, newest_item_id: int) -> 
         last = manifest.get("last_item_id")
         if not isinstance(last, int) or last > newest_item_id:
             return None  # stale, or from before graphs were keyed by item id
+        if manifest.get("file") != _identity(path):
+            return None  # the manifest of another save (two savers, or one killed between the writes)
         index = faiss_module().read_index(str(path))
         if index.ntotal != manifest.get("count") or not hasattr(index, "id_map"):
             return None
@@ -67,7 +69,8 @@ def load_graph(path: Path, model: str, generation: int, newest_item_id: int) -> 
 
 
 def save_graph(path: Path, index: Any, manifest: dict[str, Any]) -> None:
-    """Write the graph (then its manifest, with its count) through a temporary file of this saver's own."""
+    """Write the graph, then its manifest (its count, and which file it is), each through a temporary
+    file of this saver's own."""
     tmp = path.with_suffix(f".{os.getpid()}-{threading.get_ident()}.tmp")  # two savers never share one
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -76,8 +79,19 @@ def save_graph(path: Path, index: Any, manifest: dict[str, Any]) -> None:
                 if left.stat().st_mtime < time.time() - STALE_COPY_S:
                     left.unlink()
         faiss_module().write_index(index, str(tmp))
+        # The manifest names the very file it describes (a rename keeps its inode, size and time), and is
+        # itself replaced whole: a manifest never passes for another saver's graph.
+        described = {**manifest, "count": index.ntotal, "file": _identity(tmp)}
         os.replace(tmp, path)
-        path.with_suffix(".json").write_text(json.dumps({**manifest, "count": index.ntotal}))
+        notes = path.with_suffix(f".json.{os.getpid()}-{threading.get_ident()}.tmp")
+        notes.write_text(json.dumps(described))
+        os.replace(notes, path.with_suffix(".json"))
     except (OSError, RuntimeError) as exc:
         log.warning("could not save the HNSW index to %s: %s", path, exc)
         tmp.unlink(missing_ok=True)  # a half-written copy only takes space
+
+
+def _identity(path: Path) -> list[int]:
+    """Which file `path` is now: its inode, size and modification time."""
+    found = path.stat()
+    return [found.st_ino, found.st_size, found.st_mtime_ns]
