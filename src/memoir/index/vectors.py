@@ -320,10 +320,13 @@ class VectorIndex:
         new = np.flatnonzero(rows.live[start : rows.count]) + start
         graph, last = self._hnsw, int(rows.item_ids[rows.count - 1])
         ids, vectors = rows.item_ids[new], rows.matrix[new]  # copies: the rows may grow or compact meanwhile
-        unsaved = len(new) + (graph.ntotal - self._hnsw_saved if graph is not None else 0)
-        keep = graph is None or unsaved > SAVE_AFTER or len(new) > GRAPH_STEP  # worth writing its file
-        if (len(new) <= GRAPH_STEP and not (keep and graph is not None)) or not self.background:
-            self._extend(graph, ids, vectors, last, self._generation, keep=keep)  # a few: added before answering
+        if graph is None:  # a new graph is worth its file; a small one is built before answering
+            keep, here = True, len(new) <= GRAPH_STEP
+        else:  # a few items go in place, until the file lacks too many: then the builder adds and writes
+            keep = len(new) > GRAPH_STEP or graph.ntotal + len(new) - self._hnsw_saved > SAVE_AFTER
+            here = not keep
+        if here or not self.background:
+            self._extend(graph, ids, vectors, last, self._generation, keep=keep)
             return
         log.debug("building the HNSW vector index over %d items in the background (searches exact meanwhile)", live)
         # Handed to the builder (faiss does not search a graph while it grows): until it is back, none is held.

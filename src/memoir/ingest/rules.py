@@ -121,6 +121,7 @@ _WHEN = (  # one day, month or season (a weekday in the plural is a habit: "I'm 
     r"wednesday|thursday|friday|saturday|sunday|summer|winter|spring|autumn|(?:week|weekend|month|year)s?|"
     r"\d+(?:st|nd|rd|th)?(?= (?:weeks?|months?|years?|days?)\b)|\d+(?:st|nd|rd|th))"
 )
+_TIME_WORD = re.compile(rf"{_WHEN}|days?|weeks?|months?|years?", re.I)  # "for 3 years": when; "for 5000": what
 _NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says who comes
     r"^(?:is|are|was|were|has|have|had|will be|will)?\s*(?:(?:going|coming|starting|heading|leaving)"
     rf"(?:\s+(?:soon|tomorrow|later|again|finally|now|(?:in|on|at|by|this|next|early|late)\s+(?:the\s+)?{_WHEN}))*"
@@ -350,8 +351,7 @@ def is_fact(text: str, clause: str) -> bool:
 def _says_more(rest: str) -> bool:
     """Does what follows a word pointing outside the fact say something of its own ("made it in pottery
     class", "doing it at a hacienda near Tequila"), not only when ("booked one for Thursday")?"""
-    when = re.compile(rf"{_WHEN}|days?|weeks?|months?|years?", re.I)  # "for 3 years": when; "for 5000": what
-    return any(not when.fullmatch(word) and word not in ("user", "up", "back") for word in content_words(rest))
+    return any(not _TIME_WORD.fullmatch(word) and word not in ("user", "up", "back") for word in content_words(rest))
 
 
 _VERB = re.compile(
