@@ -22,6 +22,7 @@ from psycopg import sql
 from memoir.store.base import IndexItem, IndexScope, SearchCandidates
 from memoir.store.postgres.parts import scope_sql
 from memoir.store.postgres.search import keyword_ctes
+from memoir.store.postgres.text import unescaped
 from memoir.store.postgres.vectors import PostgresVectorTables, Vector, from_pgvector, nearest_items
 from memoir.store.sql.search import row_to_item as _row_to_item
 
@@ -103,7 +104,7 @@ def _candidates(rows: list[Any], rank_vectors: bool, by_keyword: bool) -> Search
     items: dict[int, IndexItem] = {}
     vectors: dict[int, bytes] = {}
     for item_id, near_place, similarity, keyword_place, score, *columns, blob in rows:
-        items[item_id] = _row_to_item(columns)
+        items[item_id] = _row_to_item(unescaped(columns))  # read as they came (`vectors.search_cursor`)
         if blob is not None:
             vectors[item_id] = from_pgvector(blob)
         if near_place is not None:
