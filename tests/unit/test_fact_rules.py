@@ -147,6 +147,12 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("Honestly I'm cooked.", []),
         ("I'm properly panicking.", []),
         ("I have news.", []),
+        ("So I've got two extra weeks.", []),  # time a change left over
+        ("I have an extra day off on Fridays.", ["The user has an extra day off on Fridays"]),
+        ("I have 3 extra tickets.", ["The user has 3 extra tickets"]),
+        # an event's date, moved by whatever verb
+        ("And the race got pushed to March 2.", ["The user's race got pushed to March 2"]),
+        ("The launch was rescheduled to 5 September.", ["The user's launch was rescheduled to 5 September"]),
         ("I would like help writing a patient newsletter.", []),
         ("I'd like some help learning Italian.", ["The user would like some help learning Italian"]),
         ("I'd love some help with my garden.", ["The user would love some help with their garden"]),
@@ -209,6 +215,30 @@ def settle(turns: list[str]) -> list[str]:
         ),
         (
             ["My anatomy exam is on 3 March.", "The exam got moved to 10 March, by the way."],
+            ["The user's anatomy exam is on 10 March"],
+        ),
+        # a date pushed, postponed or brought forward is the event's new date, wherever the sentence starts
+        (
+            ["Our launch is on 20 August.", "And the launch got pushed to 5 September because the gateway is slow."],
+            ["The user's launch is on 5 September"],
+        ),
+        (
+            ["The wedding is on 14 June in Malaga.", "So the wedding got pushed back to 21 June."],
+            ["The user's wedding is on 21 June in Malaga"],
+        ),
+        (
+            ["Our offsite is in Porto on 3 May.", "The offsite got brought forward to 26 April."],
+            ["The user's offsite is in Porto on 26 April"],
+        ),
+        (  # the race is the marathon: its date changes, the rest of the fact holds
+            [
+                "I'm training for my first half marathon, the one in Austin on February 16!",
+                "The race got pushed to March 2.",
+            ],
+            ["The user is training for their first half marathon, the one in Austin on March 2"],
+        ),
+        (
+            ["My anatomy exam is on 3 March.", "The exam was postponed to 10 March."],
             ["The user's anatomy exam is on 10 March"],
         ),
         (

@@ -68,7 +68,8 @@ _NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody",
 _NOUN_PHRASE = re.compile(
     r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
     r"(?P<verb>is|are|was|will be|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
-    r"meets|got moved|was moved|has been moved|moved|slipped)\b(?P<rest>.*)$",
+    r"meets|(?:got|was|has been|had been|been)\s+(?:moved|pushed|postponed|rescheduled|delayed|bumped|brought)"
+    r"|moved|slipped|pushed|postponed|rescheduled|delayed)\b(?P<rest>.*)$",
     re.I,
 )
 _COMMON_SUBJECTS = {

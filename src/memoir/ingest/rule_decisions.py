@@ -42,7 +42,7 @@ from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.settling import settle
-from memoir.ingest.topics import stem_set, stems
+from memoir.ingest.topics import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
@@ -60,13 +60,13 @@ _CHANGE_STEMS = stem_set(
     "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
     "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
     "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
-    "update correction plan plans new instead rather got get"
+    "update correction plan plans new instead rather got get back forward"
 )
 _CHANGE_WORDS = frozenset(
     word_list(
         "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
         "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
-        "anymore again"
+        "anymore again back forward"
     )
 )
 # Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
@@ -273,6 +273,7 @@ def _replacement(
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
             more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
+            more = {w for w in more if stem(w) not in known.stems}  # "the race" of "the marathon": no more said
             if more - _CHANGE_WORDS - {"user", "user's"}:
                 return reading.statements[index].text, {index}
         return swap_kind(known.text, value, reading.text), set(carrying)

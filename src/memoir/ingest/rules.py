@@ -82,7 +82,11 @@ _IDLE = re.compile(
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
     r"|^(?:is|was|'s|has been|have been)\s+(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
-    r"\w+(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$",
+    r"\w+(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
+    # time to spare, what a change left over ("so I've got two extra weeks"): no fact of its own
+    r"|^(?:has|have|has got|got|gets|will have)\s+(?:(?:a few|a couple of|an?|one|two|three|four|\d+|some|a bit|"
+    r"a little|lots of|plenty of)\s+)?(?:extra|more|spare)\s+(?:days?|weeks?|hours?|minutes?|months?|time)"
+    r"(?:\s+(?:to \w+(?: \w+)?|now|then|lol|haha))?$",
     re.IGNORECASE,
 )
 _CHITCHAT = re.compile(
