@@ -147,6 +147,15 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("Honestly I'm cooked.", []),
         ("I'm properly panicking.", []),
         ("I have news.", []),
+        # the user and someone else: the verb as said ("run", not "runs"), talk still talk
+        (
+            "My sister Ana and I run a bakery in Porto.",
+            ["The user's sister is Ana", "The user and their sister Ana run a bakery in Porto"],
+        ),
+        ("Me and my brother run a garage in Hull.", ["The user and their brother run a garage in Hull"]),
+        ("me and my wife love hiking", ["The user and their wife love hiking"]),
+        ("My late husband and I ran a pub in Bath.", ["The user and their late husband ran a pub in Bath"]),
+        ("My wife and I are so tired.", []),
         ("So I've got two extra weeks.", []),  # time a change left over
         ("I have an extra day off on Fridays.", ["The user has an extra day off on Fridays"]),
         ("I have 3 extra tickets.", ["The user has 3 extra tickets"]),
@@ -229,6 +238,10 @@ def settle(turns: list[str]) -> list[str]:
         (
             ["Our offsite is in Porto on 3 May.", "The offsite got brought forward to 26 April."],
             ["The user's offsite is in Porto on 26 April"],
+        ),
+        (  # "one more change" announces one, like "change of plans"
+            ["My defense date is set, 14 March!", "Ok. One more change, the defense got moved earlier to 28 February."],
+            ["The user's defense date is set, 28 February"],
         ),
         (  # the race is the marathon: its date changes, the rest of the fact holds
             [

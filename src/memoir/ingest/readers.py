@@ -49,8 +49,11 @@ class Context:
 
 _PERSONAL_PRONOUN = re.compile(r"^(?P<p>he|she|they|it)(?P<aux>'s|'re|'ve|'ll|'d)?\s+(?P<rest>\S.*)$", re.I)
 _POSSESSIVE_PRONOUN = re.compile(r"^(?P<p>his|her|their)\s+(?P<rest>\S.*)$", re.I)
+# "my late husband and I": a word before the relation that says which one
+_WHICH = r"(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?"
 _COMPOUND = re.compile(
-    rf"^(?:(?:my|our)\s+(?P<rel>[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+(?P<rest>.+)$"
+    rf"^(?:(?:my|our)\s+(?P<rel>{_WHICH}[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+"
+    r"(?P<rest>.+)$"
     rf"|^me\s+and\s+(?:my|our)\s+(?P<rel2>[\w-]+)(?:\s+(?P<relname2>{NAME}))?\s+(?P<rest2>.+)$",
     re.I,
 )

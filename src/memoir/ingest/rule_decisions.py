@@ -66,7 +66,7 @@ _CHANGE_WORDS = frozenset(
     word_list(
         "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
         "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
-        "anymore again back forward"
+        "anymore again back forward earlier later"
     )
 )
 # Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.

@@ -74,14 +74,16 @@ _MOOD = (
 )
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
-    r"^(?:is|was|'s|has been|have been)\s+(?:(?:so|very|really|just|pretty|super|a bit|a little|kinda|now|still|all|"
-    r"quite|too|rather|feeling|properly|totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
+    r"^(?:is|are|was|were|'s|has been|have been)\s+"
+    r"(?:(?:so|very|really|just|pretty|super|a bit|a little|kinda|now|still|all|quite|too|rather|feeling|properly|"
+    r"totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
     r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
     r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
-    r"|^(?:is|was|'s|has been|have been)\s+(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
+    r"|^(?:is|are|was|were|'s|has been|have been)\s+"
+    r"(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
     r"\w+(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # time to spare, what a change left over ("so I've got two extra weeks"): no fact of its own
     r"|^(?:has|have|has got|got|gets|will have)\s+(?:(?:a few|a couple of|an?|one|two|three|four|\d+|some|a bit|"
@@ -90,8 +92,9 @@ _IDLE = re.compile(
     re.IGNORECASE,
 )
 _CHITCHAT = re.compile(
-    rf"^(?:is|was|will be|would be|has been|'s)\s+(?:(?:so|very|really|just|also|not|pretty|super|totally|"
-    rf"quite|truly|absolutely|a little|a bit|kinda|now|still|already|always|genuinely)\s+)*(?:{_MOOD})\b"
+    rf"^(?:is|are|was|were|will be|would be|has been|have been|'s)\s+"
+    rf"(?:(?:so|very|really|just|also|not|pretty|super|totally|quite|truly|absolutely|a little|a bit|kinda|now|"
+    rf"still|already|always|genuinely)\s+)*(?:{_MOOD})\b"
     r"|^(?:thinks|thought|guesses|supposes|believes|hopes|wishes|wonders|wondered|means|meant|sees|knows|knew|"
     r"understands|agrees|disagrees|bets|assumes|suspects|reckons|doubts|imagines|appreciates|feels like|feels|"
     r"can't wait|cannot wait|can imagine|can't believe|can't imagine|must say|would say|can never remember|"
@@ -250,7 +253,10 @@ def _plain(clause: str) -> str:
     """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
     clause = re.sub(r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay)\b[,\s]*)+", "", clause, flags=re.I)
     clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
-    clause = re.sub(r"^(?:me and|me &) ([\w'-]+)\b", r"\1 and I", clause, flags=re.I)  # "me and Jess got a flat"
+    # "me and Jess got a flat", "me and my brother Tom run a garage"
+    clause = re.sub(
+        r"^(?:me and|me &) ((?:(?:my|our)\s+)?[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b", r"\1 and I", clause, flags=re.I
+    )
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
         clause = "my " + clause[0].lower() + clause[1:]
@@ -338,7 +344,7 @@ def is_fact(text: str, clause: str) -> bool:
         return False
     if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
-    if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text):
+    if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text) and not _WITH_OTHER_SUBJECT.match(text):
         return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
         return True  # "Ada is 9", "the exam is on 3 March"
@@ -366,9 +372,17 @@ _VERB = re.compile(
     re.I,
 )
 _NAMED_SUBJECT = re.compile(r"^(?-i:[A-Z])\w+ (?:is|was|has)\b")
+# "The user and their late husband …", "The user and Tom …" (`readers.compound`): a plural subject,
+# whose verb is as said ("run a bakery").
+_WITH_OTHER = (
+    r"the user and (?:their\s+(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?[\w-]+"
+    r"(?:\s+(?-i:[A-Z])[\w'’-]+)*|(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*)"
+)
+_WITH_OTHER_SUBJECT = re.compile(rf"^{_WITH_OTHER}\s+\S", re.I)
 _SUBJECT = re.compile(
+    rf"^(?:{_WITH_OTHER}\s+(?P<rest3>.*)"
     # "The curry sounds great", "The fossil dig is genius" (a model writes such subjects): up to the verb
-    r"^(?:(?:the|a|an|this|that|these|those)\s+(?!user\b)(?:[\w'’-]+\s+){1,3}?"
+    r"|(?:the|a|an|this|that|these|those)\s+(?!user\b)(?:[\w'’-]+\s+){1,3}?"
     r"(?=(?:is|are|was|were|has|have|had|will|would|can|[a-z-]+(?:s|ed))\b)(?P<rest2>.*)"
     r"|(?:the user(?:'s [\w-]+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
     r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*))$",
@@ -379,7 +393,7 @@ _SUBJECT = re.compile(
 def _predicate(text: str) -> str:
     """What a fact says of its subject, without adverbs ("The user just moved" -> "moved")."""
     match = _SUBJECT.match(text)
-    rest = None if match is None else match.group("rest") if match.group("rest") is not None else match.group("rest2")
+    rest = None if match is None else next((r for r in match.group("rest3", "rest", "rest2") if r is not None), None)
     words = (text if rest is None else rest).split()
     while words and words[0].lower() in ADVERBS:
         words.pop(0)
