@@ -239,6 +239,10 @@ def settle(turns: list[str]) -> list[str]:
             ["Our offsite is in Porto on 3 May.", "The offsite got brought forward to 26 April."],
             ["The user's offsite is in Porto on 26 April"],
         ),
+        (  # someone's move changes where they live, not who they are
+            ["My brother Tom lives in Leeds.", "Tom moved to York."],
+            ["The user's brother Tom lives in York"],
+        ),
         (  # "one more change" announces one, like "change of plans"
             ["My defense date is set, 14 March!", "Ok. One more change, the defense got moved earlier to 28 February."],
             ["The user's defense date is set, 28 February"],
