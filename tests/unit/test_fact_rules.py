@@ -156,6 +156,8 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("me and my wife love hiking", ["The user and their wife love hiking"]),
         ("My late husband and I ran a pub in Bath.", ["The user and their late husband ran a pub in Bath"]),
         ("My wife and I are so tired.", []),
+        ("I kind of run the team now.", ["The user kind of runs the team now"]),  # the verb after a hedge
+        ("I sort out the rota on Mondays.", ["The user sorts out the rota on Mondays"]),
         ("So I've got two extra weeks.", []),  # time a change left over
         ("I have an extra day off on Fridays.", ["The user has an extra day off on Fridays"]),
         ("I have 3 extra tickets.", ["The user has 3 extra tickets"]),

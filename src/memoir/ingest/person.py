@@ -22,7 +22,7 @@ ADVERBS = frozenset(
         "actually already finally recently normally typically generally definitely totally basically "
         "seriously honestly absolutely literally truly mainly mostly probably barely hardly occasionally "
         "regularly frequently newly originally initially officially fully completely happily luckily sadly "
-        "unfortunately apparently obviously clearly certainly simply"
+        "unfortunately apparently obviously clearly certainly simply kinda sorta"
     )
 )
 IRREGULAR_PAST = frozenset(
@@ -144,6 +144,9 @@ def third_person(clause: str) -> str | None:
     return "The user " + _inner(verb, user_subject=True)
 
 
+_HEDGE = re.compile(r"^(?:sort|kind) of$", re.I)
+
+
 def _conjugated(rest: str) -> str:
     """`rest` (what follows the subject) with its first verb, after any adverbs, in the third person."""
     words = rest.split(" ")
@@ -155,6 +158,10 @@ def _conjugated(rest: str) -> str:
             continue
         if bare == "longer" and index > 0 and words[index - 1].lower() == "no":
             continue
+        if _HEDGE.match(" ".join(words[index : index + 2])) or (
+            index and _HEDGE.match(" ".join(words[index - 1 : index + 1]))
+        ):
+            continue  # "I just sort of nod": the user just sort of nods
         if index + 1 < len(words) and bare in ("have", "'ve") and words[index + 1].lower() == "got":
             words[index : index + 2] = ["has"]  # "I've got two kids": the user has two kids
             break
