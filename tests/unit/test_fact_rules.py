@@ -157,6 +157,21 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("My late husband and I ran a pub in Bath.", ["The user and their late husband ran a pub in Bath"]),
         ("My wife and I are so tired.", []),
         ("I kind of run the team now.", ["The user kind of runs the team now"]),  # the verb after a hedge
+        # likes said as what is or is not "my thing"
+        (
+            "My english is ok but writing sales-y stuff is not my thing",
+            ["The user does not like writing sales-y stuff"],
+        ),
+        ("Mornings aren't for me.", ["The user does not like mornings"]),
+        ("Baking is my jam!", ["The user likes baking"]),
+        ("It's not my thing.", []),
+        ("i already hav a 24 inch monitor", ["The user already has a 24 inch monitor"]),
+        ("i work at a tea shop weekends so i can save more", ["The user works at a tea shop weekends"]),
+        # what the user did next, after what they took back
+        (
+            "also i quit the milk tea job lol, got a gig doing video edits for a youtuber instead",
+            ["The user got a gig doing video edits for a youtuber"],
+        ),
         ("I sort out the rota on Mondays.", ["The user sorts out the rota on Mondays"]),
         ("So I've got two extra weeks.", []),  # time a change left over
         ("I have an extra day off on Fridays.", ["The user has an extra day off on Fridays"]),

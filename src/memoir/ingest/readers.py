@@ -104,6 +104,27 @@ def lets(clause: str, context: Context) -> list[str] | None:
     return [f"The user decided to {match.group('verb').lower()} {others(match.group('rest'))}"]
 
 
+_MY_THING = re.compile(
+    r"^(?P<what>(?!(?:it|this|that|which|what)\b)[\w][\w' -]{1,60}?)\s+(?P<verb>is|are|'s)\s+"
+    r"(?:(?:really|just|totally|honestly|so|definitely|also)\s+)*(?P<not>not\s+|n't\s+)?"
+    r"(?:(?:really|just|totally|honestly|so|definitely|quite)\s+)*"
+    r"(?:my (?:thing|jam|cup of tea)|for me)$",
+    re.I,
+)
+
+
+def my_thing(clause: str, context: Context) -> list[str] | None:
+    """ "writing sales-y stuff is not my thing", "Mornings are not for me", "Baking is my jam": a like."""
+    match = _MY_THING.match(clause.replace(" isn't ", " is not ").replace(" aren't ", " are not "))
+    if not match:
+        return None
+    what = others(match.group("what"))
+    first = what.split()[0]
+    if first.lower() not in context.known and not first.isupper():
+        what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
+    return [f"The user {'does not like' if match.group('not') else 'likes'} {what}"]
+
+
 def always(clause: str, context: Context) -> list[str] | None:
     match = _ALWAYS.match(clause)
     if not match:
@@ -272,7 +293,7 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     return [f"The user's {what} {others(rest)}"]
 
 
-READERS = (introduction, relation, self_description, lets, always, compound, pronoun, user, diet, named)
+READERS = (introduction, relation, self_description, lets, my_thing, always, compound, pronoun, user, diet, named)
 LATE_READERS = (noun_phrase, subjectless)
 
 

@@ -85,6 +85,8 @@ _IDLE = re.compile(
     r"|^(?:is|are|was|were|'s|has been|have been)\s+"
     r"(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
     r"\w+(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
+    # a consequence with nothing of its own ("so I can save more")
+    r"|^(?:can|could|will|would|'ll)\s+(?:\w+\s+)?more(?:\s+(?:now|then|money|time|lol|haha))?$"
     # time to spare, what a change left over ("so I've got two extra weeks"): no fact of its own
     r"|^(?:has|have|has got|got|gets|will have)\s+(?:(?:a few|a couple of|an?|one|two|three|four|\d+|some|a bit|"
     r"a little|lots of|plenty of)\s+)?(?:extra|more|spare)\s+(?:days?|weeks?|hours?|minutes?|months?|time)"
@@ -219,12 +221,24 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     return found
 
 
+# What the user did next, without a subject: the clause after one that took something back.
+_DID_NEXT = re.compile(
+    r"^(?:(?:now|then|and|so|just|also)\s+)*(?:got|started|joined|found|took|moved|switched|became|went|"
+    r"signed|landed|picked|bought)\s+\w",
+    re.I,
+)
+
+
 def _not_taken_back(clause: str, changing: bool) -> str:
     """The clause without its parts that take something back ("…, till now we sold only through Etsy" keeps
     all; "I'm not doing Berlin" keeps nothing); in a changing sentence "no puppy" takes the puppy back."""
     parts = re.split(r",\s+", clause)
     kept = [p for p in parts if not is_retraction(p) and not (changing and NO_MORE.match(p))]
-    return ", ".join(kept) if len(kept) == len(parts) or (kept and not is_retraction(parts[0])) else ""
+    if len(kept) == len(parts) or (kept and not is_retraction(parts[0])):
+        return ", ".join(kept)
+    if kept and _DID_NEXT.match(kept[0]):  # "I quit the tea shop, got a gig doing video edits instead"
+        return "I " + ", ".join(kept)
+    return ""
 
 
 def plain_sentence(text: str) -> str:

@@ -136,6 +136,7 @@ class Sentence:
 # People type fast: "gonna", "im", "dont", a lower-case "i". Read as written out.
 _INFORMAL = {
     "gonna": "going to",
+    "hav": "have",
     "wanna": "want to",
     "gotta": "have to",
     "im": "I'm",
