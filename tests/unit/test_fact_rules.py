@@ -167,6 +167,18 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("It's not my thing.", []),
         ("i already hav a 24 inch monitor", ["The user already has a 24 inch monitor"]),
         ("i work at a tea shop weekends so i can save more", ["The user works at a tea shop weekends"]),
+        # things of the user's, with a verb as said
+        ("My shifts start at 5am, which is brutal.", ["The user's shifts start at 5am"]),
+        ("My parents live in Lyon.", ["The user's parents live in Lyon"]),
+        # asked to keep, with no verb: kept as said when it says when
+        ("Don't forget: dentist on Tuesday the 9th at 3pm.", ["Dentist on Tuesday the 9th at 3pm"]),
+        ("Remember: Tuesday.", []),
+        # what others did to the user's plans is said of the plans
+        (
+            "Also the practice called, they moved my dentist appointment to Thursday the 11th, same time.",
+            ["The user's dentist appointment got moved to Thursday the 11th"],
+        ),
+        ("They pushed our wedding back to June.", ["The user's wedding got pushed back to June"]),
         # what the user did next, after what they took back
         (
             "also i quit the milk tea job lol, got a gig doing video edits for a youtuber instead",
@@ -259,6 +271,10 @@ def settle(turns: list[str]) -> list[str]:
         (  # someone's move changes where they live, not who they are
             ["My brother Tom lives in Leeds.", "Tom moved to York."],
             ["The user's brother Tom lives in York"],
+        ),
+        (  # a name said before its pronoun
+            ["My daughter Yui loves dinosaurs.", "Yui, she's turning 7 on the 12th of August."],
+            ["The user's daughter Yui loves dinosaurs", "Yui is turning 7 on the 12th of August"],
         ),
         (  # "one more change" announces one, like "change of plans"
             ["My defense date is set, 14 March!", "Ok. One more change, the defense got moved earlier to 28 February."],

@@ -242,8 +242,46 @@ def _not_taken_back(clause: str, changing: bool) -> str:
 
 
 def plain_sentence(text: str) -> str:
-    """A sentence as the readers take it: reported speech opened, appositions before their names."""
-    return _apposed(_reported(text))
+    """A sentence as the readers take it: reported speech opened, appositions before their names, a name
+    said before its pronoun put in its place."""
+    return _named_first(_apposed(_reported(text)))
+
+
+_NAMED_FIRST = re.compile(
+    r"^(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?:she|he)(?P<verb>'s|’s|\s+is|\s+was|\s+has|\s+had|\s+will)\s+(?P<rest>.+)$",
+    re.I,
+)
+
+
+def _named_first(text: str) -> str:
+    """ "Yui, she's turning 7 on the 12th" -> "Yui is turning 7 on the 12th"."""
+    match = _NAMED_FIRST.match(text)
+    if match is None:
+        return text
+    verb = match.group("verb").strip()
+    verb = "is" if verb in ("'s", "\u2019s") else verb
+    return f"{match.group('name')} {verb} {match.group('rest')}"
+
+
+_DONE_TO_PLANS = re.compile(
+    r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
+    r"(?P<verb>moved|pushed|postponed|rescheduled|bumped|brought)(?P<how>\s+(?:back|forward|up))?\s+"
+    r"(?P<whose>my|our)\s+(?P<what>[\w-]+(?:\s+(?!back\b|forward\b|up\b)[\w-]+)?)(?P<how2>\s+(?:back|forward|up))?"
+    r"\s+(?P<to>to|till|until)\s+(?P<rest>.+)$",
+    re.I,
+)
+
+
+def _done_to_plans(text: str) -> str:
+    """ "they moved my dentist appointment to Thursday the 11th" -> "my dentist appointment got moved to …"."""
+    match = _DONE_TO_PLANS.match(text)
+    if match is None:
+        return text
+    how = match.group("how") or match.group("how2") or ""
+    return (
+        f"{match.group('whose')} {match.group('what')} got {match.group('verb').lower()}{how} "
+        f"{match.group('to')} {match.group('rest')}"
+    )
 
 
 def _reported(text: str) -> str:
@@ -272,6 +310,7 @@ def _plain(clause: str) -> str:
         r"^(?:me and|me &) ((?:(?:my|our)\s+)?[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b", r"\1 and I", clause, flags=re.I
     )
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
+    clause = _done_to_plans(clause)
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
         clause = "my " + clause[0].lower() + clause[1:]
     fronted = _FRONTED.match(clause)
@@ -322,7 +361,18 @@ def _gated(text: str, clause: str, context: Context) -> Statement | None:
     if any(w in text.lower() for w in CHANGEABLE) and not re.match(r"^the user's [\w-]+ is ", text, re.I):
         text = without_relations(text)
     text = _tidy(text, context.changing)
-    return Statement(text, context.important, clause) if is_fact(text, clause) else None
+    if is_fact(text, clause) or (context.important and _noted(text)):
+        return Statement(text, context.important, clause)
+    return None
+
+
+def _noted(text: str) -> bool:
+    """What the user asked to keep without a verb: something, and when ("dentist on Tuesday the 9th at 3pm")."""
+    when = [v for v in values(text) if v.kind in ("date", "weekday", "time")]
+    rest = text
+    for value in reversed(when):
+        rest = rest[: value.start] + rest[value.end :]
+    return bool(when) and bool(content_words(rest)) and not _ADDRESSED.search(text)
 
 
 def _tidy(text: str, changing: bool) -> str:
@@ -358,7 +408,8 @@ def is_fact(text: str, clause: str) -> bool:
         return False
     if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
-    if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text) and not _WITH_OTHER_SUBJECT.match(text):
+    plural = _WITH_OTHER_SUBJECT.match(text) or _PLURAL_OWN.match(text)  # a verb as said: "run", "start"
+    if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text) and not plural:
         return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
         return True  # "Ada is 9", "the exam is on 3 March"
@@ -386,6 +437,8 @@ _VERB = re.compile(
     re.I,
 )
 _NAMED_SUBJECT = re.compile(r"^(?-i:[A-Z])\w+ (?:is|was|has)\b")
+# "The user's shifts start at 5am": things of the user's, and a verb without -s
+_PLURAL_OWN = re.compile(r"^the user's\s+(?:[\w-]+\s+)?[\w-]*[^s\W]s\s+(?!is\b|was\b|has\b)[a-z]+\b", re.I)
 # "The user and their late husband …", "The user and Tom …" (`readers.compound`): a plural subject,
 # whose verb is as said ("run a bakery").
 _WITH_OTHER = (
