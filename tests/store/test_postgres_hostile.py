@@ -404,6 +404,23 @@ def test_text_around_nul_and_the_escape_is_found_by_the_same_words_as_on_sqlite(
     assert found["postgres"] == found["sqlite"], (text, question)
 
 
+@pytest.mark.parametrize("encoding", ["LATIN1", "SQL_ASCII", "UTF8"])
+def test_hits_read_as_written_whatever_client_encoding_the_url_asks(
+    tmp_path: Path, postgres_url: str, encoding: str
+) -> None:
+    """A search's rows are read by psycopg's own loaders, which decode with the connection's encoding:
+    memoir's connections are UTF-8 whatever the URL (or PGCLIENTENCODING) asks."""
+    url = f"{postgres_url}?options=-c%20client_encoding%3D{encoding}"
+    text = "Zoë went hiking in Zürich \x00 with 中文 and \U0010ffff"
+    with Memoir.open(tmp_path / "home", store_url=url, worker_enabled=False, embedding_provider="hashing") as memoir:
+        memoir.ingest({"session_id": "s", "event_type": "user_message", "conversation_id": "c", "text": text,
+                       "timestamp": WHEN, "metadata": {"where": "Zürich \x00"}})  # fmt: skip
+        assert memoir.flush(timeout=60)
+        hits = memoir.search("hiking Zürich", conversation_id="c", k=5, kinds=["turn"])
+    assert [h.text for h in hits] == [text]
+    assert hits[0].metadata["where"] == "Zürich \x00"
+
+
 @settings(max_examples=10, suppress_health_check=SUPPRESS)
 @given(length=st.integers(500, 4_000), letter=st.sampled_from(["k", "ü", "中"]))
 def test_a_very_long_word_is_found_by_itself_as_on_sqlite(both: dict[str, Memoir], length: int, letter: str) -> None:

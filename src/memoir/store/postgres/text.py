@@ -54,7 +54,14 @@ class _BinaryLoader(_Loader):
 
 
 def register_text(conn: psycopg.Connection[Any]) -> None:
-    """Escape and unescape NUL in every string this connection sends and reads."""
+    """Escape and unescape NUL in every string this connection sends and reads, all of it UTF-8.
+
+    The client encoding is UTF-8 whatever the server, the URL or PGCLIENTENCODING say: the
+    escaping loaders decode UTF-8 themselves, psycopg's own (`read_plain_text`) the connection's
+    encoding, and a search's hits read as LATIN1 (or as bytes, from an SQL_ASCII database)
+    while every other read was right."""
+    if conn.info.encoding != "utf-8":
+        conn.execute("SET client_encoding TO 'UTF8'")
     conn.adapters.register_dumper(str, _Dumper)
     for name in _TEXT_TYPES:
         conn.adapters.register_loader(name, _Loader)
