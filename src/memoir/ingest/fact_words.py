@@ -99,10 +99,10 @@ def swap_kind(text: str, value: Value, said: str = "") -> str | None:
     Of several, the one counting what the new value counts in `said` (the message it came in) is
     swapped: "max is now 6 guests" changes "max 8 guests", not "5 days"."""
     kinds = {"place", "name"} if value.kind in ("place", "name") else {value.kind}
-    # Not one the message names again: "Tom moved to York" changes where Tom lives, not who he is.
-    found = [
-        f for f in values(text) if f.kind in kinds and f.key != value.key and not (said and mentions(said, f.text))
-    ]
+    found = [f for f in values(text) if f.kind in kinds and f.key != value.key]
+    # Not one the message names again where another is left: "Tom moved to York" changes where Tom
+    # lives, not who he is; "600 euros now, up from 500 euros" still changes the 500.
+    found = [f for f in found if not (said and mentions(said, f.text))] or found
     found.sort(key=lambda f: f.kind != value.kind)  # a place for a place before a name (the kinds are guesses)
     unit = _unit(said, value.end) if said else ""
     counting = [f for f in found if unit and _unit(text, f.end) == unit]

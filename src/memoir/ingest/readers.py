@@ -69,10 +69,11 @@ _PET = "|".join(sorted(PETS))
 _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
 _NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
 _NOUN_PHRASE = re.compile(
-    r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
+    r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
     r"(?P<verb>is|are|was|will be|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
+    # the event moved, not something moved by it ("the rain delayed our flight")
     r"meets|(?:got|was|has been|had been|been)\s+(?:moved|pushed|postponed|rescheduled|delayed|bumped|brought)"
-    r"|moved|slipped|pushed|postponed|rescheduled|delayed)\b(?P<rest>.*)$",
+    r"|moved|slipped)\b(?P<rest>.*)$",
     re.I,
 )
 _COMMON_SUBJECTS = {
@@ -293,7 +294,7 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     return [f"The user's {what} {others(rest)}"]
 
 
-READERS = (introduction, relation, self_description, lets, my_thing, always, compound, pronoun, user, diet, named)
+READERS = (my_thing, introduction, relation, self_description, lets, always, compound, pronoun, user, diet, named)
 LATE_READERS = (noun_phrase, subjectless)
 
 

@@ -74,7 +74,7 @@ _MOOD = (
 )
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
-    r"^(?:is|are|was|were|'s|has been|have been)\s+"
+    r"^(?:is|was|'s|has been|have been)\s+"
     r"(?:(?:so|very|really|just|pretty|super|a bit|a little|kinda|now|still|all|quite|too|rather|feeling|properly|"
     r"totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
@@ -82,7 +82,7 @@ _IDLE = re.compile(
     r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
-    r"|^(?:is|are|was|were|'s|has been|have been)\s+"
+    r"|^(?:is|was|'s|has been|have been)\s+"
     r"(?:so|very|really|pretty|super|a bit|a little|kinda|quite|too|rather)\s+"
     r"\w+(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # a consequence with nothing of its own ("so I can save more")
@@ -94,7 +94,7 @@ _IDLE = re.compile(
     re.IGNORECASE,
 )
 _CHITCHAT = re.compile(
-    rf"^(?:is|are|was|were|will be|would be|has been|have been|'s)\s+"
+    rf"^(?:is|was|will be|would be|has been|'s)\s+"
     rf"(?:(?:so|very|really|just|also|not|pretty|super|totally|quite|truly|absolutely|a little|a bit|kinda|now|"
     rf"still|already|always|genuinely)\s+)*(?:{_MOOD})\b"
     r"|^(?:thinks|thought|guesses|supposes|believes|hopes|wishes|wonders|wondered|means|meant|sees|knows|knew|"
@@ -307,7 +307,10 @@ def _plain(clause: str) -> str:
     clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
     # "me and Jess got a flat", "me and my brother Tom run a garage"
     clause = re.sub(
-        r"^(?:me and|me &) ((?:(?:my|our)\s+)?[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)\b", r"\1 and I", clause, flags=re.I
+        r"^(?:me and|me &) ((?:(?:my|our)\s+)?[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\b(?![\w'’-])",
+        r"\1 and I",
+        clause,
+        flags=re.I,
     )
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
     clause = _done_to_plans(clause)
@@ -417,6 +420,8 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, no fact
     if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
         return False  # "we're staying in today"
+    if _WITH_OTHER_SUBJECT.match(text):
+        return True  # what the user and someone else are or do together ("… are over", "… run a shop")
     words = content_words(predicate)
     if text.lower().startswith("the user ") and words and predicate.lower().startswith(words[0]):
         words = words[1:]  # the verb ("teaches piano"): the object must say something

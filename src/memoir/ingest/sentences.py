@@ -73,10 +73,10 @@ _FILLER = (
 )
 _CHANGE_OPENER = (
     r"actually|(?:small |quick |one |a )?correction|"
-    r"(?:quick |small |big |one more |another |one last |last |final |further )?update(?: on \w+)?|"
-    r"change of plans?(?: on [\w ]+)?|plan change|new plan|"
-    r"(?:a |some |big |small |a few |one |one more |another |one last |a last |last |final |more |further )"
-    r"changes?(?: at \w+| on \w+)?(?: too)?|"
+    r"quick update|small update|big update|update on \w+|update|change of plans?(?: on [\w ]+)?|"
+    r"plan change|new plan|(?:a |some |big |small |a few |one )changes?(?: at \w+| on \w+)?(?: too)?|"
+    # "one more change, …", "another update:": only before a stop ("another change I made was …" is a sentence)
+    r"(?:one more |another |one last |a last |last |final |more |further )(?:changes?|updates?)(?=\s*[,:!.—–-])|"
     r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|sorry|scratch that|my mistake|"
     r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore|plot twist|big change|"
     r"so much happened|a lot has changed|lots has changed|things changed|news flash"
@@ -102,6 +102,7 @@ _SUBJECT = (
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
     rf"|(?<!^me),?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)"  # not "Me and my …"
+    r"|(?<=^me)\s+and\s+(?=(?:my|our)\s+[\w-]+['’]s\b)"  # but "Me and my brother's wife …": the wife's
     rf"|,\s+(?={_SUBJECT}\b\s*\w)"
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our)\b)"

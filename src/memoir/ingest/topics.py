@@ -228,10 +228,6 @@ _IRREGULAR = {
     "marry": "wedd",
     "marrying": "wedd",
     "weddings": "wedd",
-    "marathon": "rac",  # "the race got pushed": the marathon the user trains for (stem("race"))
-    "marathons": "rac",
-    "half-marathon": "rac",
-    "triathlon": "rac",
 }
 _NOT_TOPICAL = frozenset(word_list("user users the last next year years week weeks month months day days ago"))
 
