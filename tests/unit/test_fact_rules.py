@@ -483,3 +483,15 @@ def test_any_text_is_read_without_failing_and_every_decision_names_a_known_fact(
 @pytest.mark.parametrize("text", ["The user ", "Kiki ", "The user\n", "The curry "])
 def test_a_fact_that_is_only_a_subject_is_none_and_no_error(text: str) -> None:
     assert not is_fact(text, text)
+
+
+@pytest.mark.parametrize(("blanks", "one"), [(" " * 50_000, " "), ("\t " * 20_000, " "), (" \n" * 20_000, "\n\n")])
+def test_a_sentence_padded_with_blanks_reads_as_with_one(blanks: str, one: str) -> None:
+    """Runs of blanks are one blank to the rules (of lines, one empty line): thousands of them inside a
+    sentence cost the patterns quadratic time (4,000 took 7 s; the worker reads every event's text)."""
+    from memoir.ingest.rules import statements
+
+    def read(gap: str) -> list[str]:
+        return [s.text for s in statements(f"I live in{gap}Leeds. My sister{gap}and I run a shop.")]
+
+    assert read(blanks) == read(one)
