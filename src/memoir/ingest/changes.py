@@ -25,7 +25,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
-from memoir.ingest.rules import Statement, plain_sentence, read_sentences
+from memoir.ingest.plain import plain_sentence
+from memoir.ingest.rules import Statement, read_sentences
 from memoir.ingest.sentences import clauses
 from memoir.ingest.values import Value, values
 

@@ -1,7 +1,7 @@
 """Facts from what people say, by rules: the statements of a user's message, in the third person.
 
 A message is cut into statement sentences and clauses (`sentences`), each clause is put in
-a plain order ("On Wednesdays I do the late shift" -> "I do the late shift on Wednesdays";
+a plain order (`plain`: "On Wednesdays I do the late shift" -> "I do the late shift on Wednesdays";
 "Biscuit, my beagle, joins the runs" -> "my beagle Biscuit joins the runs"), and the
 readers (`readers`) write what it states, standalone and in the third person: who the user
 is ("I'm Priya", "hiroshi here", "34, accountant"), who their people are ("my partner
@@ -28,8 +28,9 @@ from dataclasses import dataclass
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
-from memoir.ingest.lexicon import CHANGEABLE, PEOPLE, word_list
+from memoir.ingest.lexicon import CHANGEABLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
+from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS, Context, mentioned, others
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, sentences
@@ -41,21 +42,6 @@ __all__ = ["Statement", "content_words", "is_fact", "known_words", "plain_senten
 MAX_WORDS = 45
 MAX_CHARS = 300
 
-_FRONTED = re.compile(
-    r"^(?P<adv>(?:on|every|each|at|in|since|after|before|during|from|this|next|last|right now|these days|"
-    r"nowadays|most|some|usually|normally)\b[^,]{0,40}?),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
-    re.I,
-)
-_REPORTED = re.compile(
-    r"^(?:(?:my|the|our)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|thinks|reckons|told me|tells me)(?:\s+that)?"
-    r"\s+(?P<said>.+)$",
-    re.I,
-)
-_APPOSITION = re.compile(
-    r"(?:^|(?<=[.!?:;]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bthen\s))(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<rel>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?),\s+(?P<rest>.+)$",
-    re.I,
-)
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|ours|us)\b", re.IGNORECASE)
 _ADDRESSED = re.compile(r"\b(?:you|your|yours|yourself|u|ya|y'all)\b", re.I)
 _HYPOTHETICAL = re.compile(
     r"^(?:if|when|whenever|unless|once|what if|imagine|suppose|hopefully)\b|\b(?:maybe|perhaps|probably|might|"
@@ -207,12 +193,12 @@ def read_sentences(text: str, known: Collection[str] = ()) -> list[tuple[Sentenc
 
 
 def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
-    context.first_person = bool(_FIRST_PERSON.search(sentence.text))
+    context.first_person = bool(FIRST_PERSON.search(sentence.text))
     context.important = sentence.important
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
     for clause in clauses(plain_sentence(sentence.text)):
-        clause, asked = asked_to_remember(_plain(clause))
+        clause, asked = asked_to_remember(plain_clause(clause))
         context.important = sentence.important or asked
         said = _not_taken_back(clause, context.changing)
         if said:
@@ -239,88 +225,6 @@ def _not_taken_back(clause: str, changing: bool) -> str:
     if kept and _DID_NEXT.match(kept[0]):  # "I quit the tea shop, got a gig doing video edits instead"
         return "I " + ", ".join(kept)
     return ""
-
-
-def plain_sentence(text: str) -> str:
-    """A sentence as the readers take it: reported speech opened, appositions before their names, a name
-    said before its pronoun put in its place."""
-    return _named_first(_apposed(_reported(text)))
-
-
-_NAMED_FIRST = re.compile(
-    r"^(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?:she|he)(?P<verb>'s|’s|\s+is|\s+was|\s+has|\s+had|\s+will)\s+(?P<rest>.+)$",
-    re.I,
-)
-
-
-def _named_first(text: str) -> str:
-    """ "Yui, she's turning 7 on the 12th" -> "Yui is turning 7 on the 12th"."""
-    match = _NAMED_FIRST.match(text)
-    if match is None:
-        return text
-    verb = match.group("verb").strip()
-    verb = "is" if verb in ("'s", "\u2019s") else verb
-    return f"{match.group('name')} {verb} {match.group('rest')}"
-
-
-_DONE_TO_PLANS = re.compile(
-    r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
-    r"(?P<verb>moved|pushed|postponed|rescheduled|bumped|brought)(?P<how>\s+(?:back|forward|up))?\s+"
-    r"(?P<whose>my|our)\s+(?P<what>[\w-]+(?:\s+(?!back\b|forward\b|up\b)[\w-]+)?)(?P<how2>\s+(?:back|forward|up))?"
-    r"\s+(?P<to>to|till|until)\s+(?P<rest>.+)$",
-    re.I,
-)
-
-
-def _done_to_plans(text: str) -> str:
-    """ "they moved my dentist appointment to Thursday the 11th" -> "my dentist appointment got moved to …"."""
-    match = _DONE_TO_PLANS.match(text)
-    if match is None:
-        return text
-    how = match.group("how") or match.group("how2") or ""
-    return (
-        f"{match.group('whose')} {match.group('what')} got {match.group('verb').lower()}{how} "
-        f"{match.group('to')} {match.group('rest')}"
-    )
-
-
-def _reported(text: str) -> str:
-    """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own)."""
-    match = _REPORTED.match(text)
-    return match.group("said") if match and _FIRST_PERSON.search(match.group("said")) else text
-
-
-def _apposed(text: str) -> str:
-    """ "Biscuit, my beagle, joins the runs" -> "my beagle Biscuit joins the runs"."""
-    match = _APPOSITION.search(text)
-    if match:
-        return f"{text[: match.start()]}{match.group('rel')} {match.group('name')} {match.group('rest')}"
-    return text
-
-
-_BARE_RELATION = re.compile(rf"^(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))}) (?-i:[A-Z])[\w'-]+\b", re.I)
-
-
-def _plain(clause: str) -> str:
-    """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
-    clause = re.sub(r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay)\b[,\s]*)+", "", clause, flags=re.I)
-    clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
-    # "me and Jess got a flat", "me and my brother Tom run a garage"
-    clause = re.sub(
-        r"^(?:me and|me &) ((?:(?:my|our)\s+)?[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\b(?![\w'’-])",
-        r"\1 and I",
-        clause,
-        flags=re.I,
-    )
-    clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
-    clause = _done_to_plans(clause)
-    if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
-        clause = "my " + clause[0].lower() + clause[1:]
-    fronted = _FRONTED.match(clause)
-    if fronted:
-        adverb = fronted.group("adv")
-        clause = f"{fronted.group('rest')} {adverb[0].lower()}{adverb[1:]}"
-    return clause.strip()
 
 
 def _read_clause(clause: str, context: Context) -> list[Statement]:
