@@ -169,6 +169,15 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("It's not my thing.", []),
         ("i already hav a 24 inch monitor", ["The user already has a 24 inch monitor"]),
         ("i work at a tea shop weekends so i can save more", ["The user works at a tea shop weekends"]),
+        # what a relative clause says of the user's people
+        (
+            "I have two kids myself, Youssef who is 8 and Laila who is 5, so I see the struggle at home",
+            ["The user has two kids themselves, Youssef", "Youssef is 8", "Laila is 5"],
+        ),
+        # a relation, then its name between commas; "off to" is going, not called off
+        ("Our youngest, Kate, is off to uni next year.", ["The user's youngest Kate is off to uni next year"]),
+        ("My sister, Ana, lives in Porto.", ["The user's sister Ana lives in Porto"]),
+        ("Shearing kicks off 3 October so we need someone before then.", []),  # "before" what went
         # things of the user's, with a verb as said
         ("My shifts start at 5am, which is brutal.", ["The user's shifts start at 5am"]),
         ("My parents live in Lyon.", ["The user's parents live in Lyon"]),

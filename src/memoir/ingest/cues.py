@@ -27,7 +27,8 @@ RETRACTION = re.compile(
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
     r"startup|lab|us|(?-i:[A-Z]))|"
-    r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|is off|are off|"
+    r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|"
+    r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over)\b",
     re.IGNORECASE,
 )

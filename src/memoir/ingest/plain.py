@@ -84,11 +84,21 @@ def _reported(text: str) -> str:
     return match.group("said") if match and FIRST_PERSON.search(match.group("said")) else text
 
 
+# "Our youngest, Kate, is off to uni", "My sister, Ana, lives in Porto": the relation first
+_NAME_BETWEEN = re.compile(
+    r"^(?P<rel>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?),\s+(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<rest>\S.*)$", re.I
+)
+
+
 def _apposed(text: str) -> str:
-    """ "Biscuit, my beagle, joins the runs" -> "my beagle Biscuit joins the runs"."""
+    """ "Biscuit, my beagle, joins the runs" and "My sister, Ana, lives in Porto" -> "my beagle Biscuit joins
+    the runs", "My sister Ana lives in Porto"."""
     match = _APPOSITION.search(text)
     if match:
         return f"{text[: match.start()]}{match.group('rel')} {match.group('name')} {match.group('rest')}"
+    between = _NAME_BETWEEN.match(text)
+    if between:
+        return f"{between.group('rel')} {between.group('name')} {between.group('rest')}"
     return text
 
 

@@ -124,7 +124,9 @@ _NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says w
     re.I,
 )
 _TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
-_DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one)$", re.I)
+# Ending on a word that points outside the fact ("it"), or on a preposition whose object went
+# ("so we need someone before then", with "then" taken as a filler: "… needs someone before").
+_DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$", re.I)
 # What the verb acts on is a word pointing outside the fact ("set it up for the user", "keeps mixing
 # them up", "booked one for Thursday"): without the other message, it says nothing.
 _POINTING_OBJECT = re.compile(
@@ -244,11 +246,25 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *_on_the_way(made)]
+            return [*made, *_on_the_way(made), *_who_is(clause, made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
     if context.important and (verb or values(clause)):  # "remember that the wifi password is on the fridge",
         return [clause[0].upper() + clause[1:]]  # "don't forget: dentist on Tuesday the 9th at 3pm": as said
     return []
+
+
+_WHO_IS = re.compile(
+    r"(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
+    r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
+)
+
+
+def _who_is(clause: str, made: list[str]) -> list[str]:
+    """Of the people a fact of the user's names, what a relative clause says ("two kids, Youssef who is 8
+    and Laila who is 5"): a fact each, as said."""
+    if not made:
+        return []
+    return [f"{m.group('name')} is {m.group('what').strip()}" for m in _WHO_IS.finditer(clause)]
 
 
 def _on_the_way(made: list[str]) -> list[str]:
