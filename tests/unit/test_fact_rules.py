@@ -504,3 +504,24 @@ def test_a_sentence_padded_with_blanks_reads_as_with_one(blanks: str, one: str) 
         return [s.text for s in statements(f"I live in{gap}Leeds. My sister{gap}and I run a shop.")]
 
     assert read(blanks) == read(one)
+
+
+@pytest.mark.parametrize(
+    "pasted",
+    [
+        "My sister, " + "Ana, " * 5_000 + "lives in Porto",
+        "I have kids, " + "Ann who is 8 and " * 3_000 + "Bo who is 5",
+        "I met " + "Tom who " * 5_000 + "is 8",
+        "I love " + "tea, " * 20_000 + "and cake",
+        "Our youngest, Kate" + "," * 10_000 + " is off",
+    ],
+)
+def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_times(pasted: str) -> None:
+    """A list of thousands of names or commas is a hostile message, not thousands of facts: the rules read
+    the first few parts (a name's place was looked for over the whole text before it, and a fact grew and
+    was read again with each comma: minutes for such a message, in the worker)."""
+    from memoir.ingest.rules import MAX_WORDS, statements
+
+    read = statements(pasted)
+    assert len(read) <= 10
+    assert all(len(s.text.split()) <= MAX_WORDS for s in read)

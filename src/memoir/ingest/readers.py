@@ -174,6 +174,9 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
     return None
 
 
+_MAX_FRAGMENTS = 16
+
+
 def user(clause: str, context: Context) -> list[str] | None:
     """ "I …", "we …", "my X …", "our X …": in the third person, with what its comma fragments add."""
     text = third_person(clause)
@@ -187,7 +190,9 @@ def user(clause: str, context: Context) -> list[str] | None:
         text = re.sub(r"\b(lives?|is|are|works?|moved|stays?) there\b", rf"\1 in {context.place}", text)
     head, *fragments = re.split(r",\s+", text)
     facts = [head]
-    for fragment in fragments:
+    # The first few: a fact grows with each, is read again with each (quadratic on a pasted list),
+    # and one past rules.MAX_WORDS is none anyway.
+    for fragment in fragments[:_MAX_FRAGMENTS]:
         facts[-1:] = _fragment(facts[-1], fragment)
     if text.startswith("The user's "):
         _name_thing(text, context)

@@ -22,6 +22,7 @@ back ("I don't work as a carpenter anymore") states none either: it is a change,
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
@@ -253,6 +254,7 @@ def _made(clause: str, context: Context) -> list[str]:
     return []
 
 
+_MAX_WHO = 8
 _WHO_IS = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
     r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
@@ -264,7 +266,9 @@ def _who_is(clause: str, made: list[str]) -> list[str]:
     and Laila who is 5"): a fact each, as said."""
     if not made:
         return []
-    return [f"{m.group('name')} is {m.group('what').strip()}" for m in _WHO_IS.finditer(clause)]
+    # A few: each is gated against the whole clause, and a pasted list of thousands cost seconds.
+    found = itertools.islice(_WHO_IS.finditer(clause), _MAX_WHO)
+    return [f"{m.group('name')} is {m.group('what').strip()}" for m in found]
 
 
 def _on_the_way(made: list[str]) -> list[str]:

@@ -121,7 +121,8 @@ def values(text: str) -> list[Value]:
             continue
         start = match.start() + match.group().index(words[0])
         name = " ".join(words)
-        kind = "place" if _PLACE_BEFORE.search(text[:start]) else "name"
+        # The words just before it: searching the whole text before every name was quadratic.
+        kind = "place" if _PLACE_BEFORE.search(text[max(0, start - 80) : start]) else "name"
         found.append(Value(kind, name, start, start + len(name)))
     return sorted(found, key=lambda v: v.start)
 
