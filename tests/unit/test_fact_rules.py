@@ -174,6 +174,10 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             "I have two kids myself, Youssef who is 8 and Laila who is 5, so I see the struggle at home",
             ["The user has two kids themselves, Youssef", "Youssef is 8", "Laila is 5"],
         ),
+        (  # said of the neighbour between commas: a fact of its own, not a piece of the user's
+            "My neighbour Tom, who is a plumber, fixed our boiler.",
+            ["The user's neighbour Tom fixed the user's boiler", "Tom is a plumber"],
+        ),
         # a relation, then its name between commas; "off to" is going, not called off
         ("Our youngest, Kate, is off to uni next year.", ["The user's youngest Kate is off to uni next year"]),
         ("My sister, Ana, lives in Porto.", ["The user's sister Ana lives in Porto"]),

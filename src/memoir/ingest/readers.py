@@ -175,6 +175,8 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
 
 
 _MAX_FRAGMENTS = 16
+# ", who is a plumber," inside a clause: said of the one before it (`rules._who_is`), not of the user
+_BETWEEN_COMMAS = re.compile(r",\s+(?:who|which)\b[^,]*,\s+(?=[a-z])")
 
 
 def user(clause: str, context: Context) -> list[str] | None:
@@ -188,7 +190,7 @@ def user(clause: str, context: Context) -> list[str] | None:
         text = "The user's team is" + text[len("The user is") :]  # "we're six engineers plus a designer"
     if context.place:  # "my mother lives there"
         text = re.sub(r"\b(lives?|is|are|works?|moved|stays?) there\b", rf"\1 in {context.place}", text)
-    head, *fragments = re.split(r",\s+", text)
+    head, *fragments = re.split(r",\s+", _BETWEEN_COMMAS.sub(" ", text))
     facts = [head]
     # The first few: a fact grows with each, is read again with each (quadratic on a pasted list),
     # and one past rules.MAX_WORDS is none anyway.
