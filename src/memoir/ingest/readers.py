@@ -49,10 +49,10 @@ class Context:
 
 _PERSONAL_PRONOUN = re.compile(r"^(?P<p>he|she|they|it)(?P<aux>'s|'re|'ve|'ll|'d)?\s+(?P<rest>\S.*)$", re.I)
 _POSSESSIVE_PRONOUN = re.compile(r"^(?P<p>his|her|their)\s+(?P<rest>\S.*)$", re.I)
-# "my late husband and I": a word before the relation that says which one
-_WHICH = r"(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?"
+# "my late husband and I": a word before the relation that says which one (`rules` reads it back)
+WHICH_ONE = r"(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?"
 _COMPOUND = re.compile(
-    rf"^(?:(?:my|our)\s+(?P<rel>{_WHICH}[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+"
+    rf"^(?:(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+"
     r"(?P<rest>.+)$"
     rf"|^me\s+and\s+(?:my|our)\s+(?P<rel2>[\w-]+)(?:\s+(?P<relname2>{NAME}))?\s+(?P<rest2>.+)$",
     re.I,
@@ -107,7 +107,7 @@ def lets(clause: str, context: Context) -> list[str] | None:
 
 _MY_THING = re.compile(
     r"^(?P<what>(?!(?:it|this|that|which|what)\b)[\w][\w' -]{1,60}?)\s+(?P<verb>is|are|'s)\s+"
-    r"(?:(?:really|just|totally|honestly|so|definitely|also)\s+)*(?P<not>not\s+|n't\s+)?"
+    r"(?:(?:really|just|totally|honestly|so|definitely|also)\s+)*(?P<not>not\s+)?"
     r"(?:(?:really|just|totally|honestly|so|definitely|quite)\s+)*"
     r"(?:my (?:thing|jam|cup of tea)|for me)$",
     re.I,

@@ -273,7 +273,9 @@ def _replacement(
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
             more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
-            more = {w for w in more if stem(w) not in known.stems}  # "the race" of "the marathon": no more said
+            more = {
+                w for w in more if stem(w) not in known.stems
+            }  # another form of a word the fact holds: no more said
             if more - _CHANGE_WORDS - {"user", "user's"}:
                 return reading.statements[index].text, {index}
         return swap_kind(known.text, value, reading.text), set(carrying)

@@ -32,7 +32,7 @@ from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.lexicon import CHANGEABLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
-from memoir.ingest.readers import LATE_READERS, READERS, Context, mentioned, others
+from memoir.ingest.readers import LATE_READERS, READERS, WHICH_ONE, Context, mentioned, others
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, sentences
 from memoir.ingest.topics import stem
@@ -335,7 +335,8 @@ def is_fact(text: str, clause: str) -> bool:
         return False
     if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
-    plural = _WITH_OTHER_SUBJECT.match(text) or _PLURAL_OWN.match(text)  # a verb as said: "run", "start"
+    with_other = _WITH_OTHER_SUBJECT.match(text) is not None
+    plural = with_other or _PLURAL_OWN.match(text)  # a verb as said: "run", "start"
     if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text) and not plural:
         return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
@@ -344,7 +345,7 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, no fact
     if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
         return False  # "we're staying in today"
-    if _WITH_OTHER_SUBJECT.match(text):
+    if with_other:
         return True  # what the user and someone else are or do together ("… are over", "… run a shop")
     words = content_words(predicate)
     if text.lower().startswith("the user ") and words and predicate.lower().startswith(words[0]):
@@ -371,7 +372,7 @@ _PLURAL_OWN = re.compile(r"^the user's\s+(?:[\w-]+\s+)?[\w-]*[^s\W]s\s+(?!is\b|w
 # "The user and their late husband …", "The user and Tom …" (`readers.compound`): a plural subject,
 # whose verb is as said ("run a bakery").
 _WITH_OTHER = (
-    r"the user and (?:their\s+(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?[\w-]+"
+    rf"the user and (?:their\s+{WHICH_ONE}[\w-]+"
     r"(?:\s+(?-i:[A-Z])[\w'’-]+)*|(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)*)"
 )
 _WITH_OTHER_SUBJECT = re.compile(rf"^{_WITH_OTHER}\s+\S", re.I)

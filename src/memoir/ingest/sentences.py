@@ -206,7 +206,7 @@ def _open(text: str) -> tuple[str, bool, bool]:
 # Runs of blanks read as one: several patterns try each position of a run, and a message padded
 # with thousands of spaces inside a sentence took seconds (4,000: 7 s), quadratically more.
 _BLANKS = re.compile(r"[^\S\n]{2,}")
-_NEWLINES = re.compile(r"\n[^\S]*\n\s*")
+_NEWLINES = re.compile(r"\n\s*\n\s*")
 
 
 def sentences(text: str) -> list[Sentence]:
