@@ -134,7 +134,7 @@ def test_a_long_removal_log_is_cut_with_a_new_generation(pg: Any, monkeypatch: p
 def test_neighbours_and_the_previous_turn_keep_to_session_agent_and_kind(pg: Any, lite: SQLiteStore) -> None:
     rows = [
         item("t1", "first", at=1, session_id="s1"),
-        item("t2", "second", at=2, session_id="s1"),
+        item("t2", "sec\x00ond \U0010ffff0", at=2, session_id="s1"),  # NUL and the escape read back as written
         item("x", "other agent", at=3, session_id="s1", agent_id="coder"),
         item("f", "a fact", at=3, session_id="s1", kind="fact"),
         item("t3", "third", at=3, session_id="s1"),
@@ -148,12 +148,21 @@ def test_neighbours_and_the_previous_turn_keep_to_session_agent_and_kind(pg: Any
         found = store.index_items(list(range(1, 20)))
         by_ref = {i.ref: i for i in found.values()}
         return (
-            [[n.ref for n in store.index_neighbours(by_ref[r], 2, 1)] for r in ("t1", "t3", "t4", "x", "n")],
+            [[(n.ref, n.text) for n in store.index_neighbours(by_ref[r], 2, 1)] for r in ("t1", "t3", "t4", "x", "n")],
             [(p.ref if (p := store.index_last_in_session(by_ref[r])) else None) for r in ("t1", "t3", "x", "n")],
+            {  # all at once, as a search's hits read them
+                by_ref[r].ref: [(n.ref, n.text) for n in around]
+                for r, around in zip(
+                    ("t1", "t3", "t4", "x", "n"),
+                    store.index_neighbours_many([by_ref[r] for r in ("t1", "t3", "t4", "x", "n")], 2, 1).values(),
+                    strict=True,
+                )
+            },
         )
 
     expected = answers(lite)
-    assert expected[0][1] == ["t1", "t2", "t4"]
+    assert expected[0][1] == [("t1", "first"), ("t2", "sec\x00ond \U0010ffff0"), ("t4", "fourth")]
+    assert expected[2]["t3"] == expected[0][1]
     assert answers(pg) == expected
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from memoir.store.base import IndexItem
-from memoir.store.postgres.parts import PostgresParts
-from memoir.store.postgres.vectors import from_pgvector
+from memoir.store.postgres.text import unescaped
+from memoir.store.postgres.vectors import PostgresVectorTables, from_pgvector
 from memoir.store.sql.search import row_to_item as _row_to_item
 
 __all__ = ["PostgresHitReads"]
@@ -42,15 +42,17 @@ WHERE i.item_id = ANY(%s::bigint[]) AND i.session_id IS NOT NULL
 """
 
 
-class PostgresHitReads(PostgresParts):
+class PostgresHitReads(PostgresVectorTables):
     def index_neighbours_many(self, items: Sequence[IndexItem], before: int, after: int) -> dict[int, list[IndexItem]]:
         """`index_neighbours` of each item (by item id), in one query."""
         ids = [item.item_id for item in items if item.item_id is not None]
         found: dict[int, tuple[list[IndexItem], list[IndexItem]]] = {item_id: ([], []) for item_id in ids}
         if ids and (before > 0 or after > 0):
-            for row in self._read(_NEIGHBOURS, (before, after, ids)):
+            # Read as a search's candidates are (`vectors.search_cursor`, psycopg's C loaders): the
+            # escaping loader is a call into Python for each of some 300 strings a search reads here.
+            for row in self._read_vectors(_NEIGHBOURS, [before, after, ids], None):
                 hit, side, _, *columns = row
-                found[hit][side].append(_row_to_item(columns))
+                found[hit][side].append(_row_to_item(unescaped(columns)))
         return {item_id: [*reversed(earlier), *later] for item_id, (earlier, later) in found.items()}
 
     def item_vectors(self, model: str, item_ids: Sequence[int]) -> dict[int, bytes]:

@@ -285,7 +285,7 @@ class PostgresVectorTables(PostgresParts):
         rows = self._read_vectors(statement, [*params, limit], graph)
         return [(int(item_id), float(similarity)) for item_id, similarity in rows]
 
-    def _read_vectors(self, statement: sql.Composed, params: list[Any], graph_limit: int | None) -> list[Any]:
+    def _read_vectors(self, statement: str | sql.Composed, params: list[Any], graph_limit: int | None) -> list[Any]:
         """Rows of a statement with vector parameters, in one round trip, read by a `search_cursor`:
         strings with their escapes kept (`text.unescaped` undoes them).
 
