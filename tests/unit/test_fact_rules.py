@@ -216,6 +216,119 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             "I share a clinic with my colleague Dr. Salma Hegazy.",
             ["The user shares a clinic with Dr. Salma Hegazy", "The user's colleague is Dr. Salma Hegazy"],
         ),
+        # "store", "save" and "note" are nouns too: a request only before a stop or their object
+        ("Store launch is pushed to 5 September.", ["The user's store launch is pushed to 5 September"]),
+        ("Note my flight is on 3 May.", ["The user's flight is on 3 May"]),
+        ("Save this: my locker code is 4411.", ["The user's locker code is 4411"]),
+        # what the user asked to keep, as said, with a value or without
+        ("Remember that the wifi password is on the fridge.", ["The wifi password is on the fridge"]),
+        # a remark on what was just said is not part of it
+        (
+            "And I drive a little pink scooter named Kiki lol, maybe that's a cute detail for the about page",
+            ["The user drives a little pink scooter named Kiki"],
+        ),
+        (
+            "my thesis is on adaptive reuse of old wool stores in Geelong if that matters",
+            ["The user's thesis is on adaptive reuse of old wool stores in Geelong"],
+        ),
+        # a statement before the question it leads to
+        (
+            "my roommate Hana cooks sometimes so maybe recipes for two?",
+            ["Hana cooks sometimes", "The user's roommate is Hana"],
+        ),
+        ("I have a beagle called Biscuit, what should I feed him?", ["The user has a beagle called Biscuit"]),
+        (
+            "Also the missus, Trish, wants me to ask: what's a decent ute for towing a horse float?",
+            ["The user's wife is Trish"],
+        ),
+        ("Anyway, how are you?", []),
+        # what people call their own
+        ("hubby works nights at the depot", ["The user's husband works nights at the depot"]),
+        ("My other half is a nurse.", ["The user's partner is a nurse"]),
+        ("I met the wife of my boss.", ["The user met the wife of their boss"]),
+        # "it" is a thing, never a person named before
+        ("My boss Tom is strict. It's been a long week.", ["Tom is strict", "The user's boss is Tom"]),
+        # a relation that changes is a fact of its own, the name alone in the rest; a possessive is no name
+        (
+            "My boyfriend Arjun's mum is visiting in May.",
+            ["Arjun's mum is visiting in May", "The user's boyfriend is Arjun"],
+        ),
+        # what someone did to the user
+        ("They made me team lead for Atlas.", ["The user became team lead for Atlas"]),
+        (
+            "Walker Books signed me for a 3-book series, first one due in September.",
+            ["The user got signed by Walker Books for a 3-book series, first one due in September"],
+        ),
+        ("My boss promoted me to senior engineer.", ["The user got promoted to senior engineer"]),
+        ("The film made me cry.", []),
+        # what a doctor said of the user, wherever it is said
+        (
+            "Kindly help me prepare a diet chart as doctor has told me my sugar levels are borderline.",
+            ["The user's sugar levels are borderline"],
+        ),
+        (
+            "I'm cutting sugar because my doctor says my blood pressure is high.",
+            ["The user is cutting sugar", "The user's blood pressure is high"],
+        ),
+        # where the user is from, without a subject
+        ("originally from recife.", ["The user is originally from recife"]),
+        ("Born and raised in Cork.", ["The user was born and raised in Cork"]),
+        # "here in …" of something of the user's life: where they live; not a visit
+        (
+            "I sing in the church choir here in Bath on Thursday evenings.",
+            ["The user sings in the church choir here in Bath on Thursday evenings", "The user lives in Bath"],
+        ),
+        ("I'm at a conference here in Berlin this week.", ["The user is at a conference here in Berlin this week"]),
+        ("I'm here in Paris for a conference.", ["The user is here in Paris for a conference"]),  # no name "I'm"
+        # a holiday says when, as a date does
+        (
+            "We'll visit my parents in Kisumu over Christmas instead.",
+            ["The user will visit their parents in Kisumu over Christmas"],
+        ),
+        # a proposal accepted: engaged to whom
+        ("Marcus proposed on Saturday and obviously I said yes, we're engaged", ["The user is engaged to Marcus"]),
+        # a person a fact of the message was about stays the user's business in the next sentence
+        (
+            "We have two boys, Tobi is 10 and Kunle is 6. Kunle's birthday is coming on 22nd of this month",
+            ["The user has two boys", "Tobi is 10", "Kunle is 6", "Kunle's birthday is coming on 22nd of this month"],
+        ),
+        # "my name is Linh" is a clause, not half of a subject
+        (
+            "also my name is Linh, and I play guitar in a small acoustic club at uni, Thursdays.",
+            ["The user's name is Linh", "The user plays guitar in a small acoustic club at uni, Thursdays"],
+        ),
+        (
+            "omg good news my supervisor gave me an extension, thesis now due 13 November!!",
+            ["The user's supervisor gave the user an extension, thesis now due 13 November"],
+        ),
+        # what the user asks to pass on, of their own life; what brackets say of someone
+        ("Let Sandra know my holiday is 14 to 21 July.", ["The user's holiday is 14 to 21 July"]),
+        (
+            "Tell her the tomatoes in my allotment are doing well, and that Magnus (he's 9) helped me plant them.",
+            ["Magnus is 9"],
+        ),
+        ("Tell him I'm sorry I can't make it.", []),
+        # a plan without its subject, where nobody else was named
+        (
+            "Anhydrous is running me about 900 a ton. Planning on 160 lbs N per acre for the corn.",
+            [
+                "The user's anhydrous is running the user about 900 a ton",
+                "The user is planning on 160 lbs N per acre for the corn",
+            ],
+        ),
+        ("My brother finished uni. Planning to move to Leeds.", ["The user's brother finished uni"]),
+        # a note the user asked to keep, in a few words
+        (
+            "For future reference: coffee black, and I never eat before a morning run.",
+            ["Coffee black", "The user never eats before a morning run"],
+        ),
+        ("For future reference: thanks", []),
+        # "the thing is …" is a way of speaking; "it's been" is "it has been"
+        ("The thing is I'm learning French.", ["The user is learning French"]),
+        (
+            "My car is a Golf. It's been reliable for 10 years.",
+            ["The user's car is a Golf", "The user's car has been reliable for 10 years"],
+        ),
     ],
 )
 def test_what_people_say_becomes_facts_about_the_user(said: str, facts: list[str]) -> None:
@@ -453,6 +566,16 @@ def settle(turns: list[str]) -> list[str]:
         (
             ["I work with Baker Partners in Leeds.", "I have joined a new firm, Hill & Cole, better hours."],
             ["The user has joined a new firm, Hill & Cole, better hours"],
+        ),
+        # engaged to a boyfriend: who he is to the user now
+        (
+            ["My boyfriend Marcus is a firefighter.", "Marcus proposed on Saturday and I said yes, we're engaged!"],
+            ["Marcus is a firefighter", "The user is engaged to Marcus"],
+        ),
+        # where the user lives, said on the way, outlives the choir
+        (
+            ["I sing in the church choir here in Bath.", "I've had to give up the choir, I'm afraid."],
+            ["The user lives in Bath"],
         ),
     ],
 )

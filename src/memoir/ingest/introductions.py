@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import JOB_ENDINGS, NATIONALITIES, NOT_JOBS
+from memoir.ingest.lexicon import JOB_ENDINGS, NATIONALITIES, NOT_JOBS, word_list
 from memoir.ingest.person import third_person
 
 if TYPE_CHECKING:
@@ -53,11 +53,20 @@ _YEAR_OF_STUDY = re.compile(
 _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
+# Words before "here" that are no name: "I'm here in Paris", "we're here", "still here".
+_NOT_A_NAME = frozenset(
+    word_list(
+        "here me back just i'm i’m im we're we’re we you're they're he's she's it's i still all everyone everybody "
+        "nobody someone somebody"
+    )
+)
+
+
 def introduction(clause: str, context: Context) -> list[str] | None:
     """ "I'm Priya", "hiroshi here", "Fatima, site engineer at Bouvier": the name, and what follows it."""
     for pattern in _INTRODUCTION:
         match = pattern.match(clause)
-        if match and match.group("name").lower() not in NATIONALITIES | {"here", "me", "back", "just"}:
+        if match and match.group("name").lower() not in NATIONALITIES | _NOT_A_NAME:
             name = match.group("name")
             context.introduced = True
             rest = clause[match.end() :].strip(" ,")

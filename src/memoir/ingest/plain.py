@@ -24,8 +24,15 @@ _FRONTED = re.compile(
     re.I,
 )
 _REPORTED = re.compile(
-    r"^(?:(?:my|the|our)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:says|said|thinks|reckons|told me|tells me)(?:\s+that)?"
-    r"\s+(?P<said>.+)$",
+    r"^(?:(?:my|the|our)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:(?:has|have|just)\s+)?(?:says|said|thinks|reckons|told me|"
+    r"tells me|confirmed)(?:\s+that)?\s+(?P<said>.+)$",
+    re.I,
+)
+# The same after what the user asked or did: "help me with a diet chart as doctor has told me my sugar is borderline"
+_REPORTED_AFTER = re.compile(
+    r",?\s+(?:as|because|since|cause|'cause|coz|and|but|so)\s+(?:(?:my|the|our)\s+)?(?:doctor|dr|gp|physio|"
+    r"physiotherapist|dentist|nurse|consultant|specialist|vet|coach|trainer|optician|midwife|cardiologist)\s+"
+    r"(?:(?:has|have|just)\s+)*(?:says|said|told me|tells me|thinks|reckons|confirmed)(?:\s+that)?\s+(?P<said>.+)$",
     re.I,
 )
 _APPOSITION = re.compile(
@@ -36,9 +43,71 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|
 
 
 def plain_sentence(text: str) -> str:
-    """A sentence as the readers take it: reported speech opened, appositions before their names, a name
-    said before its pronoun put in its place."""
-    return _named_first(_apposed(_reported(text)))
+    """A sentence as the readers take it: the user's people by their plain names ("the missus" is "my wife"),
+    reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
+    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(text)))))))
+
+
+# A message the user asks to pass on, about their own life: "Tell her the tomatoes in my allotment are doing well"
+_PASS_ON = re.compile(
+    r"^(?:please\s+|can you\s+|could you\s+|and\s+)?(?:tell|let)\s+(?:her|him|them|(?-i:[A-Z])[\w'’-]+)"
+    r"(?:\s+know)?\s+(?:that\s+)?(?P<said>\S.+)$",
+    re.I,
+)
+
+
+def _passed_on(text: str) -> str:
+    match = _PASS_ON.match(text)
+    if match is None or not FIRST_PERSON.search(match.group("said")):
+        return text
+    return re.sub(r",?\s+and\s+that\s+", ", and ", match.group("said"))
+
+
+# "Magnus (he's 9) helped me": what the brackets say of him, a clause of its own at the end as well
+_BRACKETED = re.compile(r"(?P<name>(?-i:[A-Z])[\w'’-]+)\s+\((?:he|she)(?:'s|’s|\s+is)\s+(?P<what>[^()]{1,40})\)", re.I)
+
+
+def _aside_said(text: str) -> str:
+    said = [f"{m.group('name')} is {m.group('what').strip()}" for m in _BRACKETED.finditer(text)]
+    if not said:
+        return text
+    return "; ".join([text, *said])
+
+
+# "Marcus proposed on Saturday and obviously I said yes, we're engaged": engaged to Marcus
+_PROPOSED = re.compile(r"^(?:and\s+|also\s+|so\s+)?(?P<name>(?-i:[A-Z])[\w'’-]+) (?:finally |just )?proposed\b", re.I)
+_ACCEPTED = re.compile(r"\b(?:said yes|we(?:'re| are) engaged|i(?:'m| am) engaged|got engaged)\b", re.I)
+
+
+def _proposal(text: str) -> str:
+    match = _PROPOSED.match(text)
+    if match is None or not _ACCEPTED.search(text):
+        return text
+    return f"I'm engaged to {match.group('name')}"
+
+
+# What people call their own: "the missus", "hubby", "my other half". "The wife" only where it
+# can be nobody else's: before a name, a comma, "and I" or a verb.
+_FAMILIAR = (
+    (re.compile(r"\b(?:the|my) (?:missus|missis)\b", re.I), "my wife"),
+    (re.compile(r"\b(?:the |my )?hubby\b", re.I), "my husband"),
+    (re.compile(r"\b(?:the|my) (?:other|better) half\b", re.I), "my partner"),
+    (
+        re.compile(
+            r"\bthe (?P<who>wife|husband)(?=,| and (?:i|me)\b| (?-i:[A-Z])| (?:is|was|has|had|wants|says|thinks|works|"
+            r"loves|likes|hates|cooks|does|and i)\b)",
+            re.I,
+        ),
+        r"my \g<who>",
+    ),
+)
+
+
+def _plain_people(text: str) -> str:
+    """ "Also the missus, Trish, wants me to ask" -> "Also my wife, Trish, wants me to ask"."""
+    for pattern, plain in _FAMILIAR:
+        text = pattern.sub(plain, text)
+    return text
 
 
 _NAMED_FIRST = re.compile(
@@ -78,10 +147,72 @@ def _done_to_plans(text: str) -> str:
     )
 
 
+# What someone did to the user, said of the user: "they made me team lead", "Walker Books signed me for …".
+_DONE_TO_ME = re.compile(
+    r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+(?:\s+(?-i:[A-Z])[\w'’&-]+)*)\s+"
+    r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
+    r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|named|elected|picked|chose|accepted|"
+    r"admitted)\s+me\s+(?P<rest>\S.*)$",
+    re.I,
+)
+# "made me" a role, not a feeling ("made me cry", "made me so happy")
+_MADE_ROLE = re.compile(
+    r"^(?:(?:a|an|the|their|our|my)\s+)?(?:[\w-]+\s+){0,2}(?:lead|head|captain|chair|partner|director|manager|"
+    r"supervisor|owner|editor|president|treasurer|secretary|coordinator|principal|chief|[\w-]+er|[\w-]+ist)\b",
+    re.I,
+)
+_OFFERED = re.compile(r"^(?P<what>(?:a|an|the)\s+[^,]+?)(?P<tail>(?:\s+(?:for|at|to|as|in|on)\b|,).*)?$")
+_PASSIVE = {
+    "made": "became",
+    "promoted": "got promoted",
+    "hired": "got hired",
+    "signed": "got signed",
+    "appointed": "got appointed",
+    "offered": "got offered",
+    "took on": "got taken on",
+    "taken on": "got taken on",
+    "named": "got named",
+    "elected": "got elected",
+    "picked": "got picked",
+    "chose": "got chosen",
+    "accepted": "got accepted",
+    "admitted": "got admitted",
+}
+
+
+def _done_to_me(text: str) -> str:
+    """ "they made me team lead for Atlas" -> "I became team lead for Atlas"; "Walker Books signed me for a
+    3-book series" -> "I got signed by Walker Books for a 3-book series"."""
+    match = _DONE_TO_ME.match(text)
+    if match is None:
+        return text
+    verb, rest = match.group("verb").lower(), match.group("rest")
+    if verb == "made" and not _MADE_ROLE.match(rest):
+        return text
+    who = match.group("who")
+    by = (
+        f" by {who}"
+        if who[0].isupper() and who.split()[0].lower() not in ("they", "someone", "the", "my", "our")
+        else ""
+    )
+    if verb == "made":
+        return f"I became {rest}"
+    offered = _OFFERED.match(rest) if by and verb == "offered" else None
+    if offered:  # "Google offered me a job in Zurich": what was offered first, then by whom
+        return f"I {_PASSIVE[verb]} {offered.group('what')}{by}{offered.group('tail') or ''}"
+    return f"I {_PASSIVE[verb]}{by} {rest}"
+
+
 def _reported(text: str) -> str:
-    """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own)."""
+    """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own); said
+    after something else, a clause of its own ("…; my sugar levels are borderline")."""
     match = _REPORTED.match(text)
-    return match.group("said") if match and FIRST_PERSON.search(match.group("said")) else text
+    if match and FIRST_PERSON.search(match.group("said")):
+        return match.group("said")
+    after = _REPORTED_AFTER.search(text)
+    if after and FIRST_PERSON.search(after.group("said")):
+        return f"{text[: after.start()]}; {after.group('said')}"
+    return text
 
 
 # "Our youngest, Kate, is off to uni", "My sister, Ana, lives in Porto": the relation first
@@ -117,7 +248,7 @@ def plain_clause(clause: str) -> str:
         flags=re.I,
     )
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
-    clause = _done_to_plans(clause)
+    clause = _done_to_me(_done_to_plans(clause))
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
         clause = "my " + clause[0].lower() + clause[1:]
     fronted = _FRONTED.match(clause)

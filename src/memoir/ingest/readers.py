@@ -39,6 +39,7 @@ class Context:
     thing: str | None = None  # "the user's team offsite"
     place: str | None = None  # the last place named: "my mother lives there"
     written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
+    named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
@@ -88,10 +89,19 @@ _COMMON_SUBJECTS = {
     "news",
     "traffic",
     "rest",
+    # "the thing is, I'm …", "the problem is …": a way of saying, not something of the user's
+    "thing",
+    "point",
+    "problem",
+    "issue",
+    "truth",
+    "catch",
 }
 _PAST_START = re.compile(r"^(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I)
 # A plan with its verb ("going to teach", "gonna" as typed): not a trip ("going to the shops").
-_PLAN_START = re.compile(r"^(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+\b", re.I)
+_PLAN_START = re.compile(
+    r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+|planning on \S+)\b", re.I
+)
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
 )
@@ -160,6 +170,8 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(
             (match.group("aux") or "").lower()
         )
+        if aux == "is" and re.match(r"(?:been|got|had|gone)\b", match.group("rest"), re.I):
+            aux = "has"  # "it's been five": it has
         rest = f"{aux} {match.group('rest')}" if aux else match.group("rest")
         return [f"{who} {others(rest)}"]
     owner = _POSSESSIVE_PRONOUN.match(clause)
@@ -228,12 +240,19 @@ def _fragment(head: str, fragment: str) -> list[str]:
     return [f"{head}, {fragment}"]
 
 
+_ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+\S", re.I)
+
+
 def subjectless(clause: str, context: Context) -> list[str] | None:
     """ "Got a tiny studio near the harbour", "Found a teacher near us", "planning to visit my mum in
-    May": the user, unsaid. A plan only where it opens the message: after "My brother finished uni."
-    it may be the brother's."""
-    if _PLAN_START.match(clause):
-        return user(f"I'm {clause[0].lower()}{clause[1:]}", context) if context.opening else None
+    May": the user, unsaid. A plan only where it opens the message or nobody else was named: after
+    "My brother finished uni." it may be the brother's."""
+    if _PLAN_START.match(clause):  # whose, where the message named nobody else
+        return user(f"I'm {clause[0].lower()}{clause[1:]}", context) if context.opening or not context.person else None
+    origin = _ORIGIN.match(clause)
+    if origin and (context.first_person or context.person is None):  # "originally from recife", as a diet is
+        verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
+        return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
     if not _PAST_START.match(clause):
         return None
     return user(f"I {clause[0].lower()}{clause[1:]}", context)
@@ -270,8 +289,9 @@ def named(clause: str, context: Context) -> list[str] | None:
     first = name.split("'")[0].lower()
     said = {stem(w) for w in terms(match.group("rest")) if len(w) > 3}
     business = first in context.known or first.split()[0] in context.known or any(w in context.known for w in said)
-    if not (context.first_person or context.important or business):
+    if not (context.first_person or context.important or business or first in context.named):
         return []
+    context.named.add(first)  # "Kunle is 6. Kunle's birthday is on the 22nd": still the user's business
     context.person = name.split("'")[0] if "'" not in name or name.endswith("'s") else context.person
     rest = others(match.group("rest"))
     if context.thing:  # "Elena is planning it": the thing named before
@@ -291,12 +311,14 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     if not det and not (context.first_person or context.important or context.changing or what.split()[-1] in EVENTS):
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"
-    if not values(rest):
+    # "remember that the lighthouse keeper is Ada", "…the wifi password is on the fridge": as said, value or not
+    as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS
+    if not values(rest) and not as_said:
         return []
     if not det and what.split()[0].lower() not in context.known:
         what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
-    if context.important and det == "the" and what.split()[-1].lower() not in EVENTS:
-        return [f"The {what} {others(rest)}"]  # "remember that the lighthouse keeper is Ada": as said
+    if as_said:
+        return [f"The {what} {others(rest)}"]
     context.thing = f"the user's {what}"
     return [f"The user's {what} {others(rest)}"]
 
@@ -327,7 +349,9 @@ def _is_pet(phrase: str) -> bool:
 def _name_thing(text: str, context: Context) -> None:
     """Remember what "the user's X" a clause spoke of, with its name when it gives one."""
     match = re.match(
-        rf"^the user's (?P<x>[\w-]+(?: (?!{VERBS}\b)(?![\w-]+ed\b)[\w-]+)?)(?: (?P<name>{NAME}))?\b", text, re.I
+        rf"^the user's (?P<x>[\w-]+(?: (?!{VERBS}\b)(?![\w-]+ed\b)(?-i:[a-z])[\w-]*)?)(?: (?P<name>{NAME}))?\b",
+        text,
+        re.I,
     )
     if not match:
         return
@@ -335,7 +359,7 @@ def _name_thing(text: str, context: Context) -> None:
     called = re.search(rf"\b(?:called|named)\s+(?P<name>{NAME})", text)
     name = match.group("name") or (called.group("name") if called else None)
     phrase = f"the user's {match.group('x')}" + (f" {name}" if name and name not in match.group("x") else "")
-    if head in PEOPLE:
+    if head in PEOPLE | CHANGEABLE:  # a wife, a boss: "it" is never them
         context.person = phrase
     else:
         context.thing = phrase

@@ -59,10 +59,14 @@ def relation(clause: str, context: Context) -> list[str] | None:
     return None
 
 
+_POSSESSIVE_END = re.compile(r"['’]s$")
+
+
 def naming_facts(text: str) -> list[str]:
     """ "… with my cat Pixel": the user's cat is Pixel (a relation named on the way)."""
     return [
-        f"The user's {m.group('rel')} is {m.group('name')}"
+        # "my partner Mathieu's family": the partner is Mathieu
+        f"The user's {m.group('rel')} is {_POSSESSIVE_END.sub('', m.group('name'))}"
         for m in _NAMED_RELATION.finditer(text)
         if m.group("rel").lower() in PEOPLE | PETS | CHANGEABLE
     ]

@@ -92,7 +92,7 @@ _CHITCHAT = re.compile(
     r"(?:help|advice|tips|ideas|suggestions|feedback|a hand)"
     # "help learning Italian", "help with my garden": the user learns it, the garden is theirs
     r"(?! (?:with |for |on )?(?:learning|studying|practi[sc]ing|improving|my|our|the user's|their)\b)|"
-    r"wants to (?:know|ask|"
+    r"wants (?:the user |them )?to (?:know|ask|"
     r"hear|see|try|check|learn more|share|sort out|figure out|get better|do better)|is trying to (?:sort|figure|get)|"
     r"needs (?:help|advice|tips|ideas|suggestions|some|a hand|to know|to ask|to figure|to decide|to find|to go|to run|"
     r"to survive|to get through|to sort|to vent|to talk|to rant|to think)|"
@@ -109,6 +109,12 @@ _CHITCHAT = re.compile(
     re.IGNORECASE,
 )
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
+# A holiday says when as a date does: "we'll visit my parents in Kisumu over Christmas"
+_HOLIDAY = re.compile(
+    r"\b(?:christmas|xmas|easter|new year|thanksgiving|diwali|deepavali|eid|ramadan|hanukkah|passover|onam|pongal|"
+    r"holi|lunar new year|chinese new year|midsummer|half[- ]term|(?:the|summer|school|winter) holidays)\b",
+    re.I,
+)
 # A move, a start or a change without where, what or to what ("we have moved", "I'm going in
 # September", "starting in June", "my rota changed"): the rest of the message says it, or nothing
 # does; alone it is no fact.
@@ -247,13 +253,16 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *_on_the_way(made), *_who_is(clause, made)]
+            return [*made, *_on_the_way(made), *_who_is(clause, made), *_here_in(made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
-    if context.important and (verb or values(clause)):  # "remember that the wifi password is on the fridge",
+    if context.important and (
+        verb or values(clause) or _short_note(clause)
+    ):  # "remember that the wifi password is on the fridge",
         return [clause[0].upper() + clause[1:]]  # "don't forget: dentist on Tuesday the 9th at 3pm": as said
     return []
 
 
+_NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
 _MAX_WHO = 8
 _WHO_IS = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
@@ -271,14 +280,34 @@ def _who_is(clause: str, made: list[str]) -> list[str]:
     return [f"{m.group('name')} is {m.group('what').strip()}" for m in found]
 
 
+# "the church choir here in Bath", "a startup called Loonie Labs here in Montreal": where the user lives, said on
+# the way. Not "I'm here in Paris" (a visit, as often as not), nor a trip.
+_HERE_IN = re.compile(
+    r"(?<!\bis )(?<!\bam )(?<!\bare )(?<!'m )(?<!'re )\bhere in (?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)"
+)
+_AWAY = re.compile(r"\b(?:trip|visit|visiting|holiday|vacation|conference|week|weekend|staying|tour|travel\w*)\b", re.I)
+
+
+def _here_in(made: list[str]) -> list[str]:
+    """Where the user lives, when a fact of theirs says "here in …" of something of their life."""
+    for text in made:
+        found = _HERE_IN.search(text)
+        if found and text.startswith("The user") and not _AWAY.search(text):
+            return [f"The user lives in {found.group('place')}"]
+    return []
+
+
 def _on_the_way(made: list[str]) -> list[str]:
     """Relations named inside a fact, each a fact of its own ("… in Leipzig with their cat Pixel")."""
     extra = []
     for text in made:
         for naming in naming_facts(text.replace("their ", "my ").replace("the user's ", "my ")):
             rel, name = naming.removeprefix("The user's ").split(" is ", 1)
-            lowered = text.lower()  # "The user's cat Pixel is 4": who Pixel is goes without saying
-            said = lowered.startswith(naming.lower()) or lowered.startswith(f"the user's {rel} {name} ".lower())
+            lowered = text.lower()  # "The user's cat Pixel is 4": who Pixel is goes without saying, unless the
+            # relation is one that changes, which the fact loses (`_gated`): "… roommate Hana cooks" -> "Hana cooks"
+            said = lowered.startswith(naming.lower()) or (
+                lowered.startswith(f"the user's {rel} {name} ".lower()) and rel.lower() not in CHANGEABLE
+            )
             if naming not in made and not said:
                 extra.append(naming)
     return extra
@@ -294,12 +323,19 @@ def _gated(text: str, clause: str, context: Context) -> Statement | None:
 
 
 def _noted(text: str) -> bool:
-    """What the user asked to keep without a verb: something, and when ("dentist on Tuesday the 9th at 3pm")."""
+    """What the user asked to keep without a verb: something, and when ("dentist on Tuesday the 9th at 3pm"),
+    or a note of a few words ("For future reference: coffee black")."""
+    if _ADDRESSED.search(text):
+        return False
     when = [v for v in values(text) if v.kind in ("date", "weekday", "time")]
     rest = text
     for value in reversed(when):
         rest = rest[: value.start] + rest[value.end :]
-    return bool(when) and bool(content_words(rest)) and not _ADDRESSED.search(text)
+    return (bool(when) and bool(content_words(rest))) or _short_note(text)
+
+
+def _short_note(text: str) -> bool:
+    return len(text.split()) <= _NOTE_WORDS and len(content_words(text)) >= 2
 
 
 def _tidy(text: str, changing: bool) -> str:
@@ -341,7 +377,11 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
         return True  # "Ada is 9", "the exam is on 3 March"
-    if _FUTURE.match(predicate) and not any(v.kind in ("date", "weekday", "time") for v in values(predicate)):
+    if (
+        _FUTURE.match(predicate)
+        and not any(v.kind in ("date", "weekday", "time") for v in values(predicate))
+        and not _HOLIDAY.search(predicate)
+    ):
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, no fact
     if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
         return False  # "we're staying in today"

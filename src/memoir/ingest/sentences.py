@@ -53,7 +53,12 @@ _ABBREVIATIONS = frozenset(
 _END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
 _QUESTION_TAG = re.compile(
     r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
-    r"what about|how about|and|or)\b[^,]*\?$",
+    r"what about|how about|and|or)\b[^,]*\?$"
+    # what the user asks after saying something: "my roommate Hana cooks sometimes so maybe recipes for two?",
+    # "I have a beagle, what should I feed her?"
+    r"|,?\s+so\s+(?:maybe|perhaps|any|what|how|which|should|could|would|can|do|does|is|are)\b[^,]*\?$"
+    r"|,\s*(?:what|how|which|where|when|why|any|should|could|would)\b[^,]*\?$"
+    r"|:\s*(?:what|how|which|where|when|why|any|is|are|do|does|can|should|could|would)\b[^:]*\?$",
     re.IGNORECASE,
 )
 _GREETING = (
@@ -62,10 +67,13 @@ _GREETING = (
 )
 _FILLER = (
     r"ok|okay|oh|ah|aha|well|so|and|but|also|plus|then|btw|by the way|anyway|anyways|honestly|basically|"
+    r"(?:the )?(?:thing|point|problem|truth|catch|issue) is(?: that)?"
+    r"(?=\s+(?:that\s+)?(?:i|i'm|i've|we|we're|we've)\b)|"
     r"yes|yeah|yep|yup|no(?=\s*[,!.:—–-]|$)|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|"
     r"awesome|thanks|thank you|"
     r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
     r"for context|for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
+    r"omg|omfg|yay|phew|great news|sad news|amazing news|exciting news|"
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
     r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
@@ -82,9 +90,12 @@ _CHANGE_OPENER = (
     r"so much happened|a lot has changed|lots has changed|things changed|news flash"
 )
 _REMEMBER = (
-    r"(?:please |pls |can you |could you |kindly )?(?:remember|memori[sz]e|note|make a note|take note|"
+    r"(?:please |pls |can you |could you |kindly )note|"
+    r"(?:please |pls |can you |could you |kindly )?(?:remember|memori[sz]e|make a note|take note|"
     r"remember also|also remember|note also|"
-    r"keep in mind|bear in mind|don't forget|do not forget|never forget|save|store|remind me(?! to\b))"
+    r"keep in mind|bear in mind|don't forget|do not forget|never forget|remind me(?! to\b)|"
+    # a verb that is also a noun ("Store launch is pushed", "Note taking …"): only before a stop or its object
+    r"(?:note|save|store)(?=\s*[,:!—–-]|\s+(?:this|that|it|for|my|our|down)\b))"
     r"(?: (?:this|that|it))?(?: for (?:me|later|the future))?(?: that)?"
     r"|i want you to (?:know|remember)(?: that)?|you should know(?: that)?|(?:just )?so you know|"
     r"for (?:future )?reference|note to self|for your (?:info|information)|for your records|"
@@ -116,12 +127,19 @@ _SPLIT = re.compile(
     re.IGNORECASE,
 )
 _HALF_SUBJECT = re.compile(
-    r"^(?:(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?(?:\s+(?-i:[A-Z])[\w'-]+)?|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)$",
+    r"^(?:(?:my|our)\s+[\w-]+(?:\s+(?!(?:is|was|are|were|has|had)\b)[\w-]+)?(?:\s+(?-i:[A-Z])[\w'-]+)?"
+    r"|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)$",
     re.I,
 )
 _TRAILING = re.compile(
-    r"(?:,?\s+(?:by the way|btw|haha+|lol|though|too|as well|anyway|i guess|i think|you know|for now|"
+    r"(?:,?\s+(?:by the way|btw|haha+|lol|lmao|jk|though|too|as well|anyway|i guess|i think|you know|for now|"
     r"just so you know|fyi|sadly|unfortunately|luckily|thankfully|apparently|though))+\s*$",
+    re.IGNORECASE,
+)
+# A remark on what was just said, after it: "…, maybe that's a cute detail for the page", "… if that matters".
+_REMARK = re.compile(
+    r"(?:,\s*(?:maybe|perhaps|probably|not sure if|idk if|no idea if)\s+(?:that|it|this)(?:'s|’s|\s+\w+)\b"
+    r"|,?\s+(?:if|in case)\s+(?:that|it|this)\s+(?:matters|helps|makes sense|counts|is relevant|is useful)\b)[^,]*$",
     re.IGNORECASE,
 )
 
@@ -244,7 +262,7 @@ def clauses(sentence: str) -> list[str]:
     merged: list[str] = []
     start, joined_by = 0, ""
     for cut in [*_SPLIT.finditer(sentence), None]:
-        part = _TRAILING.sub("", sentence[start : cut.start() if cut else len(sentence)]).strip(" ,")
+        part = _TRAILING.sub("", _REMARK.sub("", sentence[start : cut.start() if cut else len(sentence)])).strip(" ,")
         if part:
             half = merged and _HALF_SUBJECT.match(merged[-1]) and re.search(r"\band\s*$", joined_by, re.I)
             if half and re.match(r"^(?:i|me)\s+\w", part, re.I):

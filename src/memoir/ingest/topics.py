@@ -111,6 +111,8 @@ _RELATION = re.compile(
     r"|^(?P<name2>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*) is (?:now )?the user's (?P<rel2>[\w-]+)(?: now)?$",
     re.I,
 )
+# Engaged to someone: who they are to the user now ("The user's boyfriend is Marcus" before it)
+_ENGAGED = re.compile(r"^the user is (?:now )?engaged to (?P<name>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*)$", re.I)
 _POSSESSIVE = re.compile(
     r"^(?P<s>the user's\s+[\w'-]+(?:\s+(?!is\b|are\b)[\w'-]+){0,2})\s+(?:is|are)\s+"
     r"(?!called\b|named\b|a\b|an\b)(?P<v>.+)$",
@@ -143,6 +145,9 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if relation:
         rel, name = relation.group("rel") or relation.group("rel2"), relation.group("name") or relation.group("name2")
         found.append(Topic(name.lower(), "relation", rel.lower()))
+    engaged = _ENGAGED.match(text)
+    if engaged:
+        found.append(Topic(engaged.group("name").lower(), "relation", "fiancé"))
     for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
         if job and any(_is_job(word) for word in job.group("v").split()):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
