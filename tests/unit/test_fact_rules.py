@@ -323,6 +323,22 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             ["Coffee black", "The user never eats before a morning run"],
         ),
         ("For future reference: thanks", []),
+        # what the user has been doing, without a subject
+        (
+            "Not much is new. Been working on some projects and testing out dairy-free dessert recipes.",
+            ["The user has been working on some projects and testing out dairy-free dessert recipes"],
+        ),
+        ("Been thinking about you.", []),
+        # a plan without a date, when it says what it is; not a promise or a passing "I'll be offline"
+        (
+            "gonna teach guitar lessons out of my apartment in east nashville",
+            ["The user is going to teach guitar lessons out of their apartment in east nashville"],
+        ),
+        ("I'll be offline.", []),
+        ("I will definitely check out that book you mentioned.", []),
+        # a mood or what the user heard is no fact
+        ("Bored on a Sunday, so let's chat.", []),
+        ("is Valparaíso safe for a woman living alone? heard mixed things", []),
         # "the thing is …" is a way of speaking; "it's been" is "it has been"
         ("The thing is I'm learning French.", ["The user is learning French"]),
         (
@@ -566,6 +582,11 @@ def settle(turns: list[str]) -> list[str]:
         (
             ["I work with Baker Partners in Leeds.", "I have joined a new firm, Hill & Cole, better hours."],
             ["The user has joined a new firm, Hill & Cole, better hours"],
+        ),
+        # a switch to days is from nights (not from a walk every day)
+        (
+            ["I walk every day.", "I'm on nights, 7pm to 7am.", "Update: I switched to day shifts!"],
+            ["The user switched to day shifts", "The user walks every day"],
         ),
         # engaged to a boyfriend: who he is to the user now
         (

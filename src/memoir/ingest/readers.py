@@ -97,7 +97,15 @@ _COMMON_SUBJECTS = {
     "truth",
     "catch",
 }
-_PAST_START = re.compile(r"^(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I)
+# A past verb without its subject ("Got a studio", "Moved here in May"), not a mood ("Bored on a Sunday")
+_MOOD_ED = (
+    r"bored|tired|stressed|excited|worried|confused|scared|relieved|pleased|annoyed|exhausted|interested|amazed|"
+    r"surprised|depressed|overwhelmed|frustrated|thrilled|delighted|obsessed|swamped|knackered|shattered|wrecked|"
+    r"fried|drained|wiped|cooked|stuffed|blessed|gutted|chuffed|stoked|pumped|psyched|tired out"
+)
+_PAST_START = re.compile(
+    rf"^(?!(?:{_MOOD_ED})\b)(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I
+)
 # A plan with its verb ("going to teach", "gonna" as typed): not a trip ("going to the shops").
 _PLAN_START = re.compile(
     r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+|planning on \S+)\b", re.I
@@ -240,6 +248,9 @@ def _fragment(head: str, fragment: str) -> list[str]:
     return [f"{head}, {fragment}"]
 
 
+_BEEN_DOING = re.compile(
+    r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b", re.I
+)
 _ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+\S", re.I)
 
 
@@ -249,6 +260,8 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     "My brother finished uni." it may be the brother's."""
     if _PLAN_START.match(clause):  # whose, where the message named nobody else
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context) if context.opening or not context.person else None
+    if _BEEN_DOING.match(clause):  # "Been working on some projects": what the user has been doing
+        return user(f"I've {clause[0].lower()}{clause[1:]}", context) if context.opening or not context.person else None
     origin = _ORIGIN.match(clause)
     if origin and (context.first_person or context.person is None):  # "originally from recife", as a diet is
         verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"

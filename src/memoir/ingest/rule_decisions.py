@@ -77,6 +77,28 @@ _VERB_STEMS = stem_set(
 )
 
 
+def all_stems(text: str) -> frozenset[str]:
+    """The stems of every word of a text, time words too ("day", which `stems` leaves out)."""
+    return frozenset(stem(w) for w in terms(text))
+
+
+def _opposite(text: str) -> frozenset[str]:
+    """The other of each pair a text names one of ("day shifts": night), unless it names both."""
+    said = all_stems(text)
+    return frozenset(_OPPOSITES[w] for w in said if w in _OPPOSITES) - said
+
+
+# Pairs where one replaces the other: a switch to days is from nights
+_OPPOSITES = {
+    "day": "night",
+    "night": "day",
+    "morn": "even",
+    "even": "morn",
+    "weekday": "weekend",
+    "weekend": "weekday",
+}
+
+
 @dataclass(frozen=True)
 class Names:
     """How a message's readings name the known facts they may decide on (`naming`; `live.LiveFacts.near`)."""
@@ -105,7 +127,7 @@ def naming(readings: Sequence[Reading]) -> Names:
         alike += said
         if not reading.changing:
             continue
-        sharing += [reading.text, *said]
+        sharing += [reading.text, *said, *(" ".join(_opposite(text)) for text in said)]
         words += reading.old
         for clause in reading.retracted:
             taken = taken_part(clause)
@@ -214,15 +236,17 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     names = stems(" ".join(v.text for v in values(reading.text) if v.kind in ("name", "place")))
     for index, statement in enumerate(reading.statements):
         own = stems(statement.text) - _CHANGE_STEMS - names
+        opposite = _opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
         for known in live:
-            shared = known.stems & own
+            opposed = opposite & all_stems(known.text)
+            shared = (known.stems & own) | opposed
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
             if kinds and not kinds & {v.kind for v in known.values}:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
-            score = 2 * len(shared) + bool(kinds & {v.kind for v in known.values})
+            score = 2 * len(shared) + len(opposed) + bool(kinds & {v.kind for v in known.values})
             if best is None or score > best[0]:
                 best = (score, known)
         if best is not None:

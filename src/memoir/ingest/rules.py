@@ -103,6 +103,8 @@ _CHITCHAT = re.compile(
     r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
     r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
     r"is (?:asking|wondering|curious)|"
+    r"heard (?:mixed|good|bad|great|amazing|terrible|conflicting|a lot of|lots of|some|so many) "
+    r"(?:things|stuff|reviews|stories)|"
     r"lets? (?:them|the user|us) (?:know|ask|see|try)(?:$| (?:if|how|when|what|whether)\b)|"  # "Let me know if…"
     r"was (?:asking|wondering|just wondering)|hears you|gets it|get it|"
     r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b",
@@ -263,6 +265,7 @@ def _made(clause: str, context: Context) -> list[str]:
 
 
 _NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
+_PLAN_WORDS = 4  # a plan without a date says what it is: "gonna teach guitar lessons out of my apartment"
 _MAX_WHO = 8
 _WHO_IS = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
@@ -381,8 +384,9 @@ def is_fact(text: str, clause: str) -> bool:
         _FUTURE.match(predicate)
         and not any(v.kind in ("date", "weekday", "time") for v in values(predicate))
         and not _HOLIDAY.search(predicate)
+        and len(content_words(predicate)) < _PLAN_WORDS
     ):
-        return False  # "I'll be offline", "Yui is going to lose her mind": no date, no fact
+        return False  # "I'll be offline", "Yui is going to lose her mind": no date, nothing of a plan, no fact
     if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
         return False  # "we're staying in today"
     if with_other:
