@@ -588,6 +588,14 @@ def settle(turns: list[str]) -> list[str]:
             ["I walk every day.", "I'm on nights, 7pm to 7am.", "Update: I switched to day shifts!"],
             ["The user switched to day shifts", "The user walks every day"],
         ),
+        # a diet taken back in the words of what it is about: "not milk at all" of lactose intolerance
+        (
+            [
+                "My doctor thinks I'm lactose intolerant, so no milk.",
+                "Turns out it's not milk at all, I have celiac disease.",
+            ],
+            ["The user has celiac disease"],
+        ),
         # engaged to a boyfriend: who he is to the user now
         (
             ["My boyfriend Marcus is a firefighter.", "Marcus proposed on Saturday and I said yes, we're engaged!"],

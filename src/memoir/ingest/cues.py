@@ -29,7 +29,8 @@ RETRACTION = re.compile(
     r"startup|lab|us|(?-i:[A-Z]))|"
     r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
-    r"not happening|never mind|is gone|are gone|is no more|is over)\b",
+    r"not happening|never mind|is gone|are gone|is no more|is over|"
+    r"not (?:\w+ ){1,3}at all)\b",  # "turns out it's not milk at all"
     re.IGNORECASE,
 )
 # "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.

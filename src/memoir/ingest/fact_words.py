@@ -14,7 +14,7 @@ from memoir.ingest.cues import RETRACTION
 from memoir.ingest.lexicon import EVENTS, HEADCOUNT, JOB_ENDINGS
 from memoir.ingest.person import third_person
 from memoir.ingest.rules import content_words
-from memoir.ingest.topics import stem_set, stems
+from memoir.ingest.topics import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "merge_values",
     "other_of_kind",
     "related",
+    "said_for",
     "same_subject",
     "subject_of",
     "swap_kind",
@@ -146,11 +147,28 @@ def related(known: frozenset[str], about: frozenset[str], old: str) -> bool:
     return bool((known - stems(old)) & (about - stems(old)))
 
 
+# What a diet fact is about, in the words people take it back with: "not milk at all" of lactose intolerance
+_SAID_OF = {
+    "lactose": ("milk", "dairy"),
+    "coeliac": ("gluten", "wheat"),
+    "celiac": ("gluten", "wheat"),
+    "peanut": ("nut",),
+}
+_ALIASES = {stem(word): aliases for word, aliases in _SAID_OF.items()}
+
+
+def said_for(text: str) -> list[str]:
+    """The diet words a text's words may take back ("milk": lactose), for finding the facts they name."""
+    said = stems(text)
+    return [word for word, aliases in _SAID_OF.items() if said & set(aliases)]
+
+
 def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[str]) -> bool:
     """Does a fact (its stems) hold every word a clause takes back ("no more Friday nights": friday,
     night), or its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?
     (`taken_words`)"""
     taken, names = words
+    known = known | frozenset(alias for word in known for alias in _ALIASES.get(word, ()))
     if alike_stems(taken, known) == taken:
         return True
     return bool(names) and names <= known and not (taken - names - _EVENT_STEMS)

@@ -30,6 +30,7 @@ from memoir.ingest.fact_words import (
     merge_values,
     other_of_kind,
     related,
+    said_for,
     subject_of,
     swap_kind,
     swap_value,
@@ -131,7 +132,7 @@ def naming(readings: Sequence[Reading]) -> Names:
         words += reading.old
         for clause in reading.retracted:
             taken = taken_part(clause)
-            sharing += [taken, third_person(taken) or taken]
+            sharing += [taken, third_person(taken) or taken, *said_for(taken)]
         if reading.moved:
             sharing.append(reading.message)
             if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
