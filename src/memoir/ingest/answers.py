@@ -34,16 +34,23 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 from memoir.index.keyword import terms
+from memoir.ingest.cues import is_retraction
 from memoir.ingest.person import about_the_user
 from memoir.ingest.rules import Statement, is_fact
 from memoir.ingest.sentences import sentences
-from memoir.ingest.topics import stems, topics
+from memoir.ingest.topics import stem, stems, topics
 from memoir.ingest.values import values
 from memoir.model.memory import normalise_content
 
 __all__ = ["SPECIFIC", "covered", "is_placeholder", "supported_by", "usable_facts"]
 
 _NOT_CONTENT = {"user", "users", "the", "named", "called", "name"}
+# What happened, which a model must not add to what was said: a move, a marriage, a new or lost job, a sale
+_EVENT_VERB = re.compile(
+    r"\b(?:moved|moves|relocated|married|divorced|quit|resigned|retired|graduated|adopted|bought|sold|"
+    r"joined|left|fired|hired|promoted|engaged|pregnant|born|died|passed away)\b",
+    re.I,
+)
 SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
 _TAUTOLOGY = re.compile(r"^(?P<x>.+?) (?:is|are|was|were) (?:named |called )?(?P=x)[.!]?$", re.IGNORECASE)
 _PLACEHOLDERS = {"", "...", "…", "n/a", "na", "none", "null", "text", "fact", "new", "tbd", "todo"}
@@ -77,6 +84,9 @@ def supported_by(fact: str, message: str) -> bool:
     said = message.lower()
     specifics = [w for w in SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
     if any(w.lower() not in said for w in specifics):
+        return False
+    event = _EVENT_VERB.search(fact)  # "The user moved to Bonanza" of "head barista at bonanza": no move was said
+    if event and stem(event.group(0).split()[0]) not in {stem(w) for w in terms(message)}:
         return False
     claimed = [w for w in terms(fact) if w not in _NOT_CONTENT]
     found_stems = {_stem(w) for w in terms(message)}
@@ -113,7 +123,7 @@ def usable_facts(
         sources = [s.said for s in said if supported_by(fact, s.text)] or [stated]
         if not any(is_fact(fact, source) for source in sources):
             continue
-        if restates_any(fact, taken_back):
+        if restates_any(fact, taken_back) or is_retraction(fact):  # what no longer holds is a change, as for the rules
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)

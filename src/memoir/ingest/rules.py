@@ -80,6 +80,8 @@ _IDLE = re.compile(
     r"(?:\s+(?:to \w+(?: \w+)?|now|then|lol|haha))?$",
     re.IGNORECASE,
 )
+# "is good, tiring": a state of the moment and a word or two more of it
+_MOODS_AFTER = re.compile(r"(?:,\s*(?:and\s+)?[a-z]+(?:\s+[a-z]+)?)+$", re.I)
 _CHITCHAT = re.compile(
     rf"^(?:is|was|will be|would be|has been|'s)\s+"
     rf"(?:(?:so|very|really|just|also|not|pretty|super|totally|quite|truly|absolutely|a little|a bit|kinda|now|"
@@ -366,7 +368,7 @@ def is_fact(text: str, clause: str) -> bool:
     if not text or _ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
         return False
     predicate = _predicate(text)
-    if _CHITCHAT.match(predicate) or _IDLE.match(predicate):
+    if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False
     if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
