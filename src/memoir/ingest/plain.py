@@ -1,13 +1,18 @@
 """A sentence and its clauses as the readers take them (`rules`): plain order, nothing in the way.
 
-What people write puts things in many orders; the readers know one. So reported speech is
-opened ("Physio says my knee can't handle marathons"), an apposition goes before its name
-("Biscuit, my beagle, joins the runs" -> "my beagle Biscuit joins the runs"), a name said
-before its pronoun takes its place ("Yui, she's turning 7"), openers and emoji go, "me and
-Jess" is "Jess and I", what someone did to the user's plans is said of the plans ("they
-moved my dentist appointment to Thursday" -> "my dentist appointment got moved to
-Thursday"), a bare relation is the user's ("Son Arjun is 8"), and a fronted time goes last
-("On Wednesdays I do the late shift" -> "I do the late shift on Wednesdays").
+What people write puts things in many orders; the readers know one. So the user's people go
+by their plain names ("the missus" is "my wife"), reported speech is opened ("Physio says my
+knee can't handle marathons", "… as doctor has told me my sugar is borderline"), a message to
+pass on is read as said ("Tell her my tomatoes are doing well"), what brackets say of someone
+is a clause of its own ("Magnus (he's 9)"), a proposal accepted is an engagement, an
+apposition goes before its name ("Biscuit, my beagle, joins the runs" -> "my beagle Biscuit
+joins the runs"), a name said before its pronoun takes its place ("Yui, she's turning 7"),
+openers and emoji go, "me and Jess" is "Jess and I", what someone did to the user's plans is
+said of the plans ("they moved my dentist appointment to Thursday" -> "my dentist
+appointment got moved to Thursday") and what they did to the user of the user ("they made me
+team lead" -> "I became team lead"), a bare relation is the user's ("Son Arjun is 8"), and a
+fronted time goes last ("On Wednesdays I do the late shift" -> "I do the late shift on
+Wednesdays").
 """
 
 from __future__ import annotations
