@@ -259,8 +259,10 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             "Walker Books signed me for a 3-book series, first one due in September.",
             ["The user got signed by Walker Books for a 3-book series, first one due in September"],
         ),
-        ("My boss promoted me to senior engineer.", ["The user got promoted to senior engineer"]),
+        ("My boss promoted me to senior engineer.", ["The user got promoted by their boss to senior engineer"]),
         ("The film made me cry.", []),
+        ("my mum made me dinner", ["The user's mum made the user dinner"]),  # a meal, not a role
+        ("they offered me coffee", []),
         # what a doctor said of the user, wherever it is said
         (
             "Kindly help me prepare a diet chart as doctor has told me my sugar levels are borderline.",
@@ -273,20 +275,23 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         # where the user is from, without a subject
         ("originally from recife.", ["The user is originally from recife"]),
         ("Born and raised in Cork.", ["The user was born and raised in Cork"]),
-        # "here in …" of something of the user's life: where they live; not a visit
+        # "here in …" is no residence: a visit, a summer's work, a café ("I'm stuck here in Dubai airport")
         (
             "I sing in the church choir here in Bath on Thursday evenings.",
-            ["The user sings in the church choir here in Bath on Thursday evenings", "The user lives in Bath"],
+            ["The user sings in the church choir here in Bath on Thursday evenings"],
         ),
-        ("I'm at a conference here in Berlin this week.", ["The user is at a conference here in Berlin this week"]),
         ("I'm here in Paris for a conference.", ["The user is here in Paris for a conference"]),  # no name "I'm"
         # a holiday says when, as a date does
         (
             "We'll visit my parents in Kisumu over Christmas instead.",
             ["The user will visit their parents in Kisumu over Christmas"],
         ),
-        # a proposal accepted: engaged to whom
+        # a proposal to the user, accepted: engaged to whom; not anyone else's, not a toast, not yet
         ("Marcus proposed on Saturday and obviously I said yes, we're engaged", ["The user is engaged to Marcus"]),
+        ("Rahul proposed to Priya and she said yes, I'm so happy for them", []),
+        ("Ravi proposed to me but I haven't said yes yet", []),
+        ("Sarah proposed we get pizza and I said yes", []),
+        ("Dad proposed a toast and we all said yes", []),
         # a person a fact of the message was about stays the user's business in the next sentence
         (
             "We have two boys, Tobi is 10 and Kunle is 6. Kunle's birthday is coming on 22nd of this month",
@@ -308,6 +313,7 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             ["Magnus is 9"],
         ),
         ("Tell him I'm sorry I can't make it.", []),
+        ("Tell Santa I want a pony", []),  # only what is of the user's: "my", "our"
         # a plan without its subject, where nobody else was named
         (
             "Anhydrous is running me about 900 a ton. Planning on 160 lbs N per acre for the corn.",
@@ -317,12 +323,18 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             ],
         ),
         ("My brother finished uni. Planning to move to Leeds.", ["The user's brother finished uni"]),
+        ("Planning on it", []),
+        ("Been working on it", []),
+        ("originally from a small town, nothing special", []),
         # a note the user asked to keep, in a few words
         (
             "For future reference: coffee black, and I never eat before a morning run.",
             ["Coffee black", "The user never eats before a morning run"],
         ),
         ("For future reference: thanks", []),
+        ("Note to self: buy milk", []),  # a to-do, not a fact
+        ("Remember that the earth is round", []),  # not where a thing of the user's is
+        ("I'm not tired at all", ["The user is not tired at all"]),  # "not … at all" takes back only "it"
         # what the user has been doing, without a subject
         (
             "Not much is new. Been working on some projects and testing out dairy-free dessert recipes.",
@@ -335,6 +347,8 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
             ["The user is going to teach guitar lessons out of their apartment in east nashville"],
         ),
         ("I'll be offline.", []),
+        ("gonna go to the store and get some milk", []),  # an errand
+        ("I'm gonna kill my brother if he takes my charger again", []),
         ("I will definitely check out that book you mentioned.", []),
         # a mood or what the user heard is no fact
         ("Bored on a Sunday, so let's chat.", []),
@@ -601,11 +615,17 @@ def settle(turns: list[str]) -> list[str]:
             ["My boyfriend Marcus is a firefighter.", "Marcus proposed on Saturday and I said yes, we're engaged!"],
             ["Marcus is a firefighter", "The user is engaged to Marcus"],
         ),
-        # where the user lives, said on the way, outlives the choir
+        # a switch of shifts is the user's own, and of shifts: not a wife's, not "every day"
         (
-            ["I sing in the church choir here in Bath.", "I've had to give up the choir, I'm afraid."],
-            ["The user lives in Bath"],
+            ["I work nights.", "my wife switched to day shifts"],
+            ["The user works nights", "The user's wife switched to day shifts"],
         ),
+        (
+            ["I work night shifts at the hospital.", "I switched gyms, now I go every day"],
+            ["The user switched gyms, now they go every day", "The user works night shifts at the hospital"],
+        ),
+        # "not … at all" takes back only what "it" was
+        (["I work at Google.", "The work is not hard at all"], ["The user works at Google"]),
     ],
 )
 def test_a_change_replaces_what_it_changes_and_nothing_else(turns: list[str], facts: list[str]) -> None:

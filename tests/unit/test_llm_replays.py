@@ -128,14 +128,15 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     # nor the rules' fact again in other words: a change would replace one and leave the other stale
     ruled = [Statement("The user's crew is 14")]
     assert usable_facts(["The user's team has 14 crew members"], "Our crew of 14 is great.", ruled) == []
-    # nor an event the message never told (a move, a new job), nor what no longer holds, nor a mood
+    # nor an event the message never told (a move, a new job), nor a mood
     said = "update: got it!! head barista at bonanza, started monday"
     assert usable_facts(["The user moved to Bonanza", "The user is head barista at Bonanza"], said) == [
         "The user is head barista at Bonanza"
     ]
-    said = "blood test came back and it's not milk at all, I have celiac disease"
-    answer = ["The user's blood test came back and it's not milk at all", "The user has celiac disease"]
-    assert usable_facts(answer, said) == ["The user has celiac disease"]
+    # what no longer holds is the model's to say where the rules read nothing ("I don't eat meat anymore")
+    assert usable_facts(["The user no longer eats meat"], "I don't eat meat anymore") == [
+        "The user no longer eats meat"
+    ]
     assert usable_facts(["The user is good, tiring"], "I'm good, tiring week though.") == []
 
 

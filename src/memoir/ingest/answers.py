@@ -34,7 +34,6 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 from memoir.index.keyword import terms
-from memoir.ingest.cues import is_retraction
 from memoir.ingest.person import about_the_user
 from memoir.ingest.rules import Statement, is_fact
 from memoir.ingest.sentences import sentences
@@ -123,7 +122,7 @@ def usable_facts(
         sources = [s.said for s in said if supported_by(fact, s.text)] or [stated]
         if not any(is_fact(fact, source) for source in sources):
             continue
-        if restates_any(fact, taken_back) or is_retraction(fact):  # what no longer holds is a change, as for the rules
+        if restates_any(fact, taken_back):
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)

@@ -30,7 +30,7 @@ RETRACTION = re.compile(
     r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"
-    r"not (?:\w+ ){1,3}at all)\b",  # "turns out it's not milk at all"
+    r"(?:it's|it’s|it is|it was) not (?:\w+ ){1,2}at all)\b",  # "turns out it's not milk at all"
     re.IGNORECASE,
 )
 # "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.

@@ -63,7 +63,8 @@ _PASS_ON = re.compile(
 
 def _passed_on(text: str) -> str:
     match = _PASS_ON.match(text)
-    if match is None or not FIRST_PERSON.search(match.group("said")):
+    # of things of the user's ("my tomatoes", "our move"), not "tell her I said hi", "tell Santa I want a pony"
+    if match is None or not re.search(r"\b(?:my|our)\b", match.group("said"), re.I):
         return text
     return re.sub(r",?\s+and\s+that\s+", ", and ", match.group("said"))
 
@@ -80,13 +81,21 @@ def _aside_said(text: str) -> str:
 
 
 # "Marcus proposed on Saturday and obviously I said yes, we're engaged": engaged to Marcus
-_PROPOSED = re.compile(r"^(?:and\s+|also\s+|so\s+)?(?P<name>(?-i:[A-Z])[\w'’-]+) (?:finally |just )?proposed\b", re.I)
-_ACCEPTED = re.compile(r"\b(?:said yes|we(?:'re| are) engaged|i(?:'m| am) engaged|got engaged)\b", re.I)
+_PROPOSED = re.compile(
+    r"^(?:and\s+|also\s+|so\s+)?(?P<name>(?-i:[A-Z])[\w'’-]+) (?:finally |just )?proposed"
+    # to the user, nothing else proposed ("proposed a toast", "proposed we get pizza", "proposed to Priya")
+    r"(?=(?:\s+to me)?(?:\s+(?:on|last|this|yesterday|at|in|over|during)\b[^,.!]*)?\s*(?:[,.!]|and\b|$))",
+    re.I,
+)
+_ACCEPTED = re.compile(
+    r"\b(?:i said yes(?!\s+to\b)|we(?:'re| are) (?:now )?engaged|i(?:'m| am) engaged|we got engaged)\b", re.I
+)
+_NOT_YET = re.compile(r"\b(?:haven't|have not|hasn't|didn't|not yet)\b", re.I)
 
 
 def _proposal(text: str) -> str:
     match = _PROPOSED.match(text)
-    if match is None or not _ACCEPTED.search(text):
+    if match is None or not _ACCEPTED.search(text) or _NOT_YET.search(text):
         return text
     return f"I'm engaged to {match.group('name')}"
 
@@ -156,14 +165,20 @@ def _done_to_plans(text: str) -> str:
 _DONE_TO_ME = re.compile(
     r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+(?:\s+(?-i:[A-Z])[\w'’&-]+)*)\s+"
     r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
-    r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|named|elected|picked|chose|accepted|"
-    r"admitted)\s+me\s+(?P<rest>\S.*)$",
+    r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|elected|accepted|admitted)\s+me\s+"
+    r"(?P<rest>\S.*)$",
     re.I,
 )
 # "made me" a role, not a feeling ("made me cry", "made me so happy")
 _MADE_ROLE = re.compile(
-    r"^(?:(?:a|an|the|their|our|my)\s+)?(?:[\w-]+\s+){0,2}(?:lead|head|captain|chair|partner|director|manager|"
-    r"supervisor|owner|editor|president|treasurer|secretary|coordinator|principal|chief|[\w-]+er|[\w-]+ist)\b",
+    r"^(?:(?:a|an|the|their|our|my)\s+)?(?:[\w-]+\s+){0,2}(?:lead|head|captain|chair|chairperson|partner|director|"
+    r"manager|supervisor|owner|editor|president|treasurer|secretary|coordinator|principal|chief|officer|"
+    r"ambassador|foreman)\b",
+    re.I,
+)
+_OFFERED_ROLE = re.compile(
+    r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:job|role|position|post|place|spot|scholarship|contract|promotion|"
+    r"partnership|internship|apprenticeship|residency|fellowship|postdoc|deal|offer)\b",
     re.I,
 )
 _OFFERED = re.compile(r"^(?P<what>(?:a|an|the)\s+[^,]+?)(?P<tail>(?:\s+(?:for|at|to|as|in|on)\b|,).*)?$")
@@ -192,13 +207,12 @@ def _done_to_me(text: str) -> str:
     if match is None:
         return text
     verb, rest = match.group("verb").lower(), match.group("rest")
-    if verb == "made" and not _MADE_ROLE.match(rest):
-        return text
+    if (verb == "made" and not _MADE_ROLE.match(rest)) or (verb == "offered" and not _OFFERED_ROLE.search(rest)):
+        return text  # "my mum made me dinner", "they offered me coffee"
     who = match.group("who")
+    first = who.split()[0].lower()
     by = (
-        f" by {who}"
-        if who[0].isupper() and who.split()[0].lower() not in ("they", "someone", "the", "my", "our")
-        else ""
+        f" by {who}" if first in ("my", "our") or (who[0].isupper() and first not in ("they", "someone", "the")) else ""
     )
     if verb == "made":
         return f"I became {rest}"

@@ -77,6 +77,7 @@ _NOUN_PHRASE = re.compile(
     r"|moved|slipped)\b(?P<rest>.*)$",
     re.I,
 )
+_WHERE = re.compile(r"^(?:is|are)\s+(?:on|in|under|behind|at|next to|inside|above|below|by|beside|with)\b", re.I)
 _COMMON_SUBJECTS = {
     "weather",
     "it",
@@ -108,7 +109,9 @@ _PAST_START = re.compile(
 )
 # A plan with its verb ("going to teach", "gonna" as typed): not a trip ("going to the shops").
 _PLAN_START = re.compile(
-    r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+|planning on \S+)\b", re.I
+    r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+"
+    r"|planning on (?!(?:it|that|this|them|going to bed)\b)\S+)\b(?!.*\b(?:it|that|this|them)$)",
+    re.I,
 )
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
@@ -249,9 +252,11 @@ def _fragment(head: str, fragment: str) -> list[str]:
 
 
 _BEEN_DOING = re.compile(
-    r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b", re.I
+    r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b"
+    r"(?!(?:\s+\w+)?\s+(?:it|that|this|them)$)",
+    re.I,
 )
-_ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+\S", re.I)
+_ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+[^,]+$", re.I)
 
 
 def subjectless(clause: str, context: Context) -> list[str] | None:
@@ -325,7 +330,9 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"
     # "remember that the lighthouse keeper is Ada", "…the wifi password is on the fridge": as said, value or not
-    as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS
+    # not "remember that the earth is round": where a thing of theirs is, or a value
+    where = bool(_WHERE.match(rest))
+    as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS and where
     if not values(rest) and not as_said:
         return []
     if not det and what.split()[0].lower() not in context.known:

@@ -31,6 +31,7 @@ from memoir.ingest.fact_words import (
     other_of_kind,
     related,
     said_for,
+    same_subject,
     subject_of,
     swap_kind,
     swap_value,
@@ -84,20 +85,16 @@ def all_stems(text: str) -> frozenset[str]:
 
 
 def _opposite(text: str) -> frozenset[str]:
-    """The other of each pair a text names one of ("day shifts": night), unless it names both."""
+    """The other of each pair a text's shifts name one of ("day shifts": night), unless it names both; only
+    of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day")."""
     said = all_stems(text)
+    if "shift" not in said:
+        return frozenset()
     return frozenset(_OPPOSITES[w] for w in said if w in _OPPOSITES) - said
 
 
-# Pairs where one replaces the other: a switch to days is from nights
-_OPPOSITES = {
-    "day": "night",
-    "night": "day",
-    "morn": "even",
-    "even": "morn",
-    "weekday": "weekend",
-    "weekend": "weekday",
-}
+# Pairs where one replaces the other: a switch to day shifts is from the nights
+_OPPOSITES = {"day": "night", "night": "day"}
 
 
 @dataclass(frozen=True)
@@ -241,7 +238,7 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
         for known in live:
-            opposed = opposite & all_stems(known.text)
+            opposed = opposite & all_stems(known.text) if same_subject(statement.text, known.text) else frozenset()
             shared = (known.stems & own) | opposed
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue

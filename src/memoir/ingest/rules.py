@@ -257,7 +257,7 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *_on_the_way(made), *_who_is(clause, made), *_here_in(made)]
+            return [*made, *_on_the_way(made), *_who_is(clause, made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
     if context.important and (
         verb or values(clause) or _short_note(clause)
@@ -268,6 +268,13 @@ def _made(clause: str, context: Context) -> list[str]:
 
 _NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
 _PLAN_WORDS = 4  # a plan without a date says what it is: "gonna teach guitar lessons out of my apartment"
+# what a plan of one's life is about, not an errand ("gonna go to the store") nor a threat ("gonna kill my brother")
+_LIFE_PLAN = re.compile(
+    r"\b(?:teach\w*|lessons?|class(?:es)?|course|degree|study\w*|job|business|company|shop|studio|open\w*|"
+    r"launch\w*|start\w*|build\w*|adopt\w*|apply\w*|train\w*|volunteer\w*|retir\w*|move|moving|relocat\w*|"
+    r"learn\w*|chat with|meet with|run for|campaign\w*|write|writing|publish\w*|record\w*|tour\w*)\b",
+    re.I,
+)
 _MAX_WHO = 8
 _WHO_IS = re.compile(
     r"(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
@@ -283,23 +290,6 @@ def _who_is(clause: str, made: list[str]) -> list[str]:
     # A few: each is gated against the whole clause, and a pasted list of thousands cost seconds.
     found = itertools.islice(_WHO_IS.finditer(clause), _MAX_WHO)
     return [f"{m.group('name')} is {m.group('what').strip()}" for m in found]
-
-
-# "the church choir here in Bath", "a startup called Loonie Labs here in Montreal": where the user lives, said on
-# the way. Not "I'm here in Paris" (a visit, as often as not), nor a trip.
-_HERE_IN = re.compile(
-    r"(?<!\bis )(?<!\bam )(?<!\bare )(?<!'m )(?<!'re )\bhere in (?P<place>(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)*)"
-)
-_AWAY = re.compile(r"\b(?:trip|visit|visiting|holiday|vacation|conference|week|weekend|staying|tour|travel\w*)\b", re.I)
-
-
-def _here_in(made: list[str]) -> list[str]:
-    """Where the user lives, when a fact of theirs says "here in …" of something of their life."""
-    for text in made:
-        found = _HERE_IN.search(text)
-        if found and text.startswith("The user") and not _AWAY.search(text):
-            return [f"The user lives in {found.group('place')}"]
-    return []
 
 
 def _on_the_way(made: list[str]) -> list[str]:
@@ -340,7 +330,15 @@ def _noted(text: str) -> bool:
 
 
 def _short_note(text: str) -> bool:
-    return len(text.split()) <= _NOTE_WORDS and len(content_words(text)) >= 2
+    """A note of a few words ("coffee black", "gate code 1234"), not a to-do ("buy milk")."""
+    return len(text.split()) <= _NOTE_WORDS and len(content_words(text)) >= 2 and not _TO_DO.match(text)
+
+
+_TO_DO = re.compile(
+    r"^(?:buy|call|get|pick|send|email|text|book|pay|check|ask|remind|bring|take|make|clean|fix|finish|order|"
+    r"cancel|renew|submit|print|write|reply|return|collect|drop|post|ring|phone)\b",
+    re.I,
+)
 
 
 def _tidy(text: str, changing: bool) -> str:
@@ -386,7 +384,7 @@ def is_fact(text: str, clause: str) -> bool:
         _FUTURE.match(predicate)
         and not any(v.kind in ("date", "weekday", "time") for v in values(predicate))
         and not _HOLIDAY.search(predicate)
-        and len(content_words(predicate)) < _PLAN_WORDS
+        and (len(content_words(predicate)) < _PLAN_WORDS or not _LIFE_PLAN.search(predicate) or " if " in clause)
     ):
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, nothing of a plan, no fact
     if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
