@@ -17,7 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memoir.ingest import extract_by_rules, read, reconcile_by_rules
-from memoir.ingest.rules import is_fact, known_words
+from memoir.ingest.gate import is_fact
+from memoir.ingest.rules import known_words
 
 FACTS = Path(__file__).parents[1] / "data" / "facts"
 
@@ -696,7 +697,8 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
     """A list of thousands of names or commas is a hostile message, not thousands of facts: the rules read
     the first few parts (a name's place was looked for over the whole text before it, and a fact grew and
     was read again with each comma: minutes for such a message, in the worker)."""
-    from memoir.ingest.rules import MAX_WORDS, statements
+    from memoir.ingest.gate import MAX_WORDS
+    from memoir.ingest.rules import statements
 
     read = statements(pasted)
     assert len(read) <= 10

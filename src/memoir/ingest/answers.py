@@ -12,7 +12,7 @@ never the answer's good ones:
 - facts the message's statements do not support: every name and number of the fact must
   be in them, and at least half of its content words (questions are not statements, so
   "Is my backend language Go?" supports nothing);
-- facts the rules' gate refuses (small talk, requests, hedges: `rules.is_fact`);
+- facts the rules' gate refuses (small talk, requests, hedges: `gate.is_fact`);
 - facts a rule's fact already says (most of their words in one of it, or the same topic
   and value), so the model adds only what the rules missed;
 - facts that restate what the message says no longer holds ("The user moved to halls"
@@ -34,8 +34,9 @@ import re
 from collections.abc import Collection, Iterable, Sequence
 
 from memoir.index.keyword import terms
+from memoir.ingest.gate import is_fact
 from memoir.ingest.person import about_the_user
-from memoir.ingest.rules import Statement, is_fact
+from memoir.ingest.rules import Statement
 from memoir.ingest.sentences import sentences
 from memoir.ingest.topics import stem, stems, topics
 from memoir.ingest.values import values

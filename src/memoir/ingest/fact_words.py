@@ -11,9 +11,9 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.cues import RETRACTION
+from memoir.ingest.gate import content_words
 from memoir.ingest.lexicon import EVENTS, HEADCOUNT, JOB_ENDINGS
 from memoir.ingest.person import third_person
-from memoir.ingest.rules import content_words
 from memoir.ingest.topics import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 

@@ -216,7 +216,7 @@ def user(clause: str, context: Context) -> list[str] | None:
     head, *fragments = re.split(r",\s+", _BETWEEN_COMMAS.sub(" ", text))
     facts = [head]
     # The first few: a fact grows with each, is read again with each (quadratic on a pasted list),
-    # and one past rules.MAX_WORDS is none anyway.
+    # and one past gate.MAX_WORDS is none anyway.
     for fragment in fragments[:_MAX_FRAGMENTS]:
         facts[-1:] = _fragment(facts[-1], fragment)
     if text.startswith("The user's "):
@@ -357,7 +357,7 @@ def others(text: str) -> str:
 
 
 def _says_something(fragment: str) -> bool:
-    from memoir.ingest.rules import content_words  # the gate's notion of content
+    from memoir.ingest.gate import content_words  # the gate's notion of content
 
     return bool(content_words(fragment))
 

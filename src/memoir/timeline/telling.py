@@ -15,8 +15,9 @@ from collections.abc import Sequence
 
 from memoir.history.sentences import clip, sentences
 from memoir.ingest.changes import read
+from memoir.ingest.gate import content_words
 from memoir.ingest.person import third_person
-from memoir.ingest.rules import Statement, content_words
+from memoir.ingest.rules import Statement
 from memoir.model import Event, EventType
 
 __all__ = ["CHANGED", "change_bullets", "telling"]
