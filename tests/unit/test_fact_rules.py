@@ -335,6 +335,7 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("For future reference: thanks", []),
         ("Note to self: buy milk", []),  # a to-do, not a fact
         ("Remember that the earth is round", []),  # not where a thing of the user's is
+        ("Please remember that the lighthouse keeper is Ada.", ["The lighthouse keeper is Ada"]),  # a value: as said
         ("I'm not tired at all", ["The user is not tired at all"]),  # "not … at all" takes back only "it"
         # what the user has been doing, without a subject
         (

@@ -329,11 +329,12 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     if not det and not (context.first_person or context.important or context.changing or what.split()[-1] in EVENTS):
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"
-    # "remember that the lighthouse keeper is Ada", "…the wifi password is on the fridge": as said, value or not
-    # not "remember that the earth is round": where a thing of theirs is, or a value
-    where = bool(_WHERE.match(rest))
-    as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS and where
-    if not values(rest) and not as_said:
+    # "remember that the lighthouse keeper is Ada", "…the wifi password is on the fridge": as said, with a value
+    # or where a thing is; not "remember that the earth is round"
+    valued = bool(values(rest))
+    said = valued or _WHERE.match(rest) is not None
+    as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS and said
+    if not valued and not as_said:
         return []
     if not det and what.split()[0].lower() not in context.known:
         what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
