@@ -221,6 +221,9 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("Store launch is pushed to 5 September.", ["The user's store launch is pushed to 5 September"]),
         ("Note my flight is on 3 May.", ["The user's flight is on 3 May"]),
         ("Save this: my locker code is 4411.", ["The user's locker code is 4411"]),
+        ("note down that my son's school starts at 8:15", ["The user's son's school starts at 8:15"]),
+        ("save my seat", []),  # a request, not a note
+        ("Tell my wife I'll be home late", []),  # "I'll" is no name
         # what the user asked to keep, as said, with a value or without
         ("Remember that the wifi password is on the fridge.", ["The wifi password is on the fridge"]),
         # a remark on what was just said is not part of it

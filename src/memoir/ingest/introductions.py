@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 __all__ = ["NAME", "introduction", "self_description"]
 
-NAME = r"(?-i:[A-Z][a-zà-ÿ'’-]+(?: [A-Z][a-zà-ÿ'’-]+){0,2})"
+NAME = r"(?-i:(?!I['’])[A-Z][a-zà-ÿ'’-]+(?: (?!I['’])[A-Z][a-zà-ÿ'’-]+){0,2})"  # "I'll" is no name
 _ANY_NAME = r"[A-Za-zà-ÿ][a-zà-ÿ'’-]+"  # "hiroshi here": people type their own name in lower case too
 
 

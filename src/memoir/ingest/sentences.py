@@ -95,7 +95,8 @@ _REMEMBER = (
     r"remember also|also remember|note also|"
     r"keep in mind|bear in mind|don't forget|do not forget|never forget|remind me(?! to\b)|"
     # a verb that is also a noun ("Store launch is pushed", "Note taking …"): only before a stop or its object
-    r"(?:note|save|store)(?=\s*[,:!—–-]|\s+(?:this|that|it|for|my|our|down)\b))"
+    r"(?:note|write|jot)\s+(?:it\s+|this\s+|that\s+)?down|"  # "note down that my son's school starts at 8:15"
+    r"note(?=\s*[,:!—–-]|\s+(?:this|that|it|for|my|our)\b)|(?:save|store)(?=\s*[,:!—–-]|\s+(?:this|that|it|for)\b))"
     r"(?: (?:this|that|it))?(?: for (?:me|later|the future))?(?: that)?"
     r"|i want you to (?:know|remember)(?: that)?|you should know(?: that)?|(?:just )?so you know|"
     r"for (?:future )?reference|note to self|for your (?:info|information)|for your records|"
