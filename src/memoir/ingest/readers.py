@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
 from memoir.ingest.introductions import NAME, introduction, self_description
-from memoir.ingest.lexicon import CHANGEABLE, DIETS, EVENTS, NATIONALITIES, PEOPLE, PETS
-from memoir.ingest.person import IRREGULAR_PAST, third_person
+from memoir.ingest.lexicon import CHANGEABLE, EVENTS, NATIONALITIES, PEOPLE, PETS
+from memoir.ingest.person import third_person
 from memoir.ingest.relations import VERBS, relation
 from memoir.ingest.topics import stem
+from memoir.ingest.unsaid import diet, subjectless
 from memoir.ingest.values import values
 
 __all__ = ["LATE_READERS", "READERS", "Context", "mentioned", "others"]
@@ -98,21 +99,6 @@ _COMMON_SUBJECTS = {
     "truth",
     "catch",
 }
-# A past verb without its subject ("Got a studio", "Moved here in May"), not a mood ("Bored on a Sunday")
-_MOOD_ED = (
-    r"bored|tired|stressed|excited|worried|confused|scared|relieved|pleased|annoyed|exhausted|interested|amazed|"
-    r"surprised|depressed|overwhelmed|frustrated|thrilled|delighted|obsessed|swamped|knackered|shattered|wrecked|"
-    r"fried|drained|wiped|cooked|stuffed|blessed|gutted|chuffed|stoked|pumped|psyched|tired out"
-)
-_PAST_START = re.compile(
-    rf"^(?!(?:{_MOOD_ED})\b)(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I
-)
-# A plan with its verb ("going to teach", "gonna" as typed): not a trip ("going to the shops").
-_PLAN_START = re.compile(
-    r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+"
-    r"|planning on (?!(?:it|that|this|them|going to bed)\b)\S+)\b(?!.*\b(?:it|that|this|them)$)",
-    re.I,
-)
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
 )
@@ -249,49 +235,6 @@ def _fragment(head: str, fragment: str) -> list[str]:
     if re.match(r"^\w+ing\b", fragment) and head.lower().startswith("the user "):
         return [head, f"The user is {fragment}"]
     return [f"{head}, {fragment}"]
-
-
-_BEEN_DOING = re.compile(
-    r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b"
-    r"(?!(?:\s+\w+)?\s+(?:it|that|this|them)$)",
-    re.I,
-)
-_ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+[^,]+$", re.I)
-
-
-def subjectless(clause: str, context: Context) -> list[str] | None:
-    """ "Got a tiny studio near the harbour", "Found a teacher near us", "planning to visit my mum in
-    May": the user, unsaid. A plan only where it opens the message or nobody else was named: after
-    "My brother finished uni." it may be the brother's."""
-    if _PLAN_START.match(clause):  # whose, where the message named nobody else
-        return user(f"I'm {clause[0].lower()}{clause[1:]}", context) if context.opening or not context.person else None
-    if _BEEN_DOING.match(clause):  # "Been working on some projects": what the user has been doing
-        return user(f"I've {clause[0].lower()}{clause[1:]}", context) if context.opening or not context.person else None
-    origin = _ORIGIN.match(clause)
-    if origin and (context.first_person or context.person is None):  # "originally from recife", as a diet is
-        verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
-        return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
-    if not _PAST_START.match(clause):
-        return None
-    return user(f"I {clause[0].lower()}{clause[1:]}", context)
-
-
-def diet(clause: str, context: Context) -> list[str] | None:
-    """ "so pescatarian these days", "Lactose intolerant, so…", "Allergic to cats": the user's diet or allergy.
-
-    A diet alone names nobody else: it is the user's unless the sentence is about someone
-    the message named ("My sister is visiting. Vegan, so…").
-    """
-    match = re.fullmatch(
-        rf"(?:(?:now|basically|mostly|fully|officially|strictly|also|severely|very|mildly)\s+)*"
-        rf"(?P<d>{DIETS}|(?:allergic|intolerant) to [\w ,'-]+)"
-        r"(?:\s+(?:now|these days|nowadays|from now on|again|too|since \w+(?: \w+)?))*",
-        clause,
-        re.I,
-    )
-    if not match or not (context.first_person or context.person is None):
-        return None
-    return [f"The user is {clause[0].lower()}{clause[1:]}"]
 
 
 def named(clause: str, context: Context) -> list[str] | None:
