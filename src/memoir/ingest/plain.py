@@ -191,10 +191,7 @@ _PASSIVE = {
     "offered": "got offered",
     "took on": "got taken on",
     "taken on": "got taken on",
-    "named": "got named",
     "elected": "got elected",
-    "picked": "got picked",
-    "chose": "got chosen",
     "accepted": "got accepted",
     "admitted": "got admitted",
 }
