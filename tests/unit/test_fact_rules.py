@@ -279,6 +279,16 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         # where the user is from, without a subject
         ("originally from recife.", ["The user is originally from recife"]),
         ("Born and raised in Cork.", ["The user was born and raised in Cork"]),
+        ("I was born and raised in Kerala.", ["The user was born and raised in Kerala"]),  # one verb, not two
+        ("my dad was born and raised in Kerala", ["The user's dad was born and raised in Kerala"]),
+        ("I was fired and moved back home.", ["The user was fired", "The user moved back home"]),
+        # whose, with the thing left unsaid: the thing of the clause before; nothing where nothing is said
+        (
+            "My phone is an iPhone and my wife's is a Pixel.",
+            ["The user's phone is an iPhone", "The user's wife's phone is a Pixel"],
+        ),
+        ("My car is electric, my wife's is not.", ["The user's car is electric"]),
+        ("My wife's is a Pixel.", []),
         # "here in …" is no residence: a visit, a summer's work, a café ("I'm stuck here in Dubai airport")
         (
             "I sing in the church choir here in Bath on Thursday evenings.",

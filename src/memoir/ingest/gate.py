@@ -18,7 +18,7 @@ from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.readers import WHICH_ONE
 from memoir.ingest.values import values
 
-__all__ = ["ADDRESSED", "MAX_WORDS", "content_words", "is_fact"]
+__all__ = ["ADDRESSED", "MAX_WORDS", "TRANSIENT", "content_words", "is_fact"]
 
 MAX_WORDS = 45
 
@@ -113,7 +113,7 @@ _NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says w
     r"|(?:moved|moving|changed)(?:\s+(?:again|finally|now))?)$",  # "moving next month" is a plan of its own
     re.I,
 )
-_TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
+TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
 # Ending on a word that points outside the fact ("it"), or on a preposition whose object went
 # ("so we need someone before then", with "then" taken as a filler: "… needs someone before").
 _DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$", re.I)
@@ -179,7 +179,7 @@ def is_fact(text: str, clause: str) -> bool:
         and (len(content_words(predicate)) < _PLAN_WORDS or not _LIFE_PLAN.search(predicate) or " if " in clause)
     ):
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, nothing of a plan, no fact
-    if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
+    if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and TRANSIENT.search(clause):
         return False  # "we're staying in today"
     if with_other:
         return True  # what the user and someone else are or do together ("… are over", "… run a shop")

@@ -44,7 +44,12 @@ _NOT_VALUE = re.compile(
 )
 _NOT_THING = re.compile(r",?\s+(?:and\s+)?not\s+(?:the|a|an|my|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?$")
 _FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'’-]*)*(?=\s+(?:to|for)\s)")
-_VERB_AFTER_AND = re.compile(r"\s+and\s+(?=(?:also\s+|still\s+)?[a-z]+(?:s|ed)\s+\w)")
+# "born and raised in Kerala" is one verb of the first subject, not a second clause.
+_VERB_AFTER_AND = re.compile(r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?[a-z]+(?:s|ed)\s+\w)")
+# "My car is electric, my wife's is not": whose, with the thing of the clause before left unsaid.
+_OWNER_ALONE = re.compile(r"^(?P<owner>(?:my|our)\s+[\w'’-]+['’]s)\s+(?P<rest>(?:is|are|was|were)\b.*)$", re.I)
+_THING_OF = re.compile(r"\b(?:my|our)\s+(?P<thing>(?:[\w-]+\s+)?[\w-]+)\s+(?:is|are|was|were)\b", re.I)
+_NOTHING_SAID = re.compile(r"^(?:is|are|was|were)(?:\s+(?:not|too|also|as well|n't))*\s*$", re.I)
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,11 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.important = sentence.important
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
+    before = ""
     for clause in clauses(plain_sentence(sentence.text)):
+        clause, before = _thing_said_before(clause, before), clause
+        if not clause:
+            continue
         clause, asked = asked_to_remember(plain_clause(clause))
         context.important = sentence.important or asked
         said = _not_taken_back(clause, context.changing)
@@ -97,6 +106,18 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
             found += _read_clause(said, context)
         mentioned(clause, context)
     return found
+
+
+def _thing_said_before(clause: str, before: str) -> str:
+    """ "my wife's is a Pixel" after "My phone is an iPhone": "my wife's phone is a Pixel"; "" where nothing
+    is said of it ("my wife's is not") or the clause before named no thing of the user's."""
+    alone = _OWNER_ALONE.match(clause.strip())
+    if alone is None:
+        return clause
+    thing = _THING_OF.search(before)
+    if thing is None or _NOTHING_SAID.match(alone.group("rest")):
+        return ""
+    return f"{alone.group('owner')} {thing.group('thing')} {alone.group('rest')}"
 
 
 # What the user did next, without a subject: the clause after one that took something back.
