@@ -289,6 +289,20 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ),
         ("My car is electric, my wife's is not.", ["The user's car is electric"]),
         ("My wife's is a Pixel.", []),
+        (
+            "My sister's car is red and my brother's is blue.",
+            ["The user's sister's car is red", "The user's brother's car is blue"],
+        ),
+        (
+            "My phone is an iPhone. My wife's is a Pixel.",
+            ["The user's phone is an iPhone", "The user's wife's phone is a Pixel"],
+        ),
+        ("My mum is a nurse and my dad's is a teacher.", ["The user's mum is a nurse"]),  # no thing of the mum's
+        ("Our flight will be 2 hours late.", []),  # a delay, not an event's size
+        ("My meeting will take 2 hours.", []),
+        # an event's size is known before it happens; a drink is no event
+        ("Our wedding will have about 140 guests.", ["The user's wedding will have about 140 guests"]),
+        ("I'll have 2 beers.", []),
         # "here in …" is no residence: a visit, a summer's work, a café ("I'm stuck here in Dubai airport")
         (
             "I sing in the church choir here in Bath on Thursday evenings.",
@@ -512,6 +526,17 @@ def settle(turns: list[str]) -> list[str]:
         ),
         (  # a count said in other words: "people" for "guests", a size compared for a verb of change
             ["We're expecting about 140 guests at the wedding.", "It got smaller, like 90 people."],
+            ["The user is expecting about 90 guests at the wedding"],
+        ),
+        (  # a number counts what follows it: "10 minutes" away is no headcount, "in person" or not
+            [
+                "We have about 140 guests for the wedding.",
+                "Good news too: she moved back for good! She lives 10 minutes from me now so she can help in person.",
+            ],
+            ["The user has about 140 guests for the wedding"],
+        ),
+        (  # a word between the number and the people it counts
+            ["We're expecting about 140 guests at the wedding.", "It got smaller, like 90 confirmed people."],
             ["The user is expecting about 90 guests at the wedding"],
         ),
         (

@@ -150,9 +150,22 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     assert usable_facts(["The user's hospital name is the user's knee operation"], said) == []
     said = "The weather here is awful today, so we're staying in and building IKEA furniture."
     assert usable_facts(["The user stays in and building IKEA furniture"], said) == []
-    said = "Vienna is lovely at Christmas, right? A friend keeps begging me to go to the markets with her."
-    assert usable_facts(["The user is in Vienna"], said) == []
-    assert usable_facts(["The user lives in Vienna"], "Living in Vienna now, love it.") == ["The user lives in Vienna"]
+    # and what is said as a plan, a lasting fact said today, an age, IT, a name opening with "The" stay
+    assert usable_facts(["The user retired from the police"], "Ever since retiring from the police, I garden.") == [
+        "The user retired from the police"
+    ]
+    assert usable_facts(["The user moved to Oslo in May"], "Moving to Oslo in May, so excited.") == []
+    said = "Today I'm celebrating 10 years at Deloitte!"
+    assert usable_facts(["The user has worked at Deloitte for 10 years"], said) == [
+        "The user has worked at Deloitte for 10 years"
+    ]
+    assert usable_facts(["The user is 34"], "34 yo nurse from Leeds here.") == ["The user is 34"]
+    said = "I work in marketing and IT support at a bank."
+    assert usable_facts(["The user works in marketing and IT support at a bank"], said) != []
+    said = "Podcast name is The Long Run, 2 episodes a week."
+    assert usable_facts(["The user's podcast name is The Long Run"], said) == [
+        "The user's podcast name is The Long Run"
+    ]
     # what no longer holds is the model's to say where the rules read nothing ("I don't eat meat anymore")
     assert usable_facts(["The user no longer eats meat"], "I don't eat meat anymore") == [
         "The user no longer eats meat"

@@ -13,12 +13,12 @@ from __future__ import annotations
 import re
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.readers import WHICH_ONE
 from memoir.ingest.values import values
 
-__all__ = ["ADDRESSED", "MAX_WORDS", "TRANSIENT", "content_words", "is_fact"]
+__all__ = ["ADDRESSED", "MAX_WORDS", "content_words", "is_fact"]
 
 MAX_WORDS = 45
 
@@ -92,6 +92,12 @@ _CHITCHAT = re.compile(
     re.IGNORECASE,
 )
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
+_EVENT_COUNT = re.compile(
+    rf"^the user's (?:\w+ )?(?:{'|'.join(sorted(EVENTS))}) will have\s+"
+    r"(?:about |around |roughly |maybe |over |under |nearly |almost |at least |just )?\d[\d,]*\s+"
+    rf"(?:[a-z]+\s+)?(?:{'|'.join(sorted(HEADCOUNT))})\b(?!.*\b(?:today|late|sorry)\b)",
+    re.I,
+)
 # A holiday says when as a date does: "we'll visit my parents in Kisumu over Christmas"
 _HOLIDAY = re.compile(
     r"\b(?:christmas|xmas|easter|new year|thanksgiving|diwali|deepavali|eid|ramadan|hanukkah|passover|onam|pongal|"
@@ -113,7 +119,7 @@ _NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says w
     r"|(?:moved|moving|changed)(?:\s+(?:again|finally|now))?)$",  # "moving next month" is a plan of its own
     re.I,
 )
-TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
+_TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
 # Ending on a word that points outside the fact ("it"), or on a preposition whose object went
 # ("so we need someone before then", with "then" taken as a filler: "… needs someone before").
 _DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$", re.I)
@@ -172,6 +178,8 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
         return True  # "Ada is 9", "the exam is on 3 March"
+    if _FUTURE.match(predicate) and _EVENT_COUNT.match(text):
+        return True  # "Our wedding will have about 140 guests": an event's size, known before it happens
     if (
         _FUTURE.match(predicate)
         and not any(v.kind in ("date", "weekday", "time") for v in values(predicate))
@@ -179,7 +187,7 @@ def is_fact(text: str, clause: str) -> bool:
         and (len(content_words(predicate)) < _PLAN_WORDS or not _LIFE_PLAN.search(predicate) or " if " in clause)
     ):
         return False  # "I'll be offline", "Yui is going to lose her mind": no date, nothing of a plan, no fact
-    if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and TRANSIENT.search(clause):
+    if re.match(r"^(?:is|are)\s+\w+ing\b", predicate) and _TRANSIENT.search(clause):
         return False  # "we're staying in today"
     if with_other:
         return True  # what the user and someone else are or do together ("… are over", "… run a shop")

@@ -41,6 +41,7 @@ class Context:
     place: str | None = None  # the last place named: "my mother lives there"
     written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
     named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
+    clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""

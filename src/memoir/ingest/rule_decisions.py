@@ -262,13 +262,32 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
     for value in given:
         about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
         for known in live:
-            counted = value.kind == "number" and counts_people(about) and counts_people(known.stems)
+            counted = value.kind == "number" and _a_headcount(value, reading.text, about) and counts_people(known.stems)
             shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _a_headcount(value: Value, text: str, about: frozenset[str]) -> bool:
+    """Does the number count people: "like 90 people", "so only 22 now" of guests, not "she lives 10
+    minutes from me, so she can help in person" (what follows a number is what it counts)."""
+    unit = re.match(r"\s*([a-z]+)", text[value.end :].lower())
+    if unit is not None and unit.group(1) in _NOT_PEOPLE:
+        return False
+    return counts_people(about)
+
+
+# What a number measures when it is no headcount: "10 minutes from me", "2 hours", "5 km".
+_NOT_PEOPLE = frozenset(
+    word_list(
+        "second seconds minute minutes min mins hour hours hr hrs day days week weeks month months year years yrs "
+        "km kms mile miles metre metres meter meters m kg kilos pounds lbs euro euros dollars quid bucks percent "
+        "pm am times floors floor stops"
+    )
+)
 
 
 def _about(value: Value, reading: Reading) -> frozenset[str]:

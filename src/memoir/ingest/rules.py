@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
-from memoir.ingest.lexicon import CHANGEABLE
+from memoir.ingest.lexicon import CHANGEABLE, PEOPLE
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS, Context, mentioned, others
 from memoir.ingest.relations import naming_facts, without_relations
@@ -48,7 +48,9 @@ _FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'
 _VERB_AFTER_AND = re.compile(r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?[a-z]+(?:s|ed)\s+\w)")
 # "My car is electric, my wife's is not": whose, with the thing of the clause before left unsaid.
 _OWNER_ALONE = re.compile(r"^(?P<owner>(?:my|our)\s+[\w'’-]+['’]s)\s+(?P<rest>(?:is|are|was|were)\b.*)$", re.I)
-_THING_OF = re.compile(r"\b(?:my|our)\s+(?P<thing>(?:[\w-]+\s+)?[\w-]+)\s+(?:is|are|was|were)\b", re.I)
+_THING_OF = re.compile(
+    r"\b(?:my|our)\s+(?:[\w-]+['’]s\s+)?(?P<thing>(?:[\w-]+\s+)?[\w-]+)\s+(?:is|are|was|were)\b", re.I
+)
 _NOTHING_SAID = re.compile(r"^(?:is|are|was|were)(?:\s+(?:not|too|also|as well|n't))*\s*$", re.I)
 
 
@@ -94,11 +96,11 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.important = sentence.important
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
-    before = ""
     for clause in clauses(plain_sentence(sentence.text)):
-        clause, before = _thing_said_before(clause, before), clause
+        clause = _thing_said_before(clause, context.clause)
         if not clause:
             continue
+        context.clause = clause
         clause, asked = asked_to_remember(plain_clause(clause))
         context.important = sentence.important or asked
         said = _not_taken_back(clause, context.changing)
@@ -115,8 +117,8 @@ def _thing_said_before(clause: str, before: str) -> str:
     if alone is None:
         return clause
     thing = _THING_OF.search(before)
-    if thing is None or _NOTHING_SAID.match(alone.group("rest")):
-        return ""
+    if thing is None or _NOTHING_SAID.match(alone.group("rest")) or thing.group("thing").split()[-1].lower() in PEOPLE:
+        return ""  # "my mum is a nurse and my dad's is a teacher": no thing of the mum's
     return f"{alone.group('owner')} {thing.group('thing')} {alone.group('rest')}"
 
 
