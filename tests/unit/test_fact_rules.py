@@ -302,6 +302,8 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         ("My meeting will take 2 hours.", []),
         # an event's size is known before it happens; a drink is no event
         ("Our wedding will have about 140 guests.", ["The user's wedding will have about 140 guests"]),
+        ("The wedding will have about 140 guests.", ["The user's wedding will have about 140 guests"]),
+        ("The hotel will have 20 rooms.", []),  # no event of the user's
         ("I'll have 2 beers.", []),
         # "here in …" is no residence: a visit, a summer's work, a café ("I'm stuck here in Dubai airport")
         (

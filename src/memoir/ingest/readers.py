@@ -73,7 +73,7 @@ _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "i
 _NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
 _NOUN_PHRASE = re.compile(
     r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
-    r"(?P<verb>is|are|was|will be|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
+    r"(?P<verb>is|are|was|will be|will have|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
     # the event moved, not something moved by it ("the rain delayed our flight")
     r"meets|(?:got|was|has been|had been|been)\s+(?:moved|pushed|postponed|rescheduled|delayed|bumped|brought)"
     r"|moved|slipped)\b(?P<rest>.*)$",
