@@ -744,3 +744,97 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
     read = statements(pasted)
     assert len(read) <= 10
     assert all(len(s.text.split()) <= MAX_WORDS for s in read)
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # who the user's people are, named in a question, a request, or what someone else says
+        (
+            "planning a trip to Tassie in april with my boyfriend Liam, 5 days, what should we not miss",
+            ["The user is planning a trip to Tassie in april with Liam, 5 days", "The user's boyfriend is Liam"],
+        ),
+        ("Yes please, something my son-in-law Mark could knock together.", ["The user's son-in-law is Mark"]),
+        ("Hmm, my husband-to-be Sipho says I should sound more confident lol.", ["The user's husband-to-be is Sipho"]),
+        ("Can my sister Dana come too?", ["The user's sister is Dana"]),
+        ("I broke up with my boyfriend Tom", []),  # a relation ended names nobody the user has
+        # a question or request typed without its mark, after what the user says
+        ("my birthday is in march, can u suggest a theme for the party", ["The user's birthday is in march"]),
+        (
+            "I'm on metformin 500 mg twice a day, does that matter for meals",
+            ["The user is on metformin 500 mg twice a day"],
+        ),
+        ("we are vegetarian, what is a fast warm dinner lol", ["The user is vegetarian"]),
+        # sign-ons and introductions with an age, a job and a place
+        (
+            "63 yr old retired firefighter here, Dayton Ohio.",
+            ["The user is 63 years old", "The user is a retired firefighter", "The user lives in Dayton Ohio"],
+        ),
+        (
+            "I am Arjun, backend dev at Infosys, Bangalore.",
+            ["The user's name is Arjun", "The user is a backend dev at Infosys", "The user lives in Bangalore"],
+        ),
+        ("Just me here", []),
+        ("5 years experience, mostly Java and Python.", ["The user has 5 years of experience, mostly Java and Python"]),
+        # what came of it, said without a subject after a word alone
+        ("submitted, got a distinction!!", ["The user got a distinction"]),
+        # a request to note after what it is for
+        ("For menu please note I'm allergic to shellfish.", ["The user is allergic to shellfish"]),
+        # a new holder of a role the user has
+        ("new manager here is Sunita", ["The user's manager is Sunita"]),
+        # the fact before a guess
+        (
+            "I work at Bosch as engineer, the company maybe offers me 2 years in Lisbon.",
+            ["The user works at Bosch as engineer"],
+        ),
+        # an event moved: "it" is the event named before; an event typed without its article
+        (
+            "December is too busy with other weddings so we have moved it to 20th February.",
+            ["The user has moved the wedding to 20th February"],
+        ),
+        ("UWC postponed the graduation to September", ["The user's graduation got postponed to September"]),
+        ("the vet moved the cat to a cage", []),
+        ("I moved it to the shed", ["The user moved it to the shed"]),
+        ("Party is Saturday 17 now, not the 14.", ["The user's party is Saturday 17 now"]),
+        # requests, the moment's problems and moods, and the talk itself are no facts
+        ("Need a meal plan that isn't rabbit food.", []),
+        ("need a vegetarian dinner idea for tonight", []),
+        ("I need an itinerary that's not too much walking", []),
+        ("I need a new car", ["The user needs a new car"]),
+        ("getting a KeyError in my python dict code, can you check?", []),
+        ("my commute is killing me", []),
+        ("I need one day off or I'll lose the plot", []),
+        ("Sorry I'm yawning", []),
+        ("I'm cooking for six on Friday", ["The user is cooking for six on Friday"]),
+        ("Just wondering, I'm not planning to.", []),
+        ("Sorry, I've just realised I typed the wrong name", []),
+        ("Let me send the final version to Ngozi tomorrow.", []),
+        ("I called him 3 times, nothing happened.", ["The user called him 3 times, nothing happened"]),
+        ("My team lead Rakesh will be happy", []),
+    ],
+)
+def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, facts: list[str]) -> None:
+    """Classes of what the `blind` set (written without seeing the rules) showed the rules missing or misreading."""
+    assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a new manager replaces the team lead, a new doctor the GP: one role
+        (["my boss is Rakesh", "new manager here is Sunita"], ["The user's manager is Sunita"]),
+        (["My doctor is Dr. Patel", "my new GP is Dr. Okafor"], ["The user's GP is Dr. Okafor"]),
+        # what the user and someone else are now is the user's too
+        (
+            ["we are vegetarian", "Katrin and me are now vegan since January"],
+            ["The user and Katrin are now vegan since January"],
+        ),
+        # an event moved by "it"
+        (
+            ["Our wedding is on 12th December.", "so we have moved it to 20th February."],
+            ["The user's wedding is on 20th February"],
+        ),
+    ],
+)
+def test_a_change_said_as_people_say_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

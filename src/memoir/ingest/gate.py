@@ -88,10 +88,28 @@ _CHITCHAT = re.compile(
     r"(?:things|stuff|reviews|stories)|"
     r"lets? (?:them|the user|us) (?:know|ask|see|try)(?:$| (?:if|how|when|what|whether)\b)|"  # "Let me know if…"
     r"was (?:asking|wondering|just wondering)|hears you|gets it|get it|"
-    r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b",
+    r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b"
+    # what the user asks the assistant to make ("Need a meal plan that isn't rabbit food", "I need an
+    # itinerary …", "need a vegetarian dinner idea for tonight"): a request, not a fact of their life
+    r"|^(?:needs|wants|would like|'d like|is looking for|is after)\s+(?:a|an|some|the|one|a few|a couple of)\s+"
+    r"(?:[\w-]+\s+){0,3}(?:plan|ideas?|itinerary|list|recipes?|outline|letter|email|e-mail|summary|draft|template|"
+    r"suggestions?|tips|advice|poem|message|caption|post|script|schedule|checklist|name|names|quote|"
+    r"explanation|example|toast|speech|bio)\b"
+    # "I'm biased", "my commute is killing me", "I'll lose the plot": how the user feels about it
+    r"|^(?:is|am)\s+(?:a bit\s+|so\s+|very\s+|totally\s+)?(?:biased|yawning|cooking|typing|writing|reading|"
+    r"rambling|babbling|waffling|procrastinating|multitasking|killing it)$"
+    r"|^(?:is|are)\s+killing\s+(?:the user|them|me)\b"
+    # "I'm not planning to": an answer with nothing of its own; "realised I typed the wrong name": the talk
+    r"|^(?:is|are)\s+not\s+(?:planning|going|trying)\s+to$"
+    # "getting a KeyError in my python dict code": a problem of the moment, brought for help
+    r"|^(?:is|are)\s+(?:getting|having|seeing|hitting)\s+(?:a|an|this|the|some|weird)\s+(?:[\w-]+\s+){0,2}"
+    r"(?:\w*error|exception|bug|warning|crash|stack trace|traceback)\b"
+    r"|^(?:has\s+)?(?:just\s+)?reali[sz]ed\s+(?:that\s+)?(?:the user|they|i)\s+(?:typed|wrote|said|put|spelled)\b",
     re.IGNORECASE,
 )
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
+# "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
+_LOSING_IT = re.compile(r"\b(?:lose|losing)\s+(?:the plot|(?:my|their|the user's|his|her) (?:mind|marbles))\b", re.I)
 _EVENT_COUNT = re.compile(
     rf"^the user's (?:\w+ )?(?:{'|'.join(sorted(EVENTS))}) will have\s+"
     r"(?:about |around |roughly |maybe |over |under |nearly |almost |at least |just )?\d[\d,]*\s+"
@@ -166,6 +184,8 @@ def is_fact(text: str, clause: str) -> bool:
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False
+    if _LOSING_IT.search(predicate):
+        return False
     if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
     if _DANGLING.search(text):
@@ -225,7 +245,9 @@ _SUBJECT = re.compile(
     # "The curry sounds great", "The fossil dig is genius" (a model writes such subjects): up to the verb
     r"|(?:the|a|an|this|that|these|those)\s+(?!user\b)(?:[\w'’-]+\s+){1,3}?"
     r"(?=(?:is|are|was|were|has|have|had|will|would|can|[a-z-]+(?:s|ed))\b)(?P<rest2>.*)"
-    r"|(?:the user(?:'s [\w-]+)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
+    # "The user's team lead Rakesh will be happy": a relation of one or two words, and its name
+    r"|(?:the user(?:'s (?:(?:team|tech|line|best|little|big|older|younger|elder|new|old|current)\s+)?[\w-]+"
+    r"(?:\s+(?-i:[A-Z])[\w’-]+)*)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
     r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*))$",
     re.I,
 )

@@ -79,6 +79,12 @@ def introduction(clause: str, context: Context) -> list[str] | None:
     here = _HERE_IN.match(clause)  # "session guitarist here in nashville"
     if here and context.opening and _names_a_role(here.group("job")):
         return _described(f"{here.group('job')} in {here.group('place')}")
+    sign_on = _SIGN_ON.match(clause)
+    if sign_on and context.opening:
+        who = _described(sign_on.group("who"))
+        place = sign_on.group("place")
+        if who and who[-1].startswith("The user is a"):
+            return [*who, *([f"The user lives in {place}"] if place and _PLACE.fullmatch(place) else [])]
     leading = _LEADING_NAME.match(clause)
     if leading and context.opening and _described(leading.group("rest")):
         context.introduced = True
@@ -103,12 +109,20 @@ def self_description(clause: str, context: Context) -> list[str] | None:
 
 def _described(text: str) -> list[str]:
     """What an introduction goes on to say, each comma-separated part a fact: an age, a job, where from."""
-    facts = []
+    facts: list[str] = []
     for part in re.split(r",\s*|\s+and\s+(?=a |an |\d)", text):
         part = re.sub(r"[^\w\s'’:.,-]", "", part).strip(" .")  # emoji and the like
         if not part:
             continue
-        if re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
+        aged = _AGED.match(part)  # "63 yr old retired firefighter": the age, then the rest
+        if aged:
+            facts.append(f"The user is {aged.group('age')} years old")
+            part = part[aged.end() :]
+            if not part:
+                continue
+        if facts and facts[-1].startswith("The user is a") and _PLACE.fullmatch(part):
+            facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
+        elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
@@ -123,6 +137,12 @@ def _described(text: str) -> list[str]:
             )
             facts.append(f"The user is {said}{article}{part[0].lower() + part[1:] if not _proper(part) else part}")
     return facts
+
+
+_AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:yrs?|years?|y/?o)(?:[\s-]+old)?(?:\s+|$)", re.I)
+_PLACE = re.compile(r"(?-i:[A-Z][a-zà-ÿ]+(?:,? [A-Z][a-zà-ÿ]+){0,2})")
+# "63 yr old retired firefighter here, Dayton Ohio": who, then where, said as a sign-on
+_SIGN_ON = re.compile(r"^(?P<who>.+?)\s+here(?:,\s*(?P<place>[^,]+))?$", re.I)
 
 
 def _names_a_role(phrase: str) -> bool:

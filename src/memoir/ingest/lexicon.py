@@ -38,7 +38,8 @@ PEOPLE = frozenset(
         "housemate neighbour neighbor landlord landlady tutor teacher mentor stepson stepdaughter stepmother "
         "stepfather twin twins bestie bff supervisor lead foreman assistant director editor agent nanny babysitter "
         "cleaner trainer physio physiotherapist accountant lawyer vet grandson granddaughter grandkids grandchildren "
-        "nephew stepdad stepmum stepmom ex"
+        "nephew stepdad stepmum stepmom ex son-in-law daughter-in-law brother-in-law sister-in-law mother-in-law "
+        "father-in-law husband-to-be wife-to-be gp physician"
     )
 )
 
@@ -80,18 +81,18 @@ NATIONALITIES = frozenset(
 # Relations that change (a boyfriend becomes a husband, a tech lead is replaced): kept as a fact of their own.
 CHANGEABLE = frozenset(
     word_list(
-        "boyfriend girlfriend partner fiancé fiancée fiance fiancee husband wife spouse ex boss manager supervisor "
-        "colleague coworker co-worker teammate coach doctor dentist therapist tutor teacher mentor roommate flatmate "
-        "housemate landlord landlady lead foreman assistant director editor agent nanny babysitter cleaner trainer "
-        "physio physiotherapist accountant lawyer vet"
+        "boyfriend girlfriend partner fiancé fiancée fiance fiancee husband-to-be wife-to-be husband wife spouse "
+        "ex boss manager supervisor colleague coworker co-worker teammate coach doctor gp dentist therapist tutor "
+        "teacher mentor roommate flatmate housemate landlord landlady lead foreman assistant director editor agent "
+        "nanny babysitter cleaner trainer physio physiotherapist accountant lawyer vet"
     )
 )
 # Relations a person has one of at a time: "my wife is Anne" after "my wife is Jane" is a correction.
 ONE_AT_A_TIME = frozenset(
     word_list(
         "wife husband partner spouse boyfriend girlfriend fiancé fiancée fiance fiancee ex boss manager supervisor "
-        "lead coach doctor dentist therapist landlord landlady foreman director editor agent nanny trainer physio "
-        "physiotherapist accountant lawyer vet mentor"
+        "lead coach doctor gp physician dentist therapist landlord landlady foreman director editor agent nanny "
+        "trainer physio physiotherapist accountant lawyer vet mentor"
     )
 )
 # What a word naming a job ends with ("designer", "pharmacist", "librarian", "engineer")...
@@ -111,6 +112,7 @@ JOB_ENDINGS = (
     "cook",
     "pilot",
     "student",
+    "dev",
 )
 # ...and words ending so that name no job.
 NOT_JOBS = frozenset(

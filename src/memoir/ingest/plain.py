@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from memoir.ingest.lexicon import PEOPLE
+from memoir.ingest.lexicon import EVENTS, PEOPLE
 
 __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
 
@@ -143,7 +143,7 @@ def _named_first(text: str) -> str:
 _DONE_TO_PLANS = re.compile(
     r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
     r"(?P<verb>moved|pushed|postponed|rescheduled|bumped|brought)(?P<how>\s+(?:back|forward|up))?\s+"
-    r"(?P<whose>my|our)\s+(?P<what>[\w-]+(?:\s+(?!back\b|forward\b|up\b)[\w-]+)?)(?P<how2>\s+(?:back|forward|up))?"
+    r"(?P<whose>my|our|the)\s+(?P<what>[\w-]+(?:\s+(?!back\b|forward\b|up\b)[\w-]+)?)(?P<how2>\s+(?:back|forward|up))?"
     r"\s+(?P<to>to|till|until)\s+(?P<rest>.+)$",
     re.I,
 )
@@ -154,9 +154,14 @@ def _done_to_plans(text: str) -> str:
     match = _DONE_TO_PLANS.match(text)
     if match is None:
         return text
+    whose = match.group("whose")
+    if whose.lower() == "the":  # "UWC postponed the graduation to September": the user's event, not any thing
+        if match.group("what").split()[-1].lower() not in EVENTS:
+            return text
+        whose = "my"
     how = match.group("how") or match.group("how2") or ""
     return (
-        f"{match.group('whose')} {match.group('what')} got {match.group('verb').lower()}{how} "
+        f"{whose} {match.group('what')} got {match.group('verb').lower()}{how} "
         f"{match.group('to')} {match.group('rest')}"
     )
 

@@ -42,6 +42,7 @@ class Context:
     written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
     named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
     clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
+    event: str | None = None  # the last event named ("weddings"): what "we have moved it" moves
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
@@ -211,6 +212,14 @@ def user(clause: str, context: Context) -> list[str] | None:
     return facts
 
 
+# "…, now teaching in Lyon": what the user is doing; "nothing", "morning" and the like end so and are no verb.
+_DOING = re.compile(
+    r"^(?!(?:nothing|something|anything|everything|morning|evening|thing|things|king|ring|spring|string|"
+    r"during|ceiling|wedding|building|ding|sing|wing|bring|sibling|pudding|darling|shilling)\b)\w+ing\b",
+    re.I,
+)
+
+
 def _fragment(head: str, fragment: str) -> list[str]:
     """What a comma fragment adds to the fact before it ("…, have been for ten years"; "…, no sugar")."""
     been = re.match(r"^(?:(?:i |the user )?(?:have|has|'ve)\s+)?been\s+(?P<d>(?:for|since)\s+.+)$", fragment, re.I)
@@ -233,7 +242,7 @@ def _fragment(head: str, fragment: str) -> list[str]:
         return [head]  # ", which is brutal", ", lovely but so slow", ", never liked it": an opinion, not the fact
     if re.match(r"^(?:a|an)\s+\w", fragment, re.I) and re.match(r"^the user is \S+(?: \S+)?$", head, re.I):
         return [head, f"The user is {fragment}"]
-    if re.match(r"^\w+ing\b", fragment) and head.lower().startswith("the user "):
+    if _DOING.match(fragment) and head.lower().startswith("the user "):
         return [head, f"The user is {fragment}"]
     return [f"{head}, {fragment}"]
 

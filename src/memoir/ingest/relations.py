@@ -33,6 +33,13 @@ _BARE_RELATION = re.compile(
     rf"^(?!(?i:my|our|the|this|that|his|her|their|it|he|she)\b)(?:(?P<rel>[A-Za-z-]+)'s name is (?P<name>{NAME})"
     rf"|(?P<rel2>[A-Za-z-]+(?: [a-z-]+)?) is (?P<name2>{NAME}))$"
 )
+# "new manager here is Sunita", "the new coach is Dana now": a relation the user has, named as it changes
+_NEW_RELATION = re.compile(
+    r"^(?:(?:the|our|my)\s+)?new\s+(?P<rel>[\w-]+(?:\s+(?!(?:here|now|at)\b)[\w-]+)?)"
+    rf"(?:\s+(?:here|now|at work))?\s+is\s+"
+    rf"(?P<name>{_TITLED_NAME})(?:\s+now)?$",
+    re.I,
+)
 _GO_TO = re.compile(
     r"^(?P<x>.+?) (?:is|are) (?:my|our) (?P<what>go-to(?: \w+)?|favou?rite(?: \w+)?|comfort food|guilty pleasure)"
     r"(?:,.*)?$",
@@ -53,6 +60,11 @@ def relation(clause: str, context: Context) -> list[str] | None:
         if rel.split()[-1] in PEOPLE | PETS | CHANGEABLE or rel.endswith(JOB_ENDINGS):
             context.person = name
             return [f"The user's {rel} is {name}"]
+    new = _NEW_RELATION.match(clause)
+    if new and new.group("rel").split()[-1].lower() in PEOPLE | CHANGEABLE:
+        context.person = new.group("name")
+        rel = new.group("rel")
+        return [f"The user's {rel if rel.isupper() else rel.lower()} is {new.group('name')}"]  # "GP" as typed
     go_to = _GO_TO.match(clause)
     if go_to:
         return [f"The user's {go_to.group('what').lower()} is {go_to.group('x')}"]

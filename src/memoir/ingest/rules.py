@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
-from memoir.ingest.lexicon import CHANGEABLE, PEOPLE
+from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS, Context, mentioned, others
 from memoir.ingest.relations import naming_facts, without_relations
-from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, sentences
+from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.topics import stem
 from memoir.ingest.values import values
 
@@ -74,16 +74,41 @@ def known_words(facts: Iterable[str]) -> frozenset[str]:
 def statements(text: str, known: Collection[str] = ()) -> list[Statement]:
     """The facts a message states, in order (none twice). `known`: names in facts known already, lower case."""
     found: dict[str, Statement] = {}
-    for _, stated in read_sentences(text, known):
+    read = read_sentences(text, known)
+    for _, stated in read:
         for statement in stated:
             found.setdefault(statement.text.lower(), statement)
+    for statement in _named_in_passing(text, {sentence.said for sentence, stated in read if stated}):
+        found.setdefault(statement.text.lower(), statement)
     return list(found.values())
+
+
+# A sentence that ends a relation ("I broke up with my boyfriend Tom") names no one the user has now.
+_ENDED = re.compile(
+    r"\b(?:ex|former|late|broke up|split up|divorc\w*|separated|passed away|died|left (?:me|us)|dumped|used to|"
+    r"anymore|no longer)\b",
+    re.I,
+)
+
+
+def _named_in_passing(text: str, read: Collection[str]) -> list[Statement]:
+    """Who the user's people are, named in a sentence that states nothing else: a question ("… trip with my
+    boyfriend Liam, what should we not miss?"), a request ("something my son-in-law Mark could build"),
+    what someone else says ("my husband-to-be Sipho says I should …")."""
+    found = []
+    for said in every_sentence(text):
+        if said in read or _ENDED.search(said):
+            continue
+        found += [Statement(fact, clause=said) for fact in naming_facts(said) if is_fact(fact, fact)]
+    return found
 
 
 def read_sentences(text: str, known: Collection[str] = ()) -> list[tuple[Sentence, list[Statement]]]:
     """Each statement sentence of a message with the facts it states (a pronoun may name what an earlier
     sentence did: "My dog is called Biscuit. He's a beagle.")."""
     context = Context(known)
+    events = {event for event in EVENTS if event in known or stem(event) in known}
+    context.event = next(iter(events)) if len(events) == 1 else None  # "we moved it": the one event known
     read = []
     for sentence in sentences(text):
         read.append((sentence, _statements_of(sentence, context)))
@@ -96,7 +121,7 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.important = sentence.important
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
-    for clause in clauses(plain_sentence(sentence.text)):
+    for clause in clauses(plain_sentence(_events_named(sentence.text, context))):
         clause = _thing_said_before(clause, context.clause)
         if not clause:
             continue
@@ -108,6 +133,45 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
             found += _read_clause(said, context)
         mentioned(clause, context)
     return found
+
+
+_EVENT = re.compile(rf"\b(?:{'|'.join(sorted(EVENTS, key=len, reverse=True))})(?:e?s)?\b", re.I)
+# "we have moved it to 20th February", "UWC postponed it to September": an event moved, named before
+_MOVED_IT = re.compile(
+    r"\b(?P<verb>moved|postponed|pushed|rescheduled|shifted|bumped|delayed|changed|cancelled|canceled|"
+    r"brought forward)\s+(?:it|them)\b",
+    re.I,
+)
+# "Party is Saturday 17 now", "Wedding got moved": an event typed without its article
+_BARE_EVENT = re.compile(
+    rf"^(?P<event>(?:{'|'.join(sorted(EVENTS))}))\s+(?=(?:is|was|got|has|will|moved|starts)\b)", re.I
+)
+
+
+def _events_named(text: str, context: Context) -> str:
+    """The sentence with "it" of an event moved named ("moved it to May" -> "moved the wedding to May"),
+    and an event typed without its article given one ("Party is Saturday 17 now" -> "The party is …")."""
+    bare = _BARE_EVENT.match(text)
+    if bare:
+        text = f"The {bare.group('event').lower()} {text[bare.end() :]}"
+    said = []
+    position = 0
+    for moved in _MOVED_IT.finditer(text):
+        before = list(_EVENT.finditer(text, 0, moved.start()))
+        event = _singular(before[-1].group(0)) if before else context.event
+        if event:
+            said.append(f"{text[position : moved.start()]}{moved.group('verb')} the {event.lower()}")
+            position = moved.end()
+    text = "".join(said) + text[position:]
+    named = list(_EVENT.finditer(text))
+    if named:
+        context.event = _singular(named[-1].group(0))
+    return text
+
+
+def _singular(event: str) -> str:
+    lowered = event.lower()
+    return lowered if lowered in EVENTS else lowered[:-2] if lowered[:-2] in EVENTS else lowered[:-1]
 
 
 def _thing_said_before(clause: str, before: str) -> str:
@@ -208,7 +272,14 @@ def _gated(text: str, clause: str, context: Context) -> Statement | None:
     text = _tidy(text, context.changing)
     if is_fact(text, clause) or (context.important and _noted(text)):
         return Statement(text, context.important, clause)
+    said, hedge = _HEDGED_AFTER.search(text), _HEDGED_AFTER.search(clause)
+    if said and hedge and is_fact(text[: said.start()], clause[: hedge.start()]):
+        return Statement(text[: said.start()], context.important, clause[: hedge.start()])
     return None
+
+
+# "I work at Bosch as engineer, the company maybe offers me 2 years in Lisbon": the fact before the guess.
+_HEDGED_AFTER = re.compile(r",\s+[^,]*\b(?:maybe|perhaps|probably|might|possibly)\b.*$", re.I)
 
 
 def _noted(text: str) -> bool:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from memoir.ingest.lexicon import DIETS, PEOPLE
 
-__all__ = ["Sentence", "asked_to_remember", "clauses", "sentences"]
+__all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
 
 _ABBREVIATIONS = frozenset(
     [
@@ -61,6 +61,18 @@ _QUESTION_TAG = re.compile(
     r"|:\s*(?:what|how|which|where|when|why|any|is|are|do|does|can|should|could|would)\b[^:]*\?$",
     re.IGNORECASE,
 )
+# A question or request typed without its mark after what the user says ("my birthday is in march, can u
+# suggest a theme for the party"; "I walk the dog every morning, does that count as exercise"): cut off.
+_ASKED_AFTER = re.compile(
+    r"(?:,\s*|\s+(?=any\s))(?:(?:so|and|but|also)\s+)?(?:"
+    r"(?:can|could|would|will)\s+(?:you|u|ya)\b"
+    r"|(?:pls|please|plz)\s+(?:help|suggest|give|tell|write|make|send|check|explain)\b"
+    r"|(?:what|how|which|where|when|why)\s+(?:is|are|do|does|should|can|could|would|about|to)\b"
+    r"|(?:does|do|is|should|would)\s+(?:that|this|it)\s+\w+"
+    r"|any\s+(?:tips|ideas|advice|suggestions|recommendations|thoughts)\b"
+    r")[^,]*$",
+    re.IGNORECASE,
+)
 _GREETING = (
     r"hi there|hey there|hello there|hello again|hey again|hi again|good (?:morning|afternoon|evening)|hi|hey|hello|"
     r"hiya|howdy|yo|greetings|morning|evening|dear \w+|hola|servus|howzit|ciao|bonjour|salut|namaste|g'day"
@@ -77,7 +89,8 @@ _FILLER = (
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
     r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
-    r"last but not least|next"
+    r"last but not least|next|(?:one |the )?(?:last|other|another|final) (?:thing|q|question)|quick (?:q|question)|"
+    r"one more question"
 )
 _CHANGE_OPENER = (
     r"actually|(?:small |quick |one |a )?correction|"
@@ -106,7 +119,12 @@ _OPENER = re.compile(
     rf"^(?:(?P<greeting>{_GREETING})|(?P<change>{_CHANGE_OPENER})|(?P<filler>{_FILLER}))(?:[,:!.\s—–-]+|$)",
     re.IGNORECASE,
 )
-_REMEMBER_OPENER = re.compile(rf"^(?:{_REMEMBER})(?:\s*[,:!—–-]\s*|\s+)(?=\S)", re.IGNORECASE)
+# "For menu please note I'm allergic to shellfish": what the note is for, then the request.
+_REMEMBER_OPENER = re.compile(
+    rf"^(?:for (?:the )?[\w-]+,?\s+(?=(?:please |pls |kindly )?(?:note|remember)\b))?(?:{_REMEMBER})"
+    r"(?:\s*[,:!—–-]\s*|\s+)(?=\S)",
+    re.IGNORECASE,
+)
 # A new clause starts with its own subject: a pronoun, "my/our X", or a name.
 _SUBJECT = (
     r"(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|he|she|they|he's|she's|they're|it's|it|his|her|their)"
@@ -243,11 +261,17 @@ def sentences(text: str) -> list[Sentence]:
     return found
 
 
+def every_sentence(text: str) -> list[str]:
+    """Every sentence of a message as written, questions and requests too."""
+    return _pieces(written_out(_NEWLINES.sub("\n\n", _BLANKS.sub(" ", text))))
+
+
 def _statement_part(said: str) -> str | None:
     """The sentence without its end mark; a question's statement before a tag ("I'm in, are you?"), or None."""
     text = said.rstrip()
     if not text.endswith("?"):
-        return text.rstrip(".!…").strip() or None
+        text = _ASKED_AFTER.sub("", text.rstrip(".!…"))
+        return text.strip() or None
     tag = _QUESTION_TAG.search(text)
     if tag is None:
         return None

@@ -120,6 +120,9 @@ _POSSESSIVE = re.compile(
 )
 
 
+_TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P<rest>.+)$", re.I)
+
+
 @dataclass(frozen=True)
 class Topic:
     subject: str  # "user", "the user's cat", "pixel"
@@ -151,6 +154,9 @@ def topics(fact: str) -> tuple[Topic, ...]:
     for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
         if job and any(_is_job(word) for word in job.group("v").split()):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
+    together = _TOGETHER.match(text)  # "The user and Katrin are now vegan": the user is, too
+    if together:
+        found.extend(t for t in topics(f"The user is {together.group('rest')}") if t.subject == "user")
     possessive = _POSSESSIVE.match(text)
     single = relation is None or (relation.group("rel") or relation.group("rel2")).lower() in ONE_AT_A_TIME
     if possessive and single and not any(t.attribute != "relation" for t in found):
@@ -195,11 +201,21 @@ def _is_job(head: str) -> bool:
 
 def _subject(subject: str) -> str:
     """A subject's key: its name when it has one ("the user's cat Pixel" -> "pixel"), else its words."""
+    lowered = subject.lower().strip()
+    whose = re.fullmatch(r"the user's (?:new |current )?(?P<rel>[\w -]+)", lowered)
+    if whose and whose.group("rel") in _SAME_ROLE:  # a new manager replaces the team lead: one role
+        return f"user's {_SAME_ROLE[whose.group('rel')]}"
     names = [w for w in re.findall(r"\b[A-Z][\w'-]*", subject) if w.lower() not in ("the", "user", "user's")]
     if names:
         return str(names[-1]).lower().removesuffix("'s")
-    lowered = subject.lower().strip()
     return "user" if lowered == "the user" else lowered.removeprefix("the ")
+
+
+# Names of one role: whoever the user reports to, whoever treats them.
+_SAME_ROLE = {
+    **dict.fromkeys(("boss", "manager", "line manager", "lead", "team lead", "tech lead", "supervisor"), "boss"),
+    **dict.fromkeys(("doctor", "gp", "physician"), "doctor"),
+}
 
 
 def _value(value: str) -> str:

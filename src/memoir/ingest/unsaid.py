@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import DIETS
+from memoir.ingest.lexicon import DIETS, EVENTS
 from memoir.ingest.person import IRREGULAR_PAST
 
 if TYPE_CHECKING:
@@ -22,13 +22,26 @@ _MOOD_ED = (
     r"surprised|depressed|overwhelmed|frustrated|thrilled|delighted|obsessed|swamped|knackered|shattered|wrecked|"
     r"fried|drained|wiped|cooked|stuffed|blessed|gutted|chuffed|stoked|pumped|psyched|tired out"
 )
+# "Let me send it tomorrow" asks leave of the listener: no past.
 _PAST_START = re.compile(
-    rf"^(?!(?:{_MOOD_ED})\b)(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$", re.I
+    rf"^(?!(?:{_MOOD_ED})\b|let\s+(?:me|us)\b)(?P<verb>[a-z]+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\s+(?P<rest>\S.*)$",
+    re.I,
 )
+_EXPERIENCE = re.compile(
+    r"^(?:(?:i have|i've got|i've|have|got|with)\s+)?"
+    r"(?P<n>\d{1,2}\+?|a few|two|three|four|five|six|seven|eight|nine|ten)"
+    r"\s+(?:years?|yrs?)['’]?\s+(?:of\s+)?(?:experience|exp)\b(?P<rest>.*)$",
+    re.I,
+)
+_LONE_PAST = re.compile(r"^(?:[a-z]+ed|done|sent)[,;]\s+(?=\S)", re.I)
 # A plan with its verb ("going to teach", "gonna" as typed): not a trip ("going to the shops").
 _PLAN_START = re.compile(
     r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+"
-    r"|planning on (?!(?:it|that|this|them|going to bed)\b)\S+)\b(?!.*\b(?:it|that|this|them)$)",
+    r"|planning on (?!(?:it|that|this|them|going to bed)\b)\S+"
+    # "planning a uni break trip to Tassie in april": an event of the user's
+    rf"|planning (?:a|an|our|my) (?:[\w-]+ ){{0,3}}(?:{'|'.join(sorted(EVENTS))})\b)\b(?!.*\b(?:it|that|this|them)$)",
     re.I,
 )
 
@@ -55,6 +68,12 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     if origin and (context.first_person or context.person is None):  # "originally from recife", as a diet is
         verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
         return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
+    experience = _EXPERIENCE.match(clause)  # "5 years experience, mostly Java and Python"
+    if experience and (context.first_person or context.person is None):
+        return [f"The user has {experience.group('n')} years of experience{experience.group('rest')}"]
+    lone = _LONE_PAST.match(clause)  # "submitted, got a distinction!!": what came of it is the fact
+    if lone and _PAST_START.match(clause[lone.end() :]):
+        clause = clause[lone.end() :]
     if not _PAST_START.match(clause):
         return None
     return user(f"I {clause[0].lower()}{clause[1:]}", context)
