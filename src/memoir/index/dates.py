@@ -4,7 +4,8 @@ A turn dated 8 May 2023 that says "I went to a support group yesterday" is about
 2023, and the answer to "when did she go to the support group?" is that date; but no word
 of the turn says it. This module finds the time expressions of a text ("yesterday", "last
 Saturday", "two weeks ago", "next month", "May 7", "in 2019") and resolves each against
-an anchor day (the event's own UTC date) to a period of calendar days (`Span`).
+an anchor day (the event's own UTC date) to a period of calendar days (`Span`; the calendar's
+arithmetic is in `periods.py`).
 
 The spans become keyword terms (`calendar_terms`) that the keyword index holds beside the
 turn's words, never in the stored text and never in the embedded text (a vector of
@@ -24,12 +25,16 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, timedelta
+from dataclasses import replace
+from datetime import UTC, date, datetime
+
+from memoir.index.periods import DAY, WEEK, WEEKEND, YEAR, Span
+from memoir.index.periods import day_span as _day
+from memoir.index.periods import month_span as _month_span
+from memoir.index.periods import nearest_year as _nearest_year
+from memoir.index.periods import period as _period
 
 __all__ = [
-    "Span",
     "calendar_terms",
     "dated_text",
     "day_term",
@@ -41,7 +46,6 @@ __all__ = [
     "year_term",
 ]
 
-DAY, WEEKEND, WEEK, MONTH, YEAR = "day", "weekend", "week", "month", "year"
 
 MONTHS = {
     name: number
@@ -98,24 +102,6 @@ NUMBERS = {
     "a couple": 2,
     "couple of": 2,
 }
-
-
-@dataclass(frozen=True)
-class Span:
-    """A period of calendar days, both ends included, and the grain it was said in."""
-
-    start: date
-    end: date
-    grain: str  # day, weekend, week, month or year
-    phrase: str = ""  # the words it was read from
-    relative: bool = False  # read from words that name no date ("yesterday", "last June"): worth telling
-    yearless: bool = False  # a calendar date said without its year ("May 7", "in June"): the nearest taken
-
-    def days(self) -> Iterator[date]:
-        day = self.start
-        while day <= self.end:
-            yield day
-            day += timedelta(days=1)
 
 
 # -- terms -------------------------------------------------------------------------------------
@@ -254,61 +240,6 @@ def _month(name: str) -> int:
 def _month_meant(name: str, year: str | None) -> bool:
     """Whether a month name is a month here: "May" or "may 2023", not "you may"."""
     return name[0].isupper() or year is not None or name.lower() not in AMBIGUOUS_MONTHS
-
-
-def _monday(day: date) -> date:
-    return day - timedelta(days=day.weekday())
-
-
-def _month_span(year: int, month: int, phrase: str) -> Span:
-    start = date(year, month, 1)
-    following = date(year + (month == 12), month % 12 + 1, 1)
-    return Span(start, following - timedelta(days=1), MONTH, phrase)
-
-
-def _add_months(day: date, months: int) -> tuple[int, int]:
-    index = day.year * 12 + day.month - 1 + months
-    return index // 12, index % 12 + 1
-
-
-def _nearest_year(anchor: date, month: int, day: int = 1) -> int | None:
-    """The year that puts month/day nearest the anchor: "on December 28" said on 2 January is last year's."""
-    best: tuple[int, int] | None = None
-    for year in (anchor.year - 1, anchor.year, anchor.year + 1):
-        try:
-            distance = abs((date(year, month, day) - anchor).days)
-        except ValueError:
-            continue
-        if best is None or distance < best[0]:
-            best = (distance, year)
-    return None if best is None else best[1]
-
-
-def _day(year: int, month: int, day: int, phrase: str) -> Span | None:
-    try:
-        found = date(year, month, day)
-    except ValueError:
-        return None
-    return Span(found, found, DAY, phrase)
-
-
-def _period(anchor: date, unit: str, offset: int, phrase: str) -> Span | None:
-    """The day, weekend, week, month or year `offset` of them from the anchor's."""
-    if unit == "day":
-        day = anchor + timedelta(days=offset)
-        return Span(day, day, DAY, phrase)
-    if unit == "week":
-        monday = _monday(anchor) + timedelta(weeks=offset)
-        return Span(monday, monday + timedelta(days=6), WEEK, phrase)
-    if unit == "weekend":
-        saturday = _monday(anchor) + timedelta(days=5, weeks=offset)
-        return Span(saturday, saturday + timedelta(days=1), WEEKEND, phrase)
-    if unit == "month":
-        return _month_span(*_add_months(anchor, offset), phrase)
-    year = anchor.year + offset
-    if not 1 <= year <= 9999:
-        return None
-    return Span(date(year, 1, 1), date(year, 12, 31), YEAR, phrase)
 
 
 def _read(match: re.Match[str], anchor: date, text: str) -> Span | None:

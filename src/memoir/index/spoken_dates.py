@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from memoir.index.dates import MONTH, WEEK, YEAR, Span, resolve
+from memoir.index.dates import resolve
+from memoir.index.periods import MONTH, WEEK, YEAR, Span
 
 __all__ = ["MONTH_NAMES", "spoken", "with_dates"]
 

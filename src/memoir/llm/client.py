@@ -25,6 +25,9 @@
   format; the error says so instead of calling the server unreachable.
 - A health check that connects but gets no answer in time finds the server busy (with
   memoir's own background work, say), not down: only a refused connection is down.
+
+The HTTP side (requests and their retries, streams, token counts, errors from statuses) is
+`ChatTransport` in `transport.py`, the class `ChatClient` builds on.
 """
 
 from __future__ import annotations
@@ -36,11 +39,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable, failure_kind, no_answer
+from memoir.errors import ContextOverflow, MemoirError, ModelOutputError, ModelUnavailable
 from memoir.http import model_client
 from memoir.llm.priority import ForegroundGate
-from memoir.llm.streaming import Completion, TurnAssembler, completion_from_json, sse_data
+from memoir.llm.streaming import Completion
 from memoir.llm.structured import extract_json
+from memoir.llm.transport import ChatTransport, TextCallback
+from memoir.llm.transport import Dropped as _Dropped
+from memoir.llm.transport import refuses_format as _refuses_format
 
 if TYPE_CHECKING:  # imported where a request is made: a process that never asks a model does not load it
     import httpx
@@ -56,32 +62,8 @@ ANSWER_TOKENS = 1024
 # output to a schema given this way.
 _FORMATS = ("json_schema", "json_object_schema", "json_object")
 
-
-def _refuses_format(status: int, text: str) -> bool:
-    """A 400 (or, from llama-cpp-python, a 500) about the response format or its schema."""
-    lowered = text.lower()
-    if status == 400:
-        return "format" in lowered or "schema" in lowered
-    return status >= 500 and "response_format" in lowered
-
-
-def _too_long(status: int, text: str) -> bool:
-    """A refusal because the prompt does not fit the model's context window.
-
-    Servers word it differently ("maximum context length", "exceeds the context size",
-    "too many tokens", OpenAI's `context_length_exceeded`), but all name one of these.
-    """
-    lowered = text.lower()
-    return status in (400, 413) and any(word in lowered for word in ("context", "length", "tokens"))
-
-
-class _Dropped(Exception):
-    """The server closed the connection without answering (it may have crashed on the request)."""
-
-
 T = TypeVar("T")
 Message = dict[str, str]
-TextCallback = Callable[[str], None]
 
 
 @dataclass(frozen=True)
@@ -91,7 +73,7 @@ class Health:
     problem: str | None = None  # unreachable, model (not served), server (answered, but not with a model list)
 
 
-class ChatClient:
+class ChatClient(ChatTransport):
     def __init__(
         self,
         *,
@@ -280,123 +262,7 @@ class ChatClient:
             return Health(False, f"the server at {self.base_url} does not list model {self.model!r}", "model")
         return Health(True, f"{self.base_url} serves {self.model!r}")
 
-    # -- transport ------------------------------------------------------------------------
-
-    def tokens(self) -> tuple[int, int]:
-        """(prompt, completion) tokens the server reported for this thread's calls so far."""
-        return getattr(self._usage, "prompt", 0), getattr(self._usage, "completion", 0)
-
-    def _count_tokens(self, response: httpx.Response) -> None:
-        try:
-            usage = response.json().get("usage") or {}
-        except (ValueError, AttributeError, TypeError):
-            return  # no usage reported: the ledger counts the call with no tokens
-        self._add_usage(usage)
-
-    def _add_usage(self, usage: Any) -> None:
-        try:
-            prompt, completion = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
-        except (ValueError, AttributeError, TypeError, OverflowError):
-            return
-        self._usage.prompt = getattr(self._usage, "prompt", 0) + prompt
-        self._usage.completion = getattr(self._usage, "completion", 0) + completion
-
-    def _left(self) -> float | None:
-        """Seconds left of the operation's budget (None: no budget); ModelUnavailable when none are."""
-        deadline: float | None = getattr(self._deadline, "at", None)
-        if deadline is None:
-            return None
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise ModelUnavailable(
-                f"model {self.model!r} at {self.base_url} gave no usable answer within the budget of"
-                f" {self.budget:g} s (llm.budget): raise it, or use a smaller model"
-            )
-        return left
-
-    def _post(self, path: str, body: dict[str, Any]) -> httpx.Response:
-        import httpx
-
-        for attempt in range(self.retries + 1):
-            last = attempt == self.retries
-            left = self._left()
-            timeout = self.timeout if left is None else min(self.timeout, left)
-            try:
-                self.calls += 1
-                response = self._http.post(path, json=body, timeout=timeout)
-            except httpx.TransportError as exc:
-                kind = failure_kind(exc)
-                if kind == "dropped":
-                    raise _Dropped() from None
-                if kind == "unreachable":
-                    raise ModelUnavailable(self._unreachable(exc)) from None
-                self._left()  # the budget ran out, rather than one try's timeout: say so
-                if last:
-                    raise ModelUnavailable(
-                        f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
-                        f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
-                    ) from None
-            else:
-                if response.status_code < 500 or last or _refuses_format(response.status_code, response.text):
-                    return response  # a refused format is not a busy server: no retry
-            left = self._left()
-            time.sleep(self.backoff * 2**attempt if left is None else min(self.backoff * 2**attempt, left))
-        raise AssertionError("unreachable")
-
-    def _stream(self, path: str, body: dict[str, Any], on_text: TextCallback | None) -> Completion:
-        """POST with `stream: true`, retried like `_post` until the first piece of text is shown."""
-        import httpx
-
-        for attempt in range(self.retries + 1):
-            last, shown = attempt == self.retries, [False]
-            try:
-                self.calls += 1
-                with self._http.stream("POST", path, json=body, timeout=self.timeout) as response:
-                    if response.status_code < 500 or last:
-                        return self._read_stream(response, on_text, shown)
-                    response.read()  # a busy server: drained, and asked again after the backoff
-            except httpx.TransportError as exc:
-                if failure_kind(exc) != "timeout":
-                    raise ModelUnavailable(self._unreachable(exc)) from None
-                if shown[0]:
-                    raise ModelUnavailable(
-                        f"model {self.model!r} at {self.base_url} stopped answering for {self.timeout:g} s mid-answer:"
-                        " ask again, or raise llm.timeout"
-                    ) from None
-                if last:
-                    raise ModelUnavailable(
-                        f"model {self.model!r} at {self.base_url} did not answer within {self.timeout:g} s "
-                        f"({self.retries + 1} tries): raise llm.timeout or use a smaller model"
-                    ) from None
-            time.sleep(self.backoff * 2**attempt)
-        raise AssertionError("unreachable")
-
-    def _read_stream(self, response: httpx.Response, on_text: TextCallback | None, shown: list[bool]) -> Completion:
-        if response.status_code != 200:
-            response.read()
-            self._raise_for(response)
-        if "text/event-stream" not in response.headers.get("content-type", ""):
-            response.read()  # a server that ignores `stream` answers whole
-            self._count_tokens(response)
-            completion = self._parsed(response)
-            if on_text is not None and completion.content:
-                on_text(completion.content)
-            return completion
-        assembler = TurnAssembler()
-        for chunk in sse_data(response.iter_lines()):
-            piece = assembler.feed(chunk)
-            if piece and on_text is not None:
-                shown[0] = True
-                on_text(piece)
-        self._add_usage(assembler.usage)
-        return assembler.result()
-
-    def _parsed(self, response: httpx.Response) -> Completion:
-        try:
-            body = response.json()
-        except ValueError:
-            raise ModelOutputError(f"the LLM server sent an answer that is not JSON: {response.text[:200]!r}") from None
-        return completion_from_json(body)
+    # -- response formats -----------------------------------------------------------------
 
     def _remember(self) -> None:
         if self._remember_formats is None:
@@ -417,30 +283,3 @@ class ChatClient:
             f"the model server at {self.base_url} closed the connection while answering memoir's {purpose} request;"
             " it may have crashed: see its log"
         )
-
-    def _unreachable(self, exc: Exception) -> str:
-        return no_answer(
-            f"the LLM server at {self.base_url}", exc, "start it (for Ollama: `ollama serve`) or set llm.base_url"
-        )
-
-    def _raise_for(self, response: httpx.Response) -> None:
-        if response.status_code == 200:
-            return
-        detail = response.text[:300]
-        if response.status_code == 404:
-            raise ModelUnavailable(
-                f"the LLM server at {self.base_url} does not know model {self.model!r} ({detail}): "
-                f"pull it (`ollama pull {self.model}`) or set llm.model"
-            )
-        if _too_long(response.status_code, detail):
-            raise ContextOverflow(
-                f"the request is too long for model {self.model!r} ({detail}): compress the history,"
-                " or raise the model's context window (chat.context_window)"
-            )
-        if response.status_code == 400 and "support" in detail.lower() and "tool" in detail.lower():
-            raise ModelUnavailable(
-                f"model {self.model!r} does not take tools ({detail}): use one that does (qwen2.5, llama3.1)"
-            )
-        if response.status_code in (401, 403):
-            raise ModelUnavailable(f"the LLM server at {self.base_url} refused the API key: check llm.api_key")
-        raise ModelUnavailable(f"the LLM server answered {response.status_code} for model {self.model!r}: {detail}")

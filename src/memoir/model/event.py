@@ -7,7 +7,7 @@ Validation happens once, when an `Event` is built. Rules:
   naive datetimes are taken as UTC. When absent it is the time in `event_id` if one is
   given (a ULID holds the time it was made: a retry is then the same event), else now.
   At ingestion it may not lie in the future by more than the configured clock-skew
-  allowance (`Event.check_not_future`).
+  allowance (`Event.check_not_future`). How timestamps are read and written is in `timestamps.py`.
 - `session_id` and `conversation_id` are non-empty one-line ids (no control characters,
   U+0085 or U+2028/U+2029); `conversation_id` is the memory scope and defaults to
   "default"; `agent_id` tags events in unified mode.
@@ -29,27 +29,37 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from types import MappingProxyType
 from typing import Any
 
 from memoir.errors import InvalidEvent
 from memoir.model.checks import brief, check_id, check_whole
 from memoir.model.enums import ParsedEnum
-from memoir.model.ids import EventKey, is_ulid, new_ulid, ulid_timestamp_ms
+from memoir.model.ids import EventKey, is_ulid, new_ulid
 from memoir.model.project import GLOBAL
+from memoir.model.timestamps import EPOCH, format_timestamp, parse_timestamp, to_ms
+from memoir.model.timestamps import is_normalised as _is_normalised
+from memoir.model.timestamps import time_of_id as _time_of
+from memoir.model.timestamps import utc_now as _utc_now
 
-__all__ = ["DEFAULT_CONVERSATION", "Event", "EventRole", "EventType", "parse_timestamp"]
+# The timestamp functions stay importable from here, where much of the code base imports them.
+__all__ = [
+    "DEFAULT_CONVERSATION",
+    "EPOCH",
+    "Event",
+    "EventRole",
+    "EventType",
+    "format_timestamp",
+    "parse_timestamp",
+    "to_ms",
+]
 
 DEFAULT_CONVERSATION = "default"
 MAX_TEXT_LENGTH = 8_000_000
 MAX_METADATA_KEYS = 100
 MAX_METADATA_CHARS = 65_536  # keys and values together
-EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-_ONE_MS = timedelta(milliseconds=1)
-_MAX_MS = 10**13  # 13 digits: year 2286, what keys and ULIDs hold
 _PLAIN_NAME = re.compile(r"[\w.-]{1,64}")  # a field name shown as is; any other in quotes
-_ISO_HINT = "ISO 8601 (like 2024-01-15T10:00:00Z) or epoch milliseconds"
 
 
 class EventType(ParsedEnum, field="event_type", prefix="EVENT_TYPE_", noun="type"):
@@ -94,63 +104,6 @@ _TYPICAL_ROLE = {
 }
 
 
-def parse_timestamp(value: object, field_name: str = "timestamp") -> datetime:
-    """A UTC datetime truncated to milliseconds from a datetime, ISO 8601 text or epoch ms.
-
-    Any other value is an InvalidEvent naming `field_name`, including those Python itself
-    trips on: a date that leaves datetime's range in UTC (year 1 at +14:00), digits int()
-    cannot read ("²") and numbers past its digit limit.
-    """
-    if type(value) is int:
-        return _from_ms(value, field_name)  # already UTC with millisecond precision
-    if isinstance(value, datetime):
-        dt = value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-    elif isinstance(value, str):
-        dt = _parse_text(value.strip(), field_name)
-    else:
-        raise InvalidEvent(field_name, f"expected a datetime, {_ISO_HINT}, got {brief(value)}")
-    try:
-        dt = dt.astimezone(UTC)
-    except (OverflowError, ValueError):
-        raise InvalidEvent(field_name, f"{brief(value)} is out of range once converted to UTC") from None
-    if dt < EPOCH:
-        raise InvalidEvent(field_name, f"{dt.isoformat()} is before 1970")
-    return dt.replace(microsecond=dt.microsecond // 1000 * 1000)
-
-
-def _parse_text(text: str, field_name: str) -> datetime:
-    # ASCII digits only: int() refuses "²" (a digit to isdigit()) and reads "١٢" or "１２",
-    # which no sender means as epoch milliseconds.
-    if text.isascii() and text.isdigit():
-        if len(text) > 20:  # before int(): past Python's digit limit it raises ValueError
-            raise InvalidEvent(field_name, f"{brief(text)} is not a plausible epoch millisecond timestamp")
-        return _from_ms(int(text), field_name)
-    try:
-        dt = datetime.fromisoformat(text)
-    except (ValueError, OverflowError):
-        raise InvalidEvent(field_name, f"{brief(text)} is not {_ISO_HINT}") from None
-    return dt if dt.tzinfo is not None else dt.replace(tzinfo=UTC)
-
-
-def _from_ms(ms: int, field_name: str) -> datetime:
-    if not 0 <= ms < _MAX_MS:
-        raise InvalidEvent(field_name, f"{brief(ms)} is not a plausible epoch millisecond timestamp")
-    return EPOCH + timedelta(milliseconds=ms)
-
-
-def _is_normalised(value: object) -> bool:
-    return type(value) is datetime and value.tzinfo is UTC and value.microsecond % 1000 == 0
-
-
-def to_ms(dt: datetime) -> int:
-    return (dt - EPOCH) // _ONE_MS
-
-
-def format_timestamp(dt: datetime) -> str:
-    """ISO 8601 in UTC with milliseconds and a Z, the form memoir writes."""
-    return dt.strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
-
-
 _EMPTY: Mapping[str, str] = MappingProxyType({})
 
 
@@ -181,17 +134,6 @@ def _ulid(value: object) -> str:
     if is_ulid(value):
         return value
     raise InvalidEvent("event_id", f"{brief(value)} is not a 26-character ULID")
-
-
-def _time_of(event_id: str) -> datetime:
-    """The time of an event that names its id but not its time: when its ULID was made.
-
-    So a retry of such an event is the same event, not one stamped anew at each arrival.
-    """
-    ms = ulid_timestamp_ms(event_id)
-    if ms >= _MAX_MS:
-        raise InvalidEvent("timestamp", f"not given, and the time in event_id {event_id} is after 2286: give one")
-    return EPOCH + timedelta(milliseconds=ms)
 
 
 def _fill(
@@ -400,9 +342,3 @@ def _field_label(name: object) -> str:
     if isinstance(name, str) and _PLAIN_NAME.fullmatch(name):
         return name
     return brief(name)
-
-
-def _utc_now() -> datetime:
-    """Now, as an event timestamp: UTC, truncated to the millisecond."""
-    now = datetime.now(UTC)
-    return now.replace(microsecond=now.microsecond // 1000 * 1000)

@@ -25,11 +25,7 @@ from collections.abc import Sequence
 from datetime import UTC, date, datetime, timedelta
 
 from memoir.index.dates import (
-    DAY,
-    MONTH,
-    WEEK,
     WEEKDAYS,
-    Span,
     day_term,
     has_time_words,
     month_term,
@@ -37,6 +33,7 @@ from memoir.index.dates import (
     week_term,
     year_term,
 )
+from memoir.index.periods import DAY, MONTH, WEEK, Span
 from memoir.index.spoken_dates import spoken
 from memoir.retrieval.stages import Candidate, by_fused
 

@@ -2,22 +2,24 @@
 
 from memoir.store.base import (
     INDEX_WRITES,
-    Checkpoint,
     Database,
     EventLog,
-    EventQuery,
-    IndexItem,
-    IndexScope,
     MemoryMirror,
     ModelState,
     OutboxQueue,
     RunnerLease,
-    SearchCandidates,
     SearchIndex,
-    SessionInfo,
     Store,
-    StoreStats,
     TimelineStore,
+)
+from memoir.store.records import (
+    Checkpoint,
+    EventQuery,
+    IndexItem,
+    IndexScope,
+    SearchCandidates,
+    SessionInfo,
+    StoreStats,
     Tuning,
 )
 from memoir.store.sqlite import SQLiteStore

@@ -7,7 +7,7 @@ if the transaction then fails, `FileChanges` puts the files back as they were. A
 between a file and the commit leaves a file the mirror does not know yet: `sync` (run
 when a home opens, by the watcher and by `memoir reindex`) compares the vault with the
 mirror's snapshot of file hashes and repairs whatever differs, which is also how
-edits, additions and deletions made by people reach the index.
+edits, additions and deletions made by people reach the index (`sync.py`).
 
 Whose memory: in unified mode (`unified=True`) a memory belongs to an agent, except in
 the shared `global` conversation; in separate mode memories carry no agent.
@@ -19,7 +19,7 @@ import logging
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -30,27 +30,19 @@ from memoir.model.checks import brief
 from memoir.model.memory import Memory
 from memoir.model.project import GLOBAL  # the one conversation every agent sees (seed 004)
 from memoir.store import INDEX_WRITES, Store
-from memoir.vault.diff import UNREADABLE, VaultDiff, diff_vault, file_hash
+from memoir.vault.diff import UNREADABLE, file_hash
 from memoir.vault.drafts import MemoryDraft, commit_message, excerpt, find_args, index_item, merged
 from memoir.vault.files import VaultFileError
 from memoir.vault.git import GitHistory
+from memoir.vault.sync import VaultSync
 from memoir.vault.vault import RECENT_ON_PAGE, FileChanges, Note, Vault
 
-__all__ = ["MemoryBook", "MemoryNotFound", "SyncReport"]
+__all__ = ["MemoryBook", "MemoryNotFound"]
 
 log = logging.getLogger("memoir.vault")
 
 
-@dataclass
-class SyncReport:
-    added: int = 0
-    changed: int = 0
-    removed: int = 0
-    broken: list[str] = field(default_factory=list)  # "path: reason" of files skipped (never deleted)
-    swept: int = 0  # temporary files a crash left behind, removed
-
-
-class MemoryBook:
+class MemoryBook(VaultSync):
     def __init__(
         self,
         store: Store,
@@ -327,65 +319,6 @@ class MemoryBook:
                 break
             chain.append(after)
         return chain
-
-    # -- the vault as truth -------------------------------------------------------------
-
-    def sync(self) -> SyncReport:
-        """Bring mirror and index in line with the files (edits, additions, deletions, crashes).
-
-        A first look takes no lock; when it finds differences, the comparison is made again
-        and applied inside the write transaction, where no other process is changing files.
-        """
-        diff = diff_vault(self.vault, self.store)
-        if not diff.in_step:
-            self.embedder.embed_hashed([m.content for _, m, _ in diff.files.values() if not m.deleted])
-            with self.store.atomic():
-                self.store.exclusive([INDEX_WRITES])  # before any row: see Database.exclusive
-                diff = diff_vault(self.vault, self.store)
-                report = self._apply(diff)
-        else:
-            report = SyncReport()
-        report.broken = [str(e) for e in diff.problems]
-        for problem in diff.problems:
-            log.warning("left alone in the vault: %s", problem)
-        report.swept = self.vault.sweep_temporary()
-        if report.added or report.changed or report.removed:
-            self.refresh_facts_page()
-            self._record(f"sync: {report.added} added, {report.changed} changed, {report.removed} removed in the vault")
-        return report
-
-    def _apply(self, diff: VaultDiff) -> SyncReport:
-        report = SyncReport(added=len(diff.added), changed=len(diff.changed))
-        for path in diff.superseded:  # finish the interrupted forget: memoir's own note, as it wrote it
-            path.unlink(missing_ok=True)
-        for memory_id in (*diff.added, *diff.changed):
-            path, memory, digest = diff.files[memory_id]
-            self._mirror(memory, path, digest)
-        for memory_id, error in diff.unreadable.items():
-            self.store.memory_mark_unreadable(memory_id, error.reason, UNREADABLE)
-            self.store.index_remove([memory_id])
-        for memory_id, recorded in diff.gone.items():  # a person deleted the file
-            report.removed += self._file_gone(memory_id, recorded)
-        return report
-
-    def _file_gone(self, memory_id: str, path: str) -> bool:
-        """Mirror a deleted file: a live memory becomes a tombstone; True if it was live."""
-        memory = self.store.memory_get(memory_id)
-        if memory is None:
-            return False
-        tombstone = memory if memory.deleted else memory.tombstone(datetime.now(UTC))
-        self.store.memory_save(replace(tombstone, unreadable=None), path, "")
-        self.store.index_remove([memory_id])
-        return not memory.deleted
-
-    def _mirror(self, memory: Memory, path: Path, digest: str) -> None:
-        if not memory.deleted:
-            self.embedder.embed_hashed([memory.content])  # a cache hit: embedded before the transaction
-        self.store.memory_save(memory, str(path), digest)
-        if memory.deleted:
-            self.store.index_remove([memory.id])
-        else:
-            self.store.index_add([index_item(memory)])
 
 
 def _holder(memory: Memory, notes: Sequence[Note]) -> Note | None:

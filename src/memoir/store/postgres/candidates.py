@@ -19,11 +19,11 @@ from typing import Any
 
 from psycopg import sql
 
-from memoir.store.base import IndexItem, IndexScope, SearchCandidates
 from memoir.store.postgres.parts import scope_sql
 from memoir.store.postgres.search import keyword_ctes
 from memoir.store.postgres.text import unescaped
 from memoir.store.postgres.vectors import PostgresVectorTables, Vector, from_pgvector, nearest_items
+from memoir.store.records import IndexItem, IndexScope, SearchCandidates
 from memoir.store.sql.search import row_to_item as _row_to_item
 
 __all__ = ["PostgresCandidates"]

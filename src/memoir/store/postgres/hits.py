@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memoir.store.base import IndexItem
 from memoir.store.postgres.text import unescaped
 from memoir.store.postgres.vectors import PostgresVectorTables, from_pgvector
+from memoir.store.records import IndexItem
 from memoir.store.sql.search import row_to_item as _row_to_item
 
 __all__ = ["PostgresHitReads"]

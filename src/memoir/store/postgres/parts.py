@@ -24,7 +24,7 @@ from typing import Any
 
 import psycopg
 
-from memoir.store.base import IndexScope
+from memoir.store.records import IndexScope
 from memoir.store.sql.dialect import POSTGRES
 from memoir.store.sql.parts import SQLParts
 

@@ -34,10 +34,10 @@ from typing import Any
 
 import psycopg
 
-from memoir.store.base import IndexItem, IndexScope
 from memoir.store.postgres.parts import PostgresParts, scope_sql
 from memoir.store.postgres.search_schema import LOCK_INDEX
 from memoir.store.postgres.vectors import from_pgvector
+from memoir.store.records import IndexItem, IndexScope
 from memoir.store.sql.search import BM25_WEIGHTS, REMOVALS_KEPT, IndexReads, items_to_write
 from memoir.store.sql.search import row_to_item as _row_to_item
 

@@ -30,7 +30,7 @@ from psycopg_pool import ConnectionPool
 
 from memoir.errors import StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import INDEX_WRITES, Tuning
+from memoir.store.base import INDEX_WRITES
 from memoir.store.postgres.candidates import PostgresCandidates
 from memoir.store.postgres.errors import masked, translate
 from memoir.store.postgres.hits import PostgresHitReads
@@ -43,6 +43,7 @@ from memoir.store.postgres.text import register_text
 from memoir.store.postgres.transfer import PostgresTransfer
 from memoir.store.postgres.tuning import INDEX_ONLY_DIMS, Figures, advise
 from memoir.store.postgres.vectors import PostgresVectorTables, vector_index_name
+from memoir.store.records import Tuning
 from memoir.store.sql.events import EventReads
 from memoir.store.sql.llm import LLMTables
 from memoir.store.sql.memories import MemoryTables

@@ -20,8 +20,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from memoir.store.base import Tuning
 from memoir.store.postgres.vectors import BUILD_MEMORY_BYTES, HNSW_EF_SEARCH
+from memoir.store.records import Tuning
 
 __all__ = ["EF_SEARCH_FOR", "INDEX_ONLY_DIMS", "PGVECTOR_EF_SEARCH", "Figures", "advise", "graph_bytes", "setting_size"]
 

@@ -28,9 +28,9 @@ from psycopg import sql
 from psycopg.adapt import Dumper
 from psycopg.pq import Format
 
-from memoir.store.base import IndexScope
 from memoir.store.postgres.parts import PostgresParts, scope_sql
 from memoir.store.postgres.text import read_plain_text
+from memoir.store.records import IndexScope
 
 __all__ = [
     "COPY_ITEM_VECTORS",

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from memoir.model import Event
-from memoir.store.base import EventQuery, SessionInfo, StoreStats
+from memoir.store.records import EventQuery, SessionInfo, StoreStats
 from memoir.store.sql.parts import SQLParts
 from memoir.store.sql.rows import EVENT_COLUMNS, row_to_event, session_rows, where_clause
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from memoir.store.base import BreakerRow
+from memoir.store.records import BreakerRow
 from memoir.store.sql.parts import SQLParts, upsert
 
 __all__ = ["LLMTables"]

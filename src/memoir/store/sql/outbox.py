@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from memoir.model import OutboxEntry
-from memoir.store.base import Checkpoint
+from memoir.store.records import Checkpoint
 from memoir.store.sql.parts import SQLParts
 
 __all__ = ["OUTBOX_COLUMNS", "QueueTables", "row_to_entry", "take_about"]

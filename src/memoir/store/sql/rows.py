@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from memoir.model import Event, EventType
-from memoir.store.base import EventQuery
+from memoir.store.records import EventQuery
 
 __all__ = [
     "EVENT_COLUMNS",

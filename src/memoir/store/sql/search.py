@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from memoir.store.base import IndexItem
+from memoir.store.records import IndexItem
 from memoir.store.sql.parts import SQLParts
 
 __all__ = ["BM25_WEIGHTS", "ITEM_COLUMNS", "REMOVALS_KEPT", "IndexReads", "items_to_write", "row_to_item"]

@@ -3,7 +3,8 @@
 Each step is a function taking a connection inside the migration transaction;
 its name is stored in `_migrations` once applied. Never edit a released step:
 add a new one. Several processes may open a home at once, so steps run under
-`BEGIN IMMEDIATE` and the list of applied steps is re-read inside it.
+`BEGIN IMMEDIATE` and the list of applied steps is re-read inside it. The search index's
+statements are in `search_schema.py`, as on PostgreSQL.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from collections.abc import Callable
 from memoir.model import now_ms
 from memoir.store.sql import memories
 from memoir.store.sql.dialect import SQLITE
+from memoir.store.sqlite import search_schema
 
 __all__ = ["IMPORTANT", "MIGRATIONS", "applied_migrations", "apply_migrations"]
 
@@ -114,60 +116,7 @@ def m003_sessions(conn: sqlite3.Connection) -> None:
 
 
 def m004_search(conn: sqlite3.Connection) -> None:
-    # The search index is derived (rebuilt by `memoir reindex`); embeddings are a cache keyed
-    # by model and content hash, kept across rebuilds so unchanged text is never re-embedded.
-    # Keyword search sees each item with its neighbouring turns (the turn before and after
-    # in its session) as extra, lower-weighted columns: see docs/decisions.md.
-    _run_script(
-        conn,
-        """
-        CREATE TABLE index_items (
-            item_id INTEGER PRIMARY KEY,
-            kind TEXT NOT NULL,
-            ref TEXT NOT NULL UNIQUE,
-            conversation_id TEXT NOT NULL,
-            agent_id TEXT,
-            session_id TEXT,
-            role TEXT,
-            created_ms INTEGER NOT NULL,
-            text TEXT NOT NULL,
-            search_text TEXT NOT NULL,
-            context_before TEXT NOT NULL DEFAULT '',
-            context_after TEXT NOT NULL DEFAULT '',
-            content_hash TEXT NOT NULL,
-            event_ids TEXT NOT NULL,
-            metadata TEXT NOT NULL
-        ) STRICT;
-        CREATE INDEX index_items_by_scope ON index_items (conversation_id, created_ms);
-        CREATE INDEX index_items_by_session ON index_items (session_id, created_ms);
-        CREATE VIRTUAL TABLE index_fts USING fts5 (
-            search_text, context_before, context_after,
-            content='index_items', content_rowid='item_id', tokenize='porter unicode61'
-        );
-        CREATE TRIGGER index_items_fts_insert AFTER INSERT ON index_items BEGIN
-            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
-            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
-        END;
-        CREATE TRIGGER index_items_fts_delete AFTER DELETE ON index_items BEGIN
-            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
-            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
-        END;
-        CREATE TRIGGER index_items_fts_update AFTER UPDATE ON index_items BEGIN
-            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
-            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
-            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
-            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
-        END;
-        CREATE TABLE embeddings (
-            model TEXT NOT NULL,
-            content_hash TEXT NOT NULL,
-            vector BLOB NOT NULL,
-            PRIMARY KEY (model, content_hash)
-        ) STRICT, WITHOUT ROWID;
-        CREATE TABLE index_state (key TEXT PRIMARY KEY, value INTEGER NOT NULL) STRICT;
-        INSERT INTO index_state VALUES ('generation', 1);
-        """,
-    )
+    _run_script(conn, search_schema.SEARCH)
 
 
 def m005_memories(conn: sqlite3.Connection) -> None:
@@ -212,22 +161,7 @@ def m006_outbox_batches(conn: sqlite3.Connection) -> None:
 
 
 def m007_embeddings_inline(conn: sqlite3.Connection) -> None:
-    # A vector is 1.5 KB: in a WITHOUT ROWID table every row spilled to overflow pages and
-    # saving one cost about 50 us; a rowid table keeps it inline (cache contents are kept).
-    _run_script(
-        conn,
-        """
-        CREATE TABLE embeddings_inline (
-            model TEXT NOT NULL,
-            content_hash TEXT NOT NULL,
-            vector BLOB NOT NULL
-        ) STRICT;
-        INSERT INTO embeddings_inline SELECT model, content_hash, vector FROM embeddings;
-        DROP TABLE embeddings;
-        ALTER TABLE embeddings_inline RENAME TO embeddings;
-        CREATE UNIQUE INDEX embeddings_by_hash ON embeddings (model, content_hash);
-        """,
-    )
+    _run_script(conn, search_schema.EMBEDDINGS_INLINE)
 
 
 def m008_memory_agents(conn: sqlite3.Connection) -> None:
@@ -362,57 +296,7 @@ def m012_timeline(conn: sqlite3.Connection) -> None:
 
 
 def m013_index_removals(conn: sqlite3.Connection) -> None:
-    # Searchers holding vectors in memory follow removals and replacements incrementally
-    # (decision 58) instead of reloading every vector after each memory update. Two things
-    # make that sound: a log of removed item ids, and item ids that are never reused
-    # (AUTOINCREMENT), so "ids above the last one loaded" always means new items. SQLite
-    # cannot add AUTOINCREMENT in place, so the table is rebuilt with the same rows and ids
-    # (the keyword index keeps pointing at them).
-    columns = """
-            kind TEXT NOT NULL,
-            ref TEXT NOT NULL UNIQUE,
-            conversation_id TEXT NOT NULL,
-            agent_id TEXT,
-            session_id TEXT,
-            role TEXT,
-            created_ms INTEGER NOT NULL,
-            text TEXT NOT NULL,
-            search_text TEXT NOT NULL,
-            context_before TEXT NOT NULL DEFAULT '',
-            context_after TEXT NOT NULL DEFAULT '',
-            content_hash TEXT NOT NULL,
-            event_ids TEXT NOT NULL,
-            metadata TEXT NOT NULL"""
-    _run_script(
-        conn,
-        f"""
-        CREATE TABLE index_items_rebuilt (item_id INTEGER PRIMARY KEY AUTOINCREMENT, {columns}) STRICT;
-        INSERT INTO index_items_rebuilt SELECT * FROM index_items;
-        DROP TABLE index_items;
-        ALTER TABLE index_items_rebuilt RENAME TO index_items;
-        CREATE INDEX index_items_by_scope ON index_items (conversation_id, created_ms);
-        CREATE INDEX index_items_by_session ON index_items (session_id, created_ms);
-        CREATE TRIGGER index_items_fts_insert AFTER INSERT ON index_items BEGIN
-            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
-            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
-        END;
-        CREATE TRIGGER index_items_fts_delete AFTER DELETE ON index_items BEGIN
-            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
-            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
-        END;
-        CREATE TRIGGER index_items_fts_update AFTER UPDATE ON index_items BEGIN
-            INSERT INTO index_fts (index_fts, rowid, search_text, context_before, context_after)
-            VALUES ('delete', old.item_id, old.search_text, old.context_before, old.context_after);
-            INSERT INTO index_fts (rowid, search_text, context_before, context_after)
-            VALUES (new.item_id, new.search_text, new.context_before, new.context_after);
-        END;
-        CREATE TABLE index_removals (seq INTEGER PRIMARY KEY AUTOINCREMENT, item_id INTEGER NOT NULL) STRICT;
-        CREATE TRIGGER index_items_removed AFTER DELETE ON index_items BEGIN
-            INSERT INTO index_removals (item_id) VALUES (old.item_id);
-        END;
-        UPDATE index_state SET value = value + 1 WHERE key = 'generation';
-        """,
-    )
+    _run_script(conn, search_schema.INDEX_REMOVALS)
 
 
 def m014_key_facts(conn: sqlite3.Connection) -> None:

@@ -13,7 +13,7 @@ import sqlite3
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from memoir.store.base import IndexItem, IndexScope
+from memoir.store.records import IndexItem, IndexScope
 from memoir.store.sql.search import (
     BM25_WEIGHTS,
     ITEM_COLUMNS,

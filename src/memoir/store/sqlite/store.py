@@ -33,7 +33,7 @@ from typing import Any
 
 from memoir.errors import HomeError, StoreError
 from memoir.model import Event, now_ms
-from memoir.store.base import Tuning
+from memoir.store.records import Tuning
 from memoir.store.sql.events import EventReads
 from memoir.store.sql.llm import LLMTables
 from memoir.store.sql.memories import MemoryTables
