@@ -400,8 +400,8 @@ def settle(turns: list[str]) -> list[str]:
     """The live facts after each turn is read and reconciled with what the turns before left."""
     live: dict[str, str] = {}
     ids = count()
-    for turn in turns:
-        for decision in reconcile_by_rules(read(turn, known_words(live.values())), list(live.items())):
+    for before, turn in zip(["", *turns], turns, strict=False):
+        for decision in reconcile_by_rules(read(turn, known_words(live.values()), before), list(live.items())):
             if decision.event in ("UPDATE", "DELETE"):
                 live.pop(str(decision.memory_id))
             if decision.event in ("ADD", "UPDATE"):
@@ -811,6 +811,35 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ("Let me send the final version to Ngozi tomorrow.", []),
         ("I called him 3 times, nothing happened.", ["The user called him 3 times, nothing happened"]),
         ("My team lead Rakesh will be happy", []),
+        # whose name "his name is …" gives: the person named by relation alone before it
+        (
+            "I need to write a complaint to my landlord. His name is Herr Vogel.",
+            ["The user needs to write a complaint to their landlord", "The user's landlord's name is Herr Vogel"],
+        ),
+        ("Her number I will add myself.", []),  # the user's doing, told object first
+        ("Yes put my sister Ngozi.", ["The user's sister is Ngozi"]),  # asks the assistant: no past
+        ("cut my hair yesterday", ["The user cut their hair yesterday"]),
+        (
+            "my sister Ngozi handles RSVPs. She lives in Houston.",
+            ["The user's sister Ngozi handles RSVPs", "The user's sister Ngozi lives in Houston"],
+        ),  # an acronym is no one "she" stands for
+        (
+            "We are expecting about 300 guests, you know how Nigerian weddings are",
+            ["The user is expecting about 300 guests"],
+        ),
+        ("Smaller place so guest list is down to 180.", ["The user's guest list is down to 180"]),
+        ("A1C came down from 8.1 to 7.2.", ["The user's A1C came down from 8.1 to 7.2"]),
+        ("Correction, it's 6 grandkids now", ["The user has 6 grandkids now"]),
+        ("it's 3 weeks now", []),
+        # what an event has, said of the event the message named: "the date is", "venue is"
+        (
+            "We're planning our wedding. The date is 12th December, venue is Eko Hotel.",
+            [
+                "The user is planning their wedding",
+                "The user's wedding date is 12th December",
+                "The user's wedding venue is Eko Hotel",
+            ],
+        ),
     ],
 )
 def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, facts: list[str]) -> None:
@@ -834,6 +863,40 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["Our wedding is on 12th December.", "so we have moved it to 20th February."],
             ["The user's wedding is on 20th February"],
         ),
+        # his name, given in the message after the one that named him
+        (
+            ["I need to write a complaint to my landlord, the heating is broken.", "His name is Herr Vogel."],
+            [
+                "The user needs to write a complaint to their landlord, the heating is broken",
+                "The user's landlord's name is Herr Vogel",
+            ],
+        ),
+        # the date and venue of the event the message before named
+        (
+            ["I need help with the wording for our wedding invitation card.", "The date is 12th December."],
+            ["The user's wedding date is 12th December"],
+        ),
+        # what the user ended up choosing replaces what it replaces
+        (
+            ["Our wedding venue is Eko Hotel.", "We ended up going with a garden venue in Ikoyi, The Lagoon Garden."],
+            ["The user ended up going with a garden venue in Ikoyi, The Lagoon Garden"],
+        ),
+        # someone leaving for a place moves them, not what the user runs with them
+        (
+            [
+                "I run a little café in Galway with my business partner Declan.",
+                "Declan's bought out, he's off to Australia.",
+            ],
+            ["Declan is off to Australia", "The user runs a little café in Galway with their business partner Declan"],
+        ),
+        # an apology is no announced change; night shifts are not replaced by "every day"
+        (
+            ["I walk every day at seven.", "Sorry I'm yawning, I just came off night shift, 3 nights in a row."],
+            ["The user just came off night shift, 3 nights in a row", "The user walks every day at seven"],
+        ),
+        (["I'm on nights, 7pm to 7am", "I switched to day shifts"], ["The user switched to day shifts"]),
+        (["All 5 grandkids are coming.", "Correction, it's 6 grandkids now"], ["The user has 6 grandkids now"]),
+        (["We are expecting about 300 guests.", "guest list is down to 180"], ["The user's guest list is down to 180"]),
     ],
 )
 def test_a_change_said_as_people_say_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:

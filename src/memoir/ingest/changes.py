@@ -72,9 +72,12 @@ class Reading:
     message: str = ""  # the whole message: what "so only 22 now" is about
 
 
-def read(text: str, known: Collection[str] = ()) -> list[Reading]:
-    """Every statement sentence of a message, read for its facts and its changes."""
-    return [_reading(sentence.text, found, sentence.change, text) for sentence, found in read_sentences(text, known)]
+def read(text: str, known: Collection[str] = (), before: str = "") -> list[Reading]:
+    """Every statement sentence of a message, read for its facts and its changes (`before`: the user's
+    message before it, whom its pronouns may stand for)."""
+    return [
+        _reading(sentence.text, found, sentence.change, text) for sentence, found in read_sentences(text, known, before)
+    ]
 
 
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:

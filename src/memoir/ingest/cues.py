@@ -15,7 +15,8 @@ CHANGE_VERB = re.compile(
     r"shift(?:ed|ing)|cut|upgrad(?:ed|ing)|downgrad(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|"
     r"bump(?:ed|ing)|upped|brought|bring(?:ing)?|relocat(?:ed|ing)|transferr(?:ed|ing)|swapp(?:ed|ing)|"
     r"slipp(?:ed|ing)|delay(?:ed|ing)|replac(?:ed|ing)|took over|taking over|takes over|"
-    r"(?:went|gone|going|come|came) (?:up|down) to|(?:down|up|back) to)\b",
+    r"(?:went|gone|going|come|came) (?:up|down) (?:to|from)|(?:down|up|back) to|"
+    r"ended up (?:going with|going for|with|choosing|picking|booking|getting)|went with|settled on|opted for)\b",
     re.IGNORECASE,
 )
 # "a supervisor change", "big changes at work", "change of plan": a change is announced.

@@ -44,7 +44,7 @@ from memoir.ingest.topics import topics
 from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory
 from memoir.model.secrets import holds_secret
-from memoir.store import Store
+from memoir.store import EventQuery, Store
 from memoir.vault import MemoryBook, MemoryDraft
 
 __all__ = ["ExtractFactsJob", "ExtractionStats"]
@@ -58,6 +58,11 @@ class ExtractionStats:
     turns: int = 0
     facts: int = 0
     decisions: dict[str, int] = field(default_factory=dict)
+
+
+# Events looked back over for the user's message before one: the assistant's answer, tool calls and their
+# results may come between.
+_LOOK_BACK = 6
 
 
 class ExtractFactsJob:
@@ -97,10 +102,11 @@ class ExtractFactsJob:
         """
         llm = self.llm()
         with self._lock, self.book.batch():
+            before = {event.event_id: self._before(event, store) for event in events}
             if not llm.configured:
-                self.book.embedder.embed_hashed([s.text for e in events for s in self._read(e)])
+                self.book.embedder.embed_hashed([s.text for e in events for s in self._read(e, before[e.event_id])])
             for event in events:
-                self._settle(event, llm)
+                self._settle(event, llm, before[event.event_id])
             for conversation_id in dict.fromkeys(event.facts_conversation for event in events):
                 self._evict(conversation_id)
 
@@ -111,16 +117,30 @@ class ExtractFactsJob:
         """The live facts of the event's facts' conversation (and agent), as the store has them now."""
         return self.facts.live(event.facts_conversation, event.agent_id)
 
-    def _read(self, event: Event) -> list[Statement]:
-        readings = read(event.text, self._live(event).words)
+    def _read(self, event: Event, before: str) -> list[Statement]:
+        readings = read(event.text, self._live(event).words, before)
         return [s for r in readings for s in r.statements]
 
-    def _settle(self, event: Event, llm: LLM) -> None:
+    @staticmethod
+    def _before(event: Event, store: Store) -> str:
+        """The user's message before this one in its session: whom "his name is Herr Vogel" names."""
+        query = EventQuery(
+            session_id=event.session_id,
+            conversation_id=event.conversation_id,
+            agent_id=event.agent_id,
+            before=(event.timestamp_ms, event.event_id),
+            limit=_LOOK_BACK,
+            newest_first=True,
+        )
+        earlier = (e for e in store.scan(query) if e.event_type is EventType.USER_MESSAGE)
+        return next((e.text for e in earlier if e.text.strip()), "")
+
+    def _settle(self, event: Event, llm: LLM, before: str = "") -> None:
         """Read the event, decide what it does to the known facts (rules, then a model's additions), do it."""
         self.stats.turns += 1
         live = self._live(event)  # with what this batch's earlier events changed
         names = live.words
-        readings = read(event.text, names)
+        readings = read(event.text, names, before)
         ruled = [s for r in readings for s in r.statements]
         if llm.configured and (ruled or worth_extracting(event.text)):
             taken_back = _taken_back(readings)

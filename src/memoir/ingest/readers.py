@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
 from memoir.ingest.introductions import NAME, introduction, self_description
-from memoir.ingest.lexicon import CHANGEABLE, EVENTS, NATIONALITIES, PEOPLE, PETS
+from memoir.ingest.lexicon import CHANGEABLE, EVENTS, NATIONALITIES, PEOPLE, PETS, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.relations import VERBS, relation
 from memoir.ingest.topics import stem
@@ -43,6 +43,9 @@ class Context:
     named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
     clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
     event: str | None = None  # the last event named ("weddings"): what "we have moved it" moves
+    # whom the user's message before this one named last: only whose name "His name is Herr Vogel" gives, as
+    # other pronouns across messages as often stand for someone the assistant named
+    earlier: str | None = None
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
@@ -77,7 +80,7 @@ _NOUN_PHRASE = re.compile(
     r"(?P<verb>is|are|was|will be|will have|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
     # the event moved, not something moved by it ("the rain delayed our flight")
     r"meets|(?:got|was|has been|had been|been)\s+(?:moved|pushed|postponed|rescheduled|delayed|bumped|brought)"
-    r"|moved|slipped)\b(?P<rest>.*)$",
+    r"|moved|slipped|(?:came|went|has come|has gone) (?:down|up)(?= (?:to|from)\b))\b(?P<rest>.*)$",
     re.I,
 )
 _WHERE = re.compile(r"^(?:is|are)\s+(?:on|in|under|behind|at|next to|inside|above|below|by|beside|with)\b", re.I)
@@ -158,8 +161,20 @@ def compound(clause: str, context: Context) -> list[str] | None:
     return [*facts, f"The user and {who} {others(rest)}"]
 
 
+_COUNT_NOW = re.compile(
+    r"^(?:it's|it is|its|we're at|we are at)\s+(?:up to\s+|down to\s+)?(?P<n>\d+|two|three|four|five|six|seven|eight|"
+    r"nine|ten|eleven|twelve)\s+(?P<what>[a-z]+s)\s+now$",
+    re.I,
+)
+# Time told as a count, not things counted: "it's 3 weeks now"
+_SPANS = frozenset(word_list("seconds minutes hours days nights weeks months years decades times"))
+
+
 def pronoun(clause: str, context: Context) -> list[str] | None:
     """ "she is 4 years old", "her little brother Kenta is 3": whoever was named last."""
+    counted = _COUNT_NOW.match(clause)
+    if counted and counted.group("what").lower() not in _SPANS:  # "it's 6 grandkids now": how many there are
+        return [f"The user has {counted.group('n')} {counted.group('what')} now"]
     match = _PERSONAL_PRONOUN.match(clause)
     if match:
         said = match.group("p").lower()
@@ -175,6 +190,10 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         return [f"{who} {others(rest)}"]
     owner = _POSSESSIVE_PRONOUN.match(clause)
     whose = context.animate() if owner and owner.group("p").lower() != "their" else None
+    if owner and whose is None and re.match(r"name(?:'s|’s|\s+is)\s", owner.group("rest"), re.I):
+        whose = context.earlier
+    if owner and re.match(r"(?:\w+\s+){1,2}(?:i|we)\s", owner.group("rest"), re.I):
+        return []  # "Her number I will add myself": the user's doing, told object first
     if owner and whose:
         whose = whose if not whose.endswith("s") else whose + "'"
         return [f"{whose}'s {others(owner.group('rest'))}".replace("''s", "'")]
@@ -270,6 +289,12 @@ def named(clause: str, context: Context) -> list[str] | None:
     return [f"{name} {rest}"]
 
 
+# What an event has: "the date is …" said of the event named last
+_OF_AN_EVENT = frozenset(
+    word_list("date venue time location place theme budget dress code colours colors guest list start end")
+)
+
+
 def noun_phrase(clause: str, context: Context) -> list[str] | None:
     """ "the wedding is in Malaga on 14 June", "Deck pour deadline is 30 April", "Standup is at 9:30": the user's,
     when it holds a date, a time, a place, a number or a name."""
@@ -279,7 +304,10 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     what, det = match.group("what"), (match.group("det") or "").lower()
     if det in ("my", "our") or (not det and what[0].isupper() and what.split()[0].lower() in context.known):
         return None  # the user's own (`user`) or a name (`named`)
-    if not det and not (context.first_person or context.important or context.changing or what.split()[-1] in EVENTS):
+    of_event = bool(context.event) and what.lower() in _OF_AN_EVENT  # "…, venue is Eko Hotel"
+    if not det and not (
+        context.first_person or context.important or context.changing or of_event or what.split()[-1] in EVENTS
+    ):
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"
     # "remember that the lighthouse keeper is Ada", "…the wifi password is on the fridge": as said, with a value
@@ -287,10 +315,12 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     valued = bool(values(rest))
     said = valued or _WHERE.match(rest) is not None
     as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS and said
-    if not valued and not as_said:
+    if not valued and not as_said and not of_event:  # "the theme is dinosaurs" of the party
         return []
-    if not det and what.split()[0].lower() not in context.known:
+    if not det and what.split()[0].lower() not in context.known and not what[:2].isupper():  # "A1C" stays
         what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
+    if of_event:  # "our wedding card …" then "The date is 12th December"
+        what = f"{context.event} {what.lower()}"
     if as_said:
         return [f"The {what} {others(rest)}"]
     context.thing = f"the user's {what}"
@@ -339,6 +369,16 @@ def _name_thing(text: str, context: Context) -> None:
         context.thing = phrase
 
 
+_UNNAMED = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)\b(?!\s*(?:'s|’s|{NAME}))", re.I)
+
+
+def _unnamed_relation(clause: str, after: int) -> re.Match[str] | None:
+    """The last person of the user's named by relation alone after `after` ("a complaint to my landlord"):
+    whose name "his name is Herr Vogel" gives next."""
+    found = [m for m in _UNNAMED.finditer(clause, after) if m.group("rel").split()[-1].lower() in PEOPLE]
+    return found[-1] if found else None
+
+
 def mentioned(clause: str, context: Context) -> None:
     """Who a clause named last ("my partner Sven", "not Elena", "a kitten"): "he", "she", "there" in the next one.
 
@@ -356,6 +396,7 @@ def mentioned(clause: str, context: Context) -> None:
         if v.kind == "name"
         and v.text.lower() not in NATIONALITIES | _NOT_NAMES
         and (v.start > 0 or v.text.split()[0].lower() in context.known)
+        and not v.text[:2].isupper()  # "RSVPs", "LUTH": an acronym is no one "she" stands for
     ]
     places = [v for v in found if v.kind == "place"]
     if places:
@@ -363,7 +404,10 @@ def mentioned(clause: str, context: Context) -> None:
     pets = list(re.finditer(rf"\b(?:a|an|my|our|the)\s+(?:new\s+|little\s+|old\s+)?(?P<pet>{_PET})\b", clause, re.I))
     last = relations[-1] if relations else None
     person_at = -1
-    if last is not None and (not names or names[-1].start <= last.start("name")):
+    unnamed = _unnamed_relation(clause, last.end() if last else 0)
+    if unnamed is not None and (not names or names[-1].start <= unnamed.start()):
+        context.person, person_at = f"the user's {unnamed.group('rel').lower()}", unnamed.start()
+    elif last is not None and (not names or names[-1].start <= last.start("name")):
         context.person, person_at = f"the user's {last.group('rel')} {last.group('name')}", last.start()
     elif names:
         context.person, person_at = names[-1].text, names[-1].start

@@ -93,6 +93,15 @@ def _opposite(text: str) -> frozenset[str]:
     return frozenset(_OPPOSITES[w] for w in said if w in _OPPOSITES) - said
 
 
+def _of_work(text: str) -> frozenset[str]:
+    """A fact's words but a day or night that only says how often ("The user goes every day at seven" is not
+    on day shifts; "The user is on nights" is on night shifts)."""
+    return all_stems(_HOW_OFTEN.sub(" ", text))
+
+
+_HOW_OFTEN = re.compile(r"\b(?:every|each|a|per|all|one|some|the other|that|this)\s+(?:day|night)s?\b", re.I)
+
+
 # Pairs where one replaces the other: a switch to day shifts is from the nights
 _OPPOSITES = {"day": "night", "night": "day"}
 
@@ -231,14 +240,15 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     if not reading.announced:
         return []
     found: list[tuple[Known, str, str | None]] = []
-    names = stems(" ".join(v.text for v in values(reading.text) if v.kind in ("name", "place")))
+    # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
+    names = stems(" ".join(v.text for v in values(reading.text)))
     for index, statement in enumerate(reading.statements):
         own = stems(statement.text) - _CHANGE_STEMS - names
         opposite = _opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
         for known in live:
-            opposed = opposite & all_stems(known.text) if same_subject(statement.text, known.text) else frozenset()
+            opposed = opposite & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
             shared = (known.stems & own) | opposed
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
@@ -261,7 +271,10 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
     best: tuple[int, Known, Value] | None = None
     for value in given:
         about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
+        goer = _going(value, reading)
         for known in live:
+            if goer is not None and goer not in known.text.lower().split()[:4]:  # "The user's brother Tom lives"
+                continue  # "Declan is off to Australia" moves Declan, not the café he ran with the user
             counted = value.kind == "number" and _a_headcount(value, reading.text, about) and counts_people(known.stems)
             shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
@@ -269,6 +282,24 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+# "Declan is off to Australia", "my sister moved to Leeds": someone goes to a place
+_GOES = re.compile(
+    r"^(?P<who>.+?)\s+(?:is\s+|has\s+|'s\s+)?(?:off|moving|moved|going|gone|heading|headed|relocating|"
+    r"relocated|emigrat\w+)\s+(?:back\s+|over\s+|out\s+)?to\s+(?:the\s+)?(?P<place>.+?)\s*$",
+    re.I,
+)
+
+
+def _going(value: Value, reading: Reading) -> str | None:
+    """Whom a statement sends to the new place (as `subject_of` names them), when it is not the user."""
+    for statement in reading.statements:
+        going = _GOES.match(statement.text)
+        if going and going.group("place").startswith(value.text):
+            who = subject_of(statement.text)
+            return None if who.startswith("the user") else who
+    return None
 
 
 def _a_headcount(value: Value, text: str, about: frozenset[str]) -> bool:

@@ -103,17 +103,30 @@ def _named_in_passing(text: str, read: Collection[str]) -> list[Statement]:
     return found
 
 
-def read_sentences(text: str, known: Collection[str] = ()) -> list[tuple[Sentence, list[Statement]]]:
+def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> list[tuple[Sentence, list[Statement]]]:
     """Each statement sentence of a message with the facts it states (a pronoun may name what an earlier
-    sentence did: "My dog is called Biscuit. He's a beagle.")."""
+    sentence did: "My dog is called Biscuit. He's a beagle."; or the user's message `before` this one: "a
+    complaint to my landlord" then "His name is Herr Vogel")."""
     context = Context(known)
     events = {event for event in EVENTS if event in known or stem(event) in known}
     context.event = next(iter(events)) if len(events) == 1 else None  # "we moved it": the one event known
+    if before:
+        context = _after(before, context)
     read = []
     for sentence in sentences(text):
         read.append((sentence, _statements_of(sentence, context)))
         context.opening = False
     return read
+
+
+def _after(before: str, context: Context) -> Context:
+    """A message's context once the message before it was read: whom it named last (`Context.earlier`),
+    nothing else (its facts were kept when it came)."""
+    for sentence in sentences(before):
+        _statements_of(sentence, context)
+    fresh = Context(context.known)
+    fresh.event, fresh.earlier = context.event, context.animate()
+    return fresh
 
 
 def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:

@@ -78,7 +78,7 @@ _GREETING = (
     r"hiya|howdy|yo|greetings|morning|evening|dear \w+|hola|servus|howzit|ciao|bonjour|salut|namaste|g'day"
 )
 _FILLER = (
-    r"ok|okay|oh|ah|aha|well|so|and|but|also|plus|then|btw|by the way|anyway|anyways|honestly|basically|"
+    r"ok|okay|oh|ah|aha|well|so|and|but|also|plus|then|btw|by the way|anyway|anyways|honestly|basically|sorry|"
     r"(?:the )?(?:thing|point|problem|truth|catch|issue) is(?: that)?"
     r"(?=\s+(?:that\s+)?(?:i|i'm|i've|we|we're|we've)\b)|"
     r"yes|yeah|yep|yup|no(?=\s*[,!.:—–-]|$)|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|"
@@ -98,7 +98,9 @@ _CHANGE_OPENER = (
     r"plan change|new plan|(?:a |some |big |small |a few |one )changes?(?: at \w+| on \w+)?(?: too)?|"
     # "one more change, …", "another update:": only before a stop ("another change I made was …" is a sentence)
     r"(?:one more |another |one last |a last |last |final |more |further )(?:changes?|updates?)(?=\s*[,:!.—–-])|"
-    r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|sorry|scratch that|my mistake|"
+    r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|scratch that|my mistake|"
+    # "Sorry, it's Tuesday" corrects; "Sorry I'm yawning", "sorry for the typo" apologise (`_FILLER`)
+    r"sorry(?!\s+(?:i'm|im|i am|i was|i've|we're|we are|for|about|to|if|that|again)\b)|"
     r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore|plot twist|big change|"
     r"so much happened|a lot has changed|lots has changed|things changed|news flash"
 )
@@ -137,6 +139,10 @@ _SPLIT = re.compile(
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
+    # "The date is 12th December, venue is Eko Hotel": what an event has, each its own clause
+    r"|,\s+(?=(?:the\s+)?(?:date|venue|time|location|theme|budget|dress code)\s+is\b)"
+    # "Smaller place so guest list is down to 180": a thing of the user's, said of after "so"
+    r"|\s+so\s+(?=(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s+(?:now|down|up|only|just)\b)"
     r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"
     r"|,\s+and\s+(?=(?:the|a|an|this|that|his|her|their)\s)"
     r"|,\s+(?=(?-i:[A-Z])[a-z]+\s+(?:is|was|has|had|will|covers|helps|does|[a-z]+s|[a-z]+ed|went|got|left|came|"
@@ -157,7 +163,8 @@ _TRAILING = re.compile(
 )
 # A remark on what was just said, after it: "…, maybe that's a cute detail for the page", "… if that matters".
 _REMARK = re.compile(
-    r"(?:,\s*(?:maybe|perhaps|probably|not sure if|idk if|no idea if)\s+(?:that|it|this)(?:'s|’s|\s+\w+)\b"
+    r"(?:,\s*(?:as\s+)?you know (?:how|what|that)\b"  # "…300 guests, you know how Nigerian weddings are"
+    r"|,\s*(?:maybe|perhaps|probably|not sure if|idk if|no idea if)\s+(?:that|it|this)(?:'s|’s|\s+\w+)\b"
     r"|,?\s+(?:if|in case)\s+(?:that|it|this)\s+(?:matters|helps|makes sense|counts|is relevant|is useful)\b)[^,]*$",
     re.IGNORECASE,
 )

@@ -22,11 +22,12 @@ _MOOD_ED = (
     r"surprised|depressed|overwhelmed|frustrated|thrilled|delighted|obsessed|swamped|knackered|shattered|wrecked|"
     r"fried|drained|wiped|cooked|stuffed|blessed|gutted|chuffed|stoked|pumped|psyched|tired out"
 )
-# "Let me send it tomorrow" asks leave of the listener: no past.
+# "Let me send it tomorrow" asks leave of the listener: no past. "Put my sister Ngozi" (on the card), "cut the
+# intro", "read my draft": a verb whose past is its own base asks the assistant, unless a time says it is past.
 _PAST_START = re.compile(
-    rf"^(?!(?:{_MOOD_ED})\b|let\s+(?:me|us)\b)(?P<verb>[a-z]+ed|"
-    + "|".join(sorted(IRREGULAR_PAST))
-    + r")\s+(?P<rest>\S.*)$",
+    rf"^(?!(?:{_MOOD_ED})\b|let\s+(?:me|us)\b"
+    r"|(?:put|set|read|cut)\b(?!.*\b(?:yesterday|last|ago|earlier|already|this morning|today|before)\b))"
+    r"(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$",
     re.I,
 )
 _EXPERIENCE = re.compile(
