@@ -316,3 +316,17 @@ def test_the_facts_page_holds_every_important_memory_and_the_latest_others(
         others = [m.id for m in live if not m.important][:3]
         expected = {m.id for m in live if m.important} | set(others)
         assert {m.id for m in store.memory_key_facts(3)} == expected
+
+
+def test_a_message_may_name_whom_the_users_message_before_it_spoke_of(memoir: Memoir) -> None:
+    """ "His name is Herr Vogel" after "… a complaint to my landlord": the landlord's name. Only the same
+    session's message before counts: in another session, or another conversation, "his" names nobody."""
+    turns = [("My landlord never fixes anything.", "s1", "sam"), ("His name is Herr Vogel.", "s1", "sam")]
+    turns += [("His name is Herr Adler.", "s2", "sam"), ("His name is Herr Fink.", "s1", "kim")]
+    memoir.ingest(
+        [message(text, session_id=s, conversation_id=c, timestamp=1_000 * n) for n, (text, s, c) in enumerate(turns)]
+    )
+    memoir.flush()
+    said = [m.content for m in memoir.memories(kind="fact")]
+    assert "The user's landlord's name is Herr Vogel" in said
+    assert not [fact for fact in said if "Adler" in fact or "Fink" in fact]

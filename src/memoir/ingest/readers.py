@@ -117,6 +117,22 @@ def lets(clause: str, context: Context) -> list[str] | None:
     return [f"The user decided to {match.group('verb').lower()} {others(match.group('rest'))}"]
 
 
+# "the physio has me on aqua aerobics twice a week", "Doc put me on metformin": what the user is on
+_HAS_ME_ON = re.compile(
+    r"^(?:the |my |our )?(?P<who>doctor|doc|gp|physio|physiotherapist|coach|trainer|nurse|dentist|consultant|"
+    r"specialist|vet|therapist|dietitian|dietician|surgeon|boss|manager|school)\s+(?:has|had|'s|put|got|started|"
+    r"switched)\s+(?:me|us)\s+(?:on|onto)\s+(?P<what>\S.*)$",
+    re.I,
+)
+
+
+def put_on(clause: str, context: Context) -> list[str] | None:
+    match = _HAS_ME_ON.match(clause)
+    if not match:
+        return None
+    return [f"The user is on {others(match.group('what'))}"]
+
+
 _MY_THING = re.compile(
     r"^(?P<what>(?!(?:it|this|that|which|what)\b)[\w][\w' -]{1,60}?)\s+(?P<verb>is|are|'s)\s+"
     r"(?:(?:really|just|totally|honestly|so|definitely|also)\s+)*(?P<not>not\s+)?"
@@ -327,7 +343,20 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     return [f"The user's {what} {others(rest)}"]
 
 
-READERS = (my_thing, introduction, relation, self_description, lets, always, compound, pronoun, user, diet, named)
+READERS = (
+    my_thing,
+    introduction,
+    relation,
+    self_description,
+    lets,
+    always,
+    put_on,
+    compound,
+    pronoun,
+    user,
+    diet,
+    named,
+)
 LATE_READERS = (noun_phrase, subjectless)
 
 

@@ -50,7 +50,7 @@ from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
 
-_AFTER_TO = re.compile(r"\b(?:to|now|down to|up to|is|are)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
+_AFTER_TO = re.compile(r"(?:\b(?:to|now|down to|up to|is|are)|\bwe're)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
     r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
@@ -62,7 +62,7 @@ _CHANGE_STEMS = stem_set(
     "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
     "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
     "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
-    "update correction plan plans new instead rather got get back forward"
+    "update correction plan plans new old former previous instead rather got get back forward"
 )
 _CHANGE_WORDS = frozenset(
     word_list(
@@ -143,6 +143,8 @@ def naming(readings: Sequence[Reading]) -> Names:
             sharing.append(reading.message)
             if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
                 sharing.append(" ".join(HEADCOUNT))
+            if any(_US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
+                sharing.append(_GROUP_WORDS)  # "so we're 7 now" may change "our team (four of us)"
     return Names(tuple(alike), tuple(sharing), tuple(words))
 
 
@@ -275,13 +277,37 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
         for known in live:
             if goer is not None and goer not in known.text.lower().split()[:4]:  # "The user's brother Tom lives"
                 continue  # "Declan is off to Australia" moves Declan, not the café he ran with the user
-            counted = value.kind == "number" and _a_headcount(value, reading.text, about) and counts_people(known.stems)
+            counted = value.kind == "number" and (
+                (_a_headcount(value, reading.text, about) and counts_people(known.stems))
+                or (_US_COUNT.search(reading.text[: value.start]) is not None and bool(known.stems & _GROUPS))
+            )
             shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
+            if value.kind == "number" and not _same_measure(value, reading.text, known):
+                continue  # "so we're 7 now" is no age: "67 years old" stays
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _unit(text: str, end: int) -> str:
+    """The word after a number: what it counts or measures ("67 years", "7 now": "now")."""
+    unit = re.match(r"\s*([a-z]+)", text[end:].lower())
+    return unit.group(1) if unit else ""
+
+
+def _same_measure(value: Value, text: str, known: Known) -> bool:
+    """Does some number of the known fact measure what the new one may: not a span of time or a measure
+    ("67 years", "5 km") unless the new number is one of the same."""
+    new = stem(_unit(text, value.end))
+    for old in known.values:
+        if old.kind != "number":
+            continue
+        unit = _unit(known.text, old.end)
+        if unit not in _NOT_PEOPLE or stem(unit) == new:
+            return True
+    return False
 
 
 # "Declan is off to Australia", "my sister moved to Leeds": someone goes to a place
@@ -300,6 +326,12 @@ def _going(value: Value, reading: Reading) -> str | None:
             who = subject_of(statement.text)
             return None if who.startswith("the user") else who
     return None
+
+
+# "so we're 7 now": how many the user's group counts
+_US_COUNT = re.compile(r"\b(?:we're|we are|there are|there're)\s+(?:now\s+|only\s+|just\s+)?$", re.I)
+_GROUP_WORDS = "team staff class group crew squad band family household"
+_GROUPS = stem_set(_GROUP_WORDS)
 
 
 def _a_headcount(value: Value, text: str, about: frozenset[str]) -> bool:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from memoir.index.keyword import terms
@@ -34,7 +34,16 @@ from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_
 from memoir.ingest.topics import stem
 from memoir.ingest.values import values
 
-__all__ = ["Statement", "content_words", "is_fact", "known_words", "plain_sentence", "read_sentences", "statements"]
+__all__ = [
+    "Statement",
+    "content_words",
+    "is_fact",
+    "known_words",
+    "named_in_passing",
+    "plain_sentence",
+    "read_sentences",
+    "statements",
+]
 
 MAX_CHARS = 300
 
@@ -78,7 +87,7 @@ def statements(text: str, known: Collection[str] = ()) -> list[Statement]:
     for _, stated in read:
         for statement in stated:
             found.setdefault(statement.text.lower(), statement)
-    for statement in _named_in_passing(text, {sentence.said for sentence, stated in read if stated}):
+    for statement in named_in_passing(text, read):
         found.setdefault(statement.text.lower(), statement)
     return list(found.values())
 
@@ -91,13 +100,15 @@ _ENDED = re.compile(
 )
 
 
-def _named_in_passing(text: str, read: Collection[str]) -> list[Statement]:
+def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]) -> list[Statement]:
     """Who the user's people are, named in a sentence that states nothing else: a question ("… trip with my
     boyfriend Liam, what should we not miss?"), a request ("something my son-in-law Mark could build"),
-    what someone else says ("my husband-to-be Sipho says I should …")."""
+    what someone else says ("my husband-to-be Sipho says I should …"). `read`: the message's sentences as
+    `read_sentences` read them."""
+    stated = {sentence.said for sentence, statements in read if statements}
     found = []
     for said in every_sentence(text):
-        if said in read or _ENDED.search(said):
+        if said in stated or _ENDED.search(said):
             continue
         found += [Statement(fact, clause=said) for fact in naming_facts(said) if is_fact(fact, fact)]
     return found

@@ -139,6 +139,8 @@ _SPLIT = re.compile(
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
+    # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
+    r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|put|got|says|said|wants|told)\s)"
     # "The date is 12th December, venue is Eko Hotel": what an event has, each its own clause
     r"|,\s+(?=(?:the\s+)?(?:date|venue|time|location|theme|budget|dress code)\s+is\b)"
     # "Smaller place so guest list is down to 180": a thing of the user's, said of after "so"
