@@ -831,6 +831,23 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ("A1C came down from 8.1 to 7.2.", ["The user's A1C came down from 8.1 to 7.2"]),
         ("Correction, it's 6 grandkids now", ["The user has 6 grandkids now"]),
         ("it's 3 weeks now", []),
+        # an emoji ends a sentence; a nationality in a sign-on; ", also my …" a clause of its own
+        (
+            "mine is 340 😅 my supervisor Dr. Marisa Ortega wants it shorter",
+            ["Dr. Marisa Ortega wants it shorter", "The user's supervisor is Dr. Marisa Ortega"],
+        ),
+        (
+            "hola! I'm Diego, Mexican, doing a PhD in urban ecology.",
+            ["The user's name is Diego", "The user is Mexican", "The user is doing a PhD in urban ecology"],
+        ),
+        ("that might be a lot, also my mom is celiac so the food thing worries me", ["The user's mom is celiac"]),
+        # "they": the user's people named as many
+        (
+            "my parents are finally coming to visit, they arrive October 3rd",
+            ["The user's parents are finally coming to visit", "The user's parents arrive October 3rd"],
+        ),
+        ("They said no.", []),
+        ("My kids love Lego.", ["The user's kids love Lego"]),  # a verb, not a relation's second word
         # what an event has, said of the event the message named: "the date is", "venue is"
         (
             "We're planning our wedding. The date is 12th December, venue is Eko Hotel.",
@@ -896,6 +913,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         ),
         (["I'm on nights, 7pm to 7am", "I switched to day shifts"], ["The user switched to day shifts"]),
         (["All 5 grandkids are coming.", "Correction, it's 6 grandkids now"], ["The user has 6 grandkids now"]),
+        # a date, then the one it replaces
+        (
+            ["my parents arrive October 3rd", "the flights got rescheduled so now they land October 10th not the 3rd"],
+            ["The user's parents arrive October 10th"],
+        ),
         # people named in passing are kept from a message as from a sentence, and taken back by a split
         (["Yes please, something my son-in-law Mark could knock together."], ["The user's son-in-law is Mark"]),
         (["my girlfriend Kayla thinks I should go to Belmont. thoughts?", "also Kayla and I split up."], []),

@@ -38,7 +38,12 @@ _FROM_TO = re.compile(
     r"(?=\s*(?:[,;.!]|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b)",
     re.IGNORECASE,
 )
-_NOT = re.compile(rf"(?:(?<=,)|^|\bbut\b|\band\b)\s*not\s+(?:in\s+|at\s+|on\s+|the\s+)?(?P<a>{_PROPER})", re.I)
+# "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
+_NOT = re.compile(
+    rf"(?:(?<=,)|^|\bbut\b|\band\b|(?<=\d)|(?<=\dst)|(?<=\dnd)|(?<=\drd)|(?<=\dth))\s*not\s+"
+    rf"(?:in\s+|at\s+|on\s+|the\s+)?(?P<a>{_PROPER})",
+    re.I,
+)
 _INSTEAD = re.compile(
     rf"\b(?:instead of|rather than)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?P<a>{_PROPER}|[a-z][\w-]+)"
     rf"|\bnot \w+ing\s+(?:the\s+|a\s+)?(?P<b>{_PROPER})",

@@ -129,6 +129,8 @@ def _described(text: str) -> list[str]:
         elif _YEAR_OF_STUDY.match(part):  # "final year architecture at RMIT"
             studying = re.search(r"\bstudent\b", part, re.I)  # "a 2nd year law student", "in final year law"
             facts.append(f"The user is {'a' if studying else 'in'} {part[0].lower()}{part[1:]}")
+        elif part.lower() in NATIONALITIES:  # "I'm Diego, Mexican, doing a PhD"
+            facts.append(f"The user is {part[0].upper()}{part[1:]}")
         elif _names_a_role(part):
             lead = re.match(r"^(?:also|now|currently|still)\s+", part, re.I)  # "also a nurse": the article after it
             said, part = (lead.group(0).lower(), part[lead.end() :]) if lead else ("", part)

@@ -46,6 +46,7 @@ class Context:
     # whom the user's message before this one named last: only whose name "His name is Herr Vogel" gives, as
     # other pronouns across messages as often stand for someone the assistant named
     earlier: str | None = None
+    group: str | None = None  # the user's people named last as many ("my parents"): whom "they" stands for
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
@@ -86,6 +87,9 @@ _NOUN_PHRASE = re.compile(
 _WHERE = re.compile(r"^(?:is|are)\s+(?:on|in|under|behind|at|next to|inside|above|below|by|beside|with)\b", re.I)
 _COMMON_SUBJECTS = {
     "weather",
+    "mine",  # "mine is 340": of what was said before, not a thing called "mine"
+    "ours",
+    "yours",
     "it",
     "life",
     "work",
@@ -195,6 +199,7 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
     if match:
         said = match.group("p").lower()
         who = context.animate() if said in ("he", "she") else context.thing if said == "it" else None
+        who = context.group if said == "they" else who  # "my parents are visiting … they arrive October 3rd"
         if who is None:
             return []
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(
@@ -401,6 +406,15 @@ def _name_thing(text: str, context: Context) -> None:
 _UNNAMED = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)\b(?!\s*(?:'s|’s|{NAME}))", re.I)
 
 
+# The user's people who are many: "they" after them is them
+_MANY = frozenset(
+    word_list(
+        "parents kids children grandparents in-laws grandkids grandchildren twins siblings sons daughters "
+        "folks housemates roommates flatmates"
+    )
+)
+
+
 def _unnamed_relation(clause: str, after: int) -> re.Match[str] | None:
     """The last person of the user's named by relation alone after `after` ("a complaint to my landlord"):
     whose name "his name is Herr Vogel" gives next."""
@@ -433,6 +447,9 @@ def mentioned(clause: str, context: Context) -> None:
     pets = list(re.finditer(rf"\b(?:a|an|my|our|the)\s+(?:new\s+|little\s+|old\s+)?(?P<pet>{_PET})\b", clause, re.I))
     last = relations[-1] if relations else None
     person_at = -1
+    many = [m for m in _UNNAMED.finditer(clause) if m.group("rel").split()[-1].lower() in _MANY]
+    if many:
+        context.group = f"the user's {many[-1].group('rel').lower()}"
     unnamed = _unnamed_relation(clause, last.end() if last else 0)
     if unnamed is not None and (not names or names[-1].start <= unnamed.start()):
         context.person, person_at = f"the user's {unnamed.group('rel').lower()}", unnamed.start()

@@ -21,7 +21,10 @@ __all__ = ["VERBS", "naming_facts", "relation", "without_relations"]
 # A name after a relation may carry its title ("my colleague Dr. Salma Hegazy"): the title alone is no name.
 _TITLED_NAME = rf"(?:(?-i:Dr|Mr|Mrs|Ms|Mx|Prof|Fr|Rev)\.?\s+)?{NAME}"
 
-VERBS = r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did)"
+VERBS = (
+    r"(?:is|are|was|were|has|have|had|will|would|turns|turned|just|got|gets|likes|loves|can|does|did"
+    r"|like|love|hate|want|need|adore|prefer|miss|play|watch|visit|know|call)"  # "My kids love Lego"
+)
 
 _RELATION_FRAGMENT = re.compile(
     rf"^(?:(?:it's|it is)\s+(?:me\s+)?(?:and\s+)?)?(?:my|our)\s+(?P<rel>[\w-]+(?: (?!{VERBS}\b)[\w-]+)?)\s+"

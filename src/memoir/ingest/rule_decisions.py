@@ -399,9 +399,11 @@ def _replacement(
         return swapped or habit_dropped(reading.retracted), set()
     assert old is not None
     new = _counterpart(old, reading, known, said)
-    if new is None or not any(v.text.lower() == old.lower() for v in values(reading.text)):
+    if new is None or not any(v.text.lower().removeprefix("the ") == old.lower() for v in values(reading.text)):
         return said, took  # "instead of the dinner": what replaces it is what the sentence says
-    text = swap_value(known.text, old, new)
+    lead = new.split()[0]  # "October 3rd", "not the 3rd", "October 10th": the whole date goes
+    whole = f"{lead} {old}" if len(new.split()) > 1 and mentions(known.text, f"{lead} {old}") else old
+    text = swap_value(known.text, whole, new)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
 
@@ -424,7 +426,8 @@ def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> 
     for a, b in reading.pairs:
         if a.strip().lower() == old.lower():
             return b.strip()
-    kind = next((v.kind for v in values(reading.text) if v.text.lower() == old.lower()), "name")
+    said = values(reading.text)  # "not the 3rd": the value is "the 3rd"
+    kind = next((v.kind for v in said if v.text.lower().removeprefix("the ") == old.lower()), "name")
     kinds = {"place", "name"} if kind in ("place", "name") else {kind}
     candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
     preferred = [v for v in candidates if said is not None and v.text in said]

@@ -50,7 +50,8 @@ _ABBREVIATIONS = frozenset(
         "co",
     ]
 )
-_END = re.compile(r"(?<=[.!?…])[\"')\]]*\s+|\n+")
+# An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"
+_END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
 _QUESTION_TAG = re.compile(
     r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
     r"what about|how about|and|or)\b[^,]*\?$"
@@ -135,9 +136,9 @@ _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
     rf"|(?<!^me),?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)"  # not "Me and my …"
     r"|(?<=^me)\s+and\s+(?=(?:my|our)\s+[\w-]+['’]s\b)"  # but "Me and my brother's wife …": the wife's
-    rf"|,\s+(?={_SUBJECT}\b\s*\w)"
+    rf"|,\s+(?:also\s+|plus\s+|btw\s+)?(?={_SUBJECT}\b\s*\w)"  # ", also my mom is celiac"
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
-    r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our)\b)"
+    r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
     r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|put|got|says|said|wants|told)\s)"
