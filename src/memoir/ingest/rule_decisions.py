@@ -426,8 +426,8 @@ def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> 
     for a, b in reading.pairs:
         if a.strip().lower() == old.lower():
             return b.strip()
-    said = values(reading.text)  # "not the 3rd": the value is "the 3rd"
-    kind = next((v.kind for v in said if v.text.lower().removeprefix("the ") == old.lower()), "name")
+    named = values(reading.text)  # "not the 3rd": the value is "the 3rd"
+    kind = next((v.kind for v in named if v.text.lower().removeprefix("the ") == old.lower()), "name")
     kinds = {"place", "name"} if kind in ("place", "name") else {kind}
     candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
     preferred = [v for v in candidates if said is not None and v.text in said]
