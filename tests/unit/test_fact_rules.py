@@ -847,6 +847,12 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user's parents are finally coming to visit", "The user's parents arrive October 3rd"],
         ),
         ("They said no.", []),
+        # terse typing: a name in lower case, a change without "I"
+        ("k. two batches. name's dev btw.", ["The user's name is Dev"]),
+        (
+            "update: not on early shift anymore, swapped to closing, 2pm-10pm. better for sleep",
+            ["The user swapped to closing, 2pm-10pm"],
+        ),
         ("My kids love Lego.", ["The user's kids love Lego"]),  # a verb, not a relation's second word
         # what an event has, said of the event the message named: "the date is", "venue is"
         (
@@ -913,6 +919,15 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         ),
         (["I'm on nights, 7pm to 7am", "I switched to day shifts"], ["The user switched to day shifts"]),
         (["All 5 grandkids are coming.", "Correction, it's 6 grandkids now"], ["The user has 6 grandkids now"]),
+        # a pet typed without its article, named in the message after
+        (
+            ["other q. dog ate a bit of raisin bread. worry?", "called. vet says watch him. his name's moose"],
+            ["The user's dog's name is Moose"],
+        ),
+        (
+            ["i run the early shift, 4am start", "not on early shift anymore, swapped to closing, 2pm-10pm"],
+            ["The user swapped to closing, 2pm-10pm"],
+        ),
         # a date, then the one it replaces
         (
             ["my parents arrive October 3rd", "the flights got rescheduled so now they land October 10th not the 3rd"],

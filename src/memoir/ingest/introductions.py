@@ -29,6 +29,10 @@ _INTRODUCTION = [
         rf"(?P<name>{NAME})",
         re.I,
     ),
+    # "name's dev btw": typed in lower case, the one word after is the name
+    re.compile(
+        rf"^(?:my name is|my name's|the name's|name's|call me)\s+(?P<name>{_ANY_NAME})(?=\s*(?:,|$|\bbtw\b))", re.I
+    ),
     re.compile(rf"^(?:this is |it's |it is )?(?P<name>{_ANY_NAME}(?: {NAME})?)\s+here\b", re.I),
     re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
     re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b))", re.I),
@@ -57,7 +61,7 @@ _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 _NOT_A_NAME = frozenset(
     word_list(
         "here me back just i'm i’m im we're we’re we you're they're he's she's it's i still all everyone everybody "
-        "nobody someone somebody"
+        "nobody someone somebody not on in the a an spelled spelt written pronounced also now whatever anything"
     )
 )
 

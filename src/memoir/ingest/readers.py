@@ -217,7 +217,9 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         return []  # "Her number I will add myself": the user's doing, told object first
     if owner and whose:
         whose = whose if not whose.endswith("s") else whose + "'"
-        return [f"{whose}'s {others(owner.group('rest'))}".replace("''s", "'")]
+        # "his name's moose": a name, as names are written
+        rest = re.sub(r"^name(?:'s|’s|\s+is)\s+(\w)", lambda m: f"name is {m.group(1).upper()}", owner.group("rest"))
+        return [f"{whose}'s {others(rest)}".replace("''s", "'")]
     family = re.match(rf"^(?:his|her|their)\s+(?:\w+\s+)?(?P<rel>[\w-]+)\s+(?P<name>{NAME})\s+(?P<rest>.+)$", clause)
     if owner and family and family.group("rel").lower() in PEOPLE | PETS:  # whose is not known: the name will do
         context.person = family.group("name")
@@ -444,7 +446,9 @@ def mentioned(clause: str, context: Context) -> None:
     places = [v for v in found if v.kind == "place"]
     if places:
         context.place = places[-1].text
-    pets = list(re.finditer(rf"\b(?:a|an|my|our|the)\s+(?:new\s+|little\s+|old\s+)?(?P<pet>{_PET})\b", clause, re.I))
+    pets = list(
+        re.finditer(rf"(?:\b(?:a|an|my|our|the)\s+(?:new\s+|little\s+|old\s+)?|^)(?P<pet>{_PET})\b", clause, re.I)
+    )  # "dog ate a bit of raisin bread", typed without its article
     last = relations[-1] if relations else None
     person_at = -1
     many = [m for m in _UNNAMED.finditer(clause) if m.group("rel").split()[-1].lower() in _MANY]

@@ -213,7 +213,7 @@ def _thing_said_before(clause: str, before: str) -> str:
 # What the user did next, without a subject: the clause after one that took something back.
 _DID_NEXT = re.compile(
     r"^(?:(?:now|then|and|so|just|also)\s+)*(?:got|started|joined|found|took|moved|switched|became|went|"
-    r"signed|landed|picked|bought)\s+\w",
+    r"signed|landed|picked|bought|swapped|changed|transferred|shifted|returned)\s+\w",
     re.I,
 )
 
