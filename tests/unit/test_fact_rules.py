@@ -928,6 +928,19 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["i run the early shift, 4am start", "not on early shift anymore, swapped to closing, 2pm-10pm"],
             ["The user swapped to closing, 2pm-10pm"],
         ),
+        # a new job is not instead of studying, whatever words they share; quitting the café ends the barista shifts
+        (
+            [
+                "g'day, Jess here! 2nd year vet sci student at Melbourne uni, essay due thurs",
+                "on my break at the cafe, I do barista shifts in Fitzroy weekends",
+                "update lol: quit the cafe, I'm now a vet nurse assistant at a clinic in Brunswick",
+            ],
+            [
+                "The user is a 2nd year vet sci student at Melbourne uni",
+                "The user is now a vet nurse assistant at a clinic in Brunswick",
+                "The user's name is Jess",
+            ],
+        ),
         # a date, then the one it replaces
         (
             ["my parents arrive October 3rd", "the flights got rescheduled so now they land October 10th not the 3rd"],

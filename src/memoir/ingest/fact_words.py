@@ -147,20 +147,26 @@ def related(known: frozenset[str], about: frozenset[str], old: str) -> bool:
     return bool((known - stems(old)) & (about - stems(old)))
 
 
-# What a diet fact is about, in the words people take it back with: "not milk at all" of lactose intolerance
+# What a fact is about, in the words people take it back with: "not milk at all" of lactose intolerance,
+# "quit the cafe" of barista shifts
 _SAID_OF = {
     "lactose": ("milk", "dairy"),
     "coeliac": ("gluten", "wheat"),
     "celiac": ("gluten", "wheat"),
     "peanut": ("nut",),
+    "barista": ("cafe", "café", "coffee"),
+    "waiter": ("restaurant", "cafe", "café", "diner"),
+    "waitress": ("restaurant", "cafe", "café", "diner"),
+    "bartender": ("bar", "pub"),
+    "baker": ("bakery",),
 }
-_ALIASES = {stem(word): aliases for word, aliases in _SAID_OF.items()}
+_ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
 
 
 def said_for(text: str) -> list[str]:
     """The diet words a text's words may take back ("milk": lactose), for finding the facts they name."""
     said = stems(text)
-    return [word for word, aliases in _SAID_OF.items() if said & set(aliases)]
+    return [word for word, aliases in _SAID_OF.items() if said & _ALIASES[stem(word)]]
 
 
 def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[str]) -> bool:

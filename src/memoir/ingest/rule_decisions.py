@@ -44,7 +44,7 @@ from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.person import third_person
 from memoir.ingest.settling import settle
-from memoir.ingest.topics import stem, stem_set, stems
+from memoir.ingest.topics import stem, stem_set, stems, topics
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
@@ -256,6 +256,8 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue
             if kinds and not kinds & {v.kind for v in known.values}:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
+            if not _of_a_job(statement.text, known):
+                continue
             score = 2 * len(shared) + len(opposed) + bool(kinds & {v.kind for v in known.values})
             if best is None or score > best[0]:
                 best = (score, known)
@@ -286,9 +288,24 @@ def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str
                 continue
             if value.kind == "number" and not _same_measure(value, reading.text, known):
                 continue  # "so we're 7 now" is no age: "67 years old" stays
+            if not _same_topic(value, reading, known):
+                continue  # a new job's clinic in Brunswick is not where the user studies
             if best is None or shared > best[0]:
                 best = (shared, known, value)
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _same_topic(value: Value, reading: Reading, known: Known) -> bool:
+    """May the new value be the known fact's (`_of_a_job`)?"""
+    return all(_of_a_job(s.text, known) for s in reading.statements if value.text in s.text)
+
+
+def _of_a_job(statement: str, known: Known) -> bool:
+    """Not when the statement tells a job and the known fact tells none: a new job at a clinic in Brunswick
+    is not instead of studying at Melbourne uni, whatever words ("vet") they share."""
+    return not any(t.attribute == "job" for t in topics(statement)) or any(
+        t.attribute == "job" for t in topics(known.text)
+    )
 
 
 def _unit(text: str, end: int) -> str:

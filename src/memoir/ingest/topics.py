@@ -152,7 +152,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if engaged:
         found.append(Topic(engaged.group("name").lower(), "relation", "fiancé"))
     for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
-        if job and any(_is_job(word) for word in job.group("v").split()):  # "chef de partie"
+        if job and _names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
     together = _TOGETHER.match(text)  # "The user and Katrin are now vegan": the user is, too
     if together:
@@ -168,10 +168,10 @@ def workplace(fact: str) -> str | None:
     """Where a fact says the user holds their job ("in a restaurant in Lyon" of "The user is chef de partie in
     a restaurant in Lyon", "Shopify" of "The user is joining Shopify as …"), or None."""
     text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
-    if (joining := _JOINING.match(text)) and any(_is_job(w) for w in joining.group("v").split()):
+    if (joining := _JOINING.match(text)) and _names_a_job(joining.group("v")):
         return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
     job = _JOB_NOUN.match(text)
-    if job is None or job.group("where") is None or not any(_is_job(w) for w in job.group("v").split()):
+    if job is None or job.group("where") is None or not _names_a_job(job.group("v")):
         return None
     return job.group("where").strip()
 
@@ -192,6 +192,15 @@ def _possessive(subject: str, value: str) -> list[Topic]:
         if item.kind in kinds:
             found.setdefault(kinds[item.kind], Topic(_subject(subject), kinds[item.kind], item.key))
     return list(found.values())
+
+
+def _names_a_job(phrase: str) -> bool:
+    """ "chef de partie", "senior UX researcher"; not "2nd year vet sci student" (a vet student studies)."""
+    words = phrase.split()
+    return bool(words) and words[-1].lower() not in _STUDYING and any(_is_job(word) for word in words)
+
+
+_STUDYING = frozenset(word_list("student students undergrad undergraduate postgrad fresher freshman sophomore"))
 
 
 def _is_job(head: str) -> bool:
