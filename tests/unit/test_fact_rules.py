@@ -847,6 +847,7 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user's parents are finally coming to visit", "The user's parents arrive October 3rd"],
         ),
         ("They said no.", []),
+        ("Tunde doesn't eat pork.", []),  # who Tunde is, the known facts say (below)
         # terse typing: a name in lower case, a change without "I"
         ("k. two batches. name's dev btw.", ["The user's name is Dev"]),
         (
@@ -940,6 +941,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user is now a vet nurse assistant at a clinic in Brunswick",
                 "The user's name is Jess",
             ],
+        ),
+        # what someone known does not eat
+        (
+            ["Myself and my fiance Tunde.", "Tunde doesn't eat pork but that's all."],
+            ["The user's fiance is Tunde", "Tunde doesn't eat pork"],
         ),
         # a date, then the one it replaces
         (

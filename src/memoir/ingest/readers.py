@@ -71,7 +71,8 @@ _NAMED = re.compile(
     r"runs|leads|manages|teaches|studies|plays|loves|likes|hates|prefers|wants|needs|organi[sz]es|organi[sz]ed|"
     r"plans|planned|takes|took|goes|went|came|comes|became|becomes|owns|drives|speaks|booked|bought|trains|"
     r"handles|does|did|got|gets|'s|are|were|eats|drinks|helps|helped|covers|coaches|sings|dances|swims|"
-    r"cooks|writes|wrote|teaches|taught|visits|visited|arrives|arrived|starts|finished|graduated)\b).*)$",
+    r"cooks|writes|wrote|teaches|taught|visits|visited|arrives|arrived|starts|finished|graduated|"
+    r"doesn't|does not|isn't|is not|can't|cannot|never)\b).*)$",  # "Tunde doesn't eat pork"
 )
 _PET = "|".join(sorted(PETS))
 _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
