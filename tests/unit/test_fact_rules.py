@@ -947,6 +947,21 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["Myself and my fiance Tunde.", "Tunde doesn't eat pork but that's all."],
             ["The user's fiance is Tunde", "Tunde doesn't eat pork"],
         ),
+        # how many the user has of something, said again with another number
+        (
+            ["I have six staff.", "Hired two more so we're eight staff."],
+            ["The user hired two more", "The user's team is eight staff"],
+        ),
+        (["I have 3 weeks left.", "I have 2 weeks left."], ["The user has 2 weeks left", "The user has 3 weeks left"]),
+        # "on 14 of may" is a day: 20 kids change the kids, never the son's 6 years
+        (
+            [
+                "I have 12 kids from his school.",
+                "My son Theo do 6 years on 14 of may",
+                "Change of plans!! The weather for 14 May say rain, and now Theo invite the whole class, 20 kids",
+            ],
+            ["The user has 20 kids from his school", "The user's son Theo do 6 years on 14 of may"],
+        ),
         # a date, then the one it replaces
         (
             ["my parents arrive October 3rd", "the flights got rescheduled so now they land October 10th not the 3rd"],

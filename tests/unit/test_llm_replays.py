@@ -171,6 +171,12 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
         "The user no longer eats meat"
     ]
     assert usable_facts(["The user is good, tiring"], "I'm good, tiring week though.") == []
+    # nor what someone else does, told as the user's ("explains": not how the user speaks of themselves)
+    said = "omggg ty. mr delgado explains it so fast i never get it"
+    assert usable_facts(["The user explains it so fast"], said) == []
+    assert usable_facts(["The user walks the dog every morning"], "Also I walk the dog every morning.") == [
+        "The user walks the dog every morning"
+    ]
 
 
 def test_an_answer_with_nothing_usable_is_asked_again_once_then_given_up() -> None:

@@ -153,6 +153,8 @@ def usable_facts(
             continue
         if restates_any(fact, taken_back):
             continue
+        if any(someone_elses(fact, source) for source in sources):
+            continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
     return kept
@@ -191,6 +193,20 @@ def as_fact(item: object) -> str | None:
         text = "The user" + text[4:]
     text = about_the_user(text)
     return text[:1].upper() + text[1:] if text else None
+
+
+def someone_elses(fact: str, source: str) -> bool:
+    """Is "The user VERBs …" what someone else does in the sentence: the user would not say "explains" of
+    themselves ("The user explains it so fast" of "mr delgado explains it so fast i never get it")?"""
+    claim = re.match(r"^the user (?P<verb>[a-z]+s)\s+(?P<rest>\S.*)$", fact, re.I)
+    if claim is None or claim.group("verb").lower() in ("is", "has", "does", "was"):
+        return False
+    said = re.search(
+        rf"(?P<who>[\w'’]+)\s+{re.escape(claim.group('verb'))}\s+{re.escape(claim.group('rest').split()[0])}",
+        source,
+        re.I,
+    )
+    return said is not None and said.group("who").lower() not in ("i", "we", "also", "just", "still", "really")
 
 
 def _the_users_business(fact: str, business: Collection[str]) -> bool:

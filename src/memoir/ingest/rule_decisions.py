@@ -314,13 +314,16 @@ def _unit(text: str, end: int) -> str:
     return unit.group(1) if unit else ""
 
 
+_OF_MONTH = re.compile(r"(?:st|nd|rd|th)?\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
+
+
 def _same_measure(value: Value, text: str, known: Known) -> bool:
     """Does some number of the known fact measure what the new one may: not a span of time or a measure
     ("67 years", "5 km") unless the new number is one of the same."""
     new = stem(_unit(text, value.end))
     for old in known.values:
-        if old.kind != "number":
-            continue
+        if old.kind != "number" or _OF_MONTH.match(known.text, old.end):
+            continue  # "on 14 of may" is a day
         unit = _unit(known.text, old.end)
         if unit not in _NOT_PEOPLE or stem(unit) == new:
             return True

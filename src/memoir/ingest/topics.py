@@ -33,7 +33,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "age",
         re.compile(
             rf"^(?P<s>.+?)\s+(?:is|turns|turned|will turn|just turned|is turning)\s+(?P<v>{_NUMBER})"
-            r"(?:\s+years?\s+old|-year-old)?(?:\s|$|,)",
+            # an age, not a count: "The user's team is eight staff" is no age
+            r"(?:\s+years?\s+old|-year-old)?(?:$|,|\s+(?=(?:years?|yrs?|y/o|now|this|next|in|on|at|soon|today|"
+            r"tomorrow|and|but|so|since|already|too|as|when|with|or|months?|weeks?)\b))",
             re.I,
         ),
     ),
@@ -120,6 +122,21 @@ _POSSESSIVE = re.compile(
 )
 
 
+# "The user has six staff", "The user's team is eight staff": how many the user has of something, one
+# number at a time (not a span or a measure: "The user has 3 weeks left")
+_COUNTED = re.compile(
+    r"^the user(?:'s (?:team|staff|company|business|shop|café|cafe|restaurant|class|family|household|school))?"
+    rf"\s+(?:has|have|is|are|has got)\s+(?:now\s+)?(?:about\s+|around\s+|only\s+)?(?P<n>\d{{1,4}}|{_NUMBER})"
+    r"\s+(?:more\s+)?(?P<what>[a-z]+)\b",
+    re.I,
+)
+_MEASURES = frozenset(
+    word_list(
+        "seconds minutes hours days nights weeks months years decades times kilos kgs pounds lbs miles kms metres "
+        "meters euros dollars pounds bucks grams litres liters percent points"
+    )
+)
+
 _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P<rest>.+)$", re.I)
 
 
@@ -154,6 +171,9 @@ def topics(fact: str) -> tuple[Topic, ...]:
     for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
         if job and _names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
+    counted = _COUNTED.match(text)
+    if counted and counted.group("what").lower() not in _MEASURES:
+        found.append(Topic("user", f"count of {stem(counted.group('what'))}", counted.group("n").lower()))
     together = _TOGETHER.match(text)  # "The user and Katrin are now vegan": the user is, too
     if together:
         found.extend(t for t in topics(f"The user is {together.group('rest')}") if t.subject == "user")
