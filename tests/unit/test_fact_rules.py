@@ -947,6 +947,18 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["Myself and my fiance Tunde.", "Tunde doesn't eat pork but that's all."],
             ["The user's fiance is Tunde", "Tunde doesn't eat pork"],
         ),
+        # "switched doctors", "switched hotels": the known one's name replaced by the new one's
+        (
+            ["My doctor is Dr. Patel.", "Switched doctors too, Patel retired, new guy is Dr. Okafor at Kettering."],
+            ["The user's doctor is Dr. Okafor"],
+        ),
+        (
+            [
+                "my parents are staying at the Hotel Granvia in Kyoto",
+                "actually we switched hotels too because the Granvia had no rooms so it's the Hotel Keihan Kyoto now",
+            ],
+            ["The user's parents are staying at the Hotel Keihan Kyoto in Kyoto"],
+        ),
         # how many the user has of something, said again with another number
         (
             ["I have six staff.", "Hired two more so we're eight staff."],

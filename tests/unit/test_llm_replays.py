@@ -174,6 +174,9 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     # nor what someone else does, told as the user's ("explains": not how the user speaks of themselves)
     said = "omggg ty. mr delgado explains it so fast i never get it"
     assert usable_facts(["The user explains it so fast"], said) == []
+    said = "brutal but ok. Elena says she'll cook so I can write, she's a saint. gracias!"
+    assert usable_facts(["The user is a saint"], said) == []
+    assert usable_facts(["The user is a nurse"], "I'm a nurse and she's a nurse too.") == ["The user is a nurse"]
     assert usable_facts(["The user walks the dog every morning"], "Also I walk the dog every morning.") == [
         "The user walks the dog every morning"
     ]

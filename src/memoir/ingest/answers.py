@@ -197,7 +197,14 @@ def as_fact(item: object) -> str | None:
 
 def someone_elses(fact: str, source: str) -> bool:
     """Is "The user VERBs …" what someone else does in the sentence: the user would not say "explains" of
-    themselves ("The user explains it so fast" of "mr delgado explains it so fast i never get it")?"""
+    themselves ("The user explains it so fast" of "mr delgado explains it so fast i never get it"); or
+    "The user is …" what "she's …" says of someone else?"""
+    being = re.match(r"^the user is (?:a |an )?(?P<what>\w+)", fact, re.I)
+    if being is not None:  # "she's a saint" of Elena: "The user is a saint"
+        what = re.escape(being.group("what"))
+        theirs = rf"\b(?:he|she|they)(?:'s|’s|\s+is|\s+are|'re)\s+(?:a\s+|an\s+)?{what}\b"
+        mine = rf"\b(?:i'm|i’m|im|i am)\s+(?:a\s+|an\s+)?{what}\b"
+        return re.search(theirs, source, re.I) is not None and re.search(mine, source, re.I) is None
     claim = re.match(r"^the user (?P<verb>[a-z]+s)\s+(?P<rest>\S.*)$", fact, re.I)
     if claim is None or claim.group("verb").lower() in ("is", "has", "does", "was"):
         return False

@@ -245,7 +245,8 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
     names = stems(" ".join(v.text for v in values(reading.text)))
     for index, statement in enumerate(reading.statements):
-        own = stems(statement.text) - _CHANGE_STEMS - names
+        switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
+        own = stems(switched.group("kind")) if switched else stems(statement.text) - _CHANGE_STEMS - names
         opposite = _opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
@@ -388,7 +389,8 @@ def _replacement(
 ) -> tuple[str | None, set[int]]:
     """The fact as it holds now (None: taken back, nothing said instead), and the statements it used."""
     if how == "restated" and old is not None:
-        return reading.statements[int(old)].text, {int(old)}
+        restated = reading.statements[int(old)].text
+        return _switched_to(restated, known, reading) or restated, {int(old)}
     best = _best_statement(reading, known, old, used)
     took = {best} if best is not None else set()
     said = reading.statements[best].text if best is not None else None
@@ -426,6 +428,30 @@ def _replacement(
     text = swap_value(known.text, whole, new)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
+
+
+_SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)
+
+
+def _switched_to(said: str, known: Known, reading: Reading) -> str | None:
+    """ "Switched doctors too, Patel retired, new guy is Dr. Okafor": the known doctor's fact with the new
+    name, rather than "The user switched doctors" in its place."""
+    switched = _SWITCHED.match(said)
+    if switched is None:
+        return None
+    named = ("name", "place")  # "the Hotel Granvia" reads as a place, "Hotel Keihan Kyoto" as a name
+    new = [v for v in reading.new if v.kind in named and v.text.lower() not in _TITLES]
+    new = [v for v in new if not mentions(known.text, v.text) and not mentions(reading.text[: v.start], v.text)]
+    kind = switched.group("kind").lower()
+    old = [v for v in known.values if v.kind in named and v.text.lower() not in _TITLES]
+    old = [v for v in old if kind in v.text.lower()] or old  # of several, the one that is a hotel
+    if not new or not old:
+        return None
+    new = [v for v in new if v.kind == "name"] or new  # "Dr. Okafor at Kettering": Okafor
+    return swap_value(known.text, old[0].text, new[-1].text)
+
+
+_TITLES = frozenset(word_list("dr dr. mr mrs ms prof"))
 
 
 def _best_statement(reading: Reading, known: Known, old: str | None, used: set[int]) -> int | None:
