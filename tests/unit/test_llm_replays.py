@@ -174,6 +174,16 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     # nor what someone else does, told as the user's ("explains": not how the user speaks of themselves)
     said = "omggg ty. mr delgado explains it so fast i never get it"
     assert usable_facts(["The user explains it so fast"], said) == []
+    # nor why, nor what the message never named ("It's at Sea Point Primary" of a post applied for)
+    said = "we switched hotels too because the Granvia didn't have rooms"
+    assert usable_facts(["The user switched hotels too because the Granvia didn't have rooms"], said) == [
+        "The user switched hotels too"
+    ]
+    said = "It's at Sea Point Primary. I've been teaching nine years."
+    assert usable_facts(["The user's school is Sea Point Primary"], said) == []
+    assert usable_facts(["The user's school is Sea Point Primary"], "My school is Sea Point Primary.") == [
+        "The user's school is Sea Point Primary"
+    ]
     said = "brutal but ok. Elena says she'll cook so I can write, she's a saint. gracias!"
     assert usable_facts(["The user is a saint"], said) == []
     assert usable_facts(["The user is a nurse"], "I'm a nurse and she's a nurse too.") == ["The user is a nurse"]

@@ -153,7 +153,7 @@ def usable_facts(
             continue
         if restates_any(fact, taken_back):
             continue
-        if any(someone_elses(fact, source) for source in sources):
+        if any(someone_elses(fact, source) or _invented_whose(fact, source) for source in sources):
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
@@ -192,7 +192,23 @@ def as_fact(item: object) -> str | None:
     elif re.match(r"^user\b", text, re.I):
         text = "The user" + text[4:]
     text = about_the_user(text)
+    text = _REASON.split(text, maxsplit=1)[0]  # why is no fact: "… switched hotels because the Granvia …"
     return text[:1].upper() + text[1:] if text else None
+
+
+_REASON = re.compile(r",?\s+because\b", re.I)
+
+
+def _invented_whose(fact: str, source: str) -> bool:
+    """Does "The user's school is Sea Point Primary" name what the message never said ("It's at Sea Point
+    Primary", of a post applied for)? The user's name, age and the like need no such word."""
+    whose = re.match(r"^the user's (?P<what>[a-z]+)\s+(?:is|are)\s", fact, re.I)
+    if whose is None or whose.group("what").lower() in _SAID_WITHOUT_ITS_WORD:
+        return False
+    return _stem(whose.group("what").lower()) not in {_stem(w) for w in terms(source)}
+
+
+_SAID_WITHOUT_ITS_WORD = frozenset(("name", "age", "birthday", "job", "home", "nationality", "surname"))
 
 
 def someone_elses(fact: str, source: str) -> bool:

@@ -54,6 +54,8 @@ _ANNOUNCED = re.compile(
     r"new (?:job|firm|company|employer|role|position|workplace))\b",  # "I have joined a new firm, Varghese & Co"
     re.I,
 )
+# "i quit soccer": a fact of its own ("The user quit soccer", `rules`) that also ends what was said of soccer
+_QUIT = re.compile(r"\b(?:quit|quitting)\s+(?!(?:my|the|our|his|her|their|a|an|it|this|that)\b)[a-z]", re.I)
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
 _RESIZED = re.compile(
@@ -95,7 +97,9 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
     parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
-    retracted = tuple(p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)))
+    retracted = tuple(
+        p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None
+    )
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)
     changing = announced or moved or bool(old) or bool(retracted)

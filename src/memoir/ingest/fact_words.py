@@ -159,6 +159,8 @@ _SAID_OF = {
     "waitress": ("restaurant", "cafe", "café", "diner"),
     "bartender": ("bar", "pub"),
     "baker": ("bakery",),
+    "goalie": ("soccer", "football", "hockey"),
+    "goalkeeper": ("soccer", "football", "hockey"),
 }
 _ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
 
