@@ -18,7 +18,8 @@ ENV = {"MEMOIR_LLM_MODEL": "qwen", "MEMOIR_LLM_BASE_URL": DEAD, "MEMOIR_EMBEDDIN
 
 def test_a_breaker_opened_by_one_process_is_open_for_every_process_and_status_says_so(home: Path) -> None:
     with Memoir.open(home, worker_enabled=False, **{key.lower()[7:]: v for key, v in ENV.items()}) as memoir:
-        memoir.ingest([message(f"I have {n} cats.") for n in range(4)])
+        said = ["I live in Oslo.", "I work at Acme.", "My dog is Rex.", "I play the cello."]
+        memoir.ingest([message(text) for text in said])
         assert memoir.flush(timeout=60)
         state = memoir.status().model
         assert state is not None and state["breaker"] == "open" and state["failures"] == 3

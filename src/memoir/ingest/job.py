@@ -190,7 +190,7 @@ class ExtractFactsJob:
                 if add is not None:  # the model says which known fact the new one replaces
                     merged[merged.index(add)] = replace(add, event="UPDATE", memory_id=old.id, reconciled_by="llm")
                     touched.add(old.id)
-            elif proposal.event == "DELETE" and any(same_topic(old.content, d.text) for d in adds):
+            elif proposal.event == "DELETE" and any(_one_topic(old.content, d.text) for d in adds):
                 merged.append(replace(proposal, reconciled_by="llm"))
                 touched.add(old.id)
         return merged
@@ -273,6 +273,12 @@ class ExtractFactsJob:
         for live in owners.values():
             for memory in sorted(live, key=lambda m: m.created_at)[: max(0, len(live) - self.max_entries)]:
                 self.book.forget(memory.id)
+
+
+def _one_topic(old: str, new: str) -> bool:
+    """May a model delete `old` for `new`: both on a topic that holds one value (a home, a job, a name).
+    A shared word is not enough ("The user became team lead for Atlas" for "the atlas deadline slipped")."""
+    return bool({t.key for t in topics(old)} & {t.key for t in topics(new)})
 
 
 def _keeps_topic(old: Memory, proposal: Decision) -> bool:
