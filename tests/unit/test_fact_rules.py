@@ -964,6 +964,16 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["I am the goalie", "so i quit soccer, joined the theater club instead"],
             ["The user quit soccer, joined the theater club"],
         ),
+        # how many the user has of something, said again with another number; a family's count is its own
+        (
+            ["I have six staff.", "Hired two more so we're eight staff."],
+            ["The user hired two more", "The user's team is eight staff"],
+        ),
+        (["I have 3 weeks left.", "I have 2 weeks left."], ["The user has 2 weeks left", "The user has 3 weeks left"]),
+        (
+            ["Our team is five people.", "Our family is four people."],
+            ["The user's family is four people", "The user's team is five people"],
+        ),
         # "on 14 of may" is a day: 20 kids change the kids, never the son's 6 years
         (
             [

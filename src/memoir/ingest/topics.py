@@ -125,7 +125,7 @@ _POSSESSIVE = re.compile(
 # "The user has six staff", "The user's team is eight staff": how many the user has of something, one
 # number at a time (not a span or a measure: "The user has 3 weeks left")
 _COUNTED = re.compile(
-    r"^the user(?:'s (?:team|staff|company|business|shop|café|cafe|restaurant|class|family|household|school))?"
+    r"^the user(?:'s (?P<whose>team|staff|company|business|shop|café|cafe|restaurant|class|family|household|school))?"
     rf"\s+(?:has|have|is|are|has got)\s+(?:now\s+)?(?:about\s+|around\s+|only\s+)?(?P<n>\d{{1,4}}|{_NUMBER})"
     r"\s+(?:more\s+)?(?P<what>[a-z]+)\b",
     re.I,
@@ -173,7 +173,10 @@ def topics(fact: str) -> tuple[Topic, ...]:
             found.append(Topic("user", "job", _value(job.group("v"))))
     counted = _COUNTED.match(text)
     if counted and counted.group("what").lower() not in _MEASURES:
-        found.append(Topic("user", f"count of {stem(counted.group('what'))}", counted.group("n").lower()))
+        # the user's work counts as the user's ("six staff", "our team is eight staff"); a family is its own
+        home = (counted.group("whose") or "").lower() in ("family", "household")
+        whose = f"user's {counted.group('whose').lower()}" if home else "user"
+        found.append(Topic(whose, f"count of {stem(counted.group('what'))}", counted.group("n").lower()))
     together = _TOGETHER.match(text)  # "The user and Katrin are now vegan": the user is, too
     if together:
         found.extend(t for t in topics(f"The user is {together.group('rest')}") if t.subject == "user")
