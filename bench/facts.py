@@ -383,7 +383,8 @@ def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", default="dev,heldout,test,final,blind", help="conversation sets, comma-separated")
+    sets = "dev,heldout,test,final,blind,blind2"
+    parser.add_argument("--sets", default=sets, help="conversation sets, comma-separated")
     parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
     parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")
     parser.add_argument("--replay", action="store_true", help="the model path too, over the recorded answers")

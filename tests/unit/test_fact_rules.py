@@ -847,6 +847,11 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user's parents are finally coming to visit", "The user's parents arrive October 3rd"],
         ),
         ("They said no.", []),
+        # a relation named beside what else the sentence states
+        (
+            "My wife Priya says I should add a kids' menu — we have twins, Arjun and Diya",
+            ["The user has twins, Arjun and Diya", "The user's wife is Priya"],
+        ),
         ("Tunde doesn't eat pork.", []),  # who Tunde is, the known facts say (below)
         # terse typing: a name in lower case, a change without "I"
         ("k. two batches. name's dev btw.", ["The user's name is Dev"]),
@@ -963,6 +968,20 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         (
             ["I am the goalie", "so i quit soccer, joined the theater club instead"],
             ["The user quit soccer, joined the theater club"],
+        ),
+        # "400 dirhams a head" is no head chef, "a five-star hotel" no count
+        (
+            [
+                "Hi, I'm Ravi, sous chef at a five-star hotel in Dubai.",
+                "By the way I got promoted to head chef yesterday.",
+                "Oh and the client called: budget is up to 400 dirhams a head, and they moved the dinner to 2 Nov.",
+            ],
+            [
+                "The user got promoted to head chef yesterday at a five-star hotel in Dubai",
+                "The user's dinner budget is up to 400 dirhams a head",
+                "The user's dinner got moved to 2 Nov",
+                "The user's name is Ravi",
+            ],
         ),
         # how many the user has of something, said again with another number; a family's count is its own
         (

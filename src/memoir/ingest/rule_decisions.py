@@ -238,6 +238,9 @@ def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     return _new_value(reading, live) or _restated(reading, live)
 
 
+_PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
+
+
 def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     if not reading.announced:
         return []
@@ -246,7 +249,8 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     names = stems(" ".join(v.text for v in values(reading.text)))
     for index, statement in enumerate(reading.statements):
         switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
-        own = stems(switched.group("kind")) if switched else stems(statement.text) - _CHANGE_STEMS - names
+        said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
+        own = stems(switched.group("kind")) if switched else stems(said) - _CHANGE_STEMS - names
         opposite = _opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
@@ -323,8 +327,8 @@ def _same_measure(value: Value, text: str, known: Known) -> bool:
     ("67 years", "5 km") unless the new number is one of the same."""
     new = stem(_unit(text, value.end))
     for old in known.values:
-        if old.kind != "number" or _OF_MONTH.match(known.text, old.end):
-            continue  # "on 14 of may" is a day
+        if old.kind != "number" or _OF_MONTH.match(known.text, old.end) or known.text[old.end : old.end + 1] == "-":
+            continue  # "on 14 of may" is a day, "a five-star hotel" no count
         unit = _unit(known.text, old.end)
         if unit not in _NOT_PEOPLE or stem(unit) == new:
             return True

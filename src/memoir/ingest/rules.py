@@ -105,12 +105,16 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
     boyfriend Liam, what should we not miss?"), a request ("something my son-in-law Mark could build"),
     what someone else says ("my husband-to-be Sipho says I should …"). `read`: the message's sentences as
     `read_sentences` read them."""
-    stated = {sentence.said for sentence, statements in read if statements}
+    stated: dict[str, str] = {}
+    for sentence, statements in read:
+        stated[sentence.said] = stated.get(sentence.said, "") + " ".join(s.text for s in statements)
     found = []
     for said in every_sentence(text):
-        if said in stated or _ENDED.search(said):
+        if _ENDED.search(said):
             continue
-        found += [Statement(fact, clause=said) for fact in naming_facts(said) if is_fact(fact, fact)]
+        facts = [fact for fact in naming_facts(said) if is_fact(fact, fact)]
+        # "My wife Priya says …, we have twins": the wife too, where no statement of the sentence names her
+        found += [Statement(f, clause=said) for f in facts if f.split()[-1] not in stated.get(said, "")]
     return found
 
 
