@@ -847,6 +847,8 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user's parents are finally coming to visit", "The user's parents arrive October 3rd"],
         ),
         ("They said no.", []),
+        ("perfect. I'm Gemma by the way, sign it Mrs Holroyd", ["The user's name is Gemma"]),
+        ("Please help me with my essay", []),
         # a relation named beside what else the sentence states
         (
             "My wife Priya says I should add a kids' menu — we have twins, Arjun and Diya",
@@ -946,6 +948,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user is now a vet nurse assistant at a clinic in Brunswick",
                 "The user's name is Jess",
             ],
+        ),
+        # "X's been …" of someone known, after "yes please, food wise"
+        (
+            ["my daughter Poppy is turning 10 next month", "yes please, food wise Poppy's been veggie since last year"],
+            ["Poppy has been veggie since last year", "The user's daughter Poppy is turning 10 next month"],
         ),
         # what someone known does not eat
         (

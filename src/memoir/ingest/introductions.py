@@ -35,7 +35,7 @@ _INTRODUCTION = [
     ),
     re.compile(rf"^(?:this is |it's |it is )?(?P<name>{_ANY_NAME}(?: {NAME})?)\s+here\b", re.I),
     re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
-    re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b))", re.I),
+    re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b|\bby the way\b|\bbtw\b))", re.I),
 ]
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)

@@ -290,8 +290,12 @@ def _fragment(head: str, fragment: str) -> list[str]:
     return [f"{head}, {fragment}"]
 
 
+_HAS_BEEN = re.compile(rf"^(?P<name>{NAME})['’]s\s+(?=(?:been|got|gone)\b)")
+
+
 def named(clause: str, context: Context) -> list[str] | None:
     """ "Elena Costa joined the team in June": kept when the user's business (see `rules`)."""
+    clause = _HAS_BEEN.sub(r"\g<name> has ", clause)  # "Poppy's been veggie since last year"
     match = _NAMED.match(clause)
     if not match:
         return None

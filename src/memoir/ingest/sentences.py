@@ -80,6 +80,7 @@ _GREETING = (
 )
 _FILLER = (
     r"ok|okay|oh|ah|aha|well|so|and|but|also|plus|then|btw|by the way|anyway|anyways|honestly|basically|sorry|"
+    r"(?:please|pls)(?=,)|[a-z]+[ -]?wise|"  # "yes please, food wise Poppy's been veggie …"
     r"(?:the )?(?:thing|point|problem|truth|catch|issue) is(?: that)?"
     r"(?=\s+(?:that\s+)?(?:i|i'm|i've|we|we're|we've)\b)|"
     r"yes|yeah|yep|yup|no(?=\s*[,!.:—–-]|$)|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|"
