@@ -849,6 +849,10 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ("They said no.", []),
         ("perfect. I'm Gemma by the way, sign it Mrs Holroyd", ["The user's name is Gemma"]),
         ("Please help me with my essay", []),
+        (
+            "our team (four of us) is migrating the billing service",
+            ["The user's team (four people) is migrating the billing service"],
+        ),
         # a relation named beside what else the sentence states
         (
             "My wife Priya says I should add a kids' menu — we have twins, Arjun and Diya",
@@ -1020,7 +1024,7 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         # how many "we" are now: the user's team
         (
             ["our team (four of us) is migrating the billing service", "3 new engineers joined so we're 7 now"],
-            ["The user's team (7 of the user) is migrating the billing service"],
+            ["The user's team (7 people) is migrating the billing service"],
         ),
         (
             ["I'm a retired railway engineer, 67 years old.", "3 new engineers joined so we're 7 now"],

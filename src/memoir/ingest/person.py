@@ -63,6 +63,7 @@ _SUBJECT = re.compile(
     r"^(?P<who>i|im|ive|we)(?P<aux>'m|'re|'ve|'d|'ll)?(?=\W|$)|^(?P<poss>my|our)\s+(?=\S)",
     re.IGNORECASE,
 )
+_HOW_MANY_OF_US = r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve) of us\b"
 _USER_INNER = [
     (r"\bI'm\b", "they're"),
     (r"\bI've\b", "they've"),
@@ -76,6 +77,7 @@ _USER_INNER = [
     (r"\bmy\b", "their"),
     (r"\bour\b", "their"),
     (r"\bme\b", "them"),
+    (_HOW_MANY_OF_US, r"\1 people"),  # "our team (four of us)": four people, not "four of the user"
     (r"(?-i:\bus\b)", "them"),
     (r"\bwe're\b", "they're"),
     (r"\bwe've\b", "they've"),
@@ -93,6 +95,7 @@ _OTHER_INNER = [
     (r"\bmy\b", "the user's"),
     (r"\bour\b", "the user's"),
     (r"\bme\b", "the user"),
+    (_HOW_MANY_OF_US, r"\1 people"),
     (r"(?-i:\bus\b)", "the user"),
     (r"(?-i:\bwe\b)", "the user"),
 ]
