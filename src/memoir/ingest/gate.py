@@ -15,7 +15,7 @@ import re
 from memoir.index.keyword import terms
 from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
-from memoir.ingest.readers import WHICH_ONE
+from memoir.ingest.referents import WHICH_ONE
 from memoir.ingest.values import values
 
 __all__ = ["ADDRESSED", "MAX_WORDS", "content_words", "is_fact"]

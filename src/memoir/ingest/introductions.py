@@ -14,7 +14,7 @@ from memoir.ingest.lexicon import JOB_ENDINGS, NATIONALITIES, NOT_JOBS, word_lis
 from memoir.ingest.person import third_person
 
 if TYPE_CHECKING:
-    from memoir.ingest.readers import Context
+    from memoir.ingest.referents import Context
 
 __all__ = ["NAME", "introduction", "self_description"]
 

@@ -9,56 +9,24 @@ its kind (the next reader is asked). `rules` tries them in order and gates what 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
-from dataclasses import dataclass, field
 
 from memoir.index.keyword import terms
 from memoir.ingest.introductions import NAME, introduction, self_description
-from memoir.ingest.lexicon import CHANGEABLE, EVENTS, NATIONALITIES, PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS, word_list
 from memoir.ingest.person import third_person
-from memoir.ingest.relations import VERBS, relation
+from memoir.ingest.referents import NOT_NAMES, WHICH_ONE, Context, name_thing
+from memoir.ingest.relations import relation
 from memoir.ingest.topics import stem
 from memoir.ingest.unsaid import diet, subjectless
 from memoir.ingest.values import values
 
-__all__ = ["LATE_READERS", "READERS", "Context", "mentioned", "others"]
-
-
-@dataclass
-class Context:
-    """What a message has named so far ("she", "he", "it"), and what makes a name the user's business."""
-
-    known: Collection[str]  # names and word stems of the facts known already (`rules.known_words`)
-    first_person: bool = False  # the sentence speaks of the user
-    important: bool = False  # the user asked for it to be remembered
-    changing: bool = False  # the sentence says something changed
-    introduced: bool = False  # the message began with the user's name: "34, accountant" describes them
-    opening: bool = True  # the first sentence of the message: "Fatima, site engineer at Bouvier" introduces
-    person: str | None = None  # "the user's partner Sven", "Elena"
-    pet: str | None = None  # "the user's kitten"
-    pet_last: bool = False  # the pet was named after the person: "she" is the pet
-    thing: str | None = None  # "the user's team offsite"
-    place: str | None = None  # the last place named: "my mother lives there"
-    written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
-    named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
-    clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
-    event: str | None = None  # the last event named ("weddings"): what "we have moved it" moves
-    # whom the user's message before this one named last: only whose name "His name is Herr Vogel" gives, as
-    # other pronouns across messages as often stand for someone the assistant named
-    earlier: str | None = None
-    group: str | None = None  # the user's people named last as many ("my parents"): whom "they" stands for
-
-    def animate(self) -> str | None:
-        """Whom "he" or "she" stands for: the pet or the person named last."""
-        return self.pet if self.pet and (self.pet_last or not self.person) else self.person
+__all__ = ["LATE_READERS", "READERS", "others"]
 
 
 # -- the subject of a clause -------------------------------------------------------------------------------
 
 _PERSONAL_PRONOUN = re.compile(r"^(?P<p>he|she|they|it)(?P<aux>'s|'re|'ve|'ll|'d)?\s+(?P<rest>\S.*)$", re.I)
 _POSSESSIVE_PRONOUN = re.compile(r"^(?P<p>his|her|their)\s+(?P<rest>\S.*)$", re.I)
-# "my late husband and I": a word before the relation that says which one (`rules` reads it back)
-WHICH_ONE = r"(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?"
 _COMPOUND = re.compile(
     rf"^(?:(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+"
     r"(?P<rest>.+)$"
@@ -74,9 +42,7 @@ _NAMED = re.compile(
     r"cooks|writes|wrote|teaches|taught|visits|visited|arrives|arrived|starts|finished|graduated|"
     r"doesn't|does not|isn't|is not|can't|cannot|never)\b).*)$",  # "Tunde doesn't eat pork"
 )
-_PET = "|".join(sorted(PETS))
 _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
-_NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
 _NOUN_PHRASE = re.compile(
     r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
     r"(?P<verb>is|are|was|will be|will have|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
@@ -251,7 +217,7 @@ def user(clause: str, context: Context) -> list[str] | None:
     for fragment in fragments[:_MAX_FRAGMENTS]:
         facts[-1:] = _fragment(facts[-1], fragment)
     if text.startswith("The user's "):
-        _name_thing(text, context)
+        name_thing(text, context)
     return facts
 
 
@@ -300,7 +266,7 @@ def named(clause: str, context: Context) -> list[str] | None:
     if not match:
         return None
     name = match.group("name")
-    if name.lower() in _NOT_NAMES or name.split()[0].lower() in _NOT_NAMES:
+    if name.lower() in NOT_NAMES or name.split()[0].lower() in NOT_NAMES:
         return None
     if name.split()[0].lower() not in context.known and name.lower().endswith(_ADJECTIVE_ENDINGS):
         return None  # "Warmer is better for my knee": a word capitalized as the sentence's first
@@ -389,90 +355,3 @@ def _says_something(fragment: str) -> bool:
 
 def _is_pet(phrase: str) -> bool:
     return any(word in PETS for word in phrase.lower().split())
-
-
-def _name_thing(text: str, context: Context) -> None:
-    """Remember what "the user's X" a clause spoke of, with its name when it gives one."""
-    match = re.match(
-        rf"^the user's (?P<x>[\w-]+(?: (?!{VERBS}\b)(?![\w-]+ed\b)(?-i:[a-z])[\w-]*)?)(?: (?P<name>{NAME}))?\b",
-        text,
-        re.I,
-    )
-    if not match:
-        return
-    head = match.group("x").split()[-1].lower()
-    called = re.search(rf"\b(?:called|named)\s+(?P<name>{NAME})", text)
-    name = match.group("name") or (called.group("name") if called else None)
-    phrase = f"the user's {match.group('x')}" + (f" {name}" if name and name not in match.group("x") else "")
-    if head in PEOPLE | CHANGEABLE:  # a wife, a boss: "it" is never them
-        context.person = phrase
-    else:
-        context.thing = phrase
-
-
-_UNNAMED = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)\b(?!\s*(?:'s|’s|{NAME}))", re.I)
-
-
-# The user's people who are many: "they" after them is them
-_MANY = frozenset(
-    word_list(
-        "parents kids children grandparents in-laws grandkids grandchildren twins siblings sons daughters "
-        "folks housemates roommates flatmates"
-    )
-)
-
-
-def _unnamed_relation(clause: str, after: int) -> re.Match[str] | None:
-    """The last person of the user's named by relation alone after `after` ("a complaint to my landlord"):
-    whose name "his name is Herr Vogel" gives next."""
-    found = [m for m in _UNNAMED.finditer(clause, after) if m.group("rel").split()[-1].lower() in PEOPLE]
-    return found[-1] if found else None
-
-
-def mentioned(clause: str, context: Context) -> None:
-    """Who a clause named last ("my partner Sven", "not Elena", "a kitten"): "he", "she", "there" in the next one.
-
-    A capitalized word that starts the clause is a name only when known already ("Volcano sounds fun").
-    """
-    relations = [
-        m
-        for m in re.finditer(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", clause, re.I)
-        if m.group("rel").lower() in PEOPLE | CHANGEABLE
-    ]
-    found = values(clause)
-    names = [
-        v
-        for v in found
-        if v.kind == "name"
-        and v.text.lower() not in NATIONALITIES | _NOT_NAMES
-        and (v.start > 0 or v.text.split()[0].lower() in context.known)
-        and not v.text[:2].isupper()  # "RSVPs", "LUTH": an acronym is no one "she" stands for
-    ]
-    places = [v for v in found if v.kind == "place"]
-    if places:
-        context.place = places[-1].text
-    pets = list(
-        re.finditer(rf"(?:\b(?:a|an|my|our|the)\s+(?:new\s+|little\s+|old\s+)?|^)(?P<pet>{_PET})\b", clause, re.I)
-    )  # "dog ate a bit of raisin bread", typed without its article
-    last = relations[-1] if relations else None
-    person_at = -1
-    many = [m for m in _UNNAMED.finditer(clause) if m.group("rel").split()[-1].lower() in _MANY]
-    if many:
-        context.group = f"the user's {many[-1].group('rel').lower()}"
-    unnamed = _unnamed_relation(clause, last.end() if last else 0)
-    if unnamed is not None and (not names or names[-1].start <= unnamed.start()):
-        context.person, person_at = f"the user's {unnamed.group('rel').lower()}", unnamed.start()
-    elif last is not None and (not names or names[-1].start <= last.start("name")):
-        context.person, person_at = f"the user's {last.group('rel')} {last.group('name')}", last.start()
-    elif names:
-        context.person, person_at = names[-1].text, names[-1].start
-    if pets:
-        context.pet = f"the user's {pets[-1].group('pet').lower()}"
-        called = re.search(rf"\b(?:called|named)\s+(?P<name>{NAME})", clause[pets[-1].end() :])
-        if called:  # "my cat is called Pixel": Pixel is the cat, not a person
-            context.pet += f" {called.group('name')}"
-            if context.person == called.group("name"):
-                context.person, person_at = None, -1
-        context.pet_last = pets[-1].start() > person_at
-    elif person_at >= 0:
-        context.pet_last = False

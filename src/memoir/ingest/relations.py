@@ -14,7 +14,7 @@ from memoir.ingest.introductions import NAME
 from memoir.ingest.lexicon import CHANGEABLE, JOB_ENDINGS, PEOPLE, PETS
 
 if TYPE_CHECKING:
-    from memoir.ingest.readers import Context
+    from memoir.ingest.referents import Context
 
 __all__ = ["VERBS", "naming_facts", "relation", "without_relations"]
 

@@ -28,7 +28,8 @@ from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
-from memoir.ingest.readers import LATE_READERS, READERS, Context, mentioned, others
+from memoir.ingest.readers import LATE_READERS, READERS, others
+from memoir.ingest.referents import Context, mentioned
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.topics import stem

@@ -12,7 +12,7 @@ from memoir.ingest.lexicon import DIETS, EVENTS
 from memoir.ingest.person import IRREGULAR_PAST
 
 if TYPE_CHECKING:
-    from memoir.ingest.readers import Context
+    from memoir.ingest.referents import Context
 
 __all__ = ["diet", "subjectless"]
 
