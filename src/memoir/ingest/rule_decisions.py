@@ -23,12 +23,10 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
 from memoir.ingest.fact_words import (
-    alike_stems,
     counts_people,
     habit_dropped,
     mentions,
     merge_values,
-    other_of_kind,
     related,
     said_for,
     same_subject,
@@ -42,27 +40,20 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
+from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, new_value, of_a_job
 from memoir.ingest.person import third_person
 from memoir.ingest.settling import settle
-from memoir.ingest.topics import stem, stem_set, stems, topics
-from memoir.ingest.values import Value, values
+from memoir.ingest.topics import stem, stem_set, stems
+from memoir.ingest.values import values
 from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
 
-_AFTER_TO = re.compile(r"(?:\b(?:to|now|down to|up to|is|are)|\bwe're)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
     r"\b(?:now|instead|these days|nowadays|from now on|new|anymore|switch\w*|mov(?:ed|ing)|start\w*|joined|"
     r"only|in the end|finally|went with|went for|chose|picked)\b",
     re.I,
-)
-# Stems that say a change happened, not what it is about: they never make a fact the one changed.
-_CHANGE_STEMS = stem_set(
-    "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
-    "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
-    "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
-    "update correction plan plans new old former previous instead rather got get back forward"
 )
 _CHANGE_WORDS = frozenset(
     word_list(
@@ -122,7 +113,7 @@ def naming(readings: Sequence[Reading]) -> Names:
     holding all its stems, or one whose stems it holds all of, and nothing else (`settling.settle`,
     `_replaces`). A sentence that changes something names the fact it changes by an old
     value (`mentions`), by a clause taken back (its stems as `takes_back` reads them), or
-    by a stem shared with the sentence or a statement of it (`_restated`, `_new_value`), and
+    by a stem shared with the sentence or a statement of it (`_restated`, `new_value`), and
     after a verb of change with the message ("so only 22 now": `_about`). A fact named by
     none of these may be left out of the comparison: keep this in step with the rules.
     """
@@ -143,8 +134,8 @@ def naming(readings: Sequence[Reading]) -> Names:
             sharing.append(reading.message)
             if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
                 sharing.append(" ".join(HEADCOUNT))
-            if any(_US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
-                sharing.append(_GROUP_WORDS)  # "so we're 7 now" may change "our team (four of us)"
+            if any(US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
+                sharing.append(GROUP_WORDS)  # "so we're 7 now" may change "our team (four of us)"
     return Names(tuple(alike), tuple(sharing), tuple(words))
 
 
@@ -190,7 +181,7 @@ def _rest(known: Known, reading: Reading, old: str | None, text: str) -> str | N
     """The parts of a known fact a change left as they were, when its new text does not say them again."""
     if not any(normalise_content(text) == normalise_content(s.text) for s in reading.statements):
         return None  # the fact rewritten with its new value: nothing of it was left out
-    rest = untouched(known.text, stems(reading.text) - _CHANGE_STEMS, old)
+    rest = untouched(known.text, stems(reading.text) - CHANGE_STEMS, old)
     if rest is None or not (stems(rest) - stems(text) - stems(subject_of(rest))):
         return None
     if re.search(r"\b(?:is|are|was|were)\s+\w+$", rest):
@@ -201,7 +192,7 @@ def _rest(known: Known, reading: Reading, old: str | None, text: str) -> str | N
 def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     """The known facts a sentence names as changed: by an old value, or by taking them back."""
     found: list[tuple[Known, str, str | None]] = []
-    about = stems(reading.text) - _CHANGE_STEMS
+    about = stems(reading.text) - CHANGE_STEMS
     only_values = not (about - stems(" ".join(v.text for v in values(reading.text))))
     taken = [words for clause in reading.retracted if (words := taken_words(clause)) is not None]
     for known in live:
@@ -223,19 +214,11 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     return found
 
 
-# "new schedule from Monday": when a change holds from, not a new value ("the exams are from 15 February" is one).
-_SINCE = re.compile(
-    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )\b(?:from|starting|starts|started|as of|effective|"
-    r"beginning|since)\s+(?:next\s+|this\s+)?$",
-    re.I,
-)
-
-
 def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
     exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
     plan: I'm doing the Valencia half marathon instead")."""
-    return _new_value(reading, live) or _restated(reading, live)
+    return new_value(reading, live) or _restated(reading, live)
 
 
 _PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
@@ -250,7 +233,7 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     for index, statement in enumerate(reading.statements):
         switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
         said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
-        own = stems(switched.group("kind")) if switched else stems(said) - _CHANGE_STEMS - names
+        own = stems(switched.group("kind")) if switched else stems(said) - CHANGE_STEMS - names
         opposite = _opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
@@ -261,7 +244,7 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue
             if kinds and not kinds & {v.kind for v in known.values}:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
-            if not _of_a_job(statement.text, known):
+            if not of_a_job(statement.text, known):
                 continue
             score = 2 * len(shared) + len(opposed) + bool(kinds & {v.kind for v in known.values})
             if best is None or score > best[0]:
@@ -269,123 +252,6 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         if best is not None:
             found.append((best[1], "restated", str(index)))
     return found
-
-
-def _new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
-    if not reading.moved:
-        return []
-    given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
-    given = [v for v in given if not _SINCE.search(reading.text[: v.start])]  # when, not what: "from Monday"
-    given.sort(key=lambda v: not _AFTER_TO.search(reading.text[: v.start]))  # "hired 4 more, so now 16": 16
-    best: tuple[int, Known, Value] | None = None
-    for value in given:
-        about = _about(value, reading) - _CHANGE_STEMS - stems(" ".join(v.text for v in given))
-        goer = _going(value, reading)
-        for known in live:
-            if goer is not None and goer not in known.text.lower().split()[:4]:  # "The user's brother Tom lives"
-                continue  # "Declan is off to Australia" moves Declan, not the café he ran with the user
-            counted = value.kind == "number" and (
-                (_a_headcount(value, reading.text, about) and counts_people(known.stems))
-                or (_US_COUNT.search(reading.text[: value.start]) is not None and bool(known.stems & _GROUPS))
-            )
-            shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
-            if known.id is None or not shared or not other_of_kind(known.values, value):
-                continue
-            if value.kind == "number" and not _same_measure(value, reading.text, known):
-                continue  # "so we're 7 now" is no age: "67 years old" stays
-            if not _same_topic(value, reading, known):
-                continue  # a new job's clinic in Brunswick is not where the user studies
-            if best is None or shared > best[0]:
-                best = (shared, known, value)
-    return [(best[1], "implicit", best[2].text)] if best else []
-
-
-def _same_topic(value: Value, reading: Reading, known: Known) -> bool:
-    """May the new value be the known fact's (`_of_a_job`)?"""
-    return all(_of_a_job(s.text, known) for s in reading.statements if value.text in s.text)
-
-
-def _of_a_job(statement: str, known: Known) -> bool:
-    """Not when the statement tells a job and the known fact tells none: a new job at a clinic in Brunswick
-    is not instead of studying at Melbourne uni, whatever words ("vet") they share."""
-    return not any(t.attribute == "job" for t in topics(statement)) or any(
-        t.attribute == "job" for t in topics(known.text)
-    )
-
-
-def _unit(text: str, end: int) -> str:
-    """The word after a number: what it counts or measures ("67 years", "7 now": "now")."""
-    unit = re.match(r"\s*([a-z]+)", text[end:].lower())
-    return unit.group(1) if unit else ""
-
-
-_OF_MONTH = re.compile(r"(?:st|nd|rd|th)?\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
-
-
-def _same_measure(value: Value, text: str, known: Known) -> bool:
-    """Does some number of the known fact measure what the new one may: not a span of time or a measure
-    ("67 years", "5 km") unless the new number is one of the same."""
-    new = stem(_unit(text, value.end))
-    for old in known.values:
-        if old.kind != "number" or _OF_MONTH.match(known.text, old.end) or known.text[old.end : old.end + 1] == "-":
-            continue  # "on 14 of may" is a day, "a five-star hotel" no count
-        unit = _unit(known.text, old.end)
-        if unit not in _NOT_PEOPLE or stem(unit) == new:
-            return True
-    return False
-
-
-# "Declan is off to Australia", "my sister moved to Leeds": someone goes to a place
-_GOES = re.compile(
-    r"^(?P<who>.+?)\s+(?:is\s+|has\s+|'s\s+)?(?:off|moving|moved|going|gone|heading|headed|relocating|"
-    r"relocated|emigrat\w+)\s+(?:back\s+|over\s+|out\s+)?to\s+(?:the\s+)?(?P<place>.+?)\s*$",
-    re.I,
-)
-
-
-def _going(value: Value, reading: Reading) -> str | None:
-    """Whom a statement sends to the new place (as `subject_of` names them), when it is not the user."""
-    for statement in reading.statements:
-        going = _GOES.match(statement.text)
-        if going and going.group("place").startswith(value.text):
-            who = subject_of(statement.text)
-            return None if who.startswith("the user") else who
-    return None
-
-
-# "so we're 7 now": how many the user's group counts
-_US_COUNT = re.compile(r"\b(?:we're|we are|there are|there're)\s+(?:now\s+|only\s+|just\s+)?$", re.I)
-_GROUP_WORDS = "team staff class group crew squad band family household"
-_GROUPS = stem_set(_GROUP_WORDS)
-
-
-def _a_headcount(value: Value, text: str, about: frozenset[str]) -> bool:
-    """Does the number count people: "like 90 people", "so only 22 now" of guests, not "she lives 10
-    minutes from me, so she can help in person" (what follows a number is what it counts)."""
-    unit = re.match(r"\s*([a-z]+)", text[value.end :].lower())
-    if unit is not None and unit.group(1) in _NOT_PEOPLE:
-        return False
-    return counts_people(about)
-
-
-# What a number measures when it is no headcount: "10 minutes from me", "2 hours", "5 km".
-_NOT_PEOPLE = frozenset(
-    word_list(
-        "second seconds minute minutes min mins hour hours hr hrs day days week weeks month months year years yrs "
-        "km kms mile miles metre metres meter meters m kg kilos pounds lbs euro euros dollars quid bucks percent "
-        "pm am times floors floor stops"
-    )
-)
-
-
-def _about(value: Value, reading: Reading) -> frozenset[str]:
-    """What a new value is said of: its own statement's words ("moved to Nairobi" is not about teaching), the
-    sentence's when no statement carries it, the message's when the sentence says nothing but the value."""
-    carrying = [s.text for s in reading.statements if value.text in s.text]
-    said = stems(" ".join(carrying)) if carrying else stems(reading.text)
-    if not said - stems(value.text) - _CHANGE_STEMS:  # "so only 22 now"
-        said = stems(reading.message)
-    return said
 
 
 def _replacement(

@@ -1,0 +1,157 @@
+"""The fact a new value replaces (`new_value`): "the exam got moved to 10 March", "so we're 7 now",
+"Declan is off to Australia" (not the café he ran with the user).
+
+A sentence that changes something by a verb of change gives a new value without the old
+one; the known fact it replaces is the one that shares most words with what the value is
+said of and holds a value of its kind that measures the same (a count is no age, "a
+five-star hotel" no count, "on 14 of may" a day), on the same topic where the statement
+tells a job (`rule_decisions` reconciles with it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.changes import Reading
+from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, subject_of
+from memoir.ingest.known import Known
+from memoir.ingest.lexicon import word_list
+from memoir.ingest.topics import stem, stem_set, stems, topics
+from memoir.ingest.values import Value
+
+__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "new_value", "of_a_job"]
+
+# Stems that say a change happened, not what it is about: they never make a fact the one changed.
+CHANGE_STEMS = stem_set(
+    "switch switched switching move moved moving change changed changing push pushed postpone postponed reschedule "
+    "rescheduled shift shifted cut upgrade upgraded downgrade downgraded raise raised increase increased reduce "
+    "reduced bump bumped brought bring relocate relocated transfer transferred swap swapped actually now turns out "
+    "update correction plan plans new old former previous instead rather got get back forward"
+)
+# "… so now 16", "down to 180": the value the change gives
+_AFTER_TO = re.compile(r"(?:\b(?:to|now|down to|up to|is|are)|\bwe're)\s+(?:the\s+|about\s+|around\s+)?$", re.I)
+# "new schedule from Monday": when a change holds from, not a new value ("the exams are from 15 February" is one).
+_SINCE = re.compile(
+    r"(?<!\bis )(?<!\bare )(?<!\bwas )(?<!\bwere )(?<!\bbe )\b(?:from|starting|starts|started|as of|effective|"
+    r"beginning|since)\s+(?:next\s+|this\s+)?$",
+    re.I,
+)
+
+
+def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """The known fact a new value after a verb of change replaces, as (fact, "implicit", the value)."""
+    if not reading.moved:
+        return []
+    given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
+    given = [v for v in given if not _SINCE.search(reading.text[: v.start])]  # when, not what: "from Monday"
+    given.sort(key=lambda v: not _AFTER_TO.search(reading.text[: v.start]))  # "hired 4 more, so now 16": 16
+    best: tuple[int, Known, Value] | None = None
+    for value in given:
+        about = _about(value, reading) - CHANGE_STEMS - stems(" ".join(v.text for v in given))
+        goer = _going(value, reading)
+        for known in live:
+            if goer is not None and goer not in known.text.lower().split()[:4]:  # "The user's brother Tom lives"
+                continue  # "Declan is off to Australia" moves Declan, not the café he ran with the user
+            counted = value.kind == "number" and (
+                (_a_headcount(value, reading.text, about) and counts_people(known.stems))
+                or (US_COUNT.search(reading.text[: value.start]) is not None and bool(known.stems & _GROUPS))
+            )
+            shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
+            if known.id is None or not shared or not other_of_kind(known.values, value):
+                continue
+            if value.kind == "number" and not _same_measure(value, reading.text, known):
+                continue  # "so we're 7 now" is no age: "67 years old" stays
+            if not _same_topic(value, reading, known):
+                continue  # a new job's clinic in Brunswick is not where the user studies
+            if best is None or shared > best[0]:
+                best = (shared, known, value)
+    return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _same_topic(value: Value, reading: Reading, known: Known) -> bool:
+    """May the new value be the known fact's (`of_a_job`)?"""
+    return all(of_a_job(s.text, known) for s in reading.statements if value.text in s.text)
+
+
+def of_a_job(statement: str, known: Known) -> bool:
+    """Not when the statement tells a job and the known fact tells none: a new job at a clinic in Brunswick
+    is not instead of studying at Melbourne uni, whatever words ("vet") they share."""
+    return not any(t.attribute == "job" for t in topics(statement)) or any(
+        t.attribute == "job" for t in topics(known.text)
+    )
+
+
+def _unit(text: str, end: int) -> str:
+    """The word after a number: what it counts or measures ("67 years", "7 now": "now")."""
+    unit = re.match(r"\s*([a-z]+)", text[end:].lower())
+    return unit.group(1) if unit else ""
+
+
+_OF_MONTH = re.compile(r"(?:st|nd|rd|th)?\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
+
+
+def _same_measure(value: Value, text: str, known: Known) -> bool:
+    """Does some number of the known fact measure what the new one may: not a span of time or a measure
+    ("67 years", "5 km") unless the new number is one of the same."""
+    new = stem(_unit(text, value.end))
+    for old in known.values:
+        if old.kind != "number" or _OF_MONTH.match(known.text, old.end) or known.text[old.end : old.end + 1] == "-":
+            continue  # "on 14 of may" is a day, "a five-star hotel" no count
+        unit = _unit(known.text, old.end)
+        if unit not in _NOT_PEOPLE or stem(unit) == new:
+            return True
+    return False
+
+
+# "Declan is off to Australia", "my sister moved to Leeds": someone goes to a place
+_GOES = re.compile(
+    r"^(?P<who>.+?)\s+(?:is\s+|has\s+|'s\s+)?(?:off|moving|moved|going|gone|heading|headed|relocating|"
+    r"relocated|emigrat\w+)\s+(?:back\s+|over\s+|out\s+)?to\s+(?:the\s+)?(?P<place>.+?)\s*$",
+    re.I,
+)
+
+
+def _going(value: Value, reading: Reading) -> str | None:
+    """Whom a statement sends to the new place (as `subject_of` names them), when it is not the user."""
+    for statement in reading.statements:
+        going = _GOES.match(statement.text)
+        if going and going.group("place").startswith(value.text):
+            who = subject_of(statement.text)
+            return None if who.startswith("the user") else who
+    return None
+
+
+# "so we're 7 now": how many the user's group counts
+US_COUNT = re.compile(r"\b(?:we're|we are|there are|there're)\s+(?:now\s+|only\s+|just\s+)?$", re.I)
+GROUP_WORDS = "team staff class group crew squad band family household"
+_GROUPS = stem_set(GROUP_WORDS)
+
+
+def _a_headcount(value: Value, text: str, about: frozenset[str]) -> bool:
+    """Does the number count people: "like 90 people", "so only 22 now" of guests, not "she lives 10
+    minutes from me, so she can help in person" (what follows a number is what it counts)."""
+    unit = re.match(r"\s*([a-z]+)", text[value.end :].lower())
+    if unit is not None and unit.group(1) in _NOT_PEOPLE:
+        return False
+    return counts_people(about)
+
+
+# What a number measures when it is no headcount: "10 minutes from me", "2 hours", "5 km".
+_NOT_PEOPLE = frozenset(
+    word_list(
+        "second seconds minute minutes min mins hour hours hr hrs day days week weeks month months year years yrs "
+        "km kms mile miles metre metres meter meters m kg kilos pounds lbs euro euros dollars quid bucks percent "
+        "pm am times floors floor stops"
+    )
+)
+
+
+def _about(value: Value, reading: Reading) -> frozenset[str]:
+    """What a new value is said of: its own statement's words ("moved to Nairobi" is not about teaching), the
+    sentence's when no statement carries it, the message's when the sentence says nothing but the value."""
+    carrying = [s.text for s in reading.statements if value.text in s.text]
+    said = stems(" ".join(carrying)) if carrying else stems(reading.text)
+    if not said - stems(value.text) - CHANGE_STEMS:  # "so only 22 now"
+        said = stems(reading.message)
+    return said
