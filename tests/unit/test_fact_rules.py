@@ -866,6 +866,17 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user swapped to closing, 2pm-10pm"],
         ),
         ("My kids love Lego.", ["The user's kids love Lego"]),  # a verb, not a relation's second word
+        # an apposition between dashes, "is moved" not read as a thing's name, "this menu" no time said first
+        (
+            "Well, Bill — my husband — bought me a MacBook!",
+            ["Bill bought the user a MacBook", "The user's husband is Bill"],
+        ),
+        ("We went to Tesco - my usual one - and bought bread.", ["The user went to Tesco", "The user bought bread"]),
+        (
+            "The interview is moved to next Tuesday, and it's online on Teams now",
+            ["The user's interview is moved to next Tuesday", "The user's interview is online on Teams now"],
+        ),
+        ("I got promoted to head chef, so this menu is my first big test!", ["The user got promoted to head chef"]),
         # what an event has, said of the event the message named: "the date is", "venue is"
         (
             "We're planning our wedding. The date is 12th December, venue is Eko Hotel.",
@@ -1041,6 +1052,51 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["The user is on aqua aerobics twice a week"],
         ),
         (["We are expecting about 300 guests.", "guest list is down to 180"], ["The user's guest list is down to 180"]),
+        # a count corrected or revised by what it counts, whatever else the sentence says ("blind2")
+        (
+            ["I have 3 grandchildren, all grown now.", "Sorry, I tell a lie — it is 4 grandchildren."],
+            ["The user has 4 grandchildren"],
+        ),
+        (
+            [
+                "also im saving for a gaming pc, budget 30k pesos, what parts",
+                "my tita sent me money so i can go up to 45k now",
+            ],
+            ["The user is saving for a gaming pc, budget 45k pesos", "The user's tita sent the user money"],
+        ),
+        (
+            [
+                "We have 40 thousand dollars for the kitchen renovation.",
+                "Bad news, we need to reduce to 30 thousand total.",
+            ],
+            ["The user has 30 thousand dollars for the kitchen renovation"],
+        ),
+        (
+            ["I have been married 5 years now.", "I am 34 years old."],
+            ["The user has been married 5 years now", "The user is 34 years old"],
+        ),
+        # a name corrected: the one known name of that family, not another of it said without a correction
+        (
+            ["My great-grandfather Olaf Haugen came from Bergen in 1902.", "Correction, his name was Ole Haugen."],
+            ["The user's great-grandfather Ole Haugen came from Bergen in 1902"],
+        ),
+        (
+            ["My cousin Olaf Haugen lives in Bergen.", "My uncle Ole Haugen is visiting next week."],
+            ["The user's cousin Olaf Haugen lives in Bergen", "The user's uncle Ole Haugen is visiting next week"],
+        ),
+        # "the race" is the marathon the user trains for (one already run keeps its year: above)
+        (
+            ["I am training for the Austin half marathon on February 16.", "The race got pushed to March 2."],
+            ["The user is training for the Austin half marathon on March 2"],
+        ),
+        # "finally" takes nothing back
+        (
+            [
+                "I drive my kids to school in my old Honda Civic.",
+                "I sold my Honda finally! I bought a Subaru Forester.",
+            ],
+            ["The user bought a Subaru Forester"],
+        ),
     ],
 )
 def test_a_change_said_as_people_say_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:

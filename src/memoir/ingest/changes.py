@@ -34,8 +34,10 @@ __all__ = ["Reading", "read"]
 
 _PROPER = r"(?-i:[A-Z0-9])[\w:'’.-]*(?:\s+(?-i:[A-Z])[\w'’-]*)*"
 _FROM_TO = re.compile(
-    r"\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<a>[^,;]+?)\s+(?:to|until|till)\s+(?:the\s+|a\s+|an\s+)?(?P<b>[^,;]+?)"
-    r"(?=\s*(?:[,;.!]|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b)",
+    # what a value changed from is a few words, no clause: not "from dubai sent me money so i can go up to 45k"
+    r"\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<a>(?:(?!\b(?:i|me|we|you|so|and|up|down)\b)[^,;]){1,40}?)"
+    r"\s+(?:to|until|till)\s+(?:the\s+|a\s+|an\s+)?(?P<b>[^,;]+?)"
+    r"(?=\s*(?:[,;!]|\.(?!\d)|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b)",
     re.IGNORECASE,
 )
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)

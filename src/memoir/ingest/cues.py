@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "NO_MORE", "RETRACTION", "is_retraction"]
+__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "CORRECTION", "NO_MORE", "RETRACTION", "is_retraction"]
 
 CHANGE_VERB = re.compile(
     r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|chang(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|"
@@ -16,8 +16,15 @@ CHANGE_VERB = re.compile(
     r"bump(?:ed|ing)|upped|brought|bring(?:ing)?|relocat(?:ed|ing)|transferr(?:ed|ing)|swapp(?:ed|ing)|"
     r"slipp(?:ed|ing)|delay(?:ed|ing)|replac(?:ed|ing)|took over|taking over|takes over|"
     r"(?:went|gone|going|come|came) (?:up|down) (?:to|from)|(?:down|up|back) to|"
+    r"(?:reduce|increase|raise|lower(?:ed)?|drop(?:ped)?|trim(?:med)?) (?:it |that |this )?to|"
     r"ended up (?:going with|going for|with|choosing|picking|booking|getting)|went with|settled on|opted for)\b",
     re.IGNORECASE,
+)
+# "Correction, … his name was Ole Haugen", "I tell a lie, it's 4": what was said before was wrong
+CORRECTION = re.compile(
+    r"\b(?:correction|i misspoke|i stand corrected|i tell a lie|my bad|my mistake|i was wrong|i got (?:that|it) wrong|"
+    r"typo|typed the wrong|wrong name|misread|misremembered|scratch that)\b",
+    re.I,
 )
 # "a supervisor change", "big changes at work", "change of plan": a change is announced.
 CHANGE_NOUN = re.compile(r"\b(?:change|changes|instead|switch|swap|from now on|these days|nowadays|now)\b", re.I)

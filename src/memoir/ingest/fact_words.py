@@ -34,6 +34,7 @@ __all__ = [
     "taken_words",
     "takes_back",
     "untouched",
+    "with_aliases",
 ]
 
 _HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
@@ -41,7 +42,8 @@ _TAKEN_BACK = stem_set(
     "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
-    "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped"
+    "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped "
+    "finally eventually already just actually really officially"
 )
 
 
@@ -147,8 +149,8 @@ def related(known: frozenset[str], about: frozenset[str], old: str) -> bool:
     return bool((known - stems(old)) & (about - stems(old)))
 
 
-# What a fact is about, in the words people take it back with: "not milk at all" of lactose intolerance,
-# "quit the cafe" of barista shifts
+# What a fact is about, in the words people take it back or change it with: "not milk at all" of lactose
+# intolerance, "quit the cafe" of barista shifts, "the race got pushed" of a marathon
 _SAID_OF = {
     "lactose": ("milk", "dairy"),
     "coeliac": ("gluten", "wheat"),
@@ -160,9 +162,18 @@ _SAID_OF = {
     "bartender": ("bar", "pub"),
     "baker": ("bakery",),
     "goalie": ("soccer", "football", "hockey"),
+    # a race of its kind: "the race got pushed to March 2" of the half marathon
+    "marathon": ("race",),
+    "triathlon": ("race",),
+    "ultramarathon": ("race",),
     "goalkeeper": ("soccer", "football", "hockey"),
 }
 _ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
+
+
+def with_aliases(known: frozenset[str]) -> frozenset[str]:
+    """A fact's stems and the words people may name what it is about by ("race" of a marathon)."""
+    return known | frozenset(alias for word in known for alias in _ALIASES.get(word, ()))
 
 
 def said_for(text: str) -> list[str]:
@@ -176,7 +187,7 @@ def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[st
     night), or its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?
     (`taken_words`)"""
     taken, names = words
-    known = known | frozenset(alias for word in known for alias in _ALIASES.get(word, ()))
+    known = with_aliases(known)
     if alike_stems(taken, known) == taken:
         return True
     return bool(names) and names <= known and not (taken - names - _EVENT_STEMS)

@@ -40,6 +40,7 @@ YIELD_EVERY = 200  # facts read between two pauses that let other threads run (a
 _NO_KEY = ""  # the key of a text with no word and no topic (found only by another such text)
 _NO_STEM = "#"  # the key of a fact with no stem (`topics.stems`): only a statement with none is like it
 _DIGIT = re.compile(r"\b\d\b")
+_COUNTED = re.compile(r"\b\d[\d.,]*\s*([a-z]+)", re.I)
 _EVERYWHERE = frozenset(("user", "users"))  # "The user …": nearly every fact, and no rule matches on it
 
 Scope = tuple[str, str | None]  # a conversation and, in unified mode, its agent
@@ -48,13 +49,15 @@ Scope = tuple[str, str | None]  # a conversation and, in unified mode, its agent
 def keys(text: str) -> frozenset[str]:
     """What finds a fact for a message: each word's stem cut to five letters (the rules match stems, or
     their first five letters: `fact_words.alike_stems`), each word's first five letters but a plural's "s" (how
-    `answers` matches words), single digits, and the single-valued topics the text speaks to."""
+    `answers` matches words), single digits, what a number counts ("%k" of "30k", `new_values`), and the
+    single-valued topics the text speaks to."""
     found: set[str] = set()
     for word in terms(text):
         if word not in _EVERYWHERE:
             found.add(stem(word)[:5])
             found.add("~" + (word[:-1] if word.endswith("s") and len(word) > 3 else word)[:5])
     found.update(_DIGIT.findall(text))
+    found.update("%" + stem(unit.lower()) for unit in _COUNTED.findall(text))  # "30k pesos": what is counted
     found.update(_topic_keys(text))
     return frozenset(found or (_NO_KEY,))
 

@@ -14,13 +14,14 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.changes import Reading
-from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, subject_of
+from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, subject_of, with_aliases
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import word_list
+from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.topics import stem, stem_set, stems, topics
 from memoir.ingest.values import Value
 
-__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "new_value", "of_a_job"]
+__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "counted", "new_value", "of_a_job"]
 
 # Stems that say a change happened, not what it is about: they never make a fact the one changed.
 CHANGE_STEMS = stem_set(
@@ -57,7 +58,9 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 (_a_headcount(value, reading.text, about) and counts_people(known.stems))
                 or (US_COUNT.search(reading.text[: value.start]) is not None and bool(known.stems & _GROUPS))
             )
-            shared = len(alike_stems(about, known.stems)) + counted  # "90 people" for "140 guests"
+            measured = value.kind == "number" and _counts_alike(value, reading.text, known)  # "45k" for "30k"
+            named = known.stems if _done(known.text) else with_aliases(known.stems)  # "race" of a marathon to run
+            shared = len(alike_stems(about, named)) + counted + measured  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
             if value.kind == "number" and not _same_measure(value, reading.text, known):
@@ -102,6 +105,39 @@ def _same_measure(value: Value, text: str, known: Known) -> bool:
         if unit not in _NOT_PEOPLE or stem(unit) == new:
             return True
     return False
+
+
+def counted(reading: Reading) -> list[str]:
+    """The new numbers with what they count, as written ("45k", "30 thousand"): what names the facts whose
+    counts they may be (`_counts_alike`; `live.keys`)."""
+    found = []
+    for value in reading.new:
+        unit = _unit(reading.text, value.end) if value.kind == "number" else ""
+        if unit and unit not in _NOT_PEOPLE and unit not in _NOT_UNITS:
+            found.append(reading.text[value.start : reading.text.lower().index(unit, value.end) + len(unit)])
+    return found
+
+
+def _done(text: str) -> bool:
+    """Does a fact of the user's tell a deed done ("The user ran their first marathon in 2019")? A race moved
+    is one still to run."""
+    words = [w for w in text.lower().split() if w not in ADVERBS]
+    if words[:2] != ["the", "user"] or len(words) < 3:
+        return False
+    return words[2] in IRREGULAR_PAST or (words[2].endswith("ed") and words[2] not in ("need", "feed"))
+
+
+def _counts_alike(value: Value, text: str, known: Known) -> bool:
+    """Does the new number count what one of the known fact's counts ("can go up to 45k now" of "budget
+    30k pesos", "reduce to 30 thousand" of "40 thousand dollars", "4 grandchildren" of "3 grandchildren")?
+    Not a span or a measure ("10 years"): those are said of too many things."""
+    unit = _unit(text, value.end)
+    if not unit or unit in _NOT_PEOPLE or unit in _NOT_UNITS:
+        return False
+    return any(old.kind == "number" and stem(_unit(known.text, old.end)) == stem(unit) for old in known.values)
+
+
+_NOT_UNITS = frozenset(word_list("now more total in at on of and or so to a the this that then only each per"))
 
 
 # "Declan is off to Australia", "my sister moved to Leeds": someone goes to a place

@@ -33,7 +33,7 @@ IRREGULAR_PAST = frozenset(
         "meant quit rode rose shook shot shut sang slept spoke stole struck swore threw understood woke wore "
         "became cut let hit split spread cost burst bet fit overcame overslept undertook withdrew fought "
         "sought sank rang slid spun sprang stuck stung swung wept wound dealt dug fed fled forgave froze hung "
-        "leapt lent lit mistook shone shrank"
+        "leapt lent lit mistook shone shrank misread misheard misunderstood overheard"
     )
 )
 _BASE_ED = frozenset(

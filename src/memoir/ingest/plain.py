@@ -25,7 +25,7 @@ __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
 
 _FRONTED = re.compile(
     r"^(?P<adv>(?:on|every|each|at|in|since|after|before|during|from|this|next|last|right now|these days|"
-    r"nowadays|most|some|usually|normally)\b[^,]{0,40}?),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
+    r"nowadays|most|some|usually|normally)\b(?:(?!\b(?:is|are|was|were)\b)[^,]){0,40}?),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
     re.I,
 )
 _REPORTED = re.compile(
@@ -242,9 +242,25 @@ _NAME_BETWEEN = re.compile(
 )
 
 
+# An apposition between dashes is one between commas: "Bill — my husband — bought", "my sister — Ana — lives"
+_DASHED = re.compile(
+    r"(?P<first>(?-i:[A-Z])[\w'’-]+|(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+[—–-]{1,2}\s+"
+    r"(?P<between>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?|(?-i:[A-Z])[\w'’-]+)\s+[—–-]{1,2}\s+(?!(?:and|or|but|so|then)\b)",
+    re.I,
+)
+
+
+def _dashed(match: re.Match[str]) -> str:
+    named = [part[:1].isupper() and not part.lower().startswith(("my ", "our ")) for part in match.group(0, 1, 2)[1:]]
+    if named[0] == named[1]:
+        return match.group(0)  # a name and a relation, one of each: "I went to the shop - my usual one - and"
+    return f"{match.group('first')}, {match.group('between')}, "
+
+
 def _apposed(text: str) -> str:
     """ "Biscuit, my beagle, joins the runs" and "My sister, Ana, lives in Porto" -> "my beagle Biscuit joins
     the runs", "My sister Ana lives in Porto"."""
+    text = _DASHED.sub(_dashed, text)  # "Bill — my husband — bought me a MacBook"
     match = _APPOSITION.search(text)
     if match:
         return f"{text[: match.start()]}{match.group('rel')} {match.group('name')} {match.group('rest')}"

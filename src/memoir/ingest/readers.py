@@ -44,7 +44,7 @@ _NAMED = re.compile(
 )
 _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
 _NOUN_PHRASE = re.compile(
-    r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+[a-z][\w-]*){0,2})\s+"
+    r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+(?!(?:is|are|was|were|will|has|had|have|been)\b)[a-z][\w-]*){0,2})\s+"
     r"(?P<verb>is|are|was|will be|will have|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
     # the event moved, not something moved by it ("the rain delayed our flight")
     r"meets|(?:got|was|has been|had been|been)\s+(?:moved|pushed|postponed|rescheduled|delayed|bumped|brought)"
@@ -150,7 +150,7 @@ def compound(clause: str, context: Context) -> list[str] | None:
 
 _COUNT_NOW = re.compile(
     r"^(?:it's|it is|its|we're at|we are at)\s+(?:up to\s+|down to\s+)?(?P<n>\d+|two|three|four|five|six|seven|eight|"
-    r"nine|ten|eleven|twelve)\s+(?P<what>[a-z]+s)\s+now$",
+    r"nine|ten|eleven|twelve)\s+(?P<what>[a-z]+(?:s|children|people|men|sheep|cattle|deer|fish))(?P<now>\s+now)?$",
     re.I,
 )
 # Time told as a count, not things counted: "it's 3 weeks now"
@@ -160,8 +160,9 @@ _SPANS = frozenset(word_list("seconds minutes hours days nights weeks months yea
 def pronoun(clause: str, context: Context) -> list[str] | None:
     """ "she is 4 years old", "her little brother Kenta is 3": whoever was named last."""
     counted = _COUNT_NOW.match(clause)
-    if counted and counted.group("what").lower() not in _SPANS:  # "it's 6 grandkids now": how many there are
-        return [f"The user has {counted.group('n')} {counted.group('what')} now"]
+    # "it's 6 grandkids now", "I tell a lie, it's 4 grandchildren": how many there are
+    if counted and counted.group("what").lower() not in _SPANS and (counted.group("now") or context.changing):
+        return [f"The user has {counted.group('n')} {counted.group('what')}{counted.group('now') or ''}"]
     match = _PERSONAL_PRONOUN.match(clause)
     if match:
         said = match.group("p").lower()

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
+from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import (
     counts_people,
     habit_dropped,
@@ -37,14 +38,15 @@ from memoir.ingest.fact_words import (
     taken_words,
     takes_back,
     untouched,
+    with_aliases,
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
-from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, new_value, of_a_job
+from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, counted, new_value, of_a_job
 from memoir.ingest.person import third_person
 from memoir.ingest.settling import settle
 from memoir.ingest.topics import stem, stem_set, stems
-from memoir.ingest.values import values
+from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
@@ -59,9 +61,11 @@ _CHANGE_WORDS = frozenset(
     word_list(
         "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
         "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
-        "anymore again back forward earlier later"
+        "anymore again back forward earlier later reduce increase raise lower drop trim"
     )
 )
+# What says a new value may hold, not more of what holds: "The user can go up to 45k now" says the budget
+_HOW = frozenset(word_list("can could will would may might go goes going need needs have has to up down total"))
 # Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
 _VERB_STEMS = stem_set(
     "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
@@ -125,13 +129,16 @@ def naming(readings: Sequence[Reading]) -> Names:
         alike += said
         if not reading.changing:
             continue
-        sharing += [reading.text, *said, *(" ".join(_opposite(text)) for text in said)]
+        sharing += [reading.text, *said, *(" ".join(_opposite(text)) for text in said), *said_for(reading.text)]
         words += reading.old
+        if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
+            words += [v.text.split()[-1] for v in reading.new if v.kind == "name" and len(v.text.split()) > 1]
         for clause in reading.retracted:
             taken = taken_part(clause)
             sharing += [taken, third_person(taken) or taken, *said_for(taken)]
         if reading.moved:
             sharing.append(reading.message)
+            words += counted(reading)  # "up to 45k now" may change "budget 30k pesos"
             if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
                 sharing.append(" ".join(HEADCOUNT))
             if any(US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
@@ -218,7 +225,29 @@ def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
     exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
     plan: I'm doing the Valencia half marathon instead")."""
-    return new_value(reading, live) or _restated(reading, live)
+    return new_value(reading, live) or _renamed(reading, live) or _restated(reading, live)
+
+
+def _renamed(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """ "Correction, I was squinting at the wrong line — his name was Ole Haugen": the one known fact naming
+    someone of that family by another first name ("Olaf Haugen") had it wrong."""
+    if CORRECTION.search(reading.message) is None:
+        return []
+    found: list[tuple[Known, str, str | None]] = []
+    for value in reading.new:
+        for known in live:
+            named = [v.text for v in known.values if _same_family(v, value)]
+            if known.id is not None and len(named) == 1 and not any(k is known for k, _, _ in found):
+                found.append((known, "renamed", named[0]))
+    return found if len(found) == 1 else []
+
+
+def _same_family(old: Value, new: Value) -> bool:
+    """Two names of one family, with other first names ("Olaf Haugen", "Ole Haugen")."""
+    said, saying = old.text.lower().split(), new.text.lower().split()
+    if not (old.kind == new.kind == "name" and len(said) > 1 and len(saying) > 1):
+        return False
+    return said[-1] == saying[-1] and said[0] != saying[0]
 
 
 _PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
@@ -258,6 +287,9 @@ def _replacement(
     known: Known, how: str, old: str | None, reading: Reading, used: set[int]
 ) -> tuple[str | None, set[int]]:
     """The fact as it holds now (None: taken back, nothing said instead), and the statements it used."""
+    if how == "renamed" and old is not None:
+        value = next(v for v in values(known.text) if v.text == old)
+        return swap_value(known.text, old, next(v.text for v in reading.new if _same_family(value, v))), set()
     if how == "restated" and old is not None:
         restated = reading.statements[int(old)].text
         return _switched_to(restated, known, reading) or restated, {int(old)}
@@ -269,10 +301,10 @@ def _replacement(
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
             more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
-            more = {
-                w for w in more if stem(w) not in known.stems
-            }  # another form of a word the fact holds: no more said
-            if more - _CHANGE_WORDS - {"user", "user's"}:
+            # another form of a word the fact holds, or the value with its unit ("45k"): no more said
+            named = with_aliases(known.stems)  # "race" of a half marathon
+            more = {w for w in more if stem(w) not in named and not w.startswith(old.lower())}
+            if more - _CHANGE_WORDS - _HOW - {"user", "user's"}:
                 return reading.statements[index].text, {index}
         return swap_kind(known.text, value, reading.text), set(carrying)
     if how == "retracted":

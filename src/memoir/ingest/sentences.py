@@ -103,7 +103,8 @@ _CHANGE_OPENER = (
     r"turns out(?: that)?|it turns out(?: that)?|as it turns out|wait|scratch that|my mistake|"
     # "Sorry, it's Tuesday" corrects; "Sorry I'm yawning", "sorry for the typo" apologise (`_FILLER`)
     r"sorry(?!\s+(?:i'm|im|i am|i was|i've|we're|we are|for|about|to|if|that|again)\b)|"
-    r"i misspoke|sorry,? i misspoke|i stand corrected|to correct myself|not anymore|plot twist|big change|"
+    r"i misspoke|sorry,? i misspoke|i stand corrected|i tell a lie|my bad|i was wrong|i got (?:that|it) wrong|"
+    r"to correct myself|not anymore|plot twist|big change|"
     r"so much happened|a lot has changed|lots has changed|things changed|news flash"
 )
 _REMEMBER = (
