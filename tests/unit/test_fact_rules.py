@@ -917,6 +917,12 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user's landlord's name is Herr Vogel",
             ],
         ),
+        # a name given at once, of the one the message before left unnamed: where "she" or "he" fits them
+        (
+            ["i need help planning my daughter's birthday", "Yui, she's turning 7 on the 12th of August."],
+            ["The user's daughter Yui is turning 7 on the 12th of August"],
+        ),
+        (["i need help planning my son's birthday", "Yui, she's turning 7."], []),
         # the date and venue of the event the message before named
         (
             ["I need help with the wording for our wedding invitation card.", "The date is 12th December."],

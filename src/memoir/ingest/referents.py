@@ -18,7 +18,7 @@ from memoir.ingest.lexicon import CHANGEABLE, NATIONALITIES, PEOPLE, PETS, word_
 from memoir.ingest.relations import VERBS
 from memoir.ingest.values import values
 
-__all__ = ["NOT_NAMES", "WHICH_ONE", "Context", "mentioned", "name_thing"]
+__all__ = ["NOT_NAMES", "WHICH_ONE", "Context", "mentioned", "name_thing", "named_at_once", "unnamed_in"]
 
 
 @dataclass
@@ -44,6 +44,9 @@ class Context:
     # other pronouns across messages as often stand for someone the assistant named
     earlier: str | None = None
     group: str | None = None  # the user's people named last as many ("my parents"): whom "they" stands for
+    # the user's person the message before named by relation alone ("planning my daughter's birthday"), whose
+    # name a message opening "Yui, she's turning 7" gives
+    unnamed: str | None = None
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
@@ -141,3 +144,47 @@ def mentioned(clause: str, context: Context) -> None:
         context.pet_last = pets[-1].start() > person_at
     elif person_at >= 0:
         context.pet_last = False
+
+
+_HERS = frozenset(
+    word_list(
+        "wife fiancée fiancee girlfriend daughter mother mum mom mommy sister grandmother grandma granny nan aunt "
+        "niece landlady stepdaughter stepmother stepmum stepmom granddaughter daughter-in-law sister-in-law "
+        "mother-in-law wife-to-be"
+    )
+)
+_HIS = frozenset(
+    word_list(
+        "husband fiancé fiance boyfriend son father dad daddy brother grandfather grandpa uncle nephew landlord "
+        "stepson stepfather stepdad grandson son-in-law brother-in-law father-in-law husband-to-be"
+    )
+)
+_OWNER = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)(?:'s|’s)\s", re.I)
+
+
+def unnamed_in(text: str) -> str | None:
+    """The last of the user's people a message named by relation alone ("my daughter's birthday", "my
+    landlord"), as "daughter"; None where it named them ("my daughter Yui") or nobody."""
+    found = [
+        m for m in (*_UNNAMED.finditer(text), *_OWNER.finditer(text)) if m.group("rel").split()[-1].lower() in PEOPLE
+    ]
+    return max(found, key=lambda m: m.start()).group("rel").lower() if found else None
+
+
+_NAME_THEN_PRONOUN = re.compile(
+    rf"^(?P<name>{NAME}),\s+(?P<p>she|he)(?P<verb>'s|’s|\s+is|\s+was|\s+has|\s+had)\s+", re.I
+)
+
+
+def named_at_once(text: str, unnamed: str | None) -> str:
+    """ "Yui, she's turning 7" after "my daughter's birthday": "my daughter Yui is turning 7" (a name given at
+    once, of the one person the message before left unnamed, where "she" or "he" fits them)."""
+    match = _NAME_THEN_PRONOUN.match(text)
+    if match is None or unnamed is None:
+        return text
+    rel = unnamed.split()[-1]
+    if rel not in (_HERS if match.group("p").lower() == "she" else _HIS) and rel in _HERS | _HIS:
+        return text
+    verb = match.group("verb").strip()
+    verb = "is" if verb in ("'s", "’s") else verb
+    return f"my {unnamed} {match.group('name')} {verb} {text[match.end() :]}"

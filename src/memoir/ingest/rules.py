@@ -29,7 +29,7 @@ from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS, others
-from memoir.ingest.referents import Context, mentioned
+from memoir.ingest.referents import Context, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.topics import stem
@@ -142,6 +142,7 @@ def _after(before: str, context: Context) -> Context:
         _statements_of(sentence, context)
     fresh = Context(context.known)
     fresh.event, fresh.earlier = context.event, context.animate()
+    fresh.unnamed = unnamed_in(before)
     return fresh
 
 
@@ -150,7 +151,8 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.important = sentence.important
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
-    for clause in clauses(plain_sentence(_events_named(sentence.text, context))):
+    text = named_at_once(sentence.text, context.unnamed) if context.opening else sentence.text
+    for clause in clauses(plain_sentence(_events_named(text, context))):
         clause = _thing_said_before(clause, context.clause)
         if not clause:
             continue
