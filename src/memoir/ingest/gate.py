@@ -140,7 +140,12 @@ _NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says w
 _TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
 # Ending on a word that points outside the fact ("it"), or on a preposition whose object went
 # ("so we need someone before then", with "then" taken as a filler: "… needs someone before").
-_DANGLING = re.compile(r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$", re.I)
+_DANGLING = re.compile(
+    r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$"
+    # "The user hired two more": more of what, the message said before
+    r"|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several|some)\s+more$",
+    re.I,
+)
 # What the verb acts on is a word pointing outside the fact ("set it up for the user", "keeps mixing
 # them up", "booked one for Thursday"): without the other message, it says nothing.
 _POINTING_OBJECT = re.compile(
