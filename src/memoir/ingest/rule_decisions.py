@@ -300,7 +300,8 @@ def _replacement(
         value = next(v for v in reading.new if v.text == old)
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
-            more = set(terms(reading.statements[index].text)) - set(terms(known.text)) - set(terms(old))
+            said_of = _up_to_value(reading.statements[index].text, old)  # not why: ", payment gateway approval …"
+            more = set(terms(said_of)) - set(terms(known.text)) - set(terms(old))
             # another form of a word the fact holds, or the value with its unit ("45k"): no more said
             named = with_aliases(known.stems)  # "race" of a half marathon
             more = {w for w in more if stem(w) not in named and not w.startswith(old.lower())}
@@ -330,6 +331,14 @@ def _replacement(
     text = swap_value(known.text, whole, new)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
+
+
+def _up_to_value(text: str, value: str) -> str:
+    """A statement up to the clause after its new value: "The user's store launch is pushed to 5 September"
+    of "…, payment gateway approval is delayed" (what follows a comma after the value is another matter)."""
+    at = text.find(value)
+    comma = text.find(",", at + len(value)) if at >= 0 else -1
+    return text[:comma] if comma >= 0 else text
 
 
 _SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)
