@@ -917,6 +917,23 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user's landlord's name is Herr Vogel",
             ],
         ),
+        # "he" opening a message: the man the message before named last, never a woman
+        (
+            [
+                "My boy Liam turns 21 in March and the missus Sharon has roped me into a speech.",
+                "He's an apprentice electrician.",
+            ],
+            [
+                "Sharon has roped the user into a speech",
+                "The user's boy Liam is an apprentice electrician",
+                "The user's boy Liam turns 21 in March",
+                "The user's wife is Sharon",
+            ],
+        ),
+        (
+            ["My boy Liam turns 21 in March.", "She's an apprentice electrician."],
+            ["The user's boy Liam turns 21 in March"],
+        ),
         # a name given at once, of the one the message before left unnamed: where "she" or "he" fits them
         (
             ["i need help planning my daughter's birthday", "Yui, she's turning 7 on the 12th of August."],
@@ -1094,6 +1111,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         (
             ["I am training for the Austin half marathon on February 16.", "The race got pushed to March 2."],
             ["The user is training for the Austin half marathon on March 2"],
+        ),
+        # a habit dropped, done by the time it is told; how long ago is no new count of it
+        (
+            ["I smoke too much, 20 cigarettes a day.", "also i stop smoking, 3 weeks no cigarette!! patches help."],
+            ["The user stopped smoking"],
         ),
         # the event's new date; why it moved is another matter
         (

@@ -80,8 +80,17 @@ def habit_dropped(retracted: Sequence[str]) -> str | None:
     """ "I stopped smoking": taken back, and a fact of its own (a habit dropped says something of the user)."""
     for clause in retracted:
         if _HABIT.search(clause) and (said := third_person(clause)):
-            return said
+            # a habit dropped is done by the time it is told: "i stop smoking" (as typed) is "stopped"
+            return re.sub(r"^(The user) (?:stops|gives up|quits)\b", _in_the_past, said)
     return None
+
+
+def _in_the_past(match: re.Match[str]) -> str:
+    verb = match.group(0).split()[-1].lower()
+    return f"{match.group(1)} {_PAST_OF.get(verb, verb)}"
+
+
+_PAST_OF = {"stops": "stopped", "quits": "quit", "up": "gave up"}
 
 
 def swap_value(text: str, old: str, new: str) -> str:

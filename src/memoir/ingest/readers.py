@@ -168,6 +168,8 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         said = match.group("p").lower()
         who = context.animate() if said in ("he", "she") else context.thing if said == "it" else None
         who = context.group if said == "they" else who  # "my parents are visiting … they arrive October 3rd"
+        if who is None and context.opening and said in ("he", "she"):  # "My boy Liam turns 21" then "He's an
+            who = context.his if said == "he" else context.hers  # apprentice electrician": of Liam, nothing after
         if who is None:
             return []
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(

@@ -18,7 +18,7 @@ from memoir.ingest.lexicon import CHANGEABLE, NATIONALITIES, PEOPLE, PETS, word_
 from memoir.ingest.relations import VERBS
 from memoir.ingest.values import values
 
-__all__ = ["NOT_NAMES", "WHICH_ONE", "Context", "mentioned", "name_thing", "named_at_once", "unnamed_in"]
+__all__ = ["NOT_NAMES", "WHICH_ONE", "Context", "gendered", "mentioned", "name_thing", "named_at_once", "unnamed_in"]
 
 
 @dataclass
@@ -47,6 +47,10 @@ class Context:
     # the user's person the message before named by relation alone ("planning my daughter's birthday"), whose
     # name a message opening "Yui, she's turning 7" gives
     unnamed: str | None = None
+    # the user's man and woman the message before named last by relation and name ("My boy Liam", "the missus
+    # Sharon"): whom a message opening "He's an apprentice electrician" speaks of
+    his: str | None = None
+    hers: str | None = None
 
     def animate(self) -> str | None:
         """Whom "he" or "she" stands for: the pet or the person named last."""
@@ -188,3 +192,20 @@ def named_at_once(text: str, unnamed: str | None) -> str:
     verb = match.group("verb").strip()
     verb = "is" if verb in ("'s", "’s") else verb
     return f"my {unnamed} {match.group('name')} {verb} {text[match.end() :]}"
+
+
+_HIS_TOO = _HIS | {"boy", "lad", "fella", "bloke"}
+_HERS_TOO = _HERS | {"girl", "lass"}
+
+
+def gendered(text: str) -> tuple[str | None, str | None]:
+    """The last man and the last woman of the user's a text names by relation and name ("my boy Liam", "my wife
+    Sharon"), as "the user's boy Liam"."""
+    his = hers = None
+    for m in re.finditer(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", text, re.I):
+        rel = m.group("rel").lower()
+        if rel in _HIS_TOO:
+            his = f"the user's {rel} {m.group('name')}"
+        elif rel in _HERS_TOO:
+            hers = f"the user's {rel} {m.group('name')}"
+    return his, hers

@@ -250,6 +250,7 @@ def _same_family(old: Value, new: Value) -> bool:
     return said[-1] == saying[-1] and said[0] != saying[0]
 
 
+_SPAN_AFTER = re.compile(r"\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|yrs?)\b", re.I)
 _PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
 
 
@@ -319,6 +320,7 @@ def _replacement(
             for v in reading.new
             if v.kind in ("weekday", "date", "time", "number")
             and not any(re.search(rf"(?<!\w){re.escape(v.text)}(?!\w)", s.clause or s.text) for s in reading.statements)
+            and not (v.kind == "number" and _SPAN_AFTER.match(reading.text, v.end))  # "3 weeks no cigarette": how long
         ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
         return swapped or habit_dropped(reading.retracted), set()
@@ -335,10 +337,12 @@ def _replacement(
 
 def _up_to_value(text: str, value: str) -> str:
     """A statement up to the clause after its new value: "The user's store launch is pushed to 5 September"
-    of "…, payment gateway approval is delayed" (what follows a comma after the value is another matter)."""
+    of "…, payment gateway approval is delayed" (a clause of its own after the value is another matter)."""
     at = text.find(value)
     comma = text.find(",", at + len(value)) if at >= 0 else -1
-    return text[:comma] if comma >= 0 else text
+    if comma < 0 or not re.search(r"\b(?:is|are|was|were|has|have|had)\b", text[comma:]):
+        return text  # ", 15 min to office now" says more of the new value, no other matter
+    return text[:comma]
 
 
 _SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)

@@ -29,7 +29,7 @@ from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS, others
-from memoir.ingest.referents import Context, mentioned, named_at_once, unnamed_in
+from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.topics import stem
@@ -143,6 +143,7 @@ def _after(before: str, context: Context) -> Context:
     fresh = Context(context.known)
     fresh.event, fresh.earlier = context.event, context.animate()
     fresh.unnamed = unnamed_in(before)
+    fresh.his, fresh.hers = gendered(plain_sentence(before))
     return fresh
 
 
