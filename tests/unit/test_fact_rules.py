@@ -866,6 +866,17 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user swapped to closing, 2pm-10pm"],
         ),
         ("My kids love Lego.", ["The user's kids love Lego"]),  # a verb, not a relation's second word
+        # a habit the user keeps to; what they ask to have written, of their own life
+        (
+            "ok. also beach volleyball every Thursday with my lab mates is non-negotiable haha",
+            ["The user never misses beach volleyball every Thursday with their lab mates"],
+        ),
+        ("This price is non-negotiable", []),
+        (
+            "Also add a line that our colours are emerald green and gold.",
+            ["The user's colours are emerald green and gold"],
+        ),
+        ("Please say that you loved it", []),
         # an apposition between dashes, "is moved" not read as a thing's name, "this menu" no time said first
         (
             "Well, Bill — my husband — bought me a MacBook!",

@@ -61,7 +61,19 @@ _PASS_ON = re.compile(
 )
 
 
+# What the user asks to be written in a letter or card, about their own life: "And mention that my wife Katrin
+# also called", "add a line that our colours are emerald and gold"
+_TO_WRITE = re.compile(
+    r"^(?:and\s+|also\s+|please\s+|pls\s+|abeg\s+|can you\s+|could you\s+)*(?:add|mention|include|say|write|put)"
+    r"(?:\s+(?:a line|a sentence|in the \w+|too|also))*\s+that\s+(?P<said>\S.+)$",
+    re.I,
+)
+
+
 def _passed_on(text: str) -> str:
+    written = _TO_WRITE.match(text)
+    if written and re.search(r"\b(?:my|our)\b", written.group("said"), re.I):
+        return written.group("said")
     match = _PASS_ON.match(text)
     # of things of the user's ("my tomatoes", "our move"), not "tell her I said hi", "tell Santa I want a pony"
     if match is None or not re.search(r"\b(?:my|our)\b", match.group("said"), re.I):

@@ -108,13 +108,14 @@ _MY_THING = re.compile(
     r"^(?P<what>(?!(?:it|this|that|which|what)\b)[\w][\w' -]{1,60}?)\s+(?P<verb>is|are|'s)\s+"
     r"(?:(?:really|just|totally|honestly|so|definitely|also)\s+)*(?P<not>not\s+)?"
     r"(?:(?:really|just|totally|honestly|so|definitely|quite)\s+)*"
-    r"(?:my (?:thing|jam|cup of tea)|for me)$",
+    r"(?P<kept>non-negotiable|sacred|a must|a ritual|my ritual|(?:my (?:thing|jam|cup of tea)|for me))$",
     re.I,
 )
 
 
 def my_thing(clause: str, context: Context) -> list[str] | None:
-    """ "writing sales-y stuff is not my thing", "Mornings are not for me", "Baking is my jam": a like."""
+    """ "writing sales-y stuff is not my thing", "Mornings are not for me", "Baking is my jam": a like; "beach
+    volleyball every Thursday is non-negotiable": a habit kept."""
     match = _MY_THING.match(clause.replace(" isn't ", " is not ").replace(" aren't ", " are not "))
     if not match:
         return None
@@ -122,6 +123,10 @@ def my_thing(clause: str, context: Context) -> list[str] | None:
     first = what.split()[0]
     if first.lower() not in context.known and not first.isupper():
         what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
+    if not match.group("kept").lower().startswith(("my thing", "my jam", "my cup", "for me")):
+        # "beach volleyball every Thursday with my lab mates is non-negotiable": something the user keeps to
+        kept = what.replace("the user's", "their")
+        return [] if match.group("not") else [f"The user never misses {kept}"]
     return [f"The user {'does not like' if match.group('not') else 'likes'} {what}"]
 
 
