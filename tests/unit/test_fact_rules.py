@@ -866,6 +866,10 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user swapped to closing, 2pm-10pm"],
         ),
         ("My kids love Lego.", ["The user's kids love Lego"]),  # a verb, not a relation's second word
+        (  # a job near a place
+            "Gidday. Graeme here, sheep and beef farmer near Gore in Southland.",
+            ["The user's name is Graeme", "The user is a sheep and beef farmer near Gore in Southland"],
+        ),
         # a habit the user keeps to; what they ask to have written, of their own life
         (
             "ok. also beach volleyball every Thursday with my lab mates is non-negotiable haha",

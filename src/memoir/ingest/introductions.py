@@ -153,7 +153,7 @@ _SIGN_ON = re.compile(r"^(?P<who>.+?)\s+here(?:,\s*(?P<place>[^,]+))?$", re.I)
 
 def _names_a_role(phrase: str) -> bool:
     """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
-    head = re.split(r"\s+(?:at|in|for|with|from|of|on)\s+", phrase, maxsplit=1)[0]  # "first officer on the A380"
+    head = re.split(r"\s+(?:at|in|for|with|from|of|on|near|outside)\s+", phrase, maxsplit=1)[0]  # "officer on the A380"
     words = head.lower().split()
     return 0 < len(words) <= 6 and words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS)
 
