@@ -870,6 +870,15 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "Gidday. Graeme here, sheep and beef farmer near Gore in Southland.",
             ["The user's name is Graeme", "The user is a sheep and beef farmer near Gore in Southland"],
         ),
+        # "it'll be me" names no thing; "me and my mum" is one subject; ", anyway …" another matter
+        (
+            "our house is not that big so it'll mostly be me and my mum on Saturday, anyway where to start",
+            ["The user's house is not that big"],
+        ),
+        (
+            "im not gonna do valorant much anymore, me and my cousin Paolo switched to playing dota 2",
+            ["The user's cousin is Paolo", "The user and their cousin Paolo switched to playing dota 2"],
+        ),
         # a habit the user keeps to; what they ask to have written, of their own life
         (
             "ok. also beach volleyball every Thursday with my lab mates is non-negotiable haha",

@@ -175,8 +175,8 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         who = context.group if said == "they" else who  # "my parents are visiting … they arrive October 3rd"
         if who is None and context.opening and said in ("he", "she"):  # "My boy Liam turns 21" then "He's an
             who = context.his if said == "he" else context.hers  # apprentice electrician": of Liam, nothing after
-        if who is None:
-            return []
+        if who is None or (said == "it" and _NOBODY_IT.match(match.group("rest"))):
+            return []  # "it'll mostly be me and my mum": no thing of the user's, who will be there
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(
             (match.group("aux") or "").lower()
         )
@@ -202,6 +202,7 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
     return None
 
 
+_NOBODY_IT = re.compile(r"(?:\w+ly\s+|just\s+)?(?:be|was|is)\s+(?:just\s+|only\s+)?(?:me|us|you)\b", re.I)
 _MAX_FRAGMENTS = 16
 # ", who is a plumber," inside a clause: said of the one before it (`rules._who_is`), not of the user
 _BETWEEN_COMMAS = re.compile(r",\s+(?:who|which)\b[^,]*,\s+(?=[a-z])")

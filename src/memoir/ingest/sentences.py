@@ -136,10 +136,11 @@ _SUBJECT = (
 )
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
-    rf"|(?<!^me),?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)"  # not "Me and my …"
+    rf"|(?<!\bme),?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)"  # not "Me and my …"
     r"|(?<=^me)\s+and\s+(?=(?:my|our)\s+[\w-]+['’]s\b)"  # but "Me and my brother's wife …": the wife's
     rf"|,\s+(?:also\s+|plus\s+|btw\s+)?(?={_SUBJECT}\b\s*\w)"  # ", also my mom is celiac"
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
+    r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
