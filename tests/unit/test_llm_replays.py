@@ -190,6 +190,16 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     assert usable_facts(["The user walks the dog every morning"], "Also I walk the dog every morning.") == [
         "The user walks the dog every morning"
     ]
+    # a prompt's example copied beside one word of the message, a number put in the age's field, a judgement
+    assert usable_facts(["The user moved to halls"], "update moved to rotterdam zuid last week") == []
+    assert usable_facts(["Declan bought out his old house"], "Declan's bought out, he's off to Australia.") == []
+    assert as_fact("age: 2000 words") is None
+    assert as_fact("age: 34") == "The user's age is 34"
+    said = "Our tortoises Laddoo and Jalebi are 15 and 12."
+    assert usable_facts(["Laddoo is 15 years old"], said, known={"laddoo"}) == [
+        "Laddoo is 15 years old"
+    ]
+    assert usable_facts(["The user's essay is perfect"], "Thanks, my essay is perfect now!") == []
 
 
 def test_an_answer_with_nothing_usable_is_asked_again_once_then_given_up() -> None:

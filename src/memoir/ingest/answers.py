@@ -10,7 +10,7 @@ never the answer's good ones:
 
 - placeholders and facts that say nothing ("Jane is Jane");
 - facts the message's statements do not support: every name and number of the fact must
-  be in them, and at least half of its content words (questions are not statements, so
+  be in them, and two thirds of its content words (questions are not statements, so
   "Is my backend language Go?" supports nothing);
 - facts the rules' gate refuses (small talk, requests, hedges: `gate.is_fact`);
 - facts a rule's fact already says (most of their words in one of it, or the same topic
@@ -82,9 +82,9 @@ def supported_by(fact: str, message: str) -> bool:
     Names and numbers are what a model invents ("The user's backend language is Python"
     from "Is my backend language Go?"): each must appear in the message. A real 0.5B model
     also embroiders ("The app uses advanced machine learning algorithms" from "a
-    tide-prediction app"): at least half of the fact's content words must be the
-    message's, compared by their first five letters (a plural's "s" aside), so "prefers"
-    matches "prefer" and "keeps" "keep".
+    tide-prediction app", "The user moved to halls" from "moved to rotterdam zuid"): at least
+    two thirds of the fact's content words must be the message's, compared by their first
+    five letters (a plural's "s" aside), so "prefers" matches "prefer" and "keeps" "keep".
     """
     said = message.lower()
     specifics = [w for w in SPECIFIC.findall(fact)[1:] if w.lower() not in _NOT_CONTENT]  # [0]: the sentence start
@@ -93,13 +93,17 @@ def supported_by(fact: str, message: str) -> bool:
     event = _EVENT_VERB.search(fact)  # "The user moved to Bonanza" of "head barista at bonanza": no move was said
     if event and not _said_happened(event.group(0).split()[0].lower(), message):
         return False
-    claimed = [w for w in terms(fact) if w not in _NOT_CONTENT]
+    claimed = [w for w in terms(_AGED.sub(r"\1", fact)) if w not in _NOT_CONTENT]
     found_stems = {_stem(w) for w in terms(message)}
     found = [w for w in claimed if _stem(w) in found_stems]
     # A word besides its numbers, where it claims one: "The user has 10 guests" of "she lives 10 minutes
     # from me" has one word of two in the message, and that word is the number ("The user is 34" has none).
     words = [w for w in claimed if not w[0].isdigit()]
-    return bool(found) and 2 * len(found) >= len(claimed) and (not words or any(w in found for w in words))
+    return bool(found) and 3 * len(found) >= 2 * len(claimed) and (not words or any(w in found for w in words))
+
+
+# What a fact adds to a number without adding a claim: "They're 15 and 12" is "Laddoo is 15 years old".
+_AGED = re.compile(r"\b(\d+)[\s-]+years?[\s-]+old\b", re.I)
 
 
 def _said_happened(verb: str, message: str) -> bool:
@@ -193,7 +197,13 @@ def as_fact(item: object) -> str | None:
         text = "The user" + text[4:]
     text = about_the_user(text)
     text = _REASON.split(text, maxsplit=1)[0]  # why is no fact: "… switched hotels because the Granvia …"
+    if (age := _AGE_IS.match(text)) and not _AN_AGE.fullmatch(age.group("age")):
+        return None  # "The user's age is 2000 words": a number of something else, put in the age's field
     return text[:1].upper() + text[1:] if text else None
+
+
+_AGE_IS = re.compile(r"^(?:the user's|[\w'’-]+'s) age is (?P<age>.+)$", re.I)
+_AN_AGE = re.compile(r"\d{1,3}(?:\s*(?:years?|yrs?|y/?o|months?|weeks?)(?:\s+old)?)?|\w+(?:-\w+)?|\w+ years? old", re.I)
 
 
 _REASON = re.compile(r",?\s+because\b", re.I)

@@ -164,7 +164,7 @@ _GENERIC = frozenset(
         "best better worse worst sounds sound looks look seems seem feel feels felt moment bunch couple wow "
         "yeah yes haha lol idea brutal slow annoying chaos mess hard tough crazy insane awful terrible horrible "
         "boring exhausting nicer easier harder worse tbh honestly ngl though anyway thank thanks god disaster "
-        "nightmare relief blast us me him them you news genius"
+        "nightmare relief blast us me him them you news genius perfect brilliant excellent"
     )
 )
 _PLAN_WORDS = 4  # a plan without a date says what it is: "gonna teach guitar lessons out of my apartment"

@@ -153,6 +153,32 @@ def compound(clause: str, context: Context) -> list[str] | None:
     return [*facts, f"The user and {who} {others(rest)}"]
 
 
+_NAMED_IT = re.compile(rf"^(?:i|we|they)\s+(?:just\s+)?(?:named|called)\s+(?:her|him|it)\s+(?P<name>{NAME})$", re.I)
+
+
+def named_it(clause: str, context: Context) -> list[str] | None:
+    """ "just adopted a kitten, we named her Pickles": the pet (or thing) named last is called so."""
+    match = _NAMED_IT.match(clause)
+    named = context.pet or context.thing
+    if match is None or named is None:
+        return None
+    return [f"{named[0].upper()}{named[1:]} is named {match.group('name')}"]
+
+
+_HOME_AREA = re.compile(
+    r"^(?:that's|that is|thats|it's|it is|its)\s+(?:my|our)\s+(?:own\s+)?(?:barrio|neighbou?rhood|hood|area|"
+    r"home ?town|part of town|manor|local area|quarter|district)(?:,.*)?$",
+    re.I,
+)
+
+
+def home_area(clause: str, context: Context) -> list[str] | None:
+    """ "writing from a café in Lavapiés, that's my barrio": the place named last is where the user lives."""
+    if _HOME_AREA.match(clause) is None:
+        return None
+    return [f"The user lives in {context.place}"] if context.place else []
+
+
 _COUNT_NOW = re.compile(
     r"^(?:it's|it is|its|we're at|we are at)\s+(?:up to\s+|down to\s+)?(?P<n>\d+|two|three|four|five|six|seven|eight|"
     r"nine|ten|eleven|twelve)\s+(?P<what>[a-z]+(?:s|children|people|men|sheep|cattle|deer|fish))(?P<now>\s+now)?$",
@@ -339,6 +365,8 @@ READERS = (
     always,
     put_on,
     compound,
+    named_it,
+    home_area,
     pronoun,
     user,
     diet,

@@ -141,6 +141,7 @@ _SPLIT = re.compile(
     rf"|,\s+(?:also\s+|plus\s+|btw\s+)?(?={_SUBJECT}\b\s*\w)"  # ", also my mom is celiac"
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
+    r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
@@ -152,7 +153,7 @@ _SPLIT = re.compile(
     r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"
     r"|,\s+and\s+(?=(?:the|a|an|this|that|his|her|their)\s)"
     r"|,\s+(?=(?-i:[A-Z])[a-z]+\s+(?:is|was|has|had|will|covers|helps|does|[a-z]+s|[a-z]+ed|went|got|left|came|"
-    r"took|found|made|did|quit|became)\b)"
+    r"took|found|made|did|quit|became|didn't|didnt|doesn't|doesnt|wasn't|wasnt|isn't|isnt|won't|can't)(?!\w))"
     rf"|,\s+(?=(?:(?:now|so|basically|fully)\s+)?(?:{DIETS})\b)"  # "I eat fish again, pescatarian now"
     rf"|,\s+(?=(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})\s+(?:is|was|has|had|[a-z]+s)\b)",  # ", mum cooks"
     re.IGNORECASE,

@@ -46,7 +46,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:lives|live|is living|are living|resides|is based|"
             r"(?:got|found|bought|rented|have|has) an? (?:flat|house|apartment|place|home)(?: together)?|"
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
-            r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?)\s+(?:back\s+)?"
+            r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
+            r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)\s+(?:back\s+)?"
             r"(?:in|to|at)\s+(?P<v>.+)$",
             re.I,
         ),
