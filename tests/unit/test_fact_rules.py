@@ -879,6 +879,12 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "im not gonna do valorant much anymore, me and my cousin Paolo switched to playing dota 2",
             ["The user's cousin is Paolo", "The user and their cousin Paolo switched to playing dota 2"],
         ),
+        # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
+        ("live in schiedam", ["The user lives in schiedam"]),
+        ("need help with cv", []),
+        ("hate it", []),
+        ("daughter zosia is 5 does she go on cv", ["The user's daughter Zosia is 5"]),
+        ("daughter school is 5 minutes away", []),
         # a habit the user keeps to; what they ask to have written, of their own life
         (
             "ok. also beach volleyball every Thursday with my lab mates is non-negotiable haha",

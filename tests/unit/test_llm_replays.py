@@ -196,9 +196,7 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     assert as_fact("age: 2000 words") is None
     assert as_fact("age: 34") == "The user's age is 34"
     said = "Our tortoises Laddoo and Jalebi are 15 and 12."
-    assert usable_facts(["Laddoo is 15 years old"], said, known={"laddoo"}) == [
-        "Laddoo is 15 years old"
-    ]
+    assert usable_facts(["Laddoo is 15 years old"], said, known={"laddoo"}) == ["Laddoo is 15 years old"]
     assert usable_facts(["The user's essay is perfect"], "Thanks, my essay is perfect now!") == []
 
 

@@ -285,6 +285,15 @@ def _apposed(text: str) -> str:
 _BARE_RELATION = re.compile(rf"^(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))}) (?-i:[A-Z])[\w'-]+\b", re.I)
 
 
+# A relation's name typed in lower case, known a name by the age said of it: "daughter zosia is 5"
+_LOWER_NAMED = re.compile(
+    rf"^((?:my |our )?(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})) ((?-i:[a-z]){{2,}}) "
+    r"(?=(?:is|turns|turned|just turned) \d{1,3}(?:\s*(?:years?|yrs?|y/?o)(?:\s+old)?)?(?:[\s,.!?]|$)"
+    r"(?!\s*(?:min|hour|km|mile|kg|day|week|month|%)))",
+    re.I,
+)
+
+
 def plain_clause(clause: str) -> str:
     """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
     clause = re.sub(r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay)\b[,\s]*)+", "", clause, flags=re.I)
@@ -298,6 +307,7 @@ def plain_clause(clause: str) -> str:
     )
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
     clause = _done_to_me(_done_to_plans(clause))
+    clause = _LOWER_NAMED.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()} ", clause)  # "daughter zosia is 5"
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
         clause = "my " + clause[0].lower() + clause[1:]
     fronted = _FRONTED.match(clause)

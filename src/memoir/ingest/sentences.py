@@ -142,6 +142,8 @@ _SPLIT = re.compile(
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
     r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
+    # "daughter zosia is 5 does she go on cv": a question run on
+    r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
     r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb

@@ -46,6 +46,10 @@ _PLAN_START = re.compile(
     re.I,
 )
 
+# A verb of the user's life without "I", as typed in haste; not one that is also a noun ("work is crazy", "love
+# it") nor one that asks something of the assistant ("need help with cv": a request the gate refuses)
+_PRESENT_START = re.compile(r"^(?:want|wanna|live|speak|prefer|own|teach|hate)\s+(?!(?:it|this|that|them)\b)\S", re.I)
+
 _BEEN_DOING = re.compile(
     r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b"
     r"(?!(?:\s+\w+)?\s+(?:it|that|this|them)$)",
@@ -72,6 +76,8 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     experience = _EXPERIENCE.match(clause)  # "5 years experience, mostly Java and Python"
     if experience and (context.first_person or context.person is None):
         return [f"The user has {experience.group('n')} years of experience{experience.group('rest')}"]
+    if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
+        return user(f"I {clause[0].lower()}{clause[1:]}", context)
     lone = _LONE_PAST.match(clause)  # "submitted, got a distinction!!": what came of it is the fact
     if lone and _PAST_START.match(clause[lone.end() :]):
         clause = clause[lone.end() :]
