@@ -1155,6 +1155,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user is launching their own online store on 5 September"],
         ),
+        # a place cut from a plan
+        (
+            ["We are visiting Kyoto and Hiroshima in May.", "no we cut Hiroshima, too much for dad's hip."],
+            ["The user is visiting Kyoto in May"],
+        ),
         # "finally" takes nothing back
         (
             [

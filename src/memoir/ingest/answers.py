@@ -255,6 +255,10 @@ def _restates(fact: str, old: str) -> bool:
     size = len(old.split())
     if size <= 3 and re.search(rf"(?<!\w){re.escape(old.lower())}(?!\w)", fact.lower()):
         return True  # a value: "Porto", "the night shift"
+    names = [m.group(0) for m in SPECIFIC.finditer(old) if m.start() > 0 and not m.group(0)[0].isdigit()]
+    names = [n for n in names if n not in ("I", "I'm", "I've")]
+    if any(re.search(rf"(?<!\w){re.escape(n)}(?!\w)", fact) for n in names):
+        return True  # what the clause took back by name: "The user cut Hiroshima, too much for dad's hip"
     return size > 1 and supported_by(fact, old)  # a clause, however short: "we cancelled Hokkaido"
 
 

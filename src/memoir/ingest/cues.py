@@ -31,6 +31,7 @@ CHANGE_NOUN = re.compile(r"\b(?:change|changes|instead|switch|swap|from now on|t
 RETRACTION = re.compile(
     r"\b(?:no longer|anymore|any more|no more|used to|not \w+ing (?-i:[A-Z])\w*|quit (?:my|the|our|\w+ing)|"
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
+    r"(?:we|i|we've|i've)\s+cut (?-i:[A-Z])\w+|"  # "we cut Hiroshima, too much for dad's hip": dropped from a plan
     r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"

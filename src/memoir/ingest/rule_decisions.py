@@ -312,6 +312,8 @@ def _replacement(
     if how == "retracted":
         if said is not None:
             return said, took
+        if (listed := _one_of_list(known.text, reading.retracted)) is not None:
+            return listed, set()
         # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the
         # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement),
         # nor a value the words of another statement carry ("a postdoc starting in June, so I dropped the JLPT")
@@ -333,6 +335,18 @@ def _replacement(
     text = swap_value(known.text, whole, new)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
+
+
+def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
+    """A fact without the one of its listed names a clause took back: "The user is visiting Kyoto in May" of
+    "… Kyoto and Hiroshima in May" after "we cut Hiroshima" (None: the fact lists no name taken back)."""
+    for clause in retracted:
+        for name in (v.text for v in values(clause) if v.kind in ("name", "place")):
+            n = re.escape(name)
+            cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*|\s+and\s+)", " ", text, count=1)
+            if cut != text:
+                return " ".join(cut.split()).replace(" ,", ",")
+    return None
 
 
 def _up_to_value(text: str, value: str) -> str:
