@@ -202,6 +202,14 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     said = "Our tortoises Laddoo and Jalebi are 15 and 12."
     assert usable_facts(["Laddoo is 15 years old"], said, known={"laddoo"}) == ["Laddoo is 15 years old"]
     assert usable_facts(["The user's essay is perfect"], "Thanks, my essay is perfect now!") == []
+    said = "oops, the show is january 10 now, the hall is being repaired"  # not the user's hall
+    assert usable_facts(["The user's hall is being repaired"], said) == []
+    assert usable_facts(["The user's flat is being repaired"], "My flat is being repaired.") != []
+    said = "Vienna is lovely at Christmas, right? A friend keeps begging me to go to the markets with her."
+    assert usable_facts(["The user is in Vienna"], said) == []
+    assert usable_facts(["The user is in Vienna"], "I'm in Vienna this week for work.") != []
+    said = "other thing, if I got a postdoc in Vienna or Copenhagen, which is cheaper to live?"
+    assert usable_facts(["The user got a postdoc in Vienna or Copenhagen"], said, known={"vienna"}) == []
 
 
 def test_an_answer_with_nothing_usable_is_asked_again_once_then_given_up() -> None:

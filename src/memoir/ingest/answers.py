@@ -152,12 +152,18 @@ def usable_facts(
         fact = as_fact(item)
         if fact is None or not supported_by(fact, stated) or not _the_users_business(fact, business):
             continue
-        sources = [s.said for s in said if supported_by(fact, s.text)] or [stated]
+        supporting = [s for s in said if supported_by(fact, s.text)]
+        sources = [s.said for s in supporting] or [stated]
         if not any(is_fact(fact, source) and not _passing(fact, source, ruled) for source in sources):
             continue
+        if supporting and not any(is_fact(fact, s.text) for s in supporting):
+            continue  # "other thing, if I got a postdoc in Vienna": a hypothetical once its opener is gone
         if restates_any(fact, taken_back):
             continue
-        if any(someone_elses(fact, source) or _invented_whose(fact, source) for source in sources):
+        if any(
+            someone_elses(fact, source) or _invented_whose(fact, source) or _not_theirs(fact, source, known)
+            for source in sources
+        ):
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
@@ -224,7 +230,14 @@ _SAID_WITHOUT_ITS_WORD = frozenset(("name", "age", "birthday", "job", "home", "n
 def someone_elses(fact: str, source: str) -> bool:
     """Is "The user VERBs …" what someone else does in the sentence: the user would not say "explains" of
     themselves ("The user explains it so fast" of "mr delgado explains it so fast i never get it"); or
-    "The user is …" what "she's …" says of someone else?"""
+    "The user is …" what "she's …" says of someone else; or "The user is in Vienna" where the sentence puts
+    nobody in Vienna?"""
+    placed = re.match(
+        r"^the user (?:is|lives|works|is based|is staying) (?:in|at) (?P<where>(?-i:[A-Z])[\w -]+)$", fact, re.I
+    )
+    if placed is not None:  # "Vienna is lovely at Christmas, right?": "The user is in Vienna" says no one was there
+        where = re.escape(placed.group("where"))
+        return re.search(rf"\b(?:in|at|to|from|near|around)\s+(?:the\s+)?{where}\b", source, re.I) is None
     being = re.match(r"^the user is (?:a |an )?(?P<what>\w+)", fact, re.I)
     if being is not None:  # "she's a saint" of Elena: "The user is a saint"
         what = re.escape(being.group("what"))
@@ -240,6 +253,17 @@ def someone_elses(fact: str, source: str) -> bool:
         re.I,
     )
     return said is not None and said.group("who").lower() not in ("i", "we", "also", "just", "still", "really")
+
+
+def _not_theirs(fact: str, source: str, known: Collection[str]) -> bool:
+    """Is "The user's hall" what the sentence calls "the hall" (the venue's), never "my hall", and no known fact
+    has? ("the thesis" is the user's where their facts speak of one.)"""
+    owned = re.match(r"^the user's (?P<what>[a-z-]+)\b", fact, re.I)
+    if owned is None or stem(owned.group("what").lower()) in known or owned.group("what").lower() in known:
+        return False
+    what = re.escape(owned.group("what"))
+    the = re.search(rf"\bthe\s+{what}\b", source, re.I)
+    return the is not None and re.search(rf"\b(?:my|our)\s+(?:[\w-]+\s+){{0,2}}{what}\b", source, re.I) is None
 
 
 def _the_users_business(fact: str, business: Collection[str]) -> bool:
