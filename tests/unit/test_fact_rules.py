@@ -885,6 +885,9 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ("hate it", []),
         ("daughter zosia is 5 does she go on cv", ["The user's daughter Zosia is 5"]),
         ("daughter school is 5 minutes away", []),
+        # how long the user has lived somewhere, typed tersely; "5 years in the army" is no place
+        ("3 yrs in berlin, before that 2 in são paulo.", ["The user has lived in berlin for 3 years"]),
+        ("5 years in the army", []),
         # a habit the user keeps to; what they ask to have written, of their own life
         (
             "ok. also beach volleyball every Thursday with my lab mates is non-negotiable haha",
@@ -1154,6 +1157,19 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "Some changes. Store launch is pushed to 5 September, payment gateway approval is delayed.",
             ],
             ["The user is launching their own online store on 5 September"],
+        ),
+        # how many guests, said alone, of the event known; then a smaller count
+        (
+            [
+                "My fiancé Diego and I are getting married on 20 June.",
+                "About 140 guests.",
+                "Smaller too, like 90 people.",
+            ],
+            [
+                "The user and Diego are getting married on 20 June",
+                "The user's fiancé is Diego",
+                "The user's wedding will have about 90 guests",
+            ],
         ),
         # a place cut from a plan
         (

@@ -324,6 +324,21 @@ _OF_AN_EVENT = frozenset(
 )
 
 
+_HEADCOUNT_ALONE = re.compile(
+    r"^(?:(?:about|around|roughly|maybe|over|nearly|almost|at least|just|like|only)\s+)?(?P<n>\d[\d,]*)\s+"
+    r"(?P<who>guests|people|kids|children|attendees|adults)$",
+    re.I,
+)
+
+
+def headcount(clause: str, context: Context) -> list[str] | None:
+    """ "About 140 guests." said of the event the message or the known facts name: how many it will have."""
+    match = _HEADCOUNT_ALONE.match(clause)
+    if match is None or context.event is None:
+        return None
+    return [f"The user's {context.event} will have {clause[0].lower()}{clause[1:]}"]
+
+
 def noun_phrase(clause: str, context: Context) -> list[str] | None:
     """ "the wedding is in Malaga on 14 June", "Deck pour deadline is 30 April", "Standup is at 9:30": the user's,
     when it holds a date, a time, a place, a number or a name."""
@@ -372,7 +387,7 @@ READERS = (
     diet,
     named,
 )
-LATE_READERS = (noun_phrase, subjectless)
+LATE_READERS = (headcount, noun_phrase, subjectless)
 
 
 # -- helpers ------------------------------------------------------------------------------------------

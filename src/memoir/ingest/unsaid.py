@@ -55,6 +55,11 @@ _BEEN_DOING = re.compile(
     r"(?!(?:\s+\w+)?\s+(?:it|that|this|them)$)",
     re.I,
 )
+_YEARS_IN = re.compile(
+    r"^(?:been\s+)?(?P<n>\d{1,2}|a few|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)\s+in\s+"
+    r"(?P<place>(?!the\b|a\b|my\b)[a-zà-ÿ][\w-]+(?: (?!now\b)[a-zà-ÿ][\w-]+)?)(?:\s+now)?(?:,.*)?$",
+    re.I,
+)
 _ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+[^,]+$", re.I)
 
 
@@ -73,6 +78,9 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     if origin and (context.first_person or context.person is None):  # "originally from recife", as a diet is
         verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
         return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
+    lived = _YEARS_IN.match(clause)  # "3 yrs in berlin": where the user has lived, and how long
+    if lived and (context.first_person or context.person is None) and not context.person:
+        return [f"The user has lived in {lived.group('place')} for {lived.group('n')} years"]
     experience = _EXPERIENCE.match(clause)  # "5 years experience, mostly Java and Python"
     if experience and (context.first_person or context.person is None):
         return [f"The user has {experience.group('n')} years of experience{experience.group('rest')}"]
