@@ -1171,6 +1171,16 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user's wedding will have about 90 guests",
             ],
         ),
+        # one of two things the user does taken back: the other holds
+        (["I play tennis and squash.", "I quit squash."], ["The user plays tennis", "The user quit squash"]),
+        (["I play tennis and squash.", "I no longer play tennis."], ["The user plays squash"]),
+        (
+            [
+                "I am doing intermittent fasting 16:8 and gym 4 times a week in the building.",
+                "So the fasting thing is out the window, I am eating whenever I am awake haha",
+            ],
+            ["The user is doing gym 4 times a week in the building", "The user is eating whenever they are awake"],
+        ),
         # a place cut from a plan
         (
             ["We are visiting Kyoto and Hiroshima in May.", "no we cut Hiroshima, too much for dad's hip."],

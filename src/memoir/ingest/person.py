@@ -69,6 +69,8 @@ _USER_INNER = [
     (r"\bI've\b", "they've"),
     (r"\bI'd\b", "they'd"),
     (r"\bI'll\b", "they'll"),
+    (r"\bI am\b", "they are"),  # "whenever I am awake"
+    (r"\bI was\b", "they were"),
     (r"\bI\b", "they"),
     (r"\bmyself\b", "themselves"),
     (r"\bourselves\b", "themselves"),

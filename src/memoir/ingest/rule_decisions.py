@@ -310,10 +310,6 @@ def _replacement(
                 return reading.statements[index].text, {index}
         return swap_kind(known.text, value, reading.text), set(carrying)
     if how == "retracted":
-        if said is not None:
-            return said, took
-        if (listed := _one_of_list(known.text, reading.retracted)) is not None:
-            return listed, set()
         # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the
         # old one's place; a name never does (one dropped, "Valparaíso" said beside it, is no replacement),
         # nor a value the words of another statement carry ("a postdoc starting in June, so I dropped the JLPT")
@@ -325,6 +321,10 @@ def _replacement(
             and not (v.kind == "number" and _SPAN_AFTER.match(reading.text, v.end))  # "3 weeks no cigarette": how long
         ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
+        if swapped is None and (listed := _one_of_list(known.text, reading.retracted)) is not None:
+            return listed, set()  # the rest of the list holds; what the sentence says besides is its own fact
+        if said is not None:
+            return said, took
         return swapped or habit_dropped(reading.retracted), set()
     assert old is not None
     new = _counterpart(old, reading, known, said)
@@ -338,15 +338,29 @@ def _replacement(
 
 
 def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
-    """A fact without the one of its listed names a clause took back: "The user is visiting Kyoto in May" of
-    "… Kyoto and Hiroshima in May" after "we cut Hiroshima" (None: the fact lists no name taken back)."""
+    """A fact without the one of its listed things a clause took back: "The user is visiting Kyoto in May" of
+    "… Kyoto and Hiroshima in May" after "we cut Hiroshima", "The user is doing gym 4 times a week" of "… doing
+    intermittent fasting and gym …" after "the fasting thing is out the window" (None: none of them)."""
     for clause in retracted:
         for name in (v.text for v in values(clause) if v.kind in ("name", "place")):
             n = re.escape(name)
             cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*|\s+and\s+)", " ", text, count=1)
             if cut != text:
                 return " ".join(cut.split()).replace(" ,", ",")
+    both = _TWO_DOINGS.match(text)  # "doing intermittent fasting and gym 4 times a week", "the fasting thing is out"
+    taken = [words[0] for clause in retracted if (words := taken_words(clause)) is not None]
+    if both is None or not taken:
+        return None
+    first, second = stems(both.group("a")), stems(both.group("b"))
+    for words in (w - stems(both.group("head")) for w in taken):
+        if words <= first and not words & second:
+            return f"{both.group('head')} {both.group('b')}"
+        if words <= second and not words & first:
+            return f"{both.group('head')} {both.group('a')}"
     return None
+
+
+_TWO_DOINGS = re.compile(r"^(?P<head>the user (?:is |are |was )?\w+) (?P<a>[^,]+?) and (?P<b>[^,]+)$", re.I)
 
 
 def _up_to_value(text: str, value: str) -> str:
