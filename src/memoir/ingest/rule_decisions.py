@@ -348,7 +348,7 @@ def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
             if cut != text:
                 return " ".join(cut.split()).replace(" ,", ",")
     both = _TWO_DOINGS.match(text)  # "doing intermittent fasting and gym 4 times a week", "the fasting thing is out"
-    taken = [words[0] for clause in retracted if (words := taken_words(clause)) is not None]
+    taken = [found[0] for clause in retracted if (found := taken_words(clause)) is not None]
     if both is None or not taken:
         return None
     first, second = stems(both.group("a")), stems(both.group("b"))
