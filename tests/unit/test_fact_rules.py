@@ -1181,6 +1181,15 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user is doing gym 4 times a week in the building", "The user is eating whenever they are awake"],
         ),
+        # one computer, one language level at a time
+        (
+            ["I'm using a Windows laptop, an old Dell.", "So I'm on a Mac now."],
+            ["The user is on a Mac now"],
+        ),
+        (
+            ["My level is A2 now.", "Big news!! I passed the B1 exam yesterday"],
+            ["The user passed the B1 exam yesterday"],
+        ),
         # a place cut from a plan
         (
             ["We are visiting Kyoto and Hiroshima in May.", "no we cut Hiroshima, too much for dad's hip."],

@@ -80,6 +80,23 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    (  # a language level (CEFR): "My level is A2 now", then "I passed the B1 exam yesterday"
+        "language level",
+        re.compile(
+            r"^(?P<s>the user)(?:'s (?:\w+ )?level is|'s \w+ is| is(?: at)?| passed(?: the| their)?| has)\s+"
+            r"(?:(?:now|an?|level)\s+)?(?P<v>(?-i:[ABC][12]))\b",
+            re.I,
+        ),
+    ),
+    (  # one computer at a time: "I'm using a Windows laptop, an old Dell", then "So I'm on a Mac now"
+        "computer",
+        re.compile(
+            r"^(?P<s>the user)\s+(?:(?:now|currently|still|also|just)\s+)*(?:is using|uses|is on|works on|has|"
+            r"got|bought|switched to)\s+(?:a\s+|an\s+|their\s+)?(?:new\s+|old\s+)?"
+            r"(?P<v>windows|mac|macbook|imac|linux|ubuntu|chromebook)\b",
+            re.I,
+        ),
+    ),
     (
         "favourite",
         re.compile(r"^(?P<s>the user)'s (?:favou?rite|fav)\s+(?P<a>[\w\s]+?)\s+(?:is|are)\s+(?P<v>.+)$", re.I),
