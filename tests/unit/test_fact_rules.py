@@ -1181,6 +1181,15 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user is doing gym 4 times a week in the building", "The user is eating whenever they are awake"],
         ),
+        # a tool of the kind the user had: "switched to Asana" of Trello; not of another kind
+        (
+            ["We track everything in Trello at the moment.", "Heads up, a few changes. We've switched to Asana."],
+            ["The user has switched to Asana"],
+        ),
+        (
+            ["We track everything in Trello at the moment.", "Heads up, a few changes. We've switched to Slack."],
+            ["The user has switched to Slack", "The user tracks everything in Trello at the moment"],
+        ),
         # one computer, one language level at a time
         (
             ["I'm using a Windows laptop, an old Dell.", "So I'm on a Mac now."],

@@ -130,6 +130,7 @@ def naming(readings: Sequence[Reading]) -> Names:
         if not reading.changing:
             continue
         sharing += [reading.text, *said, *(" ".join(_opposite(text)) for text in said), *said_for(reading.text)]
+        sharing += [" ".join(kind) for kind in _KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
         words += reading.old
         if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
             words += [v.text.split()[-1] for v in reading.new if v.kind == "name" and len(v.text.split()) > 1]
@@ -269,7 +270,7 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         best: tuple[int, Known] | None = None
         for known in live:
             opposed = opposite & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
-            shared = (known.stems & own) | opposed
+            shared = (known.stems & own) | opposed | _kin(statement.text, known.text)
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
             if kinds and not kinds & {v.kind for v in known.values}:
@@ -282,6 +283,27 @@ def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         if best is not None:
             found.append((best[1], "restated", str(index)))
     return found
+
+
+# Names of one kind, where a team or a person uses one at a time: "We've switched to Asana" of "We track everything
+# in Trello", "I'm on Android now" of "I have an iPhone"
+_KINDS = tuple(
+    frozenset(word_list(kind))
+    for kind in (
+        "trello asana jira notion clickup basecamp linear wrike airtable",
+        "slack discord whatsapp telegram signal",
+        "iphone android pixel samsung galaxy",
+    )
+)
+
+
+def _kin(said: str, known: str) -> frozenset[str]:
+    """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana")."""
+    new, old = set(terms(said)), set(terms(known))
+    for kind in _KINDS:
+        if (new & kind) - old and (old & kind) - new:
+            return frozenset((old & kind) - new)
+    return frozenset()
 
 
 def _replacement(
