@@ -1190,6 +1190,14 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["We track everything in Trello at the moment.", "Heads up, a few changes. We've switched to Slack."],
             ["The user has switched to Slack", "The user tracks everything in Trello at the moment"],
         ),
+        # that the order changed is said by the order as it is now
+        (
+            [
+                "I am catering my cousin's quinceañera on 9 July, 150 conchas.",
+                "Oh and my cousin upped the order, it's 200 conchas now. Same date.",
+            ],
+            ["The user is catering their cousin's quinceañera on 9 July, 200 conchas"],
+        ),
         # one computer, one language level at a time
         (
             ["I'm using a Windows laptop, an old Dell.", "So I'm on a Mac now."],

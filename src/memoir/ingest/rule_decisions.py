@@ -161,12 +161,21 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
     decisions: list[Decision] = []
     for reading in readings:
         used: set[int] = set()
-        if reading.changing:
-            decisions += _changes(reading, live, used)
+        changed = _changes(reading, live, used) if reading.changing else []
+        decisions += changed
         for index, statement in enumerate(reading.statements):
-            if index not in used:
-                decisions += settle(statement, live)
+            if index in used or (changed and _BARE_CHANGE.match(statement.text)):
+                continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
+            decisions += settle(statement, live)
     return decisions
+
+
+# That something changed, and nothing of what it is now: said by the fact the change rewrote
+_BARE_CHANGE = re.compile(
+    r"^the user(?:'s [\w-]+)? (?:has |have )?(?:upped|changed|moved|swapped|raised|cut|bumped|pushed|postponed|"
+    r"rescheduled|increased|reduced|lowered) (?:the|their|our) [\w-]+$",
+    re.I,
+)
 
 
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
