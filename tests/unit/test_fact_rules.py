@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from memoir.ingest import extract_by_rules, read, reconcile_by_rules
 from memoir.ingest.gate import is_fact
 from memoir.ingest.rules import known_words
+from memoir.ingest.values import values
 
 FACTS = Path(__file__).parents[1] / "data" / "facts"
 
@@ -1198,6 +1199,15 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user is catering their cousin's quinceañera on 9 July, 200 conchas"],
         ),
+        # the start of what the message before named is no exam's (an event the known facts or the message
+        # before named has only a date, a venue, a theme of its own)
+        (
+            [
+                "Big news!! I passed the B1 exam yesterday",
+                "I will work in the Hamburg office. And the start is now 1 november because of visa delay",
+            ],
+            ["The user passed the B1 exam yesterday", "The user's start is now 1 november"],
+        ),
         # one computer, one language level at a time
         (
             ["I'm using a Windows laptop, an old Dell.", "So I'm on a Mac now."],
@@ -1224,3 +1234,16 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
 )
 def test_a_change_said_as_people_say_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("My son Theo turns 6 on 14 of may", [("name", "Theo"), ("number", "6"), ("date", "14 of may")]),
+        ("the show is january 10 now", [("date", "january 10")]),
+        ("a five-star hotel, a 10-year-old car", []),  # what a compound says of a thing is no count
+        ("twenty-one guests for 2-3 days", [("number", "twenty-one"), ("number", "2"), ("number", "3")]),
+    ],
+)
+def test_a_value_is_read_as_its_kind(text: str, found: list[tuple[str, str]]) -> None:
+    assert [(v.kind, v.text) for v in values(text)] == found

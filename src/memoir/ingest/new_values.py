@@ -3,9 +3,8 @@
 
 A sentence that changes something by a verb of change gives a new value without the old
 one; the known fact it replaces is the one that shares most words with what the value is
-said of and holds a value of its kind that measures the same (a count is no age, "a
-five-star hotel" no count, "on 14 of may" a day), on the same topic where the statement
-tells a job (`rule_decisions` reconciles with it).
+said of and holds a value of its kind that measures the same (a count is no age), on the
+same topic where the statement tells a job (`rule_decisions` reconciles with it).
 """
 
 from __future__ import annotations
@@ -91,16 +90,13 @@ def _unit(text: str, end: int) -> str:
     return unit.group(1) if unit else ""
 
 
-_OF_MONTH = re.compile(r"(?:st|nd|rd|th)?\s+of\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)", re.I)
-
-
 def _same_measure(value: Value, text: str, known: Known) -> bool:
     """Does some number of the known fact measure what the new one may: not a span of time or a measure
     ("67 years", "5 km") unless the new number is one of the same."""
     new = stem(_unit(text, value.end))
     for old in known.values:
-        if old.kind != "number" or _OF_MONTH.match(known.text, old.end) or known.text[old.end : old.end + 1] == "-":
-            continue  # "on 14 of may" is a day, "a five-star hotel" no count
+        if old.kind != "number":
+            continue
         unit = _unit(known.text, old.end)
         if unit not in _NOT_PEOPLE or stem(unit) == new:
             return True

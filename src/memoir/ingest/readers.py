@@ -331,6 +331,9 @@ _HEADCOUNT_ALONE = re.compile(
 )
 
 
+_OF_AN_EVENT_KNOWN = frozenset(word_list("date venue theme dress code colours colors guest list"))
+
+
 def headcount(clause: str, context: Context) -> list[str] | None:
     """ "About 140 guests." said of the event the message or the known facts name: how many it will have."""
     match = _HEADCOUNT_ALONE.match(clause)
@@ -348,7 +351,8 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     what, det = match.group("what"), (match.group("det") or "").lower()
     if det in ("my", "our") or (not det and what[0].isupper() and what.split()[0].lower() in context.known):
         return None  # the user's own (`user`) or a name (`named`)
-    of_event = bool(context.event) and what.lower() in _OF_AN_EVENT  # "…, venue is Eko Hotel"
+    # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
+    of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
     if not det and not (
         context.first_person or context.important or context.changing or of_event or what.split()[-1] in EVENTS
     ):

@@ -40,6 +40,7 @@ class Context:
     named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
     clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
     event: str | None = None  # the last event named ("weddings"): what "we have moved it" moves
+    event_known: bool = False  # the event is one the known facts or the message before named, not this one
     # whom the user's message before this one named last: only whose name "His name is Herr Vogel" gives, as
     # other pronouns across messages as often stand for someone the assistant named
     earlier: str | None = None

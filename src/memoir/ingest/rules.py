@@ -126,6 +126,7 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
     context = Context(known)
     events = {event for event in EVENTS if event in known or stem(event) in known}
     context.event = next(iter(events)) if len(events) == 1 else None  # "we moved it": the one event known
+    context.event_known = context.event is not None
     if before:
         context = _after(before, context)
     read = []
@@ -141,7 +142,7 @@ def _after(before: str, context: Context) -> Context:
     for sentence in sentences(before):
         _statements_of(sentence, context)
     fresh = Context(context.known)
-    fresh.event, fresh.earlier = context.event, context.animate()
+    fresh.event, fresh.earlier, fresh.event_known = context.event, context.animate(), context.event is not None
     fresh.unnamed = unnamed_in(before)
     fresh.his, fresh.hers = gendered(plain_sentence(before))
     return fresh
@@ -197,7 +198,7 @@ def _events_named(text: str, context: Context) -> str:
     text = "".join(said) + text[position:]
     named = list(_EVENT.finditer(text))
     if named:
-        context.event = _singular(named[-1].group(0))
+        context.event, context.event_known = _singular(named[-1].group(0)), False
     return text
 
 

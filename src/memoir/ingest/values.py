@@ -37,6 +37,8 @@ _MONTH = (
     + "|".join(m.capitalize() for m in MONTHS if len(m) > 3 or m == "may")
     + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?)"
 )
+# A month typed in lower case, known a month by the day before it: "on 14 of may"
+_MONTH_TYPED = r"(?:" + "|".join(m for m in MONTHS if len(m) > 3 or m == "may") + r")(?![\w'])"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
 _WEEKDAY_NAME = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
 _WEEKDAY = (
@@ -47,8 +49,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "date",
         re.compile(
-            rf"\b(?:(?:{_WEEKDAY_NAME},? )?(?:the )?{_DAY}(?: of)? {_MONTH}(?:,? \d{{4}})?"
-            rf"|{_MONTH} {_DAY}(?:,? \d{{4}})?"
+            rf"\b(?:(?:{_WEEKDAY_NAME},? )?(?:the )?{_DAY}(?: of)? (?:{_MONTH}|{_MONTH_TYPED})(?:,? \d{{4}})?"
+            rf"|(?:{_MONTH}|{_MONTH_TYPED}) {_DAY}(?:,? \d{{4}})?(?![\w:])"
             rf"|{_WEEKDAY_NAME},? the \d{{1,2}}(?:st|nd|rd|th)|the \d{{1,2}}(?:st|nd|rd|th)\b|\d{{4}}-\d{{2}}-\d{{2}}"
             rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|{_MONTH}(?: \d{{4}})?|(?:19|20)\d{{2}})\b"
         ),
@@ -61,7 +63,11 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("time", re.compile(r"\b\d{1,2}:\d{2}(?:\s?[ap]\.?m\.?)?|\b\d{1,2}\s?[ap]\.?m\b\.?|\b(?:noon|midnight)\b", re.I)),
-    ("number", re.compile(rf"\b\d+(?:[.,]\d+)?%?|\b{_NUMBER_WORD}\b", re.IGNORECASE)),
+    # not what a compound says of a thing: "a five-star hotel", "a 10-year-old car"
+    (
+        "number",
+        re.compile(rf"\b(?!\d+(?:[.,]\d+)?-[a-z])\d+(?:[.,]\d+)?%?|\b{_NUMBER_WORD}\b(?!-[a-z])", re.IGNORECASE),
+    ),
 ]
 _PROPER = re.compile(
     r"\b(?:[A-Z][\w'’-]*[a-z0-9][\w'’-]*|[A-Z]{2,})(?:\s+(?:[A-Z][\w'’-]*|of|de|la|del|van|von)(?=\W|$))*"
