@@ -880,6 +880,14 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "im not gonna do valorant much anymore, me and my cousin Paolo switched to playing dota 2",
             ["The user's cousin is Paolo", "The user and their cousin Paolo switched to playing dota 2"],
         ),
+        (  # a name typed in lower case, an age and what the user has been doing since
+            "im destiny, 24, been doing nails 5 yrs at a salon in decatur.",
+            [
+                "The user's name is Destiny",
+                "The user is 24 years old",
+                "The user has been doing nails 5 yrs at a salon in decatur",
+            ],
+        ),
         # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
         ("live in schiedam", ["The user lives in schiedam"]),
         ("need help with cv", []),
@@ -962,6 +970,17 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user's boy Liam is an apprentice electrician",
                 "The user's boy Liam turns 21 in March",
                 "The user's wife is Sharon",
+            ],
+        ),
+        (  # a woman named by relation alone, for the rest of the message
+            [
+                "Other thing: my mother arrives from Guadalajara on 10 of December, she stays 3 weeks.",
+                "She don't like the cold at all jaja. Also she is diabetic, so careful with the food ideas",
+            ],
+            [
+                "The user's mother arrives from Guadalajara on 10 of December",
+                "The user's mother is diabetic",
+                "The user's mother stays 3 weeks",
             ],
         ),
         (

@@ -76,7 +76,9 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             rest = clause[match.end() :].strip(" ,")
             return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
     lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
-    if lower and _names_a_role(lower.group("rest").split(",")[0]) and not _ARTICLE.match(lower["rest"]):
+    first = lower.group("rest").split(",")[0].strip() if lower else ""
+    aged = _AGED.match(first + " ") or re.fullmatch(r"\d{1,2}", first)  # "im destiny, 24, been doing nails"
+    if lower and (_names_a_role(first) or aged) and not _ARTICLE.match(lower["rest"]):
         context.introduced = True
         name = lower.group("name")
         return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(lower.group("rest"))]
@@ -128,6 +130,8 @@ def _described(text: str) -> list[str]:
             facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
         elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
+        elif re.match(r"^been\s+\w+ing\b", part, re.I):  # "been doing nails 5 yrs at a salon in decatur"
+            facts.append(f"The user has {part}")
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
         elif _YEAR_OF_STUDY.match(part):  # "final year architecture at RMIT"

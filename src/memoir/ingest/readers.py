@@ -200,7 +200,9 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
         who = context.animate() if said in ("he", "she") else context.thing if said == "it" else None
         who = context.group if said == "they" else who  # "my parents are visiting … they arrive October 3rd"
         if who is None and context.opening and said in ("he", "she"):  # "My boy Liam turns 21" then "He's an
-            who = context.his if said == "he" else context.hers  # apprentice electrician": of Liam, nothing after
+            who = context.his if said == "he" else context.hers  # apprentice electrician": of Liam
+            if who is not None and not who.split()[-1][:1].isupper():
+                context.person = who  # "She don't like the cold. Also she is diabetic": the mother, both times
         if who is None or (said == "it" and _NOBODY_IT.match(match.group("rest"))):
             return []  # "it'll mostly be me and my mum": no thing of the user's, who will be there
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(

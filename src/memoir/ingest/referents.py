@@ -200,13 +200,14 @@ _HERS_TOO = _HERS | {"girl", "lass"}
 
 
 def gendered(text: str) -> tuple[str | None, str | None]:
-    """The last man and the last woman of the user's a text names by relation and name ("my boy Liam", "my wife
-    Sharon"), as "the user's boy Liam"."""
+    """The last man and the last woman of the user's a text names by relation ("my boy Liam", "my wife Sharon",
+    "my mother"), as "the user's boy Liam", "the user's mother"."""
     his = hers = None
-    for m in re.finditer(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+(?P<name>{NAME})", text, re.I):
-        rel = m.group("rel").lower()
+    for m in re.finditer(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)(?:\s+(?P<name>{NAME}))?", text, re.I):
+        rel, name = m.group("rel").lower(), m.group("name")
+        who = f"the user's {rel} {name}" if name else f"the user's {rel}"  # "my mother arrives …": the mother
         if rel in _HIS_TOO:
-            his = f"the user's {rel} {m.group('name')}"
+            his = who
         elif rel in _HERS_TOO:
-            hers = f"the user's {rel} {m.group('name')}"
+            hers = who
     return his, hers
