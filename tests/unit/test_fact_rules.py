@@ -972,6 +972,10 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user's wife is Sharon",
             ],
         ),
+        (  # a grandmother as people say it in their own language; "shes" typed without its apostrophe
+            ["im writing abt my lola", "ok so shes 78 and she raised me bc my parents work in dubai."],
+            ["The user's lola is 78", "The user's lola raised the user bc the user's parents work in dubai"],
+        ),
         (  # a woman named by relation alone, for the rest of the message
             [
                 "Other thing: my mother arrives from Guadalajara on 10 of December, she stays 3 weeks.",

@@ -39,7 +39,9 @@ PEOPLE = frozenset(
         "stepfather twin twins bestie bff supervisor lead foreman assistant director editor agent nanny babysitter "
         "cleaner trainer physio physiotherapist accountant lawyer vet grandson granddaughter grandkids grandchildren "
         "nephew stepdad stepmum stepmom ex son-in-law daughter-in-law brother-in-law sister-in-law mother-in-law "
-        "father-in-law husband-to-be wife-to-be gp physician"
+        "father-in-law husband-to-be wife-to-be gp physician "
+        # grandparents as people say them in their own language: "my lola", "my abuela's 80th"
+        "lola lolo abuela abuelo nonna nonno oma opa nani nana dadi"
     )
 )
 

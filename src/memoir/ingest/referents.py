@@ -155,13 +155,14 @@ _HERS = frozenset(
     word_list(
         "wife fiancée fiancee girlfriend daughter mother mum mom mommy sister grandmother grandma granny nan aunt "
         "niece landlady stepdaughter stepmother stepmum stepmom granddaughter daughter-in-law sister-in-law "
-        "mother-in-law wife-to-be"
+        "mother-in-law wife-to-be lola abuela nonna oma nani nana dadi"
     )
 )
 _HIS = frozenset(
     word_list(
         "husband fiancé fiance boyfriend son father dad daddy brother grandfather grandpa uncle nephew landlord "
-        "stepson stepfather stepdad grandson son-in-law brother-in-law father-in-law husband-to-be"
+        "stepson stepfather stepdad grandson son-in-law brother-in-law father-in-law husband-to-be lolo abuelo "
+        "nonno opa"
     )
 )
 _OWNER = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)(?:'s|’s)\s", re.I)
