@@ -92,7 +92,7 @@ _FILLER = (
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
     r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
     r"last but not least|next|(?:one |the )?(?:last|other|another|final) (?:thing|q|question)|quick (?:q|question)|"
-    r"one more question"
+    r"one more question|tho|though(?=\s*,)"
 )
 _CHANGE_OPENER = (
     r"actually|(?:small |quick |one |a )?correction|"
@@ -144,7 +144,8 @@ _SPLIT = re.compile(
     r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
     # "daughter zosia is 5 does she go on cv": a question run on
     r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
-    r"|,?\s+because\s+|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
+    r"|,?\s+(?:because|bc|cuz|coz|bcoz)\s+"
+    r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
     r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|put|got|says|said|wants|told)\s)"
