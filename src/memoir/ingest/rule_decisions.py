@@ -30,7 +30,6 @@ from memoir.ingest.fact_words import (
     merge_values,
     related,
     said_for,
-    same_subject,
     subject_of,
     swap_kind,
     swap_value,
@@ -42,11 +41,12 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
-from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, counted, new_value, of_a_job
+from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, counted, new_value
 from memoir.ingest.person import third_person
+from memoir.ingest.restated import KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
-from memoir.ingest.topics import stem, stem_set, stems
-from memoir.ingest.values import Value, values
+from memoir.ingest.topics import stem, stems
+from memoir.ingest.values import values
 from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
@@ -66,39 +66,6 @@ _CHANGE_WORDS = frozenset(
 )
 # What says a new value may hold, not more of what holds: "The user can go up to 45k now" says the budget
 _HOW = frozenset(word_list("can could will would may might go goes going need needs have has to up down total"))
-# Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
-_VERB_STEMS = stem_set(
-    "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
-    "drink take have get make use like love need want start try keep find join move switch change book booked "
-    "is are was"
-)
-
-
-def all_stems(text: str) -> frozenset[str]:
-    """The stems of every word of a text, time words too ("day", which `stems` leaves out)."""
-    return frozenset(stem(w) for w in terms(text))
-
-
-def _opposite(text: str) -> frozenset[str]:
-    """The other of each pair a text's shifts name one of ("day shifts": night), unless it names both; only
-    of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day")."""
-    said = all_stems(text)
-    if "shift" not in said:
-        return frozenset()
-    return frozenset(_OPPOSITES[w] for w in said if w in _OPPOSITES) - said
-
-
-def _of_work(text: str) -> frozenset[str]:
-    """A fact's words but a day or night that only says how often ("The user goes every day at seven" is not
-    on day shifts; "The user is on nights" is on night shifts)."""
-    return all_stems(_HOW_OFTEN.sub(" ", text))
-
-
-_HOW_OFTEN = re.compile(r"\b(?:every|each|a|per|all|one|some|the other|that|this)\s+(?:day|night)s?\b", re.I)
-
-
-# Pairs where one replaces the other: a switch to day shifts is from the nights
-_OPPOSITES = {"day": "night", "night": "day"}
 
 
 @dataclass(frozen=True)
@@ -129,8 +96,8 @@ def naming(readings: Sequence[Reading]) -> Names:
         alike += said
         if not reading.changing:
             continue
-        sharing += [reading.text, *said, *(" ".join(_opposite(text)) for text in said), *said_for(reading.text)]
-        sharing += [" ".join(kind) for kind in _KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
+        sharing += [reading.text, *said, *(" ".join(opposite(text)) for text in said), *said_for(reading.text)]
+        sharing += [" ".join(kind) for kind in KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
         words += reading.old
         if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
             words += [v.text.split()[-1] for v in reading.new if v.kind == "name" and len(v.text.split()) > 1]
@@ -235,84 +202,10 @@ def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
     exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
     plan: I'm doing the Valencia half marathon instead")."""
-    return new_value(reading, live) or _renamed(reading, live) or _restated(reading, live)
-
-
-def _renamed(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
-    """ "Correction, I was squinting at the wrong line — his name was Ole Haugen": the one known fact naming
-    someone of that family by another first name ("Olaf Haugen") had it wrong."""
-    if CORRECTION.search(reading.message) is None:
-        return []
-    found: list[tuple[Known, str, str | None]] = []
-    for value in reading.new:
-        for known in live:
-            named = [v.text for v in known.values if _same_family(v, value)]
-            if known.id is not None and len(named) == 1 and not any(k is known for k, _, _ in found):
-                found.append((known, "renamed", named[0]))
-    return found if len(found) == 1 else []
-
-
-def _same_family(old: Value, new: Value) -> bool:
-    """Two names of one family, with other first names ("Olaf Haugen", "Ole Haugen")."""
-    said, saying = old.text.lower().split(), new.text.lower().split()
-    if not (old.kind == new.kind == "name" and len(said) > 1 and len(saying) > 1):
-        return False
-    return said[-1] == saying[-1] and said[0] != saying[0]
+    return new_value(reading, live) or renamed(reading, live) or restated(reading, live)
 
 
 _SPAN_AFTER = re.compile(r"\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|yrs?)\b", re.I)
-_PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
-
-
-def _restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
-    if not reading.announced:
-        return []
-    found: list[tuple[Known, str, str | None]] = []
-    # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
-    names = stems(" ".join(v.text for v in values(reading.text)))
-    for index, statement in enumerate(reading.statements):
-        switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
-        said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
-        own = stems(switched.group("kind")) if switched else stems(said) - CHANGE_STEMS - names
-        opposite = _opposite(statement.text)  # "switched to day shifts": from the nights
-        kinds = {v.kind for v in values(statement.text)}
-        best: tuple[int, Known] | None = None
-        for known in live:
-            opposed = opposite & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
-            shared = (known.stems & own) | opposed | _kin(statement.text, known.text)
-            if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
-                continue
-            if kinds and not kinds & {v.kind for v in known.values}:
-                continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
-            if not of_a_job(statement.text, known):
-                continue
-            score = 2 * len(shared) + len(opposed) + bool(kinds & {v.kind for v in known.values})
-            if best is None or score > best[0]:
-                best = (score, known)
-        if best is not None:
-            found.append((best[1], "restated", str(index)))
-    return found
-
-
-# Names of one kind, where a team or a person uses one at a time: "We've switched to Asana" of "We track everything
-# in Trello", "I'm on Android now" of "I have an iPhone"
-_KINDS = tuple(
-    frozenset(word_list(kind))
-    for kind in (
-        "trello asana jira notion clickup basecamp linear wrike airtable",
-        "slack discord whatsapp telegram signal",
-        "iphone android pixel samsung galaxy",
-    )
-)
-
-
-def _kin(said: str, known: str) -> frozenset[str]:
-    """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana")."""
-    new, old = set(terms(said)), set(terms(known))
-    for kind in _KINDS:
-        if (new & kind) - old and (old & kind) - new:
-            return frozenset((old & kind) - new)
-    return frozenset()
 
 
 def _replacement(
@@ -321,10 +214,10 @@ def _replacement(
     """The fact as it holds now (None: taken back, nothing said instead), and the statements it used."""
     if how == "renamed" and old is not None:
         value = next(v for v in values(known.text) if v.text == old)
-        return swap_value(known.text, old, next(v.text for v in reading.new if _same_family(value, v))), set()
+        return swap_value(known.text, old, next(v.text for v in reading.new if same_family(value, v))), set()
     if how == "restated" and old is not None:
         restated = reading.statements[int(old)].text
-        return _switched_to(restated, known, reading) or restated, {int(old)}
+        return switched_to(restated, known, reading) or restated, {int(old)}
     best = _best_statement(reading, known, old, used)
     took = {best} if best is not None else set()
     said = reading.statements[best].text if best is not None else None
@@ -402,30 +295,6 @@ def _up_to_value(text: str, value: str) -> str:
     if comma < 0 or not re.search(r"\b(?:is|are|was|were|has|have|had)\b", text[comma:]):
         return text  # ", 15 min to office now" says more of the new value, no other matter
     return text[:comma]
-
-
-_SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)
-
-
-def _switched_to(said: str, known: Known, reading: Reading) -> str | None:
-    """ "Switched doctors too, Patel retired, new guy is Dr. Okafor": the known doctor's fact with the new
-    name, rather than "The user switched doctors" in its place."""
-    switched = _SWITCHED.match(said)
-    if switched is None:
-        return None
-    named = ("name", "place")  # "the Hotel Granvia" reads as a place, "Hotel Keihan Kyoto" as a name
-    new = [v for v in reading.new if v.kind in named and v.text.lower() not in _TITLES]
-    new = [v for v in new if not mentions(known.text, v.text) and not mentions(reading.text[: v.start], v.text)]
-    kind = switched.group("kind").lower()
-    old = [v for v in known.values if v.kind in named and v.text.lower() not in _TITLES]
-    old = [v for v in old if kind in v.text.lower()] or old  # of several, the one that is a hotel
-    if not new or not old:
-        return None
-    new = [v for v in new if v.kind == "name"] or new  # "Dr. Okafor at Kettering": Okafor
-    return swap_value(known.text, old[0].text, new[-1].text)
-
-
-_TITLES = frozenset(word_list("dr dr. mr mrs ms prof"))
 
 
 def _best_statement(reading: Reading, known: Known, old: str | None, used: set[int]) -> int | None:

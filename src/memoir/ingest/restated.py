@@ -1,0 +1,156 @@
+"""The fact a sentence changes without naming its old value, when no new value names it (`new_values`
+does): a statement on the same thing after a change was announced ("change of plan: I'm doing the
+Valencia half marathon instead", "switched to day shifts" of the nights, "We've switched to Asana" of
+Trello), or a name corrected within its family ("Correction, … his name was Ole Haugen").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.index.keyword import terms
+from memoir.ingest.changes import Reading
+from memoir.ingest.cues import CORRECTION
+from memoir.ingest.fact_words import mentions, same_subject, swap_value
+from memoir.ingest.known import Known
+from memoir.ingest.lexicon import word_list
+from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
+from memoir.ingest.topics import stem, stem_set, stems
+from memoir.ingest.values import Value, values
+
+__all__ = ["KINDS", "all_stems", "opposite", "renamed", "restated", "same_family", "switched_to"]
+
+# Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
+_VERB_STEMS = stem_set(
+    "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
+    "drink take have get make use like love need want start try keep find join move switch change book booked "
+    "is are was"
+)
+
+
+def all_stems(text: str) -> frozenset[str]:
+    """The stems of every word of a text, time words too ("day", which `stems` leaves out)."""
+    return frozenset(stem(w) for w in terms(text))
+
+
+def opposite(text: str) -> frozenset[str]:
+    """The other of each pair a text's shifts name one of ("day shifts": night), unless it names both; only
+    of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day")."""
+    said = all_stems(text)
+    if "shift" not in said:
+        return frozenset()
+    return frozenset(_OPPOSITES[w] for w in said if w in _OPPOSITES) - said
+
+
+def _of_work(text: str) -> frozenset[str]:
+    """A fact's words but a day or night that only says how often ("The user goes every day at seven" is not
+    on day shifts; "The user is on nights" is on night shifts)."""
+    return all_stems(_HOW_OFTEN.sub(" ", text))
+
+
+_HOW_OFTEN = re.compile(r"\b(?:every|each|a|per|all|one|some|the other|that|this)\s+(?:day|night)s?\b", re.I)
+
+
+# Pairs where one replaces the other: a switch to day shifts is from the nights
+_OPPOSITES = {"day": "night", "night": "day"}
+
+
+def renamed(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """ "Correction, I was squinting at the wrong line — his name was Ole Haugen": the one known fact naming
+    someone of that family by another first name ("Olaf Haugen") had it wrong."""
+    if CORRECTION.search(reading.message) is None:
+        return []
+    found: list[tuple[Known, str, str | None]] = []
+    for value in reading.new:
+        for known in live:
+            named = [v.text for v in known.values if same_family(v, value)]
+            if known.id is not None and len(named) == 1 and not any(k is known for k, _, _ in found):
+                found.append((known, "renamed", named[0]))
+    return found if len(found) == 1 else []
+
+
+def same_family(old: Value, new: Value) -> bool:
+    """Two names of one family, with other first names ("Olaf Haugen", "Ole Haugen")."""
+    said, saying = old.text.lower().split(), new.text.lower().split()
+    if not (old.kind == new.kind == "name" and len(said) > 1 and len(saying) > 1):
+        return False
+    return said[-1] == saying[-1] and said[0] != saying[0]
+
+
+_PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
+
+
+def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    if not reading.announced:
+        return []
+    found: list[tuple[Known, str, str | None]] = []
+    # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
+    names = stems(" ".join(v.text for v in values(reading.text)))
+    for index, statement in enumerate(reading.statements):
+        switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
+        said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
+        own = stems(switched.group("kind")) if switched else stems(said) - CHANGE_STEMS - names
+        others = opposite(statement.text)  # "switched to day shifts": from the nights
+        kinds = {v.kind for v in values(statement.text)}
+        best: tuple[int, Known] | None = None
+        for known in live:
+            opposed = others & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
+            shared = (known.stems & own) | opposed | _kin(statement.text, known.text)
+            if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
+                continue
+            if kinds and not kinds & {v.kind for v in known.values}:
+                continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
+            if not of_a_job(statement.text, known):
+                continue
+            score = 2 * len(shared) + len(opposed) + bool(kinds & {v.kind for v in known.values})
+            if best is None or score > best[0]:
+                best = (score, known)
+        if best is not None:
+            found.append((best[1], "restated", str(index)))
+    return found
+
+
+# Names of one kind, where a team or a person uses one at a time: "We've switched to Asana" of "We track everything
+# in Trello", "I'm on Android now" of "I have an iPhone"
+KINDS = tuple(
+    frozenset(word_list(kind))
+    for kind in (
+        "trello asana jira notion clickup basecamp linear wrike airtable",
+        "slack discord whatsapp telegram signal",
+        "iphone android pixel samsung galaxy",
+    )
+)
+
+
+def _kin(said: str, known: str) -> frozenset[str]:
+    """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana")."""
+    new, old = set(terms(said)), set(terms(known))
+    for kind in KINDS:
+        if (new & kind) - old and (old & kind) - new:
+            return frozenset((old & kind) - new)
+    return frozenset()
+
+
+_SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)
+
+
+def switched_to(said: str, known: Known, reading: Reading) -> str | None:
+    """ "Switched doctors too, Patel retired, new guy is Dr. Okafor": the known doctor's fact with the new
+    name, rather than "The user switched doctors" in its place."""
+    switched = _SWITCHED.match(said)
+    if switched is None:
+        return None
+    named = ("name", "place")  # "the Hotel Granvia" reads as a place, "Hotel Keihan Kyoto" as a name
+    new = [v for v in reading.new if v.kind in named and v.text.lower() not in _TITLES]
+    new = [v for v in new if not mentions(known.text, v.text) and not mentions(reading.text[: v.start], v.text)]
+    kind = switched.group("kind").lower()
+    old = [v for v in known.values if v.kind in named and v.text.lower() not in _TITLES]
+    old = [v for v in old if kind in v.text.lower()] or old  # of several, the one that is a hotel
+    if not new or not old:
+        return None
+    new = [v for v in new if v.kind == "name"] or new  # "Dr. Okafor at Kettering": Okafor
+    return swap_value(known.text, old[0].text, new[-1].text)
+
+
+_TITLES = frozenset(word_list("dr dr. mr mrs ms prof"))
