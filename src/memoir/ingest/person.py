@@ -14,7 +14,7 @@ import re
 
 from memoir.ingest.lexicon import word_list
 
-__all__ = ["ADVERBS", "IRREGULAR_PAST", "about_the_user", "conjugate", "third_person"]
+__all__ = ["ADVERBS", "IRREGULAR_PAST", "about_the_user", "conjugate", "others", "third_person"]
 
 ADVERBS = frozenset(
     word_list(
@@ -182,3 +182,9 @@ def about_the_user(text: str) -> str:
     if converted is not None:
         return converted
     return _inner(text, user_subject=text.lower().startswith("the user "))
+
+
+def others(text: str) -> str:
+    """First-person words in a clause about someone else: "my" -> "the user's", "me" -> "the user"."""
+    converted = third_person("my " + text)
+    return converted[len("The user's ") :] if converted else text

@@ -13,20 +13,19 @@ import re
 from memoir.index.keyword import terms
 from memoir.ingest.introductions import NAME, introduction, self_description
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS, word_list
-from memoir.ingest.person import third_person
+from memoir.ingest.person import others, third_person
+from memoir.ingest.pronouns import named_it, pronoun
 from memoir.ingest.referents import NOT_NAMES, WHICH_ONE, Context, name_thing
 from memoir.ingest.relations import relation
 from memoir.ingest.topics import stem
 from memoir.ingest.unsaid import diet, subjectless
 from memoir.ingest.values import values
 
-__all__ = ["LATE_READERS", "READERS", "others"]
+__all__ = ["LATE_READERS", "READERS"]
 
 
 # -- the subject of a clause -------------------------------------------------------------------------------
 
-_PERSONAL_PRONOUN = re.compile(r"^(?P<p>he|she|they|it)(?P<aux>'s|'re|'ve|'ll|'d)?\s+(?P<rest>\S.*)$", re.I)
-_POSSESSIVE_PRONOUN = re.compile(r"^(?P<p>his|her|their)\s+(?P<rest>\S.*)$", re.I)
 _COMPOUND = re.compile(
     rf"^(?:(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)(?:\s+(?P<relname>{NAME}))?|(?P<name>{NAME}))\s+and\s+(?:i|me)\s+"
     r"(?P<rest>.+)$"
@@ -153,18 +152,6 @@ def compound(clause: str, context: Context) -> list[str] | None:
     return [*facts, f"The user and {who} {others(rest)}"]
 
 
-_NAMED_IT = re.compile(rf"^(?:i|we|they)\s+(?:just\s+)?(?:named|called)\s+(?:her|him|it)\s+(?P<name>{NAME})$", re.I)
-
-
-def named_it(clause: str, context: Context) -> list[str] | None:
-    """ "just adopted a kitten, we named her Pickles": the pet (or thing) named last is called so."""
-    match = _NAMED_IT.match(clause)
-    named = context.pet or context.thing
-    if match is None or named is None:
-        return None
-    return [f"{named[0].upper()}{named[1:]} is named {match.group('name')}"]
-
-
 _HOME_AREA = re.compile(
     r"^(?:that's|that is|thats|it's|it is|its)\s+(?:my|our)\s+(?:own\s+)?(?:barrio|neighbou?rhood|hood|area|"
     r"home ?town|part of town|manor|local area|quarter|district)(?:,.*)?$",
@@ -179,58 +166,6 @@ def home_area(clause: str, context: Context) -> list[str] | None:
     return [f"The user lives in {context.place}"] if context.place else []
 
 
-_COUNT_NOW = re.compile(
-    r"^(?:it's|it is|its|we're at|we are at)\s+(?:up to\s+|down to\s+)?(?P<n>\d+|two|three|four|five|six|seven|eight|"
-    r"nine|ten|eleven|twelve)\s+(?P<what>[a-z]+(?:s|children|people|men|sheep|cattle|deer|fish))(?P<now>\s+now)?$",
-    re.I,
-)
-# Time told as a count, not things counted: "it's 3 weeks now"
-_SPANS = frozenset(word_list("seconds minutes hours days nights weeks months years decades times"))
-
-
-def pronoun(clause: str, context: Context) -> list[str] | None:
-    """ "she is 4 years old", "her little brother Kenta is 3": whoever was named last."""
-    counted = _COUNT_NOW.match(clause)
-    # "it's 6 grandkids now", "I tell a lie, it's 4 grandchildren": how many there are
-    if counted and counted.group("what").lower() not in _SPANS and (counted.group("now") or context.changing):
-        return [f"The user has {counted.group('n')} {counted.group('what')}{counted.group('now') or ''}"]
-    match = _PERSONAL_PRONOUN.match(clause)
-    if match:
-        said = match.group("p").lower()
-        who = context.animate() if said in ("he", "she") else context.thing if said == "it" else None
-        who = context.group if said == "they" else who  # "my parents are visiting … they arrive October 3rd"
-        if who is None and context.opening and said in ("he", "she"):  # "My boy Liam turns 21" then "He's an
-            who = context.his if said == "he" else context.hers  # apprentice electrician": of Liam
-            if who is not None and not who.split()[-1][:1].isupper():
-                context.person = who  # "She don't like the cold. Also she is diabetic": the mother, both times
-        if who is None or (said == "it" and _NOBODY_IT.match(match.group("rest"))):
-            return []  # "it'll mostly be me and my mum": no thing of the user's, who will be there
-        aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(
-            (match.group("aux") or "").lower()
-        )
-        if aux == "is" and re.match(r"(?:been|got|had|gone)\b", match.group("rest"), re.I):
-            aux = "has"  # "it's been five": it has
-        rest = f"{aux} {match.group('rest')}" if aux else match.group("rest")
-        return [f"{who} {others(rest)}"]
-    owner = _POSSESSIVE_PRONOUN.match(clause)
-    whose = context.animate() if owner and owner.group("p").lower() != "their" else None
-    if owner and whose is None and re.match(r"name(?:'s|’s|\s+is)\s", owner.group("rest"), re.I):
-        whose = context.earlier
-    if owner and re.match(r"(?:\w+\s+){1,2}(?:i|we)\s", owner.group("rest"), re.I):
-        return []  # "Her number I will add myself": the user's doing, told object first
-    if owner and whose:
-        whose = whose if not whose.endswith("s") else whose + "'"
-        # "his name's moose": a name, as names are written
-        rest = re.sub(r"^name(?:'s|’s|\s+is)\s+(\w)", lambda m: f"name is {m.group(1).upper()}", owner.group("rest"))
-        return [f"{whose}'s {others(rest)}".replace("''s", "'")]
-    family = re.match(rf"^(?:his|her|their)\s+(?:\w+\s+)?(?P<rel>[\w-]+)\s+(?P<name>{NAME})\s+(?P<rest>.+)$", clause)
-    if owner and family and family.group("rel").lower() in PEOPLE | PETS:  # whose is not known: the name will do
-        context.person = family.group("name")
-        return [f"{family.group('name')} {others(family.group('rest'))}"]
-    return None
-
-
-_NOBODY_IT = re.compile(r"(?:\w+ly\s+|just\s+)?(?:be|was|is)\s+(?:just\s+|only\s+)?(?:me|us|you)\b", re.I)
 _MAX_FRAGMENTS = 16
 # ", who is a plumber," inside a clause: said of the one before it (`rules._who_is`), not of the user
 _BETWEEN_COMMAS = re.compile(r",\s+(?:who|which)\b[^,]*,\s+(?=[a-z])")
@@ -397,12 +332,6 @@ LATE_READERS = (headcount, noun_phrase, subjectless)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
-
-
-def others(text: str) -> str:
-    """First-person words in a clause about someone else: "my" -> "the user's", "me" -> "the user"."""
-    converted = third_person("my " + text)
-    return converted[len("The user's ") :] if converted else text
 
 
 def _says_something(fragment: str) -> bool:

@@ -27,8 +27,9 @@ from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
+from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
-from memoir.ingest.readers import LATE_READERS, READERS, others
+from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
