@@ -728,6 +728,7 @@ def test_a_sentence_padded_with_blanks_reads_as_with_one(blanks: str, one: str) 
 @pytest.mark.parametrize(
     "pasted",
     [
+        "im destiny, 24, " + ", ".join(str(i) for i in range(4_000)),
         "My sister, " + "Ana, " * 5_000 + "lives in Porto",
         "I have kids, " + "Ann who is 8 and " * 3_000 + "Bo who is 5",
         "I met " + "Tom who " * 5_000 + "is 8",
@@ -891,6 +892,19 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         (  # "tho" after an opener, "bc" for because
             "GOOD news tho landlord came down to 1500 bc i signed for 3 years",
             ["The user's landlord came down to 1500", "The user signed for 3 years"],
+        ),
+        # near misses of the classes above (a hostile review's): nothing of the user's life
+        ("live in fear of my landlord tbh", []),
+        ("want to sleep", []),
+        ("teach me how to cook rice", []),
+        ("5 years in marketing, now switching to UX", []),
+        ("The deadline is non-negotiable", []),
+        ("Her gym time is sacred", []),
+        ("son age is 7", []),
+        ("I was wrong, it's 12 dollars", []),
+        (
+            "I have a cat. Our baby arrived, we named her Rose",
+            ["The user has a cat", "The user's baby arrived", "The user's baby is named Rose"],
         ),
         # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
         ("live in schiedam", ["The user lives in schiedam"]),
@@ -1234,6 +1248,67 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "I will work in the Hamburg office. And the start is now 1 november because of visa delay",
             ],
             ["The user passed the B1 exam yesterday", "The user's start is now 1 november"],
+        ),
+        # near misses: another of the family named, someone else's change, another language, a gift
+        (["My boss is Tom Smith.", "My bad, I forgot to call Jane Smith back."], ["The user's boss is Tom Smith"]),
+        (
+            [
+                "My great-grandfather Olaf Haugen came from Bergen in 1902.",
+                "correction: it was 1903, and his brother Nils Haugen came too.",
+            ],
+            ["The user's great-grandfather Olaf Haugen came from Bergen in 1902"],
+        ),
+        (
+            ["I am training for the Chicago marathon on October 12.", "My brother's race got moved to November 3."],
+            [
+                "The user is training for the Chicago marathon on October 12",
+                "The user's brother's race got moved to November 3",
+            ],
+        ),
+        (
+            [
+                "We have 40 thousand dollars for the kitchen.",
+                "My neighbour had to reduce to 30 thousand for his bathroom.",
+            ],
+            [
+                "The user has 40 thousand dollars for the kitchen",
+                "The user's neighbour had to reduce to 30 thousand for his bathroom",
+            ],
+        ),
+        (
+            ["I am using a Windows laptop for work.", "I bought a Mac for my son."],
+            ["The user bought a Mac for their son", "The user is using a Windows laptop for work"],
+        ),
+        (
+            ["My Spanish level is B1.", "My German is A2."],
+            ["The user's German is A2", "The user's Spanish level is B1"],
+        ),
+        (
+            ["We track everything in Trello at the moment.", "My sister's team switched to Asana."],
+            ["The user tracks everything in Trello at the moment", "The user's sister's team switched to Asana"],
+        ),
+        (
+            ["My son Liam turns 21 in March.", "He is the best teacher I ever had, Mr Jones."],
+            ["The user's son Liam turns 21 in March"],
+        ),
+        (
+            [
+                "My fiancé Diego and I are getting married on 20 June.",
+                "Went to a concert last night. About 20000 people.",
+            ],
+            [
+                "The user and Diego are getting married on 20 June",
+                "The user went to a concert last night",
+                "The user's fiancé is Diego",
+            ],
+        ),
+        (
+            ["I play tennis and squash on Mondays.", "I quit squash."],
+            ["The user plays tennis on Mondays", "The user quit squash"],
+        ),
+        (
+            ["I am visiting Rome and Florence in June.", "Dropped Florence, not enough time."],
+            ["The user is visiting Rome in June"],
         ),
         # one computer, one language level at a time
         (

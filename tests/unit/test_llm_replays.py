@@ -208,6 +208,8 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     said = "Vienna is lovely at Christmas, right? A friend keeps begging me to go to the markets with her."
     assert usable_facts(["The user is in Vienna"], said) == []
     assert usable_facts(["The user is in Vienna"], "I'm in Vienna this week for work.") != []
+    said = "Utrecht is home for me now, moved last year."  # the verb as a model says it; the home as the user did
+    assert usable_facts(["The user lives in Utrecht"], said) == ["The user lives in Utrecht"]
     said = "other thing, if I got a postdoc in Vienna or Copenhagen, which is cheaper to live?"
     assert usable_facts(["The user got a postdoc in Vienna or Copenhagen"], said, known={"vienna"}) == []
 

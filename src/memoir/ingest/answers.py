@@ -94,6 +94,11 @@ def supported_by(fact: str, message: str) -> bool:
     if event and not _said_happened(event.group(0).split()[0].lower(), message):
         return False
     claimed = [w for w in terms(_AGED.sub(r"\1", fact)) if w not in _NOT_CONTENT]
+    verb = _PLAIN_VERB.match(
+        fact
+    )  # "The user lives in Utrecht" of "Utrecht is home for me now": said as a model says it
+    if verb is not None and verb.group("verb").lower() in claimed:
+        claimed.remove(verb.group("verb").lower())
     found_stems = {_stem(w) for w in terms(message)}
     found = [w for w in claimed if _stem(w) in found_stems]
     # A word besides its numbers, where it claims one: "The user has 10 guests" of "she lives 10 minutes
@@ -102,6 +107,7 @@ def supported_by(fact: str, message: str) -> bool:
     return bool(found) and 3 * len(found) >= 2 * len(claimed) and (not words or any(w in found for w in words))
 
 
+_PLAIN_VERB = re.compile(r"^the user (?P<verb>lives|works|has|likes|loves|uses|enjoys|prefers)\b", re.I)
 # What a fact adds to a number without adding a claim: "They're 15 and 12" is "Laddoo is 15 years old".
 _AGED = re.compile(r"\b(\d+)[\s-]+years?[\s-]+old\b", re.I)
 
@@ -237,7 +243,8 @@ def someone_elses(fact: str, source: str) -> bool:
     )
     if placed is not None:  # "Vienna is lovely at Christmas, right?": "The user is in Vienna" says no one was there
         where = re.escape(placed.group("where"))
-        return re.search(rf"\b(?:in|at|to|from|near|around)\s+(?:the\s+)?{where}\b", source, re.I) is None
+        put = rf"\b(?:in|at|to|from|near|around)\s+(?:the\s+)?{where}\b|\b{where}(?:'s|’s|\s+is)\s+(?:my\s+)?home\b"
+        return re.search(put, source, re.I) is None
     being = re.match(r"^the user is (?:a |an )?(?P<what>\w+)", fact, re.I)
     if being is not None:  # "she's a saint" of Elena: "The user is a saint"
         what = re.escape(being.group("what"))

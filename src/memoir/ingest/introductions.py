@@ -57,6 +57,15 @@ _YEAR_OF_STUDY = re.compile(
 _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
+_MAX_PARTS = 8
+# What "im …," says of the user when it is no name: "im late, 25", "im away, 3", "im retired, 67"
+_STATES = frozenset(
+    word_list(
+        "late sick away retired home tired done back fine good ok okay free busy ready sure new off out up down in "
+        "single married divorced pregnant broke stuck lost sorry here there so just still also back again almost "
+        "nearly about around over only really very too"
+    )
+)
 # Words before "here" that are no name: "I'm here in Paris", "we're here", "still here".
 _NOT_A_NAME = frozenset(
     word_list(
@@ -76,8 +85,11 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             rest = clause[match.end() :].strip(" ,")
             return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
     lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
+    if lower and lower.group("name").lower() in _STATES:
+        lower = None  # "im late, 25", "im retired, 67": how the user is, no name
     first = lower.group("rest").split(",")[0].strip() if lower else ""
-    aged = _AGED.match(first + " ") or re.fullmatch(r"\d{1,2}", first)  # "im destiny, 24, been doing nails"
+    aged = bool(_AGED.match(first + " ") or re.fullmatch(r"\d{1,2}", first))  # "im destiny, 24, been doing nails"
+    aged = aged and lower is not None and lower.group("rest").count(",") < _MAX_PARTS  # a sign-on, not a list
     if lower and (_names_a_role(first) or aged) and not _ARTICLE.match(lower["rest"]):
         context.introduced = True
         name = lower.group("name")

@@ -40,7 +40,7 @@ YIELD_EVERY = 200  # facts read between two pauses that let other threads run (a
 _NO_KEY = ""  # the key of a text with no word and no topic (found only by another such text)
 _NO_STEM = "#"  # the key of a fact with no stem (`topics.stems`): only a statement with none is like it
 _DIGIT = re.compile(r"\b\d\b")
-_COUNTED = re.compile(r"\b\d[\d.,]*\s*([a-z]+)", re.I)
+_COUNTED = re.compile(r"(?<![\d.,])\d++(?:[.,]\d++)*+\s*+([a-z]+)", re.I)  # once per number: "1,1,1,…" is linear
 _EVERYWHERE = frozenset(("user", "users"))  # "The user …": nearly every fact, and no rule matches on it
 
 Scope = tuple[str, str | None]  # a conversation and, in unified mode, its agent

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from memoir.ingest.changes import Reading
 from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, subject_of, with_aliases
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.lexicon import PEOPLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.topics import stem, stem_set, stems, topics
 from memoir.ingest.values import Value
@@ -50,9 +50,12 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     for value in given:
         about = _about(value, reading) - CHANGE_STEMS - stems(" ".join(v.text for v in given))
         goer = _going(value, reading)
+        theirs = _someone_elses(value, reading)
         for known in live:
             if goer is not None and goer not in known.text.lower().split()[:4]:  # "The user's brother Tom lives"
                 continue  # "Declan is off to Australia" moves Declan, not the café he ran with the user
+            if theirs is not None and not known.text.lower().startswith(theirs):
+                continue  # "My brother's race got moved to November 3" moves his race, not the user's marathon
             counted = value.kind == "number" and (
                 (_a_headcount(value, reading.text, about) and counts_people(known.stems))
                 or (US_COUNT.search(reading.text[: value.start]) is not None and bool(known.stems & _GROUPS))
@@ -142,6 +145,25 @@ _GOES = re.compile(
     r"relocated|emigrat\w+)\s+(?:back\s+|over\s+|out\s+)?to\s+(?:the\s+)?(?P<place>.+?)\s*$",
     re.I,
 )
+
+
+_OTHERS_OWN = re.compile(r"^(?P<whose>the user's [\w-]+(?: (?-i:[A-Z])[\w-]+)?|(?-i:[A-Z])[\w-]+)'s\s", re.I)
+
+
+def _someone_elses(value: Value, reading: Reading) -> str | None:
+    """Whose thing a statement carrying the new value changes, when someone else's ("The user's brother's race
+    got moved to …", "The user's neighbour had to reduce to 30 thousand": "the user's brother", "the user's
+    neighbour"); None where it is the user's own."""
+    for statement in reading.statements:
+        if value.text not in statement.text:
+            continue
+        own = _OTHERS_OWN.match(statement.text)
+        if own is not None:
+            return own.group("whose").lower()
+        said = subject_of(statement.text)
+        if said.startswith("the user's ") and said.split()[-1] in PEOPLE:
+            return said
+    return None
 
 
 def _going(value: Value, reading: Reading) -> str | None:

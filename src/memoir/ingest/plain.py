@@ -256,8 +256,9 @@ _NAME_BETWEEN = re.compile(
 
 # An apposition between dashes is one between commas: "Bill — my husband — bought", "my sister — Ana — lives"
 _DASHED = re.compile(
-    r"(?P<first>(?-i:[A-Z])[\w'’-]+|(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?)\s+[—–-]{1,2}\s+"
-    r"(?P<between>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?|(?-i:[A-Z])[\w'’-]+)\s+[—–-]{1,2}\s+(?!(?:and|or|but|so|then)\b)",
+    r"(?P<first>(?<![\w'’-])(?-i:[A-Z])[\w'’-]{1,30}+|(?:my|our)\s+[\w-]{1,30}+(?:\s+[\w-]{1,30}+)?)\s+[—–-]{1,2}\s+"
+    r"(?P<between>(?:my|our)\s+[\w-]{1,30}+(?:\s+[\w-]{1,30}+)?|(?-i:[A-Z])[\w'’-]{1,30}+)\s+[—–-]{1,2}\s+"
+    r"(?!(?:and|or|but|so|then)\b)",
     re.I,
 )
 
@@ -272,7 +273,8 @@ def _dashed(match: re.Match[str]) -> str:
 def _apposed(text: str) -> str:
     """ "Biscuit, my beagle, joins the runs" and "My sister, Ana, lives in Porto" -> "my beagle Biscuit joins
     the runs", "My sister Ana lives in Porto"."""
-    text = _DASHED.sub(_dashed, text)  # "Bill — my husband — bought me a MacBook"
+    if re.search(r"\s[—–-]{1,2}\s", text):  # "Bill — my husband — bought me a MacBook"
+        text = _DASHED.sub(_dashed, text)
     match = _APPOSITION.search(text)
     if match:
         return f"{text[: match.start()]}{match.group('rel')} {match.group('name')} {match.group('rest')}"
@@ -287,9 +289,11 @@ _BARE_RELATION = re.compile(rf"^(?:{'|'.join(sorted(PEOPLE, key=len, reverse=Tru
 
 # A relation's name typed in lower case, known a name by the age said of it: "daughter zosia is 5"
 _LOWER_NAMED = re.compile(
-    rf"^((?:my |our )?(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})) ((?-i:[a-z]){{2,}}) "
-    r"(?=(?:is|turns|turned|just turned) \d{1,3}(?:\s*(?:years?|yrs?|y/?o)(?:\s+old)?)?(?:[\s,.!?]|$)"
-    r"(?!\s*(?:min|hour|km|mile|kg|day|week|month|%)))",
+    rf"^((?:my |our )?(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})) "
+    r"((?!(?:age|name|birthday|school|class|team|football|homework|weight|height|size|score|grade|level|bedtime)\b)"
+    r"(?-i:[a-z]){2,}) "
+    r"(?=(?:is|turns|turned|just turned) \d{1,3}(?:\s*(?:years?|yrs?|y/?o)(?:\s+old)?)?(?:\s+now)?"
+    r"\s*(?:[,.!?]|$|(?:and|but|so|does|do|is)\b))",
     re.I,
 )
 

@@ -22,12 +22,21 @@ _NAMED_IT = re.compile(rf"^(?:i|we|they)\s+(?:just\s+)?(?:named|called)\s+(?:her
 
 
 def named_it(clause: str, context: Context) -> list[str] | None:
-    """ "just adopted a kitten, we named her Pickles": the pet (or thing) named last is called so."""
+    """ "just adopted a kitten, we named her Pickles": the pet or person (or thing) named last is called so."""
     match = _NAMED_IT.match(clause)
-    named = context.pet or context.thing
+    named = context.animate() or context.thing  # "Our baby arrived, we named her Rose": the baby, not the cat
     if match is None or named is None:
         return None
     return [f"{named[0].upper()}{named[1:]} is named {match.group('name')}"]
+
+
+# A sentence that names whom its pronoun stands for, after a comma at its end: "He's an idiot, my landlord",
+# "He's the best teacher I ever had, Mr Jones"
+_NAMES_ANOTHER = re.compile(
+    rf",\s*(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})"
+    rf"|(?:Mr|Mrs|Ms|Dr)\.?\s+\w+|{NAME})\s*[.!?]*$",
+    re.I,
+)
 
 
 _COUNT_NOW = re.compile(
@@ -37,21 +46,30 @@ _COUNT_NOW = re.compile(
 )
 # Time told as a count, not things counted: "it's 3 weeks now"
 _SPANS = frozenset(word_list("seconds minutes hours days nights weeks months years decades times"))
+# A sum or a measure: "I was wrong, it's 12 dollars" is no 12 things the user has
+_MEASURES = frozenset(
+    word_list("dollars euros pounds quid bucks rupees pesos kms kilometres kilometers miles kilos grams litres points")
+)
 
 
 def pronoun(clause: str, context: Context) -> list[str] | None:
     """ "she is 4 years old", "her little brother Kenta is 3": whoever was named last."""
     counted = _COUNT_NOW.match(clause)
     # "it's 6 grandkids now", "I tell a lie, it's 4 grandchildren": how many there are
-    if counted and counted.group("what").lower() not in _SPANS and (counted.group("now") or context.changing):
+    if (
+        counted
+        and counted.group("what").lower() not in _SPANS | _MEASURES
+        and (counted.group("now") or context.changing)
+    ):
         return [f"The user has {counted.group('n')} {counted.group('what')}{counted.group('now') or ''}"]
     match = _PERSONAL_PRONOUN.match(clause)
     if match:
         said = match.group("p").lower()
         who = context.animate() if said in ("he", "she") else context.thing if said == "it" else None
         who = context.group if said == "they" else who  # "my parents are visiting … they arrive October 3rd"
-        if who is None and context.opening and said in ("he", "she"):  # "My boy Liam turns 21" then "He's an
-            who = context.his if said == "he" else context.hers  # apprentice electrician": of Liam
+        crossing = who is None and context.opening and said in ("he", "she")  # "My boy Liam turns 21" then
+        if crossing and not _NAMES_ANOTHER.search(context.sentence):  # "He's an apprentice electrician": Liam
+            who = context.his if said == "he" else context.hers
             if who is not None and not who.split()[-1][:1].isupper():
                 context.person = who  # "She don't like the cold. Also she is diabetic": the mother, both times
         if who is None or (said == "it" and _NOBODY_IT.match(match.group("rest"))):

@@ -123,6 +123,10 @@ def my_thing(clause: str, context: Context) -> list[str] | None:
     if first.lower() not in context.known and not first.isupper():
         what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
     if not match.group("kept").lower().startswith(("my thing", "my jam", "my cup", "for me")):
+        if not re.search(r"\b(?:my|our|every|each)\b", match.group("what"), re.I) or re.match(
+            r"(?:the|his|her|their|this|that|its)\b", match.group("what"), re.I
+        ):
+            return []  # "The deadline is non-negotiable", "Her gym time is sacred": nothing the user keeps to
         # "beach volleyball every Thursday with my lab mates is non-negotiable": something the user keeps to
         kept = what.replace("the user's", "their")
         return [] if match.group("not") else [f"The user never misses {kept}"]
@@ -268,14 +272,19 @@ _HEADCOUNT_ALONE = re.compile(
 )
 
 
+# Events the user holds, whose guests they count: of one the known facts or the message before named
+_HOSTED = frozenset(
+    word_list("wedding party dinner lunch birthday reunion retreat ceremony launch offsite conference graduation camp")
+)
 _OF_AN_EVENT_KNOWN = frozenset(word_list("date venue theme dress code colours colors guest list"))
 
 
 def headcount(clause: str, context: Context) -> list[str] | None:
-    """ "About 140 guests." said of the event the message or the known facts name: how many it will have."""
+    """ "About 140 guests." said of the event the user holds that the known facts or the message before name:
+    how many it will have."""
     match = _HEADCOUNT_ALONE.match(clause)
-    if match is None or context.event is None:
-        return None
+    if match is None or context.event not in _HOSTED or not context.event_known:
+        return None  # "Went to a concert last night. About 20000 people.": no event of the user's to come
     return [f"The user's {context.event} will have {clause[0].lower()}{clause[1:]}"]
 
 

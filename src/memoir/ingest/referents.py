@@ -10,7 +10,7 @@ user's.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 
 from memoir.ingest.introductions import NAME
@@ -38,6 +38,7 @@ class Context:
     place: str | None = None  # the last place named: "my mother lives there"
     written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
     named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
+    sentence: str = ""  # the sentence being read
     clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
     event: str | None = None  # the last event named ("weddings"): what "we have moved it" moves
     event_known: bool = False  # the event is one the known facts or the message before named, not this one
@@ -47,7 +48,7 @@ class Context:
     group: str | None = None  # the user's people named last as many ("my parents"): whom "they" stands for
     # the user's person the message before named by relation alone ("planning my daughter's birthday"), whose
     # name a message opening "Yui, she's turning 7" gives
-    unnamed: str | None = None
+    unnamed: tuple[str, ...] = ()
     # the user's man and woman the message before named last by relation and name ("My boy Liam", "the missus
     # Sharon"): whom a message opening "He's an apprentice electrician" speaks of
     his: str | None = None
@@ -168,13 +169,13 @@ _HIS = frozenset(
 _OWNER = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)(?:'s|’s)\s", re.I)
 
 
-def unnamed_in(text: str) -> str | None:
-    """The last of the user's people a message named by relation alone ("my daughter's birthday", "my
-    landlord"), as "daughter"; None where it named them ("my daughter Yui") or nobody."""
+def unnamed_in(text: str) -> tuple[str, ...]:
+    """The user's people a message named by relation alone ("my daughter's birthday", "my landlord"), as
+    "daughter", in order; none where it named them ("my daughter Yui")."""
     found = [
         m for m in (*_UNNAMED.finditer(text), *_OWNER.finditer(text)) if m.group("rel").split()[-1].lower() in PEOPLE
     ]
-    return max(found, key=lambda m: m.start()).group("rel").lower() if found else None
+    return tuple(m.group("rel").lower() for m in sorted(found, key=lambda m: m.start()))
 
 
 _NAME_THEN_PRONOUN = re.compile(
@@ -182,18 +183,20 @@ _NAME_THEN_PRONOUN = re.compile(
 )
 
 
-def named_at_once(text: str, unnamed: str | None) -> str:
+def named_at_once(text: str, unnamed: Sequence[str]) -> str:
     """ "Yui, she's turning 7" after "my daughter's birthday": "my daughter Yui is turning 7" (a name given at
-    once, of the one person the message before left unnamed, where "she" or "he" fits them)."""
+    once, of the one person the message before left unnamed whom "she" or "he" fits; not "Emma, she's my best
+    friend": what it says is who she is)."""
     match = _NAME_THEN_PRONOUN.match(text)
-    if match is None or unnamed is None:
+    if match is None or re.match(r"(?:my|our|a|an|the|not)\b", text[match.end() :], re.I):
         return text
-    rel = unnamed.split()[-1]
-    if rel not in (_HERS if match.group("p").lower() == "she" else _HIS) and rel in _HERS | _HIS:
-        return text
+    fitting = _HERS if match.group("p").lower() == "she" else _HIS
+    fit = [rel for rel in unnamed if rel.split()[-1] in fitting or rel.split()[-1] not in _HERS | _HIS]
+    if len(fit) != 1:
+        return text  # "my daughter's birthday and my mum's visit": which of them is Yui?
     verb = match.group("verb").strip()
     verb = "is" if verb in ("'s", "’s") else verb
-    return f"my {unnamed} {match.group('name')} {verb} {text[match.end() :]}"
+    return f"my {fit[0]} {match.group('name')} {verb} {text[match.end() :]}"
 
 
 _HIS_TOO = _HIS | {"boy", "lad", "fella", "bloke"}

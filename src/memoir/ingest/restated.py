@@ -63,6 +63,10 @@ def renamed(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, s
         return []
     found: list[tuple[Known, str, str | None]] = []
     for value in reading.new:
+        if not re.search(
+            rf"\bname(?:'s|’s|\s+is|\s+was)\s+(?:actually\s+)?{re.escape(value.text)}", reading.text, re.I
+        ):
+            continue  # a name given as a name: not "I forgot to call Jane Smith back", "his brother Nils Haugen"
         for known in live:
             named = [v.text for v in known.values if same_family(v, value)]
             if known.id is not None and len(named) == 1 and not any(k is known for k, _, _ in found):
@@ -96,7 +100,8 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         best: tuple[int, Known] | None = None
         for known in live:
             opposed = others & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
-            shared = (known.stems & own) | opposed | _kin(statement.text, known.text)
+            kin = _kin(statement.text, known.text) if same_subject(statement.text, known.text) else frozenset()
+            shared = (known.stems & own) | opposed | kin  # "My sister's team switched to Asana": not the user's
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
             if kinds and not kinds & {v.kind for v in known.values}:

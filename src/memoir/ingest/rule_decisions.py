@@ -266,22 +266,31 @@ def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
     "… Kyoto and Hiroshima in May" after "we cut Hiroshima", "The user is doing gym 4 times a week" of "… doing
     intermittent fasting and gym …" after "the fasting thing is out the window" (None: none of them)."""
     for clause in retracted:
-        for name in (v.text for v in values(clause) if v.kind in ("name", "place")):
-            n = re.escape(name)
-            cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*|\s+and\s+)", " ", text, count=1)
-            if cut != text:
-                return " ".join(cut.split()).replace(" ,", ",")
+        for value in (v.text.split() for v in values(clause) if v.kind in ("name", "place")):
+            for name in (" ".join(value[i:]) for i in range(len(value))):  # "Dropped Florence": Florence
+                n = re.escape(name)
+                cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*|\s+and\s+)", " ", text, count=1)
+                if cut != text:
+                    return " ".join(cut.split()).replace(" ,", ",")
     both = _TWO_DOINGS.match(text)  # "doing intermittent fasting and gym 4 times a week", "the fasting thing is out"
     taken = [found[0] for clause in retracted if (found := taken_words(clause)) is not None]
     if both is None or not taken:
         return None
-    first, second = stems(both.group("a")), stems(both.group("b"))
+    qualified = _QUALIFIED.match(both.group("b"))
+    second, qualifier = (qualified.group("item"), qualified.group("rest")) if qualified else (both.group("b"), "")
+    first, then = stems(both.group("a")), stems(second)
     for words in (w - stems(both.group("head")) for w in taken):
-        if words <= first and not words & second:
+        if words <= first and not words & then:
             return f"{both.group('head')} {both.group('b')}"
-        if words <= second and not words & first:
-            return f"{both.group('head')} {both.group('a')}"
+        if words <= then and not words & first:  # "tennis and squash on Mondays": tennis, still on Mondays
+            return f"{both.group('head')} {both.group('a')}{qualifier}"
     return None
+
+
+# The last thing of a list, and what is said of the whole list after it ("squash" and " on Mondays")
+_QUALIFIED = re.compile(
+    r"^(?P<item>.+?)(?P<rest>(?:\s+(?:on|in|at|every|each|twice|once|with|for|during|\d+\s+times)\b.*)?)$", re.I
+)
 
 
 _TWO_DOINGS = re.compile(r"^(?P<head>the user (?:is |are |was )?\w+) (?P<a>[^,]+?) and (?P<b>[^,]+)$", re.I)

@@ -140,18 +140,22 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
 def _after(before: str, context: Context) -> Context:
     """A message's context once the message before it was read: whom it named last (`Context.earlier`),
     nothing else (its facts were kept when it came)."""
-    for sentence in sentences(before):
+    said = sentences(before)
+    for sentence in said:
         _statements_of(sentence, context)
     fresh = Context(context.known)
     fresh.event, fresh.earlier, fresh.event_known = context.event, context.animate(), context.event is not None
     fresh.unnamed = unnamed_in(before)
-    fresh.his, fresh.hers = gendered(plain_sentence(before))
+    for sentence in said:  # sentence by sentence, as read: a pasted page is never taken in one piece
+        his, hers = gendered(plain_sentence(sentence.text))
+        fresh.his, fresh.hers = his or fresh.his, hers or fresh.hers
     return fresh
 
 
 def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.first_person = bool(FIRST_PERSON.search(sentence.text))
     context.important = sentence.important
+    context.sentence = sentence.text
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
     text = named_at_once(sentence.text, context.unnamed) if context.opening else sentence.text

@@ -91,8 +91,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (  # one computer at a time: "I'm using a Windows laptop, an old Dell", then "So I'm on a Mac now"
         "computer",
         re.compile(
-            r"^(?P<s>the user)\s+(?:(?:now|currently|still|also|just)\s+)*(?:is using|uses|is on|works on|has|"
-            r"got|bought|switched to)\s+(?:a\s+|an\s+|their\s+)?(?:new\s+|old\s+)?"
+            # what the user works on, not what they bought for someone ("a Mac for their son")
+            r"^(?P<s>the user)\s+(?:(?:now|currently|still|also|just)\s+)*(?:is using|uses|is on|works on|"
+            r"switched to)\s+(?:a\s+|an\s+|their\s+)?(?:new\s+|old\s+)?"
             r"(?P<v>windows|mac|macbook|imac|linux|ubuntu|chromebook)\b",
             re.I,
         ),
@@ -186,6 +187,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
     engaged = _ENGAGED.match(text)
     if engaged:
         found.append(Topic(engaged.group("name").lower(), "relation", "fiancé"))
+    found = [_of_language(t, text) for t in found]
     for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
         if job and _names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
@@ -203,6 +205,15 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if possessive and single and not any(t.attribute != "relation" for t in found):
         found.extend(_possessive(possessive.group("s"), possessive.group("v")))
     return tuple(found)
+
+
+def _of_language(topic: Topic, text: str) -> Topic:
+    """A language level is one per language where the fact names it ("The user's Spanish level is B1", "The
+    user passed the B1 German exam"), one of the language the conversation is about where it does not."""
+    if topic.attribute != "language level":
+        return topic
+    named = re.search(r"\b(?!The\b|User\b|[ABC][12]\b)(?-i:[A-Z])[a-z]+\b", text)
+    return Topic(topic.subject, f"{named.group(0).lower()} level", topic.value) if named else topic
 
 
 def workplace(fact: str) -> str | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import DIETS, EVENTS
+from memoir.ingest.lexicon import DIETS, EVENTS, word_list
 from memoir.ingest.person import IRREGULAR_PAST
 
 if TYPE_CHECKING:
@@ -48,7 +48,13 @@ _PLAN_START = re.compile(
 
 # A verb of the user's life without "I", as typed in haste; not one that is also a noun ("work is crazy", "love
 # it") nor one that asks something of the assistant ("need help with cv": a request the gate refuses)
-_PRESENT_START = re.compile(r"^(?:want|wanna|live|speak|prefer|own|teach|hate)\s+(?!(?:it|this|that|them)\b)\S", re.I)
+_PRESENT_START = re.compile(
+    # "want truck driver job", not "want to sleep"; "live in schiedam", not "live in fear"
+    r"^(?:(?:want|wanna)\s+(?!to\b|it\b|this\b|that\b|them\b|some\b|more\b)"
+    r"|live\s+in\s+(?!fear|hope|denial|peace|the\b|a\b|my\b)(?=[\w-]+(?:\s+[\w-]+)?\s*$)"
+    r"|prefer\s+(?!it\b|this\b|that\b|them\b))\S",
+    re.I,
+)
 
 _BEEN_DOING = re.compile(
     r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b"
@@ -59,6 +65,14 @@ _YEARS_IN = re.compile(
     r"^(?:been\s+)?(?P<n>\d{1,2}|a few|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)\s+in\s+"
     r"(?P<place>(?!the\b|a\b|my\b)[a-zà-ÿ][\w-]+(?: (?!now\b)[a-zà-ÿ][\w-]+)?)(?:\s+now)?(?:,.*)?$",
     re.I,
+)
+_FIELDS = frozenset(
+    word_list(
+        "marketing retail sales finance tech it management law medicine nursing teaching education construction "
+        "business banking insurance consulting accounting engineering hospitality design hr support ops operations "
+        "logistics research academia uni university school college total prison jail hospital bed therapy a the "
+        "my our this that industry media advertising pharma government politics the army navy service production"
+    )
 )
 _ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+[^,]+$", re.I)
 
@@ -79,6 +93,8 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
         verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
         return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
     lived = _YEARS_IN.match(clause)  # "3 yrs in berlin": where the user has lived, and how long
+    if lived and lived.group("place").split()[0].lower() in _FIELDS:
+        lived = None  # "5 years in marketing", "3 yrs in total": a field, a sum
     if lived and (context.first_person or context.person is None) and not context.person:
         return [f"The user has lived in {lived.group('place')} for {lived.group('n')} years"]
     experience = _EXPERIENCE.match(clause)  # "5 years experience, mostly Java and Python"
