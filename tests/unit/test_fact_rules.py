@@ -881,6 +881,10 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "im not gonna do valorant much anymore, me and my cousin Paolo switched to playing dota 2",
             ["The user's cousin is Paolo", "The user and their cousin Paolo switched to playing dota 2"],
         ),
+        (  # "btw" after a name typed in lower case, a school year
+            "im migs btw, 16, grade 10 at marikina science high.",
+            ["The user's name is Migs", "The user is 16 years old", "The user is in grade 10 at marikina science high"],
+        ),
         (  # a name typed in lower case, an age and what the user has been doing since
             "im destiny, 24, been doing nails 5 yrs at a salon in decatur.",
             [
@@ -1309,6 +1313,21 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         (
             ["I am visiting Rome and Florence in June.", "Dropped Florence, not enough time."],
             ["The user is visiting Rome in June"],
+        ),
+        # what a change rules out by its reason; a deadline is when something is due
+        (
+            [
+                "The party is in our woolshed, about 80 people.",
+                "Change of plan, Sharon reckons the woolshed's too rough so we've booked the Gore rugby clubrooms",
+            ],
+            ["The user has booked the Gore rugby clubrooms"],
+        ),
+        (
+            [
+                "My essay is due friday, 800 words.",
+                "update: teacher moved the deadline to monday bc of the typhoon lol",
+            ],
+            ["The user's teacher moved the deadline to monday"],
         ),
         # one computer, one language level at a time
         (

@@ -58,6 +58,13 @@ _ANNOUNCED = re.compile(
 )
 # "i quit soccer": a fact of its own ("The user quit soccer", `rules`) that also ends what was said of soccer
 _QUIT = re.compile(r"\b(?:quit|quitting)\s+(?!(?:my|the|our|his|her|their|a|an|it|this|that)\b)[a-z]", re.I)
+# "Sharon reckons the woolshed's too rough so we've booked the clubrooms": in a change, what is ruled out
+_RULED_OUT = re.compile(
+    r"\b(?:the\s+|our\s+|my\s+)(?P<x>[a-z][\w-]{2,20}(?:\s+[a-z][\w-]{2,20})?)"
+    r"(?:'s|’s|\s+is|\s+was|\s+were|\s+are|\s+got)\s+(?:too\s+\w+|fully booked|booked up|not available|unavailable|"
+    r"closed|full|(?:too\s+)?(?:expensive|crazy|pricey|small|rough|far|noisy|cold|damp))\b",
+    re.I,
+)
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
 _RESIZED = re.compile(
@@ -98,6 +105,8 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
+    if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more
+        old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
     parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(
         p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None

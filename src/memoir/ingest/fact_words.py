@@ -171,6 +171,7 @@ _SAID_OF = {
     "bartender": ("bar", "pub"),
     "baker": ("bakery",),
     "goalie": ("soccer", "football", "hockey"),
+    "due": ("deadline",),  # "teacher moved the deadline to monday" of "essay due friday"
     # a race of its kind: "the race got pushed to March 2" of the half marathon
     "marathon": ("race",),
     "triathlon": ("race",),

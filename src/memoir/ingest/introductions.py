@@ -39,7 +39,9 @@ _INTRODUCTION = [
 ]
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
-_LOWER_NAME = re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{_ANY_NAME}),\s+(?P<rest>.+)$", re.I)
+_LOWER_NAME = re.compile(
+    rf"^(?:i'm|i am|im)\s+(?P<name>{_ANY_NAME})(?:\s+(?:btw|by the way))?,\s+(?P<rest>.+)$", re.I
+)  # "im migs btw, 16, grade 10 at marikina science high"
 _WHERE_OR_DOING = re.compile(
     r"^(?:(?:now|currently|still|also)\s+)?(?:from|based in|living in|originally from|born in|"
     r"(?!(?:nothing|something|anything|waiting|deciding|thinking|wondering|hoping|feeling)\b)\w+ing\b)",
@@ -49,7 +51,7 @@ _WHERE_OR_DOING = re.compile(
 # A field of one or two words, then at most "student" and where: not "1st year anniversary", "first
 # year here", "final year of school".
 _YEAR_OF_STUDY = re.compile(
-    r"^(?:first|second|third|fourth|fifth|final|\d(?:st|nd|rd|th))[ -]year\s+"
+    r"^(?:first|second|third|fourth|fifth|final|\d(?:st|nd|rd|th))[ -](?:year|yr)\s+"
     r"(?!(?:anniversary|here|there|now|of|in|at|on|and|but|so|i|we|you|he|she|they|it|was|is)\b)"
     r"[a-z][\w-]*(?:\s+(?!(?:at|in|student)\b)[a-z][\w-]*)?(?:\s+student)?(?:\s+(?:at|in)\s+\S.*)?$",
     re.I,
@@ -142,6 +144,8 @@ def _described(text: str) -> list[str]:
             facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
         elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
+        elif re.match(r"^(?:in\s+)?(?:grade|year|form)\s+\d{1,2}\b", part, re.I):  # "grade 10 at marikina science high"
+            facts.append(f"The user is in {part.removeprefix('in ')}")
         elif re.match(r"^been\s+\w+ing\b", part, re.I):  # "been doing nails 5 yrs at a salon in decatur"
             facts.append(f"The user has {part}")
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"

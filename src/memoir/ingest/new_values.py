@@ -152,17 +152,21 @@ _OTHERS_OWN = re.compile(r"^(?P<whose>the user's [\w-]+(?: (?-i:[A-Z])[\w-]+)?|(
 
 def _someone_elses(value: Value, reading: Reading) -> str | None:
     """Whose thing a statement carrying the new value changes, when someone else's ("The user's brother's race
-    got moved to …", "The user's neighbour had to reduce to 30 thousand": "the user's brother", "the user's
-    neighbour"); None where it is the user's own."""
+    got moved to …", "The user's neighbour had to reduce to 30 thousand for his bathroom": "the user's
+    brother", "the user's neighbour"); None where it is the user's own."""
     for statement in reading.statements:
         if value.text not in statement.text:
             continue
         own = _OTHERS_OWN.match(statement.text)
         if own is not None:
             return own.group("whose").lower()
-        said = subject_of(statement.text)
-        if said.startswith("the user's ") and said.split()[-1] in PEOPLE:
-            return said
+        said = subject_of(statement.text)  # "The user's neighbour had to reduce to 30 thousand for his bathroom",
+        if (
+            said.startswith("the user's ")
+            and said.split()[-1] in PEOPLE
+            and re.search(r"\b(?:his|her)\b", statement.text)
+        ):
+            return said  # not "The user's teacher moved the deadline to monday": the user's deadline
     return None
 
 
