@@ -910,6 +910,10 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "I have a cat. Our baby arrived, we named her Rose",
             ["The user has a cat", "The user's baby arrived", "The user's baby is named Rose"],
         ),
+        (
+            "Dinner's on 1 November in the Al Noor ballroom.",
+            ["The user's dinner is on 1 November in the Al Noor ballroom"],
+        ),
         # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
         ("live in schiedam", ["The user lives in schiedam"]),
         ("need help with cv", []),

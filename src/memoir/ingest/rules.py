@@ -182,7 +182,8 @@ _MOVED_IT = re.compile(
 )
 # "Party is Saturday 17 now", "Wedding got moved": an event typed without its article
 _BARE_EVENT = re.compile(
-    rf"^(?P<event>(?:{'|'.join(sorted(EVENTS))}))\s+(?=(?:is|was|got|has|will|moved|starts)\b)", re.I
+    rf"^(?P<event>(?:{'|'.join(sorted(EVENTS))}))(?:\s+(?=(?:is|was|got|has|will|moved|starts)\b)|['’]s\s+(?=on\b|in\b|at\b))",
+    re.I,
 )
 
 
@@ -190,8 +191,9 @@ def _events_named(text: str, context: Context) -> str:
     """The sentence with "it" of an event moved named ("moved it to May" -> "moved the wedding to May"),
     and an event typed without its article given one ("Party is Saturday 17 now" -> "The party is …")."""
     bare = _BARE_EVENT.match(text)
-    if bare:
-        text = f"The {bare.group('event').lower()} {text[bare.end() :]}"
+    if bare:  # "Dinner's on 1 November": the dinner is
+        said = "is " if bare.group(0).rstrip().endswith(("'s", "’s")) else ""
+        text = f"The {bare.group('event').lower()} {said}{text[bare.end() :]}"
     said = []
     position = 0
     for moved in _MOVED_IT.finditer(text):
