@@ -192,8 +192,8 @@ def _events_named(text: str, context: Context) -> str:
     and an event typed without its article given one ("Party is Saturday 17 now" -> "The party is …")."""
     bare = _BARE_EVENT.match(text)
     if bare:  # "Dinner's on 1 November": the dinner is
-        said = "is " if bare.group(0).rstrip().endswith(("'s", "’s")) else ""
-        text = f"The {bare.group('event').lower()} {said}{text[bare.end() :]}"
+        verb = "is " if bare.group(0).rstrip().endswith(("'s", "’s")) else ""
+        text = f"The {bare.group('event').lower()} {verb}{text[bare.end() :]}"
     said = []
     position = 0
     for moved in _MOVED_IT.finditer(text):
