@@ -1318,6 +1318,18 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["I am visiting Rome and Florence in June.", "Dropped Florence, not enough time."],
             ["The user is visiting Rome in June"],
         ),
+        # a count said without what it counts, of the one count the user has; not where there are two
+        (
+            [
+                "I grow bonsai since retirement, I have 23 trees now.",
+                "One of my bonsai died in the heat. So only 22 now.",
+            ],
+            ["The user grows bonsai since retirement", "The user has 22 trees now"],
+        ),
+        (
+            ["I have 23 trees and 4 cats.", "I have 3 kids.", "So only 22 now."],
+            ["The user has 23 trees and 4 cats", "The user has 3 kids"],
+        ),
         # what a change rules out by its reason; a deadline is when something is due
         (
             [

@@ -63,7 +63,9 @@ def keys(text: str) -> frozenset[str]:
 
 
 def _topic_keys(text: str) -> set[str]:
-    return {f"@{topic.subject}|{topic.attribute}" for topic in topics(text)}
+    """Each single-valued topic's key, and a count's also as one of the subject's counts ("So only 22 now")."""
+    found = {f"@{topic.subject}|{topic.attribute}" for topic in topics(text)}
+    return found | {f"@{t.subject}|count" for t in topics(text) if t.attribute.startswith("count of ")}
 
 
 def _stem_keys(found: frozenset[str]) -> frozenset[str]:
@@ -143,6 +145,7 @@ class LiveFacts:
     def near(self, names: Names) -> list[Fact]:
         """The facts the names name (`rule_decisions.naming`), in the store's order (oldest first)."""
         found: set[str] = set()
+        found |= self._with_any(names.keys)
         for text in names.words:
             found |= self._with_any(keys(text))
         for text in names.sharing:

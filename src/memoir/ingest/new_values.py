@@ -20,7 +20,7 @@ from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.topics import stem, stem_set, stems, topics
 from memoir.ingest.values import Value
 
-__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "counted", "new_value", "of_a_job"]
+__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "new_value", "of_a_job"]
 
 # Stems that say a change happened, not what it is about: they never make a fact the one changed.
 CHANGE_STEMS = stem_set(
@@ -71,7 +71,28 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue  # a new job's clinic in Brunswick is not where the user studies
             if best is None or shared > best[0]:
                 best = (shared, known, value)
+    if best is None:  # "one of my bonsai died. So only 22 now": the one count the user has
+        bare = [v for v in given if bare_count(v, reading.text)]
+        counts = [
+            k
+            for k in live
+            if k.id is not None and any(t.subject == "user" and t.attribute.startswith("count of ") for t in k.topics)
+        ]
+        if len(bare) == 1 and len(counts) == 1:
+            return [(counts[0], "implicit", bare[0].text)]
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+_BARE_COUNT = re.compile(r"\b(?:only|just|down to|up to|so)\s+$", re.I)
+
+
+def bare_count(value: Value, text: str) -> bool:
+    """Is the new number a count said without what it counts ("So only 22 now")?"""
+    return (
+        value.kind == "number"
+        and _BARE_COUNT.search(text[: value.start]) is not None
+        and _unit(text, value.end) in ("", "now", "left")
+    )
 
 
 def _same_topic(value: Value, reading: Reading, known: Known) -> bool:

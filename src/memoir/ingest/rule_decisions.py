@@ -41,7 +41,7 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
-from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, counted, new_value
+from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
@@ -75,6 +75,7 @@ class Names:
     alike: tuple[str, ...] = ()  # statements: a fact on its topic, holding all its stems, or held all by it
     sharing: tuple[str, ...] = ()  # a fact sharing a stem (or its first five letters) or a topic with one
     words: tuple[str, ...] = ()  # values: a fact that names one
+    keys: tuple[str, ...] = ()  # a fact with one of these keys (`live.keys`): "@user|count", any count of the user's
 
 
 def naming(readings: Sequence[Reading]) -> Names:
@@ -91,6 +92,7 @@ def naming(readings: Sequence[Reading]) -> Names:
     alike: list[str] = []
     sharing: list[str] = []
     words: list[str] = []
+    counts: list[str] = []
     for reading in readings:
         said = [statement.text for statement in reading.statements]
         alike += said
@@ -107,11 +109,13 @@ def naming(readings: Sequence[Reading]) -> Names:
         if reading.moved:
             sharing.append(reading.message)
             words += counted(reading)  # "up to 45k now" may change "budget 30k pesos"
+            if any(bare_count(v, reading.text) for v in reading.new):
+                counts = ["@user|count"]  # "So only 22 now" may change the user's one count
             if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
                 sharing.append(" ".join(HEADCOUNT))
             if any(US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
                 sharing.append(GROUP_WORDS)  # "so we're 7 now" may change "our team (four of us)"
-    return Names(tuple(alike), tuple(sharing), tuple(words))
+    return Names(tuple(alike), tuple(sharing), tuple(words), tuple(counts))
 
 
 def reconcile_by_rules(readings: Sequence[Reading], existing: Sequence[tuple[str, str]]) -> list[Decision]:
