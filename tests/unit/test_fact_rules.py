@@ -914,6 +914,11 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "Dinner's on 1 November in the Al Noor ballroom.",
             ["The user's dinner is on 1 November in the Al Noor ballroom"],
         ),
+        (  # where the user's home is, said in a request; "there are" names no thing of theirs
+            "I am hoping you can help me write a letter about the road outside my house on Culduthel Road in "
+            "Inverness. There are three potholes now.",
+            ["The user's house is on Culduthel Road in Inverness"],
+        ),
         # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
         ("live in schiedam", ["The user lives in schiedam"]),
         ("need help with cv", []),

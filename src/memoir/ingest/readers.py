@@ -73,6 +73,11 @@ _COMMON_SUBJECTS = {
     "issue",
     "truth",
     "catch",
+    # "There are three potholes now", "Here is the draft": where, not a thing of the user's
+    "there",
+    "here",
+    "this",
+    "that",
 }
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I

@@ -105,7 +105,8 @@ _ENDED = re.compile(
 def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]) -> list[Statement]:
     """Who the user's people are, named in a sentence that states nothing else: a question ("… trip with my
     boyfriend Liam, what should we not miss?"), a request ("something my son-in-law Mark could build"),
-    what someone else says ("my husband-to-be Sipho says I should …"). `read`: the message's sentences as
+    what someone else says ("my husband-to-be Sipho says I should …"); and where their home is ("a letter
+    about the road outside my house on Culduthel Road in Inverness"). `read`: the message's sentences as
     `read_sentences` read them."""
     stated: dict[str, str] = {}
     for sentence, statements in read:
@@ -117,7 +118,18 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
         facts = [fact for fact in naming_facts(said) if is_fact(fact, fact)]
         # "My wife Priya says …, we have twins": the wife too, where no statement of the sentence names her
         found += [Statement(f, clause=said) for f in facts if f.split()[-1] not in stated.get(said, "")]
+        home = _HOME_AT.search(said)  # "… the road outside my house on Culduthel Road in Inverness"
+        if home and home.group("where") not in stated.get(said, ""):
+            found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
     return found
+
+
+# Where the user's home is, said in passing: on or in a named place
+_HOME_AT = re.compile(
+    r"\bmy\s+(?P<home>house|home|flat|apartment)\s+(?P<where>(?:on|in)\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,3}"
+    r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
+    re.I,
+)
 
 
 def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> list[tuple[Sentence, list[Statement]]]:
