@@ -919,6 +919,8 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "Inverness. There are three potholes now.",
             ["The user's house is on Culduthel Road in Inverness"],
         ),
+        ("doing volleyball now w my friends", ["The user is doing volleyball now with their friends"]),
+        ("working on it now", []),
         # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
         ("live in schiedam", ["The user lives in schiedam"]),
         ("need help with cv", []),

@@ -312,6 +312,7 @@ def plain_clause(clause: str) -> str:
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
     clause = _done_to_me(_done_to_plans(clause))
     clause = re.sub(r"^(she|he)s\b", r"\1's", clause, flags=re.I)  # "shes 78", typed without its apostrophe
+    clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b)", "with ", clause, flags=re.I)  # "w my friends"
     clause = _LOWER_NAMED.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()} ", clause)  # "daughter zosia is 5"
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
         clause = "my " + clause[0].lower() + clause[1:]

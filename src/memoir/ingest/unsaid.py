@@ -56,6 +56,11 @@ _PRESENT_START = re.compile(
     re.I,
 )
 
+_DOING_NOW = re.compile(
+    r"^(?:doing|playing|working|studying|learning|training|teaching|coaching|living)\s+"
+    r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b)\S.*\bnow\b",
+    re.I,
+)
 _BEEN_DOING = re.compile(
     r"^(?:just\s+|also\s+|still\s+)?been\s+(?!(?:there|here|thinking|wondering|meaning)\b)\w+ing\b"
     r"(?!(?:\s+\w+)?\s+(?:it|that|this|them)$)",
@@ -100,6 +105,8 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     experience = _EXPERIENCE.match(clause)  # "5 years experience, mostly Java and Python"
     if experience and (context.first_person or context.person is None):
         return [f"The user has {experience.group('n')} years of experience{experience.group('rest')}"]
+    if _DOING_NOW.match(clause) and nobody_else:  # "doing volleyball now w my friends": what the user does now
+        return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
     lone = _LONE_PAST.match(clause)  # "submitted, got a distinction!!": what came of it is the fact
