@@ -921,6 +921,10 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ),
         ("doing volleyball now w my friends", ["The user is doing volleyball now with their friends"]),
         ("working on it now", []),
+        (  # what the assistant may do with it is another clause, to the assistant
+            "Perfect. Also I forget to say, my sister is Ana, you can put her in the email",
+            ["The user's sister is Ana"],
+        ),
         # typed in haste: a verb of the user's life without "I", a relation's name in lower case, a question run on
         ("live in schiedam", ["The user lives in schiedam"]),
         ("need help with cv", []),

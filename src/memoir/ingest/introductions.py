@@ -87,8 +87,8 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             rest = clause[match.end() :].strip(" ,")
             return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
     lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
-    if lower and lower.group("name").lower() in _STATES:
-        lower = None  # "im late, 25", "im retired, 67": how the user is, no name
+    if lower and lower.group("name").lower() in _STATES | NATIONALITIES:
+        lower = None  # "im late, 25", "im retired, 67", "I am brazilian, 29 years": how the user is, no name
     first = lower.group("rest").split(",")[0].strip() if lower else ""
     aged = bool(_AGED.match(first + " ") or re.fullmatch(r"\d{1,2}", first))  # "im destiny, 24, been doing nails"
     aged = aged and lower is not None and lower.group("rest").count(",") < _MAX_PARTS  # a sign-on, not a list

@@ -92,7 +92,8 @@ _FILLER = (
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
     r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
     r"last but not least|next|(?:one |the )?(?:last|other|another|final) (?:thing|q|question)|quick (?:q|question)|"
-    r"one more question|tho|though(?=\s*,)"
+    r"one more question|tho|though(?=\s*,)|i forgot to (?:say|mention)|i forget to (?:say|mention)|"
+    r"forgot to (?:say|mention)"
 )
 _CHANGE_OPENER = (
     r"actually|(?:small |quick |one |a )?correction|"
@@ -142,6 +143,7 @@ _SPLIT = re.compile(
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
     r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
+    r"|,\s+(?=you\s+(?:can|could|may|might|should)\s)"  # "…, you can put it in the email": to the assistant
     # "daughter zosia is 5 does she go on cv": a question run on
     r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
     r"|,?\s+(?:because|bc|cuz|coz|bcoz)\s+"
