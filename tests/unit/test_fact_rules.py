@@ -729,6 +729,8 @@ def test_a_sentence_padded_with_blanks_reads_as_with_one(blanks: str, one: str) 
     "pasted",
     [
         "im destiny, 24, " + ", ".join(str(i) for i in range(4_000)),
+        "P" * 20_000 + " (she's 9)",  # a pasted token of capitals
+        "1." * 10_000 + " smaller",  # numbers and a size compared
         "My sister, " + "Ana, " * 5_000 + "lives in Porto",
         "I have kids, " + "Ann who is 8 and " * 3_000 + "Bo who is 5",
         "I met " + "Tom who " * 5_000 + "is 8",

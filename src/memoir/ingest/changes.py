@@ -67,9 +67,13 @@ _RULED_OUT = re.compile(
 )
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
-_RESIZED = re.compile(
-    r"\b(?:smaller|bigger|larger|fewer)\b.*\b\d+\b|\b\d+\b.*\b(?:smaller|bigger|larger|fewer)\b", re.I
-)
+_SIZE_WORD = re.compile(r"\b(?:smaller|bigger|larger|fewer)\b", re.I)
+_A_NUMBER = re.compile(r"\b\d+\b")
+
+
+def _resized(text: str) -> bool:
+    """A size compared and a number, in either order (each looked for once: "1.1.1.…" is no quadratic scan)."""
+    return _SIZE_WORD.search(text) is not None and _A_NUMBER.search(text) is not None
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,7 @@ def read(text: str, known: Collection[str] = (), before: str = "") -> list[Readi
 
 
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
-    moved = any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE, _RESIZED))
+    moved = _resized(text) or any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE))
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
     old = {a.strip() for a, _ in pairs}
     old |= {m.group("a").strip() for m in _NOT.finditer(text)} | {

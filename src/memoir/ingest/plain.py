@@ -82,7 +82,9 @@ def _passed_on(text: str) -> str:
 
 
 # "Magnus (he's 9) helped me": what the brackets say of him, a clause of its own at the end as well
-_BRACKETED = re.compile(r"(?P<name>(?-i:[A-Z])[\w'’-]+)\s+\((?:he|she)(?:'s|’s|\s+is)\s+(?P<what>[^()]{1,40})\)", re.I)
+_BRACKETED = re.compile(
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+)\s+\((?:he|she)(?:'s|’s|\s+is)\s+(?P<what>[^()]{1,40})\)", re.I
+)
 
 
 def _aside_said(text: str) -> str:
