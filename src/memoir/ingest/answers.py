@@ -94,9 +94,8 @@ def supported_by(fact: str, message: str) -> bool:
     if event and not _said_happened(event.group(0).split()[0].lower(), message):
         return False
     claimed = [w for w in terms(_AGED.sub(r"\1", fact)) if w not in _NOT_CONTENT]
-    verb = _PLAIN_VERB.match(
-        fact
-    )  # "The user lives in Utrecht" of "Utrecht is home for me now": said as a model says it
+    # "The user lives in Utrecht" of "Utrecht is home for me now": the verb as a model says it claims nothing
+    verb = _PLAIN_VERB.match(fact)
     if verb is not None and verb.group("verb").lower() in claimed:
         claimed.remove(verb.group("verb").lower())
     found_stems = {_stem(w) for w in terms(message)}

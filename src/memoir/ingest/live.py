@@ -64,8 +64,10 @@ def keys(text: str) -> frozenset[str]:
 
 def _topic_keys(text: str) -> set[str]:
     """Each single-valued topic's key, and a count's also as one of the subject's counts ("So only 22 now")."""
-    found = {f"@{topic.subject}|{topic.attribute}" for topic in topics(text)}
-    return found | {f"@{t.subject}|count" for t in topics(text) if t.attribute.startswith("count of ")}
+    said = topics(text)
+    return {f"@{t.subject}|{t.attribute}" for t in said} | {
+        f"@{t.subject}|count" for t in said if t.attribute.startswith("count of ")
+    }
 
 
 def _stem_keys(found: frozenset[str]) -> frozenset[str]:

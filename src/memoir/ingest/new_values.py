@@ -132,8 +132,8 @@ def counted(reading: Reading) -> list[str]:
     counts they may be (`_counts_alike`; `live.keys`)."""
     found = []
     for value in reading.new:
-        unit = _unit(reading.text, value.end) if value.kind == "number" else ""
-        if unit and unit not in _NOT_PEOPLE and unit not in _NOT_UNITS:
+        unit = _things_counted(reading.text, value.end) if value.kind == "number" else ""
+        if unit:
             found.append(reading.text[value.start : reading.text.lower().index(unit, value.end) + len(unit)])
     return found
 
@@ -151,10 +151,17 @@ def _counts_alike(value: Value, text: str, known: Known) -> bool:
     """Does the new number count what one of the known fact's counts ("can go up to 45k now" of "budget
     30k pesos", "reduce to 30 thousand" of "40 thousand dollars", "4 grandchildren" of "3 grandchildren")?
     Not a span or a measure ("10 years"): those are said of too many things."""
-    unit = _unit(text, value.end)
-    if not unit or unit in _NOT_PEOPLE or unit in _NOT_UNITS:
+    unit = _things_counted(text, value.end)
+    if not unit:
         return False
     return any(old.kind == "number" and stem(_unit(known.text, old.end)) == stem(unit) for old in known.values)
+
+
+def _things_counted(text: str, end: int) -> str:
+    """What the number ending at `end` counts, when it counts things ("30k": "k", "4 grandchildren"); "" for a
+    span or a measure ("10 years") or no word that says ("22 now")."""
+    unit = _unit(text, end)
+    return "" if unit in _NOT_PEOPLE or unit in _NOT_UNITS else unit
 
 
 _NOT_UNITS = frozenset(word_list("now more total in at on of and or so to a the this that then only each per"))
@@ -210,8 +217,7 @@ _GROUPS = stem_set(GROUP_WORDS)
 def _a_headcount(value: Value, text: str, about: frozenset[str]) -> bool:
     """Does the number count people: "like 90 people", "so only 22 now" of guests, not "she lives 10
     minutes from me, so she can help in person" (what follows a number is what it counts)."""
-    unit = re.match(r"\s*([a-z]+)", text[value.end :].lower())
-    if unit is not None and unit.group(1) in _NOT_PEOPLE:
+    if _unit(text, value.end) in _NOT_PEOPLE:
         return False
     return counts_people(about)
 
