@@ -1380,6 +1380,81 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user bought a Subaru Forester"],
         ),
+        # a new employer said in passing keeps the job; one said with a job, or a job somewhere unnamed, as said
+        (
+            [
+                "hi, I am Arjun, backend dev at Infosys, Bangalore.",
+                "good news, I got the offer, since joining Flipkart 3 weeks back life is much better.",
+            ],
+            [
+                "The user got the offer, since joining Flipkart 3 weeks back life is much better",
+                "The user is a backend dev at Flipkart",
+                "The user lives in Bangalore",
+                "The user's name is Arjun",
+            ],
+        ),
+        (
+            ["I'm a nurse at St Mary's.", "I work at the Ghana Health Service now."],
+            ["The user is a nurse at the Ghana Health Service"],
+        ),
+        (
+            ["I work at Infosys.", "I'm a backend dev at Flipkart these days."],
+            ["The user is a backend dev at Flipkart these days"],
+        ),
+        (
+            ["I'm a chef in a restaurant in Lyon.", "since joining Bocuse life is calmer."],
+            ["The user is a chef in a restaurant in Lyon", "The user joined Bocuse"],
+        ),
+        (  # someone else's new job is theirs
+            ["I'm a backend dev at Infosys.", "since my brother joined Flipkart he never calls."],
+            ["The user is a backend dev at Infosys"],
+        ),
+        # why the old value went, said with the change, is the old value's story: not kept
+        (
+            ["My team lead is Marcus.", "fyi Marcus left for Amazon, my new lead is Hannah"],
+            ["The user's lead is Hannah"],
+        ),
+        (
+            [
+                "Our wedding is on 12th December at Eko Hotel.",
+                "big change, his family said December is too choked with other weddings so we have moved it to "
+                "20th February.",
+            ],
+            ["The user's wedding is on 20th February at Eko Hotel"],
+        ),
+        (  # what a fact taken back was of stays: Lwazi trains still
+            [
+                "Son's name is Lwazi, he plays cricket for his school.",
+                "Lwazi's new obsession is water polo, he trains Tuesdays and Thursdays and he's dropped cricket "
+                "completely",
+            ],
+            ["Lwazi trains Tuesdays and Thursdays", "Lwazi's new obsession is water polo", "The user's son is Lwazi"],
+        ),
+        (  # a pet renamed: its new name is its name
+            [
+                "oh also me and my housemates just adopted a kitten, we named her Pickles",
+                "and the kitten is Mango now, Pickles didnt suit her at all, shes bright orange",
+            ],
+            ["The user and their housemates just adopted a kitten", "The user's kitten is Mango now"],
+        ),
+        # "his name" after a woman is not hers; a pet asked about is whom it names
+        (
+            [
+                "My wife Larissa is coming with me, she is nurse.",
+                "How we can bring our cat to Germany? His name is Paçoca, he is 4 years",
+            ],
+            [
+                "Larissa is coming with the user",
+                "Larissa is nurse",
+                "Paçoca is 4 years",
+                "The user's cat's name is Paçoca",
+                "The user's wife is Larissa",
+            ],
+        ),
+        (
+            ["My wife Larissa is coming with me.", "His name is Paçoca."],
+            ["Larissa is coming with the user", "The user's wife is Larissa"],
+        ),
     ],
 )
 def test_a_change_said_as_people_say_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:

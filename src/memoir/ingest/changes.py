@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.plain import plain_sentence
-from memoir.ingest.rules import Statement, named_in_passing, read_sentences
+from memoir.ingest.rules import Statement, joined_in_passing, named_in_passing, read_sentences
 from memoir.ingest.sentences import clauses
 from memoir.ingest.values import Value, values
 
@@ -98,7 +98,8 @@ def read(text: str, known: Collection[str] = (), before: str = "") -> list[Readi
     sentences = read_sentences(text, known, before)
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change
-    return readings + [Reading(s.clause, (s,), message=text) for s in passing]
+    joined = [Reading(s.clause, (s,), message=text) for s in joined_in_passing(text)]
+    return joined + readings + [Reading(s.clause, (s,), message=text) for s in passing]
 
 
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:

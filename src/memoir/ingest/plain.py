@@ -23,9 +23,12 @@ from memoir.ingest.lexicon import EVENTS, PEOPLE
 
 __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
 
+# A preposition fronts a phrase ("Since May, I swim"), never a clause of its own alone ("since my brother
+# joined Flipkart he never calls" is not "my brother joined … since")
 _FRONTED = re.compile(
-    r"^(?P<adv>(?:on|every|each|at|in|since|after|before|during|from|this|next|last|right now|these days|"
-    r"nowadays|most|some|usually|normally)\b(?:(?!\b(?:is|are|was|were)\b)[^,]){0,40}?),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
+    r"^(?P<adv>(?:(?:right now|these days|nowadays|usually|normally)\b(?:(?!\b(?:is|are|was|were)\b)[^,]){0,40}?|"
+    r"(?:on|every|each|at|in|since|after|before|during|from|this|next|last|most|some)\b"
+    r"(?:(?!\b(?:is|are|was|were)\b)[^,]){2,40}?)),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
     re.I,
 )
 _REPORTED = re.compile(

@@ -10,7 +10,7 @@ import re
 from memoir.ingest.introductions import NAME
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 from memoir.ingest.person import others
-from memoir.ingest.referents import Context
+from memoir.ingest.referents import Context, fits
 
 __all__ = ["named_it", "pronoun"]
 
@@ -84,7 +84,7 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
     owner = _POSSESSIVE_PRONOUN.match(clause)
     whose = context.animate() if owner and owner.group("p").lower() != "their" else None
     if owner and whose is None and re.match(r"name(?:'s|’s|\s+is)\s", owner.group("rest"), re.I):
-        whose = context.earlier
+        whose = context.earlier if fits(owner.group("p"), context.earlier) else None
     if owner and re.match(r"(?:\w+\s+){1,2}(?:i|we)\s", owner.group("rest"), re.I):
         return []  # "Her number I will add myself": the user's doing, told object first
     if owner and whose:

@@ -203,6 +203,13 @@ _HIS_TOO = _HIS | {"boy", "lad", "fella", "bloke"}
 _HERS_TOO = _HERS | {"girl", "lass"}
 
 
+def fits(pronoun: str, who: str | None) -> bool:
+    """Can "his" or "her" stand for `who` ("the user's wife Larissa" is no "his")?"""
+    relation = re.match(r"the user's ([\w-]+)", who or "", re.I)
+    rel = relation.group(1).lower() if relation else ""
+    return who is not None and rel not in (_HERS_TOO if pronoun.lower() in ("he", "his", "him") else _HIS_TOO)
+
+
 def gendered(text: str) -> tuple[str | None, str | None]:
     """The last man and the last woman of the user's a text names by relation ("my boy Liam", "my wife Sharon",
     "my mother"), as "the user's boy Liam", "the user's mother"."""

@@ -130,15 +130,52 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
     others may be left out (`live.LiveFacts.near`) and the decisions are the same.
     """
     decisions: list[Decision] = []
+    before = {k.id: k.text for k in live if k.id is not None}
     for reading in readings:
         used: set[int] = set()
         changed = _changes(reading, live, used) if reading.changing else []
-        decisions += changed
+        said: list[Decision] = []
         for index, statement in enumerate(reading.statements):
             if index in used or (changed and _BARE_CHANGE.match(statement.text)):
                 continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
-            decisions += settle(statement, live)
+            said += settle(statement, live)
+        decisions += changed + _without_the_old_story(said, _gone(changed + said, before), live)
     return decisions
+
+
+def _gone(decisions: Sequence[Decision], before: dict[str, str]) -> set[str]:
+    """The names the facts a sentence replaced held and their new text does not ("Marcus" of a lead now Hannah);
+    a fact taken back leaves its subject ("Lwazi" of "Lwazi plays cricket")."""
+    gone: set[str] = set()
+    for decision in decisions:
+        if decision.event in ("UPDATE", "DELETE") and decision.memory_id in before:
+            old = before[decision.memory_id]
+            left = _names(decision.text) if decision.event == "UPDATE" else _names(subject_of(old).title())
+            gone |= _names(old) - left
+    return gone
+
+
+def _without_the_old_story(said: list[Decision], gone: set[str], live: list[Known]) -> list[Decision]:
+    """What the sentence of a change says of the value it replaced is the old value's story, not a fact to keep:
+    "Marcus left for Amazon, my new lead is Hannah", "Eko Hotel was fully booked, so we went with The Lagoon
+    Garden" (the event log keeps every word of it)."""
+    kept = []
+    for decision in said:
+        if decision.event == "ADD" and not _OF_THE_USER.match(decision.text) and _names(decision.text) & gone:
+            live[:] = [k for k in live if not (k.id is None and k.text == decision.text)]
+            continue
+        kept.append(decision)
+    return kept
+
+
+_OF_THE_USER = re.compile(r"^the user\b", re.I)
+_NOT_NAMES = frozenset(word_list("the user user's"))
+
+
+def _names(text: str) -> set[str]:
+    """The names a fact holds: its capitalised words, but for "The user"."""
+    found = {w.lower().removesuffix("'s") for w in re.findall(r"\b(?-i:[A-Z])[\w'-]*", text.replace("’", "'"))}
+    return found - _NOT_NAMES
 
 
 # That something changed, and nothing of what it is now: said by the fact the change rewrote

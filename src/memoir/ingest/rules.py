@@ -124,10 +124,30 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
     return found
 
 
+def joined_in_passing(text: str) -> list[Statement]:
+    """A new employer said in passing ("I got the offer, since joining Flipkart 3 weeks back life is much
+    better"): read before the sentence that holds it, which would otherwise say it first, and in more words
+    than any known job's fact."""
+    found = []
+    for said in every_sentence(text):
+        if (joined := _SINCE_JOINING.search(said)) is not None:
+            found.append(Statement(f"The user joined {joined.group('where')}{joined.group('when') or ''}", clause=said))
+    return found
+
+
 # Where the user's home is, said in passing: on or in a named place
 _HOME_AT = re.compile(
     r"\bmy\s+(?P<home>house|home|flat|apartment)\s+(?P<where>(?:on|in)\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,3}"
     r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
+    re.I,
+)
+
+
+# A new employer said in passing, by the user ("since joining Flipkart", "since I started at Mercedes")
+_SINCE_JOINING = re.compile(
+    r"\bsince\s+(?:I\s+)?(?:joining|joined|starting at|started at)\s+"
+    r"(?P<where>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w&'.-]*){0,3})"
+    r"(?P<when>\s+(?:\d{1,2}|a|an|one|two|three|four|five|six|few)\s+(?:days?|weeks?|months?|years?)\s+(?:ago|back))?",
     re.I,
 )
 
@@ -143,9 +163,17 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
     if before:
         context = _after(before, context)
     read = []
-    for sentence in sentences(text):
+    stated = sentences(text)
+    for said in every_sentence(text):
+        if stated and stated[0].said == said:
+            sentence = stated.pop(0)
+            read.append((sentence, _statements_of(sentence, context)))
+            context.opening = False
+        else:  # a question states nothing, but names what comes next: "How can we bring our cat? His name is …"
+            for clause in clauses(plain_sentence(said.rstrip("?"))):
+                mentioned(clause, context)
+    for sentence in stated:  # never lost to a sentence written otherwise than `every_sentence` cut it
         read.append((sentence, _statements_of(sentence, context)))
-        context.opening = False
     return read
 
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import Topic, job_words, topics, workplace
+from memoir.ingest.topics import Topic, employer, job_words, topics, workplace
 from memoir.model.memory import normalise_content
 
 __all__ = ["settle"]
@@ -89,6 +89,10 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
         merged = merge_values(known.text, text)
         if merged != known.text:
             return merged
+    # A new employer said without a job keeps the old job: "since joining Flipkart" of a backend dev at Infosys
+    if (new_employer := employer(text)) and not job_words(text) and job_words(known.text) and employer(known.text):
+        where = workplace(known.text) or ""
+        return f"{known.text[: known.text.index(where)].rstrip()} at {new_employer}"
     # A promotion (the old job's word in the new one, or said so) stays where it was; a new career may not.
     promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
     if promoted and (where := workplace(known.text)) and workplace(text) is None:

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, word_list
+from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PETS, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
-__all__ = ["Topic", "job_words", "stem", "stem_set", "stems", "topics", "workplace"]
+__all__ = ["Topic", "employer", "job_words", "stem", "stem_set", "stems", "topics", "workplace"]
 
 # A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
 _JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
@@ -179,7 +179,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
         match = pattern.match(text)
         if match:
             name = f"favourite {match.group('a').lower()}" if attribute == "favourite" else attribute
-            found.append(Topic(_subject(match.group("s")), name, _value(match.group("v"))))
+            value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")
+            found.append(Topic(_subject(match.group("s")), name, _value(value)))
     relation = _RELATION.match(text)
     if relation:
         rel, name = relation.group("rel") or relation.group("rel2"), relation.group("name") or relation.group("name2")
@@ -191,6 +192,9 @@ def topics(fact: str) -> tuple[Topic, ...]:
     for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
         if job and _names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
+    where = employer(text)
+    if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
+        found.append(Topic("user", "employer", _value(where)))
     counted = _COUNTED.match(text)
     if counted and counted.group("what").lower() not in _MEASURES:
         # the user's work counts as the user's ("six staff", "our team is eight staff"); a family is its own
@@ -228,14 +232,36 @@ def workplace(fact: str) -> str | None:
     return job.group("where").strip()
 
 
+# The employer a workplace names: "at Infosys", "at the Ghana Health Service", "at Hill, Cole & Partners";
+# not "at a fintech startup called Loonie Labs" or "in a restaurant in Lyon" (nothing to compare by name)
+_NAMED_EMPLOYER = re.compile(
+    r"^at\s+(?P<name>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+|of\s+)?(?-i:[A-Z])[\w&'.-]*)*)", re.I
+)
+
+
+def employer(fact: str) -> str | None:
+    """The employer by name where a fact says the user holds a job there ("Infosys" of "The user is a backend
+    dev at Infosys", "Shopify" of "The user is joining Shopify as …"), or None."""
+    text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
+    said = next((m.group("v") for a, p in _PATTERNS if a == "employer" and (m := p.match(text))), None)
+    where = f"at {said}" if said else workplace(text)
+    named = _NAMED_EMPLOYER.match(where) if where else None
+    return named.group("name") if named else None
+
+
 def job_words(fact: str) -> set[str]:
     """The words of the job a fact names ("sous-chef": sous, chef), for telling a promotion from a new career."""
     return {w for t in topics(fact) if t.attribute == "job" for w in re.split(r"[\s-]+", t.value) if w}
 
 
+_A_NAME = re.compile(r"^(?-i:[A-Z])[\w'-]+(?:\s+now)?$")
+
+
 def _possessive(subject: str, value: str) -> list[Topic]:
     """ "The user's goal is …" holds one value; an event's place and date are two ("in Malaga on 14 June")."""
     head = subject.split()[-1].lower()
+    if head in PETS and _A_NAME.match(value):  # "The user's kitten is Mango now": its name, as "is named Mango"
+        return [Topic(_subject(subject), "name", _value(value))]
     if head not in EVENTS and not subject.lower().endswith(tuple(f" {e}" for e in EVENTS)):
         return [Topic(_subject(subject), "is", _value(value))]
     kinds = {"place": "place", "name": "place", "date": "date", "weekday": "date", "time": "time"}
