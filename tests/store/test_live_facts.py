@@ -18,7 +18,7 @@ import pytest
 from memoir import Memoir
 from memoir.ingest import read, reconcile_by_rules
 from memoir.ingest.live import Fact, FactCache, LiveFacts, keys
-from memoir.ingest.rule_decisions import Names, naming, reconcile_known
+from memoir.ingest.rule_decisions import Names, reconcile_known
 from memoir.ingest.rules import known_words
 from memoir.store import IndexItem
 from tests.unit.test_fact_rules import settle
@@ -46,7 +46,7 @@ def _user_turns(name: str) -> Iterator[tuple[str, list[str]]]:
         yield conversation["name"], [t["text"] for t in conversation["turns"] if t["role"] == "user"]
 
 
-@pytest.mark.parametrize("name", ["dev", "heldout", "test", "final", "blind", "blind2"])
+@pytest.mark.parametrize("name", ["dev", "heldout", "test", "final", "blind", "blind2", "blind3"])
 def test_the_facts_near_a_message_decide_as_every_fact_does(name: str) -> None:
     """Each set's conversations, each beside the facts every other conversation of the set leaves (alike in
     kind, topic and wording: "The user lives in …"), read and reconciled both ways, turn by turn."""
@@ -71,8 +71,8 @@ def test_the_facts_near_a_message_decide_as_every_fact_does(name: str) -> None:
             readings = read(turn, known_words(every.values()))
             assert read(turn, near.words) == readings, turn
             decisions = reconcile_by_rules(readings, list(every.items()))
-            candidates = near.near(naming(readings))
-            assert reconcile_known(readings, [f.known for f in candidates]) == decisions, turn
+            candidates = near.named_by(readings)
+            assert reconcile_known(readings, candidates) == decisions, turn
             compared, everything = compared + len(candidates), everything + len(every)
             for decision in decisions:
                 if decision.event in ("UPDATE", "DELETE"):

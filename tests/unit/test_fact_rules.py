@@ -1437,6 +1437,48 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user and their housemates just adopted a kitten", "The user's kitten is Mango now"],
         ),
+        # a pet lost or rehomed, a partner after a break-up, an associate gone: what was known of them goes
+        (
+            [
+                "We'll have Buster with us too, he's our border collie, 13 years old and he don't like being left.",
+                "Bad news I'm afraid. We lost our old dog on Tuesday.",
+            ],
+            ["The user lost their old dog on Tuesday"],
+        ),
+        (
+            [
+                "oh and we have a bunny, mochi, who is NOT invited lol. shes 2",
+                "sad update: we had to rehome our bunny :(",
+            ],
+            ["The user had to rehome their bunny :("],
+        ),
+        (["My cat Miso is 3.", "Miso died last night, I am heartbroken."], ["The user is heartbroken"]),
+        (
+            ["My girlfriend Valeria usually comes to sell merch.", "also... I'm single now, we broke up last week"],
+            ["The user is single now"],
+        ),
+        (
+            ["My associate is Julien, he puts 30% of the money.", "My associate leaves the project, sadly."],
+            ["The user's associate leaves the project"],
+        ),
+        # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
+        (
+            ["My dog is called Rex.", "I lost my dog's lead at the park."],
+            ["The user lost their dog's lead at the park", "The user's dog is called Rex"],
+        ),
+        (
+            ["My dog is called Rex.", "My friend lost her dog last year."],
+            ["The user's dog is called Rex", "The user's friend lost her dog last year"],
+        ),
+        (["My boyfriend is Liam.", "My sister broke up with her boyfriend."], ["The user's boyfriend is Liam"]),
+        (
+            ["My boss is Tom.", "my boss left early today so I finished the report."],
+            ["The user finished the report", "The user's boss is Tom", "The user's boss left early today"],
+        ),
+        (
+            ["My cat Miso is 3. My friend Miso is a chef.", "Our dog died last night."],
+            ["The user's cat Miso is 3", "The user's dog died last night", "The user's friend Miso is a chef"],
+        ),
         # "his name" after a woman is not hers; a pet asked about is whom it names
         (
             [

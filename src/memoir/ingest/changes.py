@@ -25,6 +25,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
+from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
 from memoir.ingest.rules import Statement, joined_in_passing, named_in_passing, read_sentences
 from memoir.ingest.sentences import clauses
@@ -118,7 +119,7 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     )
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)
-    changing = announced or moved or bool(old) or bool(retracted)
+    changing = announced or moved or bool(old) or bool(retracted) or says_gone(text)
     return Reading(
         text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced, message or text
     )

@@ -38,7 +38,7 @@ from memoir.ingest.changes import Reading, read
 from memoir.ingest.extract import extract_with_llm, worth_extracting
 from memoir.ingest.live import FactCache, LiveFacts
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
-from memoir.ingest.rule_decisions import Decision, Names, naming, reconcile_known
+from memoir.ingest.rule_decisions import Decision, Names, reconcile_known
 from memoir.ingest.rules import Statement
 from memoir.ingest.topics import topics
 from memoir.llm import LLM
@@ -152,7 +152,7 @@ class ExtractFactsJob:
             )
             if added.value:
                 readings.append(Reading(event.text, tuple(Statement(f, source="llm") for f in added.value)))
-        decisions = reconcile_known(readings, [fact.known for fact in live.near(naming(readings))])
+        decisions = reconcile_known(readings, live.named_by(readings))
         if llm.configured:
             decisions = self._with_model(decisions, readings, event, llm)
         decisions += _model_echoes(decisions, live, readings)

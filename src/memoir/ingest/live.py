@@ -24,11 +24,12 @@ import re
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Collection, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass, replace
 
 from memoir.index.keyword import terms
-from memoir.ingest.rule_decisions import Known, Names
+from memoir.ingest.changes import Reading
+from memoir.ingest.rule_decisions import Known, Names, naming, naming_again
 from memoir.ingest.rules import known_words
 from memoir.ingest.topics import stem, stems, topics
 from memoir.store import IndexItem, SearchIndex
@@ -143,6 +144,15 @@ class LiveFacts:
 
     def get(self, memory_id: str) -> Fact | None:
         return self._facts.get(memory_id)
+
+    def named_by(self, readings: Sequence[Reading]) -> list[Known]:
+        """The known facts a message's readings may change or find again (`naming`), and those only the facts
+        found can name (`naming_again`: the rest of what is known of a pet gone, by its name)."""
+        names = naming(readings)
+        near = [fact.known for fact in self.near(names)]
+        if (again := naming_again(readings, near)).words:
+            near = [fact.known for fact in self.near(replace(names, words=names.words + again.words))]
+        return near
 
     def near(self, names: Names) -> list[Fact]:
         """The facts the names name (`rule_decisions.naming`), in the store's order (oldest first)."""

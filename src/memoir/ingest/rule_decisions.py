@@ -41,6 +41,7 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
+from memoir.ingest.losses import gone_facts, gone_names, kind_words, says_gone
 from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import KINDS, opposite, renamed, restated, same_family, switched_to
@@ -49,7 +50,7 @@ from memoir.ingest.topics import stem, stems
 from memoir.ingest.values import values
 from memoir.model.memory import normalise_content
 
-__all__ = ["Decision", "Known", "Names", "naming", "reconcile_by_rules", "reconcile_known"]
+__all__ = ["Decision", "Known", "Names", "naming", "naming_again", "reconcile_by_rules", "reconcile_known"]
 
 # What a statement says of itself when it takes the place of what was taken back.
 _NEW = re.compile(
@@ -100,6 +101,8 @@ def naming(readings: Sequence[Reading]) -> Names:
             continue
         sharing += [reading.text, *said, *(" ".join(opposite(text)) for text in said), *said_for(reading.text)]
         sharing += [" ".join(kind) for kind in KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
+        if says_gone(reading.text):  # "we lost our old dog": the border collie Buster
+            sharing.append(kind_words(reading.text))
         words += reading.old
         if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
             words += [v.text.split()[-1] for v in reading.new if v.kind == "name" and len(v.text.split()) > 1]
@@ -116,6 +119,13 @@ def naming(readings: Sequence[Reading]) -> Names:
             if any(US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
                 sharing.append(GROUP_WORDS)  # "so we're 7 now" may change "our team (four of us)"
     return Names(tuple(alike), tuple(sharing), tuple(words), tuple(counts))
+
+
+def naming_again(readings: Sequence[Reading], near: Sequence[Known]) -> Names:
+    """What names the facts a message may change that only the facts `naming` found can tell: what else is
+    known of a pet gone, by the name a fact found by its kind gives ("Buster don't like being left")."""
+    names = [name for r in readings if r.changing and says_gone(r.text) for name in gone_names(r.text, near)]
+    return Names(words=tuple(names))
 
 
 def reconcile_by_rules(readings: Sequence[Reading], existing: Sequence[tuple[str, str]]) -> list[Decision]:
@@ -231,6 +241,9 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "value", old))
         elif any(takes_back(words, known.stems) for words in taken):
             found.append((known, "retracted", None))
+    for known in gone_facts(reading.text, live):  # "we lost our old dog": what was known of Buster
+        if not any(k is known for k, _, _ in found):
+            found.append((known, "gone", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
         if not any(o == old for _, how, o in found if how == "value"):
             saying = [k for k in live if k.id is not None and mentions(k.text, old)]
@@ -253,6 +266,8 @@ def _replacement(
     known: Known, how: str, old: str | None, reading: Reading, used: set[int]
 ) -> tuple[str | None, set[int]]:
     """The fact as it holds now (None: taken back, nothing said instead), and the statements it used."""
+    if how == "gone":
+        return None, set()  # what the sentence says is its own fact ("The user lost their old dog on Tuesday")
     if how == "renamed" and old is not None:
         value = next(v for v in values(known.text) if v.text == old)
         return swap_value(known.text, old, next(v.text for v in reading.new if same_family(value, v))), set()

@@ -91,8 +91,8 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
             return merged
     # A new employer said without a job keeps the old job: "since joining Flipkart" of a backend dev at Infosys
     if (new_employer := employer(text)) and not job_words(text) and job_words(known.text) and employer(known.text):
-        where = workplace(known.text) or ""
-        return f"{known.text[: known.text.index(where)].rstrip()} at {new_employer}"
+        held = workplace(known.text) or ""
+        return f"{known.text[: known.text.index(held)].rstrip()} at {new_employer}"
     # A promotion (the old job's word in the new one, or said so) stays where it was; a new career may not.
     promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
     if promoted and (where := workplace(known.text)) and workplace(text) is None:

@@ -37,9 +37,11 @@ _MONTH = (
     + "|".join(m.capitalize() for m in MONTHS if len(m) > 3 or m == "may")
     + r"|(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)\.?)"
 )
-# A month typed in lower case, known a month by the day before it: "on 14 of may"
-_MONTH_TYPED = r"(?:" + "|".join(m for m in MONTHS if len(m) > 3 or m == "may") + r")(?![\w'])"
+# A month typed in lower case, known a month by the day beside it: "on 14 of may", "oct 12", "jan 10th"
+_MONTH_TYPED = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?(?![\w'])"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# What a number after a month counts, so that it is no day: "jan 10 yrs ago", "in May 5 people came"
+_COUNTED_AFTER = r"(?:yrs?|years?|months?|weeks?|days?|hours?|hrs?|times|things|people|guests|kids|of)\b"
 _WEEKDAY_NAME = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
 _WEEKDAY = (
     r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|weekends?|weekdays?)(?:\s+(?:morning|afternoon|evening|night)s?)?"
@@ -50,7 +52,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "date",
         re.compile(
             rf"\b(?:(?:{_WEEKDAY_NAME},? )?(?:the )?{_DAY}(?: of)? (?:{_MONTH}|{_MONTH_TYPED})(?:,? \d{{4}})?"
-            rf"|(?:{_MONTH}|{_MONTH_TYPED}) {_DAY}(?:,? \d{{4}})?(?![\w:])"
+            rf"|(?:{_MONTH}|{_MONTH_TYPED}) {_DAY}(?:,? \d{{4}})?(?![\w:])(?!\s+{_COUNTED_AFTER})"
             rf"|{_WEEKDAY_NAME},? the \d{{1,2}}(?:st|nd|rd|th)|the \d{{1,2}}(?:st|nd|rd|th)\b|\d{{4}}-\d{{2}}-\d{{2}}"
             rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|{_MONTH}(?: \d{{4}})?|(?:19|20)\d{{2}})\b"
         ),

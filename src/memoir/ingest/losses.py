@@ -1,0 +1,165 @@
+"""Who has gone from the user's life: a pet lost or rehomed, a partner after a break-up, an associate who left.
+
+What was known of them no longer holds ("Buster is the user's border collie, 13 years old" and "Buster
+don't like being left with anybody" after "We lost our old dog on Tuesday"): those facts are taken back.
+What the message says is kept as said, and the event log keeps every word of what came before.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.known import Known
+from memoir.ingest.lexicon import PETS, word_list
+
+__all__ = ["gone_facts", "gone_names", "kind_words", "says_gone"]
+
+# The kinds a pet is named by: "our old dog" is the border collie, "our bunny" the rabbit
+_KINDS = [
+    frozenset(
+        word_list(
+            "dog dogs puppy pup doggo collie labrador lab retriever spaniel terrier beagle poodle husky shepherd "
+            "bulldog dachshund corgi pug chihuahua boxer rottweiler greyhound whippet labradoodle cockapoo "
+            "schnauzer doberman sheepdog malamute akita shiba mutt"
+        )
+    ),
+    frozenset(word_list("cat cats kitten kitty tabby siamese persian ragdoll bengal moggy")),
+    frozenset(word_list("rabbit bunny")),
+]
+_ANY_KIND = "|".join(sorted(PETS | {k for kinds in _KINDS for k in kinds}, key=len, reverse=True))
+_FOND = r"(?:(?:old|little|sweet|beloved|dear|poor|lovely|baby)\s+)?"
+_NAME = r"(?-i:[A-Z])[\w'’-]+"
+_PET_GONE = [
+    re.compile(  # "we lost our old dog", "we had to rehome our bunny"
+        r"\b(?:lost|re-?homed|had to re-?home|had to put down|had to give away|gave away|buried|said goodbye to)\s+"
+        rf"(?:our|my)\s+{_FOND}(?P<kind>{_ANY_KIND})\b(?!['’]s)(?:\s+(?P<name>{_NAME}))?",  # not "my dog's lead"
+        re.I,
+    ),
+    re.compile(  # "our cat Miso died", "my old dog passed away"
+        rf"\b(?:our|my)\s+{_FOND}(?P<kind>{_ANY_KIND})(?:\s+(?P<name>{_NAME}))?\s+(?:has\s+)?"
+        r"(?:died|passed away|passed|was put down|had to be put down|is gone|ran away|went missing)\b",
+        re.I,
+    ),
+]
+_NAME_GONE = re.compile(rf"\b(?P<name>{_NAME})\s+(?:has\s+)?(?:died|passed away|was put down|had to be put down)\b")
+_PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
+_BROKE_UP = re.compile(
+    r"\b(?:(?:we|i)\s+(?:have\s+|'ve\s+|’ve\s+|just\s+)?(?:broke|broken|split)\s+up|"
+    r"(?:i'm|i’m|im|i am)\s+single(?:\s+now|\s+again)?)"
+    rf"\b(?:\s+with\s+(?:my\s+\w+\s+)?(?P<name>{_NAME}))?",
+    re.I,
+)
+# Whom the user works beside or under, gone: "my associate leaves the project", "my boss Tom retired"
+_WORK = "associate|cofounder|co-founder|business partner|boss|manager|team lead|supervisor|advisor|adviser|mentor"
+_LEFT = re.compile(
+    rf"\bmy\s+(?P<rel>{_WORK})(?:\s+(?P<name>{_NAME}))?\s+(?:has\s+|is\s+|just\s+)?"
+    # gone from the work, not out for lunch: "my boss left early" keeps the boss
+    r"(?:(?:left|leaves|is leaving)(?=\s*(?:[.,;!]|$|(?:the|our|my)\s+(?:company|project|firm|team|lab|business|job|"
+    r"practice|university|uni|school|group)\b|for\s+(?:(?-i:[A-Z])|a new|another)|to\s+(?:join|work|start|take)\b))|"
+    r"quit|quits|retired|retires|is retiring)\b",
+    re.I,
+)
+
+
+def gone_names(text: str, live: Sequence[Known]) -> list[str]:
+    """The names of whom a sentence says is gone, as the known facts give them ("Buster" of "our old dog"):
+    what finds the rest of what is known of them."""
+    return sorted(_gone(text, live)[1])
+
+
+def kind_words(text: str) -> str:
+    """The words whom a sentence says is gone may be known by ("dog": collie, puppy, …; a partner after a
+    break-up: girlfriend, fiancé, …), for finding the facts that name them."""
+    said = {w.lower() for w in re.findall(r"[a-z]+", text, re.I)}
+    partners = _PARTNERS if _BROKE_UP.search(text) else frozenset()
+    return " ".join(sorted({k for kinds in _KINDS if said & kinds for k in kinds} | partners))
+
+
+def says_gone(text: str) -> bool:
+    """Does a sentence say a pet, a partner or an associate of the user's is gone?"""
+    patterns = (*_PET_GONE, _BROKE_UP, _LEFT)
+    return any(p.search(text) for p in patterns) or _NAME_GONE.search(text) is not None
+
+
+def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
+    """The known facts about whom a sentence says is gone: their relation to the user and what was said of them."""
+    kinds, names, relations = _gone(text, live)
+    if not (kinds or names or relations):
+        return []
+    found = []
+    for known in live:
+        if known.id is None:
+            continue
+        lower = known.text.lower()
+        subject = lower.split()[0].removesuffix("'s").removesuffix("’s")
+        relation = re.match(r"the user's ([\w-]+(?: [\w-]+)?)", lower)
+        theirs = relation is not None and (
+            relation.group(1).split()[0] in kinds | relations
+            or relation.group(1) in relations
+            or relation.group(1).split()[-1] in names  # "The user's cat Miso is 3"
+        )
+        has = re.match(rf"the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND})\b", lower)
+        if subject in names or theirs or (has and has.group("kind") in kinds):
+            found.append(known)
+    return found
+
+
+def _gone(text: str, live: Sequence[Known]) -> tuple[frozenset[str], set[str], set[str]]:
+    """The pet kinds, names and relations a sentence says are gone (names: theirs, as the known facts give)."""
+    kinds: frozenset[str] = frozenset()
+    names: set[str] = set()
+    relations: set[str] = set()
+    for pattern in _PET_GONE:
+        for m in pattern.finditer(text):
+            kinds |= _kinds_of(m.group("kind").lower())
+            if m.group("name"):
+                names.add(m.group("name").lower())
+    pets = _pets(live)
+    names |= {n for n, kind in pets.items() if kind in kinds}
+    names |= {m.group("name").lower() for m in _NAME_GONE.finditer(text) if m.group("name").lower() in pets}
+    for m in _BROKE_UP.finditer(text):
+        partners = _related(live, _PARTNERS)
+        named = m.group("name")
+        names |= {named.lower()} if named else set(partners)
+        relations |= {rel for name, rel in partners.items() if name == named.lower()} if named else set(_PARTNERS)
+    for m in _LEFT.finditer(text):
+        rel = m.group("rel").lower()
+        relations.add(rel)
+        names |= {m.group("name").lower()} if m.group("name") else set(_related(live, {rel}))
+    return kinds, names, relations
+
+
+def _kinds_of(kind: str) -> frozenset[str]:
+    return next((kinds for kinds in _KINDS if kind in kinds), frozenset({kind}))
+
+
+_PET_FACTS = [
+    re.compile(rf"^(?P<name>{_NAME}) is (?:the user's|their) (?:[\w-]+ ){{0,2}}?(?P<kind>{_ANY_KIND})\b", re.I),
+    re.compile(
+        rf"^the user's (?P<kind>{_ANY_KIND})(?:'s name is| is called| is named| is)? (?P<name>{_NAME})(?:\s+now)?$",
+        re.I,
+    ),
+    re.compile(rf"^the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND}),? (?:called |named )?(?P<name>\w+)$", re.I),
+    re.compile(rf"^the user's (?P<kind>{_ANY_KIND}) (?P<name>{_NAME})\b", re.I),  # "The user's cat Miso is 3"
+]
+
+
+def _pets(live: Sequence[Known]) -> dict[str, str]:
+    """The user's pets the known facts name, name -> kind ("buster": "collie")."""
+    found = {}
+    for known in live:
+        for pattern in _PET_FACTS:
+            if m := pattern.match(known.text.rstrip(".")):
+                found[m.group("name").lower()] = m.group("kind").lower()
+    return found
+
+
+def _related(live: Sequence[Known], relations: frozenset[str] | set[str]) -> dict[str, str]:
+    """The user's people of these relations the known facts name, name -> relation."""
+    found = {}
+    for known in live:
+        m = re.match(rf"^the user's (?P<rel>[\w-]+(?: (?!is\b)[\w-]+)?)(?: is)? (?P<name>{_NAME})", known.text, re.I)
+        if m and m.group("rel").lower() in relations:
+            found[m.group("name").lower()] = m.group("rel").lower()
+    return found
