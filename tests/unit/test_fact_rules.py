@@ -1461,6 +1461,45 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["My associate is Julien, he puts 30% of the money.", "My associate leaves the project, sadly."],
             ["The user's associate leaves the project"],
         ),
+        # a new advisor; a new employer for a team the user leads; a race withdrawn from, a club quit at school;
+        # a move into a place; an age corrected in a list (and the correction's own words no fact)
+        (
+            [
+                "My advisor is Professor Kim Dong-hyun.",
+                "Sad news, I must change lab. My new advisor will be Professor Lee Su-jin.",
+            ],
+            ["The user's advisor is Professor Lee Su-jin"],
+        ),
+        (
+            [
+                "Hi! I lead a backend team of nine at Zalando here in Berlin.",
+                "Big change since we last spoke: I started at Contoso last week.",
+            ],
+            ["The user leads a backend team of nine at Contoso here in Berlin"],
+        ),
+        (
+            [
+                "I'm training for the Berlin Marathon in September.",
+                "Bad news: my physio diagnosed tendinopathy, so I've withdrawn from the September race.",
+            ],
+            ["The user's physio diagnosed tendinopathy"],
+        ),
+        (
+            ["I'm training for the Berlin Marathon in September.", "Efua pulled out of the marathon."],
+            ["The user is training for the Berlin Marathon in September"],
+        ),
+        (["I have chess club on wednesdays.", "oh and i quit the wednesday club thing at school"], []),
+        (
+            ["I live in goshiwon near Sillim station.", "Good news: I moved into graduate dormitory on campus!"],
+            ["The user moved into graduate dormitory on campus"],
+        ),
+        (
+            [
+                "I have three kids, Alfie (11), Isla (8) and Freddie (4).",
+                "Sorry, just realised I got Isla's age wrong, she's 9!",
+            ],
+            ["The user has three kids, Alfie (11), Isla (9) and Freddie (4)"],
+        ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (
             ["My dog is called Rex.", "I lost my dog's lead at the park."],

@@ -29,7 +29,7 @@ from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
 from memoir.ingest.rules import Statement, joined_in_passing, named_in_passing, read_sentences
 from memoir.ingest.sentences import clauses
-from memoir.ingest.values import Value, values
+from memoir.ingest.values import NUMBER_WORDS, Value, values
 
 __all__ = ["Reading", "read"]
 
@@ -69,7 +69,7 @@ _RULED_OUT = re.compile(
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
 _SIZE_WORD = re.compile(r"\b(?:smaller|bigger|larger|fewer)\b", re.I)
-_A_NUMBER = re.compile(r"\b\d+\b")
+_A_NUMBER = re.compile(r"\b(?:\d+|" + "|".join(NUMBER_WORDS) + r")\b", re.I)  # "smaller, five engineers"
 
 
 def _resized(text: str) -> bool:

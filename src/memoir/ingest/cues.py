@@ -33,6 +33,8 @@ RETRACTION = re.compile(
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
     r"(?:we|i|we've|i've)\s+cut (?-i:[A-Z])\w+|"  # "we cut Hiroshima, too much for dad's hip": dropped from a plan
     r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
+    # the user's own: "Efua pulled out of the 10k" leaves the user in it
+    r"(?:i|we|i've|we've|i have|we have|i had|we had)\s+(?:\w+\s+)?(?:withdr[ae]wn? from|withdrew from|pulled out of)|"
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
     r"startup|lab|us|(?-i:[A-Z]))|"

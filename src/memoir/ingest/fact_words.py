@@ -43,7 +43,7 @@ _TAKEN_BACK = stem_set(
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
     "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped "
-    "finally eventually already just actually really officially"
+    "finally eventually already just actually really officially withdrawn withdraw withdrew pulled"
 )
 
 
@@ -72,7 +72,12 @@ def taken_part(clause: str) -> str:
     cue = RETRACTION.search(clause)
     if cue is None:
         return clause
-    why = re.search(r"\s+(?:to|because|for|since|after|as|so|in order to|due to)\s", clause[cue.end() :], re.I)
+    # what follows is why, or where every club and shift is ("the wednesday club thing at school")
+    why = re.search(
+        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b)",
+        clause[cue.end() :],
+        re.I,
+    )
     return clause[: cue.end() + why.start()] if why else clause
 
 

@@ -110,6 +110,9 @@ _CHITCHAT = re.compile(
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
 # "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
 _LOSING_IT = re.compile(r"\b(?:lose|losing)\s+(?:the plot|(?:my|their|the user's|his|her) (?:mind|marbles))\b", re.I)
+_GOT_IT_WRONG = re.compile(
+    r"\b(?:got|had|typed|wrote|said|put)\s+(?:[\w'’]+\s+){0,3}?(?:wrong|incorrect)\b(?!\s+(?:with|about)\b)", re.I
+)
 _EVENT_COUNT = re.compile(
     rf"^the user's (?:\w+ )?(?:{'|'.join(sorted(EVENTS))}) will have\s+"
     r"(?:about |around |roughly |maybe |over |under |nearly |almost |at least |just )?\d[\d,]*\s+"
@@ -189,8 +192,8 @@ def is_fact(text: str, clause: str) -> bool:
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False
-    if _LOSING_IT.search(predicate):
-        return False
+    if _LOSING_IT.search(predicate) or _GOT_IT_WRONG.search(predicate):
+        return False  # "realised I got Isla's age wrong": the correction is the fact, not that it was wrong
     if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
     if _DANGLING.search(text):

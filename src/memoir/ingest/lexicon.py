@@ -36,7 +36,8 @@ PEOPLE = frozenset(
         "grandmother grandma granny nan grandfather grandpa aunt uncle cousin niece nephew friend boss "
         "manager colleague coworker co-worker teammate coach doctor dentist therapist roommate flatmate "
         "housemate neighbour neighbor landlord landlady tutor teacher mentor stepson stepdaughter stepmother "
-        "stepfather twin twins bestie bff supervisor lead foreman assistant director editor agent nanny babysitter "
+        "stepfather twin twins bestie bff supervisor advisor adviser lead foreman assistant director editor agent "
+        "nanny babysitter "
         "cleaner trainer physio physiotherapist accountant lawyer vet grandson granddaughter grandkids grandchildren "
         "nephew stepdad stepmum stepmom ex son-in-law daughter-in-law brother-in-law sister-in-law mother-in-law "
         "father-in-law husband-to-be wife-to-be gp physician "
@@ -84,7 +85,8 @@ NATIONALITIES = frozenset(
 CHANGEABLE = frozenset(
     word_list(
         "boyfriend girlfriend partner fiancé fiancée fiance fiancee husband-to-be wife-to-be husband wife spouse "
-        "ex boss manager supervisor colleague coworker co-worker teammate coach doctor gp dentist therapist tutor "
+        "ex boss manager supervisor advisor adviser colleague coworker co-worker teammate coach doctor gp dentist "
+        "therapist tutor "
         "teacher mentor roommate flatmate housemate landlord landlady lead foreman assistant director editor agent "
         "nanny babysitter cleaner trainer physio physiotherapist accountant lawyer vet"
     )
@@ -93,8 +95,8 @@ CHANGEABLE = frozenset(
 ONE_AT_A_TIME = frozenset(
     word_list(
         "wife husband partner spouse boyfriend girlfriend fiancé fiancée fiance fiancee ex boss manager supervisor "
-        "lead coach doctor gp physician dentist therapist landlord landlady foreman director editor agent nanny "
-        "trainer physio physiotherapist accountant lawyer vet mentor"
+        "advisor adviser lead coach doctor gp physician dentist therapist landlord landlady foreman director editor "
+        "agent nanny trainer physio physiotherapist accountant lawyer vet mentor"
     )
 )
 # What a word naming a job ends with ("designer", "pharmacist", "librarian", "engineer")...

@@ -39,7 +39,7 @@ _BARE_RELATION = re.compile(
 # "new manager here is Sunita", "the new coach is Dana now": a relation the user has, named as it changes
 _NEW_RELATION = re.compile(
     r"^(?:(?:the|our|my)\s+)?new\s+(?P<rel>[\w-]+(?:\s+(?!(?:here|now|at)\b)[\w-]+)?)"
-    rf"(?:\s+(?:here|now|at work))?\s+is\s+"
+    rf"(?:\s+(?:here|now|at work))?\s+(?:is|will be)\s+"  # "my new advisor will be Professor Lee"
     rf"(?P<name>{_TITLED_NAME})(?:\s+now)?$",
     re.I,
 )

@@ -21,7 +21,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PETS, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
-__all__ = ["Topic", "employer", "job_words", "stem", "stem_set", "stems", "topics", "workplace"]
+__all__ = ["LISTED_AGE", "Topic", "employer", "job_words", "stem", "stem_set", "stems", "topics", "workplace"]
 
 # A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
 _JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
@@ -48,7 +48,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
             r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)\s+(?:back\s+)?"
-            r"(?:in|to|at)\s+(?P<v>.+)$",
+            r"(?:in|to|at|into)\s+(?P<v>.+)$",  # "moved into graduate dormitory on campus"
             re.I,
         ),
     ),
@@ -75,6 +75,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:(?:works|is working)\s+(?:at|for|with(?=\s+(?-i:[A-Z])))|"
             r"is (?:now\s+)?with(?=\s+(?:the\s+)?(?-i:[A-Z]))|"  # "is now with the Ghana Health Service"
             # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
+            r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
             r"(?:has\s+)?joined(?:\s+a\s+new\s+(?:firm|company|employer|practice|agency|startup)\b[^,]*,)?"
             r"(?=\s+(?:the\s+)?(?-i:[A-Z])))\s+(?P<v>.+)$",
             re.I,
@@ -159,6 +160,10 @@ _MEASURES = frozenset(
 _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P<rest>.+)$", re.I)
 
 
+# An age given in brackets after a name, as lists of children are written
+LISTED_AGE = re.compile(r"\b(?P<name>(?-i:[A-Z])[a-z]+)\s*\((?P<n>\d{1,2})\)")
+
+
 @dataclass(frozen=True)
 class Topic:
     subject: str  # "user", "the user's cat", "pixel"
@@ -195,6 +200,9 @@ def topics(fact: str) -> tuple[Topic, ...]:
     where = employer(text)
     if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
         found.append(Topic("user", "employer", _value(where)))
+    for listed in LISTED_AGE.finditer(text):  # "three kids, Alfie (11), Isla (8) and Freddie (4)": each one's age
+        if not any(t.key == (listed.group("name").lower(), "age") for t in found):
+            found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
     counted = _COUNTED.match(text)
     if counted and counted.group("what").lower() not in _MEASURES:
         # the user's work counts as the user's ("six staff", "our team is eight staff"); a family is its own
@@ -228,7 +236,7 @@ def workplace(fact: str) -> str | None:
         return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
     job = _JOB_NOUN.match(text)
     if job is None or job.group("where") is None or not _names_a_job(job.group("v")):
-        return None
+        return _led_at(text)
     return job.group("where").strip()
 
 
@@ -247,6 +255,13 @@ def employer(fact: str) -> str | None:
     where = f"at {said}" if said else workplace(text)
     named = _NAMED_EMPLOYER.match(where) if where else None
     return named.group("name") if named else None
+
+
+def _led_at(text: str) -> str | None:
+    """Where a team the user leads is: "at Zalando" of "The user leads a backend team of nine at Zalando"."""
+    led = next((m for a, p in _PATTERNS if a == "job" and (m := p.match(text)) and "team" in m.group("v")), None)
+    at = re.search(r"\bat\s+(?=(?:the\s+)?(?-i:[A-Z]))(?P<rest>.+)$", led.group("v")) if led else None
+    return f"at {at.group('rest')}" if at else None
 
 
 def job_words(fact: str) -> set[str]:
@@ -300,7 +315,10 @@ def _subject(subject: str) -> str:
 
 # Names of one role: whoever the user reports to, whoever treats them.
 _SAME_ROLE = {
-    **dict.fromkeys(("boss", "manager", "line manager", "lead", "team lead", "tech lead", "supervisor"), "boss"),
+    **dict.fromkeys(
+        ("boss", "manager", "line manager", "lead", "team lead", "tech lead", "supervisor", "advisor", "adviser"),
+        "boss",
+    ),
     **dict.fromkeys(("doctor", "gp", "physician"), "doctor"),
 }
 
