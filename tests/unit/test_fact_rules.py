@@ -1500,6 +1500,46 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user has three kids, Alfie (11), Isla (9) and Freddie (4)"],
         ),
+        # one shift at a time; self-employed after an employer; a position somewhere new; the old thing sold;
+        # whom the user lives with stays after a move; a place in a sentence stating nothing moves no plan
+        (
+            [
+                "I am on night shifts, four nights a week at the moment.",
+                "Update on the roster: From the 1st of next month I am on day duty, 8am to 4pm, Monday to Friday.",
+            ],
+            ["The user is on day duty, 8am to 4pm, Monday to Friday from the 1st of next month"],
+        ),
+        (
+            ["I work for Kelly Electrical.", "Big news. I quit my boss. From Monday I am self-employed."],
+            ["The user is self-employed from Monday"],
+        ),
+        (
+            [
+                "hi! im mei, pharmacist at Shoppers in Scarborough.",
+                "got the hospital pharmacist position at sunnybrook",
+            ],
+            ["The user got the hospital pharmacist position at sunnybrook", "The user's name is Mei"],
+        ),
+        (
+            [
+                "My bass is a Fender Jazz Bass. I teach bass lessons on weekdays.",
+                "sold my old bass to help pay for the tour lol, got a used Music Man StingRay.",
+            ],
+            ["The user got a used Music Man StingRay", "The user teaches bass lessons on weekdays"],
+        ),
+        (
+            [
+                "I live in Tallaght with wife Agnieszka and daughter Zosia.",
+                "Also we go to Krakow for Christmas, Zosia meets her great-grandmother.",
+                "And we moved! Last weekend we moved to Swords, house to rent.",
+                "Now Zosia need new school in Swords. How school enrolment work?",
+            ],
+            [
+                "The user goes to Krakow for Christmas",
+                "The user lives with wife Agnieszka and daughter Zosia",
+                "The user moved to Swords, house to rent last weekend",
+            ],
+        ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (
             ["My dog is called Rex.", "I lost my dog's lead at the park."],

@@ -239,7 +239,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         )
         if old is not None:
             found.append((known, "value", old))
-        elif any(takes_back(words, known.stems) for words in taken):
+        elif any(takes_back(words, known.stems) for words in taken) or _sold(reading.retracted, known.text):
             found.append((known, "retracted", None))
     for known in gone_facts(reading.text, live):  # "we lost our old dog": what was known of Buster
         if not any(k is known for k, _, _ in found):
@@ -250,6 +250,27 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
                 found.append((saying[0], "value", old))
     return found
+
+
+# "sold my old bass": the thing the user had, whatever else its fact says ("a Fender Jazz Bass")
+_SOLD_OLD = re.compile(
+    r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+(?P<x>[a-z][\w-]+)",
+    re.I,
+)
+
+
+def _sold(retracted: Sequence[str], known: str) -> bool:
+    """Is `known` the user's having the old thing a clause says they sold ("The user's bass is a Fender Jazz
+    Bass", "The user drives an old Golf"), not something else of its kind ("teaches bass lessons")?"""
+    for clause in retracted:
+        if sold := _SOLD_OLD.search(clause):
+            thing = re.escape(sold.group("x").lower())
+            lower = known.lower()
+            if re.match(rf"^the user's (?:[\w-]+ )?{thing}\b", lower) or re.match(
+                rf"^the user (?:has|had|owns|owned|drives|rides|plays|bought|got)\b.*\b{thing}", lower
+            ):
+                return True
+    return False
 
 
 def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:

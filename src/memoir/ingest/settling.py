@@ -51,7 +51,7 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
             live.remove(known)
             continue
         text = _topic_text(statement.text, mine, known)
-        rest = _beside_the_job(text, mine, known)
+        rest = _beside_the_job(text, mine, known) or _beside_the_home(mine, known)
         decisions += replace_known(known, text, rest, statement.important, statement.source, live)
     if not decisions:
         decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
@@ -80,6 +80,23 @@ def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | Non
     if not parts or lead is None or workplace(head) is None:
         return None
     return f"{lead.group('s')} {', '.join(parts)}"
+
+
+_LIVES_WITH = re.compile(
+    r"^the user (?:lives|is living|lives now) in (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)* "
+    r"(?P<with>with (?:their |my )?"
+    r"(?:wife|husband|partner|boyfriend|girlfriend|family|kids|children|son|daughter|parents|mum|mom|dad)\b.+)$",
+    re.I,
+)
+
+
+def _beside_the_home(mine: Sequence[Topic], known: Known) -> str | None:
+    """Whom the user lives with, which a move leaves true: "The user lives in Tallaght with wife Agnieszka and
+    daughter Zosia" keeps "The user lives with wife Agnieszka and daughter Zosia" after "we moved to Swords"."""
+    if not any(t.attribute == "residence" for t in mine):
+        return None
+    home = _LIVES_WITH.match(known.text.rstrip("."))
+    return f"The user lives {home.group('with')}" if home else None
 
 
 def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:

@@ -27,6 +27,7 @@ __all__ = ["LISTED_AGE", "Topic", "employer", "job_words", "stem", "stem_set", "
 _JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
 _NOT_JOBS = NOT_JOBS | set(word_list("mom mum dad wife husband student"))
 _NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
+_A_PERSON = r"(?-i:[A-Z])[a-z]+"  # "Emi is on day shifts now"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("name", re.compile(r"^(?P<s>.+?)(?:'s name is| is called| is named| goes by)\s+(?P<v>.+)$", re.I)),
     (
@@ -61,6 +62,17 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("job", re.compile(r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:works|is working)\s+as\s+(?P<v>.+)$", re.I)),
+    (  # one shift pattern at a time: "on night shifts, four nights a week", then "on day duty, 8am to 4pm"
+        "shift",
+        re.compile(
+            rf"^(?P<s>the user|{_A_PERSON})\s+"
+            r"(?:(?:is|are|'s|works|work|does|has been|switched to|swapped to|moved to)\s+)"
+            r"(?:(?:now|currently|still|back|only)\s+)*(?:on\s+)?(?:the\s+)?"
+            r"(?P<v>night|day|early|late|morning|evening|afternoon|closing|opening|graveyard|weekend)s?\s+"
+            r"(?:shifts?|duty|duties|rota)\b",
+            re.I,
+        ),
+    ),
     (
         "job",
         re.compile(
@@ -74,6 +86,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:(?:works|is working)\s+(?:at|for|with(?=\s+(?-i:[A-Z])))|"
             r"is (?:now\s+)?with(?=\s+(?:the\s+)?(?-i:[A-Z]))|"  # "is now with the Ghana Health Service"
+            r"is(?=\s+(?:now\s+)?(?:self-employed|freelance|a freelancer)\b)|"  # "From Monday I am self-employed"
             # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
             r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
             r"(?:has\s+)?joined(?:\s+a\s+new\s+(?:firm|company|employer|practice|agency|startup)\b[^,]*,)?"
@@ -126,6 +139,13 @@ _JOINING = re.compile(
     r"^the user\s+(?:is joining|will be joining|will join|has joined|joined|is starting at|starts at)"
     # a named employer ("Shopify", "the Ghana Health Service"), not "a local football club as a goalkeeper"
     r"\s+(?P<where>(?:the\s+)?(?-i:[A-Z]).*?)\s+as\s+(?:an?\s+)?(?P<v>.+?)(?:,|\s+(?:starting|from|on|in|next)\b|$)",
+    re.I,
+)
+# "got the hospital pharmacist position at sunnybrook, start in 2 wks": a job, and where (as typed)
+_POSITION = re.compile(
+    r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|accepted|took|was offered|has been offered|has got)\s+"
+    r"(?:the|a|an)\s+(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:position|job|role|post)\s+"
+    r"(?P<where>(?:at|with)\s+[^,]+)",
     re.I,
 )
 _RELATION = re.compile(
@@ -194,7 +214,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if engaged:
         found.append(Topic(engaged.group("name").lower(), "relation", "fiancé"))
     found = [_of_language(t, text) for t in found]
-    for job in (_JOB_NOUN.match(text), _JOINING.match(text)):
+    for job in (_JOB_NOUN.match(text), _JOINING.match(text), _POSITION.match(text)):
         if job and _names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
     where = employer(text)
@@ -234,6 +254,8 @@ def workplace(fact: str) -> str | None:
     text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
     if (joining := _JOINING.match(text)) and _names_a_job(joining.group("v")):
         return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
+    if (position := _POSITION.match(text)) and _names_a_job(position.group("v")):
+        return position.group("where").strip()
     job = _JOB_NOUN.match(text)
     if job is None or job.group("where") is None or not _names_a_job(job.group("v")):
         return _led_at(text)
