@@ -967,6 +967,19 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
                 "The user's wedding venue is Eko Hotel",
             ],
         ),
+        # a religion's diet is no name, and what it rules out no description; someone else's role in a change;
+        # what a sentence cut before its object, or the words around a correction, say nothing
+        ("Team lunch Friday. I'm Jain: no onion, garlic, root veg.", ["The user is Jain"]),
+        (
+            "and the promoter for the last show bailed, so we swapped it for a gig in Queretaro",
+            ["The user swapped it for a gig in Queretaro"],
+        ),
+        (
+            "Another thing I want to plan for: I am registering for the BSc nursing top-up at UNILAG.",
+            ["The user is registering for the BSc nursing top-up at UNILAG"],
+        ),
+        ("Tobe is 6 now, I keep forgetting to say.", ["Tobe is 6 now"]),
+        ("I am little bit scared because I don't know battery well.", []),
     ],
 )
 def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, facts: list[str]) -> None:

@@ -41,7 +41,7 @@ _MOOD = (
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
     r"^(?:is|was|'s|has been|have been)\s+"
-    r"(?:(?:so|very|really|just|pretty|super|a bit|a little|kinda|now|still|all|quite|too|rather|feeling|properly|"
+    r"(?:(?:so|very|really|just|pretty|super|a bit|a little|little bit|kinda|now|still|all|quite|too|rather|feeling|properly|"
     r"totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
     r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
@@ -145,6 +145,8 @@ _TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|
 # ("so we need someone before then", with "then" taken as a filler: "… needs someone before").
 _DANGLING = re.compile(
     r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$"
+    # "The user wants to plan for", "keeps forgetting to say": cut before what it is about
+    r"|\b(?:for|to|with|about|of|from|into|at)$|\bforgetting to (?:say|mention|tell)$"
     # "The user hired two more": more of what, the message said before
     r"|\b(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|a few|a couple|several|some)\s+more$",
     re.I,

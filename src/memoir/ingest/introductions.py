@@ -120,7 +120,8 @@ def self_description(clause: str, context: Context) -> list[str] | None:
     if not context.introduced:
         job = clause.split(",")[0]
         started = re.search(r",\s*(?:just\s+)?(?:started|starting|start)\b", clause, re.I)
-        if (context.changing or started) and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
+        the = re.match(r"the\s", job, re.I)  # "the promoter for the last show bailed" is someone else
+        if (context.changing or started) and not the and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
             return _described(job)
         return None
     facts = _described(clause)

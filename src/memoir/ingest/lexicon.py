@@ -25,7 +25,7 @@ def word_list(text: str) -> list[str]:
 # What someone eats, or does not: a regular expression's alternatives (one at a time: a new one replaces the old).
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|"
-    r"lactose[- ]intolerant|plant[- ]based|carnivore|flexitarian|halal|kosher|omnivore|teetotal|sober"
+    r"lactose[- ]intolerant|plant[- ]based|carnivore|flexitarian|halal|kosher|omnivore|teetotal|sober|jain"
 )
 
 
@@ -77,7 +77,7 @@ NATIONALITIES = frozenset(
         "greek swiss austrian swedish norwegian danish finnish polish czech russian ukrainian turkish indian "
         "pakistani chinese japanese korean vietnamese thai filipino indonesian australian canadian mexican "
         "brazilian argentinian chilean colombian peruvian nigerian kenyan egyptian moroccan israeli iranian "
-        "lebanese jewish muslim christian catholic hindu buddhist atheist vegan vegetarian"
+        "lebanese jewish muslim christian catholic hindu buddhist atheist vegan vegetarian jain sikh"
     )
 )
 
