@@ -41,8 +41,8 @@ _MOOD = (
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
     r"^(?:is|was|'s|has been|have been)\s+"
-    r"(?:(?:so|very|really|just|pretty|super|a bit|a little|little bit|kinda|now|still|all|quite|too|rather|feeling|properly|"
-    r"totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
+    r"(?:(?:so|very|really|just|pretty|super|a bit|a little|little bit|kinda|now|still|all|quite|too|rather|feeling|"
+    r"properly|totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
     r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
     r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
