@@ -980,6 +980,14 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ),
         ("Tobe is 6 now, I keep forgetting to say.", ["Tobe is 6 now"]),
         ("I am little bit scared because I don't know battery well.", []),
+        # typed tersely: a relation without "my", the user's team once the user spoke of themselves
+        ("Daughter starts school in June.", ["The user's daughter starts school in June"]),
+        (
+            "I'm CTO at Kiranaflow. Eng team is 12.",
+            ["The user is CTO at Kiranaflow", "The user's eng team is 12"],
+        ),
+        ("Correction: team is 14.", ["The user's team is 14"]),
+        ("I'm tired. Traffic is awful on Monday.", []),
     ],
 )
 def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, facts: list[str]) -> None:
@@ -1171,7 +1179,7 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         ),
         (
             ["I'm a retired railway engineer, 67 years old.", "3 new engineers joined so we're 7 now"],
-            ["The user is a retired railway engineer, 67 years old"],
+            ["The user is a retired railway engineer, 67 years old", "The user's team is 7 now"],
         ),  # a count is no age
         # "the old one" shares no topic with "68 years old"
         (

@@ -256,7 +256,8 @@ _SUBJECT = re.compile(
     r"|(?:the|a|an|this|that|these|those)\s+(?!user\b)(?:[\w'’-]+\s+){1,3}?"
     r"(?=(?:is|are|was|were|has|have|had|will|would|can|[a-z-]+(?:s|ed))\b)(?P<rest2>.*)"
     # "The user's team lead Rakesh will be happy": a relation of one or two words, and its name
-    r"|(?:the user(?:'s (?:(?:team|tech|line|best|little|big|older|younger|elder|new|old|current)\s+)?[\w-]+"
+    r"|(?:the user(?:'s (?:(?:team|tech|line|best|little|big|older|younger|elder|new|old|current)\s+)?"
+    r"(?!(?:is|are|was|were|has|had|will)\b)[\w-]+"  # "The user's team is 14": the team, not "team is"
     r"(?:\s+(?-i:[A-Z])[\w’-]+)*)?|(?-i:[A-Z])[\w’-]+(?: (?-i:[A-Z])[\w’-]+)*"
     r"(?:['’]s(?: (?!is\b|was\b|are\b)[a-z-]+){1,2})?)\s+(?P<rest>.*))$",
     re.I,

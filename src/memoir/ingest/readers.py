@@ -264,6 +264,11 @@ def named(clause: str, context: Context) -> list[str] | None:
     return [f"{name} {rest}"]
 
 
+# What the user speaks of as their own without "my" once they spoke of themselves: "I'm CTO at X. Eng team is 12."
+_TERSE_OWN = frozenset(
+    word_list("team budget office company startup business shop restaurant salary rent deadline launch funding stack")
+)
+
 # What an event has: "the date is …" said of the event named last
 _OF_AN_EVENT = frozenset(
     word_list("date venue time location place theme budget dress code colours colors guest list start end")
@@ -300,12 +305,20 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     if not match or match.group("what").lower() in _COMMON_SUBJECTS:
         return None
     what, det = match.group("what"), (match.group("det") or "").lower()
+    # "Daughter starts school in June", typed tersely: the user's, as "my daughter" would be
+    terse = not det and what.lower() in PEOPLE and what.lower() not in context.known
     if det in ("my", "our") or (not det and what[0].isupper() and what.split()[0].lower() in context.known):
         return None  # the user's own (`user`) or a name (`named`)
     # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
     of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
     if not det and not (
-        context.first_person or context.important or context.changing or of_event or what.split()[-1] in EVENTS
+        terse
+        or context.first_person
+        or context.important
+        or context.changing
+        or of_event
+        or what.split()[-1] in EVENTS
+        or (context.spoke_of_self and what.split()[-1].lower() in _TERSE_OWN)  # "I'm CTO at X. Eng team is 12."
     ):
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"

@@ -27,6 +27,9 @@ class Context:
 
     known: Collection[str]  # names and word stems of the facts known already (`rules.known_words`)
     first_person: bool = False  # the sentence speaks of the user
+    spoke_of_self: bool = (
+        False  # a sentence of the message before this one did: "I'm CTO at Kiranaflow. Eng team is 12."
+    )
     important: bool = False  # the user asked for it to be remembered
     changing: bool = False  # the sentence says something changed
     introduced: bool = False  # the message began with the user's name: "34, accountant" describes them

@@ -193,6 +193,7 @@ def _after(before: str, context: Context) -> Context:
 
 
 def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
+    context.spoke_of_self = context.spoke_of_self or context.first_person
     context.first_person = bool(FIRST_PERSON.search(sentence.text))
     context.important = sentence.important
     context.sentence = sentence.text
