@@ -1561,6 +1561,25 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "The user moved to Swords, house to rent last weekend",
             ],
         ),
+        # leaving is heading out; the days the user works, changed
+        (
+            [
+                "We are driving down to Tucson. We are leaving January 10th, in our Ford F-150.",
+                "So we pushed the trip back. Now we are heading out February 3rd.",
+            ],
+            [
+                "The user is driving down to Tucson",
+                "The user is leaving February 3rd, in their Ford F-150",
+                "The user pushed the trip back",
+            ],
+        ),
+        (
+            [
+                "I work part-time in HR at the Co-op, Mondays to Wednesdays.",
+                "Also work have asked me to change my days, so from next week I am Tuesday to Thursday.",
+            ],
+            ["The user works part-time in HR at the Co-op, Tuesday to Thursday"],
+        ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (
             ["My dog is called Rex.", "I lost my dog's lead at the park."],

@@ -66,6 +66,10 @@ _RULED_OUT = re.compile(
     r"closed|full|(?:too\s+)?(?:expensive|crazy|pricey|small|rough|far|noisy|cold|damp))\b",
     re.I,
 )
+# "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
+SCHEDULE_CHANGED = re.compile(
+    r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota)\b", re.I
+)
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
 _SIZE_WORD = re.compile(r"\b(?:smaller|bigger|larger|fewer)\b", re.I)
@@ -104,7 +108,7 @@ def read(text: str, known: Collection[str] = (), before: str = "") -> list[Readi
 
 
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
-    moved = _resized(text) or any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE))
+    moved = _resized(text) or any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE, SCHEDULE_CHANGED))
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
     old = {a.strip() for a, _ in pairs}
     old |= {m.group("a").strip() for m in _NOT.finditer(text)} | {

@@ -182,6 +182,7 @@ _SAID_OF = {
     "triathlon": ("race",),
     "ultramarathon": ("race",),
     "goalkeeper": ("soccer", "football", "hockey"),
+    "leaving": ("heading", "departing"),  # "now we're heading out February 3rd" of "leaving January 10th"
 }
 _ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from memoir.ingest.changes import Reading
+from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, subject_of, with_aliases
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, word_list
@@ -64,7 +64,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
             )
             measured = value.kind == "number" and _counts_alike(value, reading.text, known)  # "45k" for "30k"
             named = known.stems if _done(known.text) else with_aliases(known.stems)  # "race" of a marathon to run
-            shared = len(alike_stems(about, named)) + counted + measured  # "90 people" for "140 guests"
+            days = value.kind == "weekday" and SCHEDULE_CHANGED.search(reading.text) is not None  # "my days"
+            shared = len(alike_stems(about, named)) + counted + measured + days  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
             if value.kind == "number" and not _same_measure(value, reading.text, known):

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memoir.index.keyword import terms
-from memoir.ingest.changes import Reading
+from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import (
     counts_people,
@@ -47,7 +47,7 @@ from memoir.ingest.person import third_person
 from memoir.ingest.restated import KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
 from memoir.ingest.topics import stem, stems
-from memoir.ingest.values import values
+from memoir.ingest.values import WEEKDAYS, values
 from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "naming_again", "reconcile_by_rules", "reconcile_known"]
@@ -67,6 +67,8 @@ _CHANGE_WORDS = frozenset(
 )
 # What says a new value may hold, not more of what holds: "The user can go up to 45k now" says the budget
 _HOW = frozenset(word_list("can could will would may might go goes going need needs have has to up down total"))
+# When a new value holds from, not more of what it is: "I'm Tuesday to Thursday from next week"
+_FROM_WHEN = frozenset(word_list("from next week month starting"))
 
 
 @dataclass(frozen=True)
@@ -114,6 +116,8 @@ def naming(readings: Sequence[Reading]) -> Names:
             words += counted(reading)  # "up to 45k now" may change "budget 30k pesos"
             if any(bare_count(v, reading.text) for v in reading.new):
                 counts = ["@user|count"]  # "So only 22 now" may change the user's one count
+            if SCHEDULE_CHANGED.search(reading.text):  # "change my days … Tuesday to Thursday": the days worked
+                sharing.append(" ".join(WEEKDAYS))
             if counts_people(stems(reading.message)):  # "like 90 people" may change "140 guests"
                 sharing.append(" ".join(HEADCOUNT))
             if any(US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
@@ -307,7 +311,7 @@ def _replacement(
             # another form of a word the fact holds, or the value with its unit ("45k"): no more said
             named = with_aliases(known.stems)  # "race" of a half marathon
             more = {w for w in more if stem(w) not in named and not w.startswith(old.lower())}
-            if more - _CHANGE_WORDS - _HOW - {"user", "user's"}:
+            if more - _CHANGE_WORDS - _HOW - _FROM_WHEN - {"user", "user's"}:
                 return reading.statements[index].text, {index}
         return swap_kind(known.text, value, reading.text), set(carrying)
     if how == "retracted":
