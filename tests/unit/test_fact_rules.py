@@ -1580,6 +1580,16 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user works part-time in HR at the Co-op, Tuesday to Thursday"],
         ),
+        (  # one nursery at a time, and the son is still the user's son
+            [
+                "My son Freddie goes to Little Acorns nursery.",
+                "AND Freddie's nursery is closing down in September, so he's starting at Bright Horizons.",
+            ],
+            [
+                "Freddie's nursery is closing down in September",
+                "The user's son Freddie is starting at Bright Horizons",
+            ],
+        ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (
             ["My dog is called Rex.", "I lost my dog's lead at the park."],

@@ -120,4 +120,13 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
     promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
     if promoted and (where := workplace(known.text)) and workplace(text) is None:
         return f"{text.rstrip('.!')} {where}"
+    return _as_known(text, known)
+
+
+def _as_known(text: str, known: Known) -> str:
+    """A new fact of someone by name keeps who they are to the user: "Freddie is starting at Bright Horizons"
+    in place of "The user's son Freddie goes to Little Acorns nursery" is the user's son's."""
+    whose = re.match(r"^(?P<who>the user's (?:[\w-]+ ){1,2}?(?P<name>(?-i:[A-Z])[\w'-]+))\s", known.text, re.I)
+    if whose and text.startswith(f"{whose.group('name')} "):
+        return f"{whose.group('who')}{text[len(whose.group('name')) :]}"
     return text

@@ -62,6 +62,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("job", re.compile(r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:works|is working)\s+as\s+(?P<v>.+)$", re.I)),
+    (  # one nursery or school at a time, for the user's people: "Freddie goes to Little Acorns nursery", then
+        # "he's starting at Bright Horizons"
+        "school",
+        re.compile(
+            r"^(?P<s>(?:[Tt]he user's (?:[\w-]+ ){1,2})?[A-Z][a-z]+)\s+(?:now\s+)?"
+            r"(?:goes to|attends|is starting at|starts at|has started at|will start at|will be starting at)\s+"
+            r"(?:the\s+)?(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*)",
+        ),
+    ),
     (  # one shift pattern at a time: "on night shifts, four nights a week", then "on day duty, 8am to 4pm"
         "shift",
         re.compile(
