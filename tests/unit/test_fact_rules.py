@@ -174,7 +174,7 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         # what a relative clause says of the user's people
         (
             "I have two kids myself, Youssef who is 8 and Laila who is 5, so I see the struggle at home",
-            ["The user has two kids themselves, Youssef", "Youssef is 8", "Laila is 5"],
+            ["The user has two kids themselves, Youssef (8) and Laila (5)"],
         ),
         (  # said of the neighbour between commas: a fact of its own, not a piece of the user's
             "My neighbour Tom, who is a plumber, fixed our boiler.",
@@ -980,6 +980,15 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ),
         ("Tobe is 6 now, I keep forgetting to say.", ["Tobe is 6 now"]),
         ("I am little bit scared because I don't know battery well.", []),
+        # a role in the words of a kitchen or a lab; a workplace's name after it; a department is no job
+        (
+            "Bonjour! I am Margaux, chef de cuisine in a bouchon in Lyon, Le Petit Machon, since 9 years.",
+            ["The user's name is Margaux", "The user is a chef de cuisine in a bouchon in Lyon, Le Petit Machon"],
+        ),
+        (
+            "I am Ji-won, PhD student 2nd year at Seoul National University, materials science department.",
+            ["The user's name is Ji-won", "The user is a PhD student 2nd year at Seoul National University"],
+        ),
         # typed tersely: a relation without "my", the user's team once the user spoke of themselves
         ("Daughter starts school in June.", ["The user's daughter starts school in June"]),
         (
@@ -1589,6 +1598,13 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "Freddie's nursery is closing down in September",
                 "The user's son Freddie is starting at Bright Horizons",
             ],
+        ),
+        (  # ages said by relative clauses, written beside the names, and one of them corrected in place
+            [
+                "I have two children, Chidera who is 9 and Tobe who is 5.",
+                "Small correction from earlier: Tobe is 6 now, his birthday was last Sunday.",
+            ],
+            ["The user has two children, Chidera (9) and Tobe (6)", "Tobe's birthday was last Sunday"],
         ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (

@@ -142,7 +142,10 @@ def _described(text: str) -> list[str]:
             if not part:
                 continue
         if facts and facts[-1].startswith("The user is a") and _PLACE.fullmatch(part):
-            facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
+            if re.search(r"\b(?:in|at) an? [a-z]", facts[-1]):  # "chef in a bouchon in Lyon, Le Petit Machon"
+                facts[-1] = f"{facts[-1]}, {part}"  # the workplace's name
+            else:
+                facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
         elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
         elif re.match(r"^(?:in\s+)?(?:grade|year|form)\s+\d{1,2}\b", part, re.I):  # "grade 10 at marikina science high"
@@ -176,7 +179,12 @@ def _names_a_role(phrase: str) -> bool:
     """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
     head = re.split(r"\s+(?:at|in|for|with|from|of|on|near|outside)\s+", phrase, maxsplit=1)[0]  # "officer on the A380"
     words = head.lower().split()
-    return 0 < len(words) <= 6 and words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS)
+    if len(words) >= 3 and words[1] == "de" and words[0].endswith(JOB_ENDINGS):  # "chef de cuisine", "chef de partie"
+        return words[0] not in NOT_JOBS
+    studying = re.search(r"\bstudent\s+(?:\d(?:st|nd|rd|th)\s+year|year\s+\d)$", head.lower())  # "PhD student 2nd year"
+    return 0 < len(words) <= 6 and (
+        studying is not None or (words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS))
+    )
 
 
 def _proper(text: str) -> bool:

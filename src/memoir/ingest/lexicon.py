@@ -125,6 +125,8 @@ NOT_JOBS = frozenset(
         "sleeper eater drinker smoker dreamer thinker worrier introvert extrovert parent mother father brother sister "
         "daughter son partner person people after other never ever weather water summer winter number corner dinner "
         "order letter paper center centre matter better later either neither rather together over under power "
-        "another whatever however wonder answer ever her whether butter computer printer finger shoulder"
+        "another whatever however wonder answer ever her whether butter computer printer finger shoulder "
+        # where one works or studies, not what one is: "materials science department"
+        "department apartment basement government tournament garlic"
     )
 )

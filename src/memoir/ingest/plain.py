@@ -53,7 +53,21 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|
 def plain_sentence(text: str) -> str:
     """A sentence as the readers take it: the user's people by their plain names ("the missus" is "my wife"),
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
-    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(text)))))))
+    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
+
+
+# "two children, Chidera who is 9 and Tobe who is 5": each one's age beside their name, as lists are written
+_WHO_IS_AGED = re.compile(
+    r"\b(?P<name>(?-i:[A-Z])[a-z]+),?\s+(?:who(?:'s|’s|\s+is)|aged)\s+(?P<n>\d{1,2})\b"
+    r"(?!\s*(?:kg|cm|%|am|pm|months?|mos?|weeks?|wks?|days?)\b)"  # "baby Rose who's 8 months": no age in years
+)
+
+
+def _aged(text: str) -> str:
+    """Ages said of two or more people of a list by relative clauses, written beside their names."""
+    if len(_WHO_IS_AGED.findall(text)) < 2:
+        return text  # "my son Tom, who is 8, loves Lego": one person, said as said
+    return _WHO_IS_AGED.sub(lambda m: f"{m.group('name')} ({m.group('n')})", text)
 
 
 # A message the user asks to pass on, about their own life: "Tell her the tomatoes in my allotment are doing well"

@@ -46,7 +46,7 @@ from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_c
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
-from memoir.ingest.topics import stem, stems
+from memoir.ingest.topics import stem, stems, with_listed_age
 from memoir.ingest.values import WEEKDAYS, values
 from memoir.model.memory import normalise_content
 
@@ -304,6 +304,9 @@ def _replacement(
     said = reading.statements[best].text if best is not None else None
     if how == "implicit" and old is not None:
         value = next(v for v in reading.new if v.text == old)
+        for statement in reading.statements:  # "Tobe is 6 now" of "two children, Chidera (9) and Tobe (5)"
+            if old in statement.text and (listed := with_listed_age(known.text, statement.text)):
+                return listed, set()
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
             said_of = _up_to_value(reading.statements[index].text, old)  # not why: ", payment gateway approval …"

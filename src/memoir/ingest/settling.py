@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import LISTED_AGE, Topic, employer, job_words, topics, workplace
+from memoir.ingest.topics import Topic, employer, job_words, topics, with_listed_age, workplace
 from memoir.model.memory import normalise_content
 
 __all__ = ["settle"]
@@ -106,11 +106,8 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
         merged = merge_values(known.text, text)
         if merged != known.text:
             return merged
-    # An age corrected in a list keeps the list: "Isla (8)" of three kids, after "she's 9"
-    for age in (t for t in mine if t.attribute == "age"):
-        listed = next((m for m in LISTED_AGE.finditer(known.text) if m.group("name").lower() == age.subject), None)
-        if listed and age.value.isdigit():
-            return f"{known.text[: listed.start('n')]}{age.value}{known.text[listed.end('n') :]}"
+    if listed := with_listed_age(known.text, text):  # "Isla (8)" of three kids, after "she's 9": the list stays
+        return listed
     # A new employer said without a job keeps the old job: "since joining Flipkart" of a backend dev at Infosys
     if (new_employer := employer(text)) and not job_words(text) and job_words(known.text) and employer(known.text):
         held = workplace(known.text) or ""

@@ -21,7 +21,18 @@ from memoir.index.keyword import terms
 from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PETS, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
-__all__ = ["LISTED_AGE", "Topic", "employer", "job_words", "stem", "stem_set", "stems", "topics", "workplace"]
+__all__ = [
+    "LISTED_AGE",
+    "Topic",
+    "employer",
+    "job_words",
+    "stem",
+    "stem_set",
+    "stems",
+    "topics",
+    "with_listed_age",
+    "workplace",
+]
 
 # A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
 _JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
@@ -191,6 +202,16 @@ _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P
 
 # An age given in brackets after a name, as lists of children are written
 LISTED_AGE = re.compile(r"\b(?P<name>(?-i:[A-Z])[a-z]+)\s*\((?P<n>\d{1,2})\)")
+
+
+def with_listed_age(fact: str, statement: str) -> str | None:
+    """The fact with one person's age of its list corrected, where the statement gives it ("Tobe is 6 now" of
+    "two children, Chidera (9) and Tobe (5)"), or None."""
+    for age in (t for t in topics(statement) if t.attribute == "age" and t.value.isdigit()):
+        listed = next((m for m in LISTED_AGE.finditer(fact) if m.group("name").lower() == age.subject), None)
+        if listed:
+            return f"{fact[: listed.start('n')]}{age.value}{fact[listed.end('n') :]}"
+    return None
 
 
 @dataclass(frozen=True)
