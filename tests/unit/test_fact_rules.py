@@ -1606,6 +1606,30 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user has two children, Chidera (9) and Tobe (6)", "Tobe's birthday was last Sunday"],
         ),
+        # the band's new name is the band's; a name given whole is the user's new one; a road is no "I"
+        (
+            [
+                "I am Tomas, bass player in a band called Los Faros.",
+                "ok news: we are changing the band name!! We are Marea Alta now.",
+            ],
+            ["The user is changing the band name", "The user's band is Marea Alta now", "The user's name is Tomas"],
+        ),
+        (["im an otr trucker, run I-10 mostly"], ["The user is an otr trucker, run I-10 mostly"]),
+        (
+            [
+                "Hi! I am Thandi Nkosi, I teach Grade 4.",
+                "Sipho and I got married in March! So I am Thandi Dlamini now, please change the name on the letter.",
+            ],
+            [
+                "The user and Sipho got married in March",
+                "The user is Thandi Dlamini now, please change the name on the letter",
+                "The user teaches Grade 4",
+            ],
+        ),
+        (
+            ["I'm the Grade 4 phase head.", "I'm Team Lead now."],
+            ["The user is Team Lead now", "The user is the Grade 4 phase head"],
+        ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (
             ["My dog is called Rex.", "I lost my dog's lead at the park."],

@@ -71,7 +71,7 @@ _USER_INNER = [
     (r"\bI'll\b", "they'll"),
     (r"\bI am\b", "they are"),  # "whenever I am awake"
     (r"\bI was\b", "they were"),
-    (r"\bI\b", "they"),
+    (r"\bI\b(?!-\d)", "they"),  # not a road: "run I-10 mostly"
     (r"\bmyself\b", "themselves"),
     (r"\bourselves\b", "themselves"),
     (r"\bmine\b", "theirs"),
@@ -90,7 +90,7 @@ _OTHER_INNER = [
     (r"\bI've\b", "the user has"),
     (r"\bI'd\b", "the user would"),
     (r"\bI'll\b", "the user will"),
-    (r"\bI\b", "the user"),
+    (r"\bI\b(?!-\d)", "the user"),
     (r"\bmyself\b", "the user"),
     (r"\bmine\b", "the user's"),
     (r"\bours\b", "the user's"),

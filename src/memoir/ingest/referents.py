@@ -49,6 +49,7 @@ class Context:
     # other pronouns across messages as often stand for someone the assistant named
     earlier: str | None = None
     group: str | None = None  # the user's people named last as many ("my parents"): whom "they" stands for
+    party: str | None = None  # what "we" named last are ("the band name"): whose name "We're Marea Alta now" is
     # the user's person the message before named by relation alone ("planning my daughter's birthday"), whose
     # name a message opening "Yui, she's turning 7" gives
     unnamed: tuple[str, ...] = ()
@@ -133,6 +134,11 @@ def mentioned(clause: str, context: Context) -> None:
     )  # "dog ate a bit of raisin bread", typed without its article
     last = relations[-1] if relations else None
     person_at = -1
+    party = re.search(
+        r"\b(?:the|my|our)\s+(?P<p>band|team|company|group|choir|club|shop|startup|business)\b", clause, re.I
+    )
+    if party:
+        context.party = party.group("p").lower()
     many = [m for m in _UNNAMED.finditer(clause) if m.group("rel").split()[-1].lower() in _MANY]
     if many:
         context.group = f"the user's {many[-1].group('rel').lower()}"

@@ -25,7 +25,9 @@ __all__ = ["KINDS", "all_stems", "opposite", "renamed", "restated", "same_family
 _VERB_STEMS = stem_set(
     "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
     "drink take have get make use like love need want start try keep find join move switch change book booked "
-    "is are was"
+    "is are was "
+    # "changing the band name" restates no name of the user's: a name changes by its topic ("name is …")
+    "name please mention"
 )
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PETS, word_list
+from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PEOPLE, PETS, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
 __all__ = [
@@ -200,6 +200,7 @@ _MEASURES = frozenset(
 _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P<rest>.+)$", re.I)
 
 
+_FULL_NAME = re.compile(r"^the user is (?P<v>(?-i:[A-Z][a-z]+ [A-Z][a-z]+))(?: now)?(?:,|$)", re.I)
 # An age given in brackets after a name, as lists of children are written
 LISTED_AGE = re.compile(r"\b(?P<name>(?-i:[A-Z])[a-z]+)\s*\((?P<n>\d{1,2})\)")
 
@@ -250,6 +251,10 @@ def topics(fact: str) -> tuple[Topic, ...]:
     where = employer(text)
     if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
         found.append(Topic("user", "employer", _value(where)))
+    full = _FULL_NAME.match(text)  # "So I'm Thandi Dlamini now": a name given whole is the user's name
+    named = full and not _names_a_job(full.group("v")) and not set(full.group("v").lower().split()) & PEOPLE
+    if full and named and not any(t.attribute == "name" for t in found):
+        found.append(Topic("user", "name", _value(full.group("v"))))
     for listed in LISTED_AGE.finditer(text):  # "three kids, Alfie (11), Isla (8) and Freddie (4)": each one's age
         if not any(t.key == (listed.group("name").lower(), "age") for t in found):
             found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
