@@ -992,6 +992,14 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         # typed tersely: a relation without "my", the user's team once the user spoke of themselves
         ("Daughter starts school in June.", ["The user's daughter starts school in June"]),
         (
+            "I live in Tallaght with wife Agnieszka, wife works in pharmacy in The Square shopping centre.",
+            [
+                "The user lives in Tallaght with wife Agnieszka",
+                "The user's wife works in pharmacy in The Square shopping centre",
+            ],
+        ),
+        ("I teach maths, boss is strict, kids are fine.", ["The user teaches maths"]),
+        (
             "I'm CTO at Kiranaflow. Eng team is 12.",
             ["The user is CTO at Kiranaflow", "The user's eng team is 12"],
         ),

@@ -303,6 +303,29 @@ def headcount(clause: str, context: Context) -> list[str] | None:
     return [f"The user's {context.event} will have {clause[0].lower()}{clause[1:]}"]
 
 
+# A relation typed without "my", as a clause's subject: "wife works in pharmacy", "Daughter starts school in June"
+_KIN = re.compile(
+    r"^(?P<rel>[A-Za-z][\w-]+)\s+(?P<rest>(?:works|lives|is|has|teaches|studies|runs|goes|plays|starts|"
+    r"finishes|turns|turned|just turned|loves|hates)\b.+)$"
+)
+
+
+def kin(clause: str, context: Context) -> list[str] | None:
+    """ "wife works in pharmacy in The Square shopping centre", typed tersely: the user's wife, as "my wife"."""
+    match = _KIN.match(clause)
+    rel = match.group("rel").lower() if match else ""
+    if not match or rel not in PEOPLE or rel in _MANY_OF_THEM or rel in context.known:
+        return None
+    rest = match.group("rest")
+    if re.match(r"(?:is|has)\b", rest) and not values(rest) and not re.match(r"is an? \w", rest):
+        return None  # "teacher is different", "boss is strict": how they seem, not a fact
+    context.person = f"the user's {rel}"
+    return [f"The user's {rel} {others(match.group('rest'))}"]
+
+
+_MANY_OF_THEM = frozenset(word_list("kids children parents siblings twins grandkids grandchildren people friends"))
+
+
 def noun_phrase(clause: str, context: Context) -> list[str] | None:
     """ "the wedding is in Malaga on 14 June", "Deck pour deadline is 30 April", "Standup is at 9:30": the user's,
     when it holds a date, a time, a place, a number or a name."""
@@ -310,15 +333,12 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     if not match or match.group("what").lower() in _COMMON_SUBJECTS:
         return None
     what, det = match.group("what"), (match.group("det") or "").lower()
-    # "Daughter starts school in June", typed tersely: the user's, as "my daughter" would be
-    terse = not det and what.lower() in PEOPLE and what.lower() not in context.known
     if det in ("my", "our") or (not det and what[0].isupper() and what.split()[0].lower() in context.known):
         return None  # the user's own (`user`) or a name (`named`)
     # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
     of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
     if not det and not (
-        terse
-        or context.first_person
+        context.first_person
         or context.important
         or context.changing
         or of_event
@@ -360,7 +380,7 @@ READERS = (
     diet,
     named,
 )
-LATE_READERS = (headcount, noun_phrase, subjectless)
+LATE_READERS = (headcount, kin, noun_phrase, subjectless)
 
 
 # -- helpers ------------------------------------------------------------------------------------------
