@@ -989,6 +989,11 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "I am Ji-won, PhD student 2nd year at Seoul National University, materials science department.",
             ["The user's name is Ji-won", "The user is a PhD student 2nd year at Seoul National University"],
         ),
+        (  # what the user did, said after their name; a state is no deed, nor is needing a hand
+            "Hello there. I'm Harold, 71 years old, farmed corn and beans outside of Ames, Iowa for 44 years.",
+            ["The user's name is Harold", "The user is 71 years old", "The user farmed corn and beans outside of Ames"],
+        ),
+        ("I'm Ana, 34, married, two kids.", ["The user's name is Ana", "The user is 34 years old"]),
         # typed tersely: a relation without "my", the user's team once the user spoke of themselves
         ("Daughter starts school in June.", ["The user's daughter starts school in June"]),
         (

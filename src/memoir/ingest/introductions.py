@@ -152,6 +152,8 @@ def _described(text: str) -> list[str]:
             facts.append(f"The user is in {part.removeprefix('in ')}")
         elif re.match(r"^been\s+\w+ing\b", part, re.I):  # "been doing nails 5 yrs at a salon in decatur"
             facts.append(f"The user has {part}")
+        elif _DID.match(part):  # "farmed corn and beans outside of Ames": what the user did
+            facts.append(f"The user {part[0].lower()}{part[1:]}")
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
         elif _YEAR_OF_STUDY.match(part):  # "final year architecture at RMIT"
@@ -169,6 +171,13 @@ def _described(text: str) -> list[str]:
     return facts
 
 
+# A past verb and what it did, not a state said so ("married", "retired", "based in Leeds")
+_DID = re.compile(
+    r"^(?!(?:married|divorced|retired|widowed|engaged|based|located|settled|qualified|self-employed|unemployed|"
+    r"bored|tired|stressed|excited|interested|worried|scared|confused|exhausted|obsessed|stuck|tied)\b)"
+    r"[a-z]+[^e]ed\s+\w+\s+\w+",  # not "need a hand"
+    re.I,
+)
 _AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:yrs?|years?|y/?o)(?:[\s-]+old)?(?:\s+|$)", re.I)
 _PLACE = re.compile(r"(?-i:[A-Z][a-zà-ÿ]+(?:,? [A-Z][a-zà-ÿ]+){0,2})")
 # "63 yr old retired firefighter here, Dayton Ohio": who, then where, said as a sign-on
