@@ -994,6 +994,13 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user's name is Harold", "The user is 71 years old", "The user farmed corn and beans outside of Ames"],
         ),
         ("I'm Ana, 34, married, two kids.", ["The user's name is Ana", "The user is 34 years old"]),
+        # what the user asks a letter to say of their own life, with "that" or without
+        ("Parfait. Also add that I trained at Institut Paul Bocuse.", ["The user trained at Institut Paul Bocuse"]),
+        (
+            "Please also mention I'm finishing my BEd Honours at UWC.",
+            ["The user is finishing their BEd Honours at UWC"],
+        ),
+        ("Can you add my phone number?", []),
         # typed tersely: a relation without "my", the user's team once the user spoke of themselves
         ("Daughter starts school in June.", ["The user's daughter starts school in June"]),
         (

@@ -82,14 +82,17 @@ _PASS_ON = re.compile(
 # also called", "add a line that our colours are emerald and gold"
 _TO_WRITE = re.compile(
     r"^(?:and\s+|also\s+|please\s+|pls\s+|abeg\s+|can you\s+|could you\s+)*(?:add|mention|include|say|write|put)"
-    r"(?:\s+(?:a line|a sentence|in the \w+|too|also))*\s+that\s+(?P<said>\S.+)$",
+    r"(?:\s+(?:a line|a sentence|in the \w+|too|also))*\s+(?:that\s+)?(?P<said>\S.+)$",
     re.I,
 )
 
 
 def _passed_on(text: str) -> str:
     written = _TO_WRITE.match(text)
-    if written and re.search(r"\b(?:my|our)\b", written.group("said"), re.I):
+    # of the user's life ("that I trained at Institut Paul Bocuse", "I'm finishing my BEd"), not "add a title"
+    if written and re.match(r"(?:i|i'm|i’m|i've|i’ve|we|we're|my|our)\b", written.group("said"), re.I):
+        return written.group("said")
+    if written and re.search(r"\b(?:my|our)\b", written.group("said"), re.I) and " that " in f" {text} ":
         return written.group("said")
     match = _PASS_ON.match(text)
     # of things of the user's ("my tomatoes", "our move"), not "tell her I said hi", "tell Santa I want a pony"
