@@ -1001,6 +1001,8 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             ["The user is finishing their BEd Honours at UWC"],
         ),
         ("Can you add my phone number?", []),
+        ("But smaller, so I correct the capacity: 28 couverts maximum.", []),  # that it is corrected is no fact
+        ("I updated the budget to 40k.", ["The user updated the budget to 40k"]),
         # typed tersely: a relation without "my", the user's team once the user spoke of themselves
         ("Daughter starts school in June.", ["The user's daughter starts school in June"]),
         (

@@ -110,6 +110,10 @@ _CHITCHAT = re.compile(
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
 # "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
 _LOSING_IT = re.compile(r"\b(?:lose|losing)\s+(?:the plot|(?:my|their|the user's|his|her) (?:mind|marbles))\b", re.I)
+# "so I correct the capacity: 28 couverts maximum": that something is corrected, not what it is now
+_CORRECTS = re.compile(
+    r"^(?:corrects?|correcting|corrected|fix(?:es|ed)?|updat(?:es|ed|ing))\s+(?:the|their)\s+\w+$", re.I
+)
 _GOT_IT_WRONG = re.compile(
     r"\b(?:got|had|typed|wrote|said|put)\s+(?:[\w'’]+\s+){0,3}?(?:wrong|incorrect)\b(?!\s+(?:with|about)\b)", re.I
 )
@@ -194,7 +198,7 @@ def is_fact(text: str, clause: str) -> bool:
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False
-    if _LOSING_IT.search(predicate) or _GOT_IT_WRONG.search(predicate):
+    if _LOSING_IT.search(predicate) or _GOT_IT_WRONG.search(predicate) or _CORRECTS.match(predicate):
         return False  # "realised I got Isla's age wrong": the correction is the fact, not that it was wrong
     if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
