@@ -736,6 +736,10 @@ def test_a_sentence_padded_with_blanks_reads_as_with_one(blanks: str, one: str) 
         "I met " + "Tom who " * 5_000 + "is 8",
         "I love " + "tea, " * 20_000 + "and cake",
         "Our youngest, Kate" + "," * 10_000 + " is off",
+        "A'" * 10_000 + " died",  # a run a name may not cross ("O'Brien", "Jean-Luc"), tried once
+        "Ab-" * 6_667 + " passed away",
+        "since joining " + "Ab " * 5_000 + "3 weeks back",
+        "sold my old " + "bass " * 5_000,
     ],
 )
 def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_times(pasted: str) -> None:
@@ -1454,8 +1458,8 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ["The user is a backend dev at Flipkart these days"],
         ),
         (
-            ["I'm a chef in a restaurant in Lyon.", "since joining Bocuse life is calmer."],
-            ["The user is a chef in a restaurant in Lyon", "The user joined Bocuse"],
+            ["I'm a chef in a restaurant in Lyon.", "since joining Bocuse 2 months ago life is calmer."],
+            ["The user is a chef in a restaurant in Lyon", "The user joined Bocuse 2 months ago"],
         ),
         (  # someone else's new job is theirs
             ["I'm a backend dev at Infosys.", "since my brother joined Flipkart he never calls."],
@@ -1705,3 +1709,165 @@ def test_a_change_said_as_people_say_it_replaces_the_old_value(turns: list[str],
 )
 def test_a_value_is_read_as_its_kind(text: str, found: list[tuple[str, str]]) -> None:
     assert [(v.kind, v.text) for v in values(text)] == found
+
+
+# Near misses of the classes the `blind3` set brought (a hostile review's, 2026-12-06): someone out for lunch, a
+# bill split up, a dog tag lost, a second job, a club on Mondays, a move into management, golf clubs sold, a
+# niece who shares a child's name, a captaincy in capitals, a question about a person: none takes back, replaces
+# or garbles what is known.
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["My boss is Tom.", "my boss left the company party early"], ["The user's boss is Tom"]),
+        (
+            ["My boss is Tom.", "My boss left for Paris this morning, back Monday"],
+            ["The user's boss is Tom", "The user's boss left for Paris this morning, back Monday"],
+        ),
+        (
+            ["My boss is Tom.", "My boss quit sugar for Lent"],
+            ["The user's boss is Tom", "The user's boss quit sugar for Lent"],
+        ),
+        (
+            ["My boss is Tom.", "My boss retired the old reporting system"],
+            ["The user's boss is Tom", "The user's boss retired the old reporting system"],
+        ),
+        (["My boss is Tom.", "My boss Tom retired."], []),
+        (
+            ["My manager is Priya.", "My manager is retiring next year, maybe"],
+            ["The user's manager is retiring next year"],
+        ),
+        (
+            ["My manager is Priya.", "My manager Priya left to join Stripe, my new lead is Hannah"],
+            ["The user's lead is Hannah"],
+        ),
+        (["My girlfriend is Anna.", "We split up the bill for dinner"], ["The user's girlfriend is Anna"]),
+        (["My girlfriend is Anna.", "I broke up the fight between my kids"], ["The user's girlfriend is Anna"]),
+        (
+            ["My girlfriend is Anna.", "I'm single-handedly running the bakery"],
+            ["The user is single-handedly running the bakery", "The user's girlfriend is Anna"],
+        ),
+        (
+            ["My dog is called Rex.", "Our dog passed his obedience test today!"],
+            ["The user's dog is called Rex", "The user's dog passed his obedience test today"],
+        ),
+        (
+            ["My dog is called Rex.", "We lost our dog for two hours at the park but found him again"],
+            ["The user lost their dog for two hours at the park", "The user's dog is called Rex"],
+        ),
+        (
+            ["My dog is called Rex.", "I lost my dog tag at the gym"],
+            ["The user lost their dog tag at the gym", "The user's dog is called Rex"],
+        ),
+        (
+            ["My dog is called Rex.", "We lost our puppy class booking"],
+            ["The user lost their puppy class booking", "The user's dog is called Rex"],
+        ),
+        (
+            ["My cat Luna is 10.", "My old cat Bella died years ago, Luna helped me through it"],
+            [
+                "Luna helped the user through the user's old cat Bella",
+                "The user's cat Luna is 10",
+                "The user's old cat Bella died years ago",
+            ],
+        ),
+        (
+            ["I have a dog named Pepper and a cat named Salt.", "our dog passed away"],
+            ["The user has a dog named Pepper and a cat named Salt", "The user's dog passed away"],
+        ),
+        (
+            ["My dog Max is 5.", "My grandpa Max passed away last night"],
+            ["The user's dog Max is 5", "The user's grandpa Max passed away last night"],
+        ),
+        (
+            ["My lead is Marcus.", "My new lead is Hannah, Marcus is still my mentor though"],
+            ["Marcus is still the user's mentor", "The user's lead is Hannah"],
+        ),
+        (
+            ["I'm a nurse at St James Hospital.", "I work at Tesco on weekends too, second job"],
+            ["The user is a nurse at St James Hospital", "The user works at Tesco on weekends too, second job"],
+        ),
+        (
+            ["I'm a nurse at St James Hospital.", "I started at Pilates classes last week"],
+            ["The user is a nurse at St James Hospital", "The user started at Pilates classes last week"],
+        ),
+        (
+            ["I'm a nurse at St James Hospital.", "I was offered the charge nurse post at Mater but I turned it down"],
+            ["The user is a nurse at St James Hospital", "The user was offered the charge nurse post at Mater"],
+        ),
+        (
+            ["I'm a backend dev at Infosys.", "Since joining Twitter in 2010 I've posted 5000 tweets"],
+            ["The user has posted 5000 tweets since joining Twitter in 2010", "The user is a backend dev at Infosys"],
+        ),
+        (
+            ["I'm a software engineer at Google.", "I am self-employed on the side, doing consulting"],
+            [
+                "The user is a software engineer at Google",
+                "The user is doing consulting",
+                "The user is self-employed on the side",
+            ],
+        ),
+        (
+            ["I work at Infosys as a backend developer.", "since joining Flipkart 3 weeks back life is much better"],
+            ["The user works at Flipkart as a backend developer"],
+        ),
+        (
+            ["My son Freddie goes to Little Acorns nursery.", "Freddie goes to Scouts on Mondays"],
+            ["Freddie goes to Scouts on Mondays", "The user's son Freddie goes to Little Acorns nursery"],
+        ),
+        (
+            ["I'm on night shifts at the hospital.", "I'm on weekend shifts too, Saturday and Sunday"],
+            ["The user is on night shifts at the hospital", "The user is on weekend shifts too, Saturday and Sunday"],
+        ),
+        (
+            ["I'm on night shifts at the hospital.", "I'm on the day shift rota committee now"],
+            ["The user is on night shifts at the hospital", "The user is on the day shift rota committee now"],
+        ),
+        (
+            ["I live in Leeds.", "I moved into management last year"],
+            ["The user lives in Leeds", "The user moved into management last year"],
+        ),
+        (["I drive an old Golf.", "Sold my old golf clubs on eBay"], ["The user drives an old Golf"]),
+        (
+            ["I have 2000 in savings.", "I withdrew from my savings to pay the deposit"],
+            ["The user has 2000 in savings", "The user withdrew from their savings to pay the deposit"],
+        ),
+        (
+            ["I work Monday to Wednesday.", "Switched my hours, bins still Thursday though"],
+            ["The user switched their hours, bins still Thursday", "The user works Monday to Wednesday"],
+        ),
+        (
+            ["I have three kids, Alfie (11), Isla (8) and Freddie (4).", "My niece Isla is 3"],
+            ["The user has three kids, Alfie (11), Isla (8) and Freddie (4)", "The user's niece Isla is 3"],
+        ),
+        (
+            ["I have three kids, Alfie (11), Isla (8) and Freddie (4).", "Freddie's teddy is 10 years old lol"],
+            ["Freddie's teddy is 10 years old", "The user has three kids, Alfie (11), Isla (8) and Freddie (4)"],
+        ),
+        (
+            ["Hi! I am Thandi Nkosi, I teach Grade 4.", "I'm Team Captain now"],
+            ["The user is Team Captain now", "The user teaches Grade 4", "The user's name is Thandi Nkosi"],
+        ),
+        (["We're Catholic now."], ["The user is Catholic now"]),
+        (["Lisbon is where I'm from"], ["Lisbon is where the user is from"]),
+        (["Is my daughter Mia allowed to come? He is the organiser, Tom."], ["The user's daughter is Mia"]),
+        (
+            ["I'm Harold, 71, visited Paris with my wife last year"],
+            [
+                "The user is 71 years old",
+                "The user visited Paris with their wife last year",
+                "The user's name is Harold",
+            ],
+        ),
+        (["Please add my sister's email to the thread"], []),
+        (["My sons Tom, who is 8, and Ben, who's 12, love Lego"], ["The user's sons Tom (8) and Ben (12) love Lego"]),
+    ],
+)
+def test_near_misses_of_what_is_gone_or_changed_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize("known", ["The user is a cook at McDonald’s", "The user is a cook at  McDonald's in Leeds"])
+def test_a_new_employer_keeps_the_job_of_a_fact_written_with_curly_quotes_or_double_spaces(known: str) -> None:
+    """Facts from a model or an API are written as they come: the job is found in them all the same."""
+    decisions = reconcile_by_rules(read("I started at Nandos last week.", known_words([known])), [("1", known)])
+    assert [(d.event, d.text, d.memory_id) for d in decisions] == [("UPDATE", "The user is a cook at Nandos", "1")]

@@ -34,7 +34,9 @@ RETRACTION = re.compile(
     r"(?:we|i|we've|i've)\s+cut (?-i:[A-Z])\w+|"  # "we cut Hiroshima, too much for dad's hip": dropped from a plan
     r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
     # the user's own: "Efua pulled out of the 10k" leaves the user in it
-    r"(?:i|we|i've|we've|i have|we have|i had|we had)\s+(?:\w+\s+)?(?:withdr[ae]wn? from|withdrew from|pulled out of)|"
+    r"(?:i|we|i've|we've|i have|we have)\s+(?:\w+\s+)?(?:withdr[ae]wn? from|withdrew from|pulled out of)"
+    r"(?=\s+(?:the|my|our|this|that)\s+(?:[\w-]+\s+){0,2}(?:race|marathon|half|triathlon|course|programme|program|"
+    r"competition|tournament|league|trip|tour|event|class|exam|show|match|game|auction|sale|conference))|"
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
     r"startup|lab|us|(?-i:[A-Z]))|"

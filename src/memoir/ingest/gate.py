@@ -147,6 +147,12 @@ _NOWHERE = re.compile(  # said of the user: "my sister is coming in June" says w
 _TRANSIENT = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now|at the moment)\b", re.I)
 # Ending on a word that points outside the fact ("it"), or on a preposition whose object went
 # ("so we need someone before then", with "then" taken as a filler: "… needs someone before").
+# Its preposition's object said before it: "Lisbon is where the user is from", "a cat that the user cares for"
+_CLEFT = re.compile(
+    r"\b(?:where|what|who|whom|which|that|someone|something|somebody|anyone|everyone|one)\b[^,]*\b(?:for|to|with|"
+    r"about|of|from|into|at)$",
+    re.I,
+)
 _DANGLING = re.compile(
     r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$"
     # "The user wants to plan for", "keeps forgetting to say": cut before what it is about
@@ -202,8 +208,10 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "realised I got Isla's age wrong": the correction is the fact, not that it was wrong
     if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
-    if _DANGLING.search(text):
+    if _DANGLING.search(text) and not _CLEFT.search(text):
         return False
+    if re.fullmatch(r"the user's [\w'-]+(?: (?-i:[A-Z])[\w'-]+)?", text.strip(" ."), re.I):
+        return False  # "The user's boss": whom, and nothing said of them
     if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
     with_other = _WITH_OTHER_SUBJECT.match(text) is not None

@@ -153,7 +153,7 @@ def _described(text: str) -> list[str]:
         elif re.match(r"^been\s+\w+ing\b", part, re.I):  # "been doing nails 5 yrs at a salon in decatur"
             facts.append(f"The user has {part}")
         elif _DID.match(part):  # "farmed corn and beans outside of Ames": what the user did
-            facts.append(f"The user {part[0].lower()}{part[1:]}")
+            facts.append(third_person(f"I {part[0].lower()}{part[1:]}") or f"The user {part}")
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
         elif _YEAR_OF_STUDY.match(part):  # "final year architecture at RMIT"
@@ -174,7 +174,8 @@ def _described(text: str) -> list[str]:
 # A past verb and what it did, not a state said so ("married", "retired", "based in Leeds")
 _DID = re.compile(
     r"^(?!(?:married|divorced|retired|widowed|engaged|based|located|settled|qualified|self-employed|unemployed|"
-    r"bored|tired|stressed|excited|interested|worried|scared|confused|exhausted|obsessed|stuck|tied)\b)"
+    r"bored|tired|stressed|excited|interested|worried|scared|confused|exhausted|obsessed|stuck|tied|"
+    r"wanted|needed|asked|tried|hoped|wondered|meant|decided|planned|intended|called|texted|emailed)\b)"
     r"[a-z]+[^e]ed\s+\w+\s+\w+",  # not "need a hand"
     re.I,
 )

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import PETS, word_list
+from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 
 __all__ = ["gone_facts", "gone_names", "kind_words", "says_gone"]
 
@@ -30,34 +31,53 @@ _KINDS = [
 _ANY_KIND = "|".join(sorted(PETS | {k for kinds in _KINDS for k in kinds}, key=len, reverse=True))
 _FOND = r"(?:(?:old|little|sweet|beloved|dear|poor|lovely|baby)\s+)?"
 _NAME = r"(?-i:[A-Z])[\w'’-]+"
+# What may follow the pet in a sentence of its loss: its name, when, where; not a thing of it ("dog tag", "puppy
+# class booking", "bunny slippers")
+_AFTER_PET = r"(?=\s*(?:[.,;:!?)]|$|(?-i:[A-Z])|(?:on|last|this|yesterday|today|recently|to|in|at|after|and|so|but)\b))"
 _PET_GONE = [
     re.compile(  # "we lost our old dog", "we had to rehome our bunny"
-        r"\b(?:lost|re-?homed|had to re-?home|had to put down|had to give away|gave away|buried|said goodbye to)\s+"
-        rf"(?:our|my)\s+{_FOND}(?P<kind>{_ANY_KIND})\b(?!['’]s)(?:\s+(?P<name>{_NAME}))?",  # not "my dog's lead"
+        r"\b(?:lost|re-?homed|had to re-?home|had to put down|had to give away|gave away|buried)\s+"
+        rf"(?:our|my)\s+{_FOND}(?P<kind>{_ANY_KIND})\b{_AFTER_PET}(?:\s+(?P<name>{_NAME}))?",
         re.I,
     ),
     re.compile(  # "our cat Miso died", "my old dog passed away"
         rf"\b(?:our|my)\s+{_FOND}(?P<kind>{_ANY_KIND})(?:\s+(?P<name>{_NAME}))?\s+(?:has\s+)?"
-        r"(?:died|passed away|passed|was put down|had to be put down|is gone|ran away|went missing)\b",
+        r"(?:died|passed away|was put down|had to be put down|is gone)\b",
         re.I,
     ),
 ]
-_NAME_GONE = re.compile(rf"\b(?P<name>{_NAME})\s+(?:has\s+)?(?:died|passed away|was put down|had to be put down)\b")
-_PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
-_BROKE_UP = re.compile(
-    r"\b(?:(?:we|i)\s+(?:have\s+|'ve\s+|’ve\s+|just\s+)?(?:broke|broken|split)\s+up|"
-    r"(?:i'm|i’m|im|i am)\s+single(?:\s+now|\s+again)?)"
-    rf"\b(?:\s+with\s+(?:my\s+\w+\s+)?(?P<name>{_NAME}))?",
+# A loss for a while, or long ago: "lost our dog for two hours but found him", "died years ago"
+_NOT_FOR_GOOD = re.compile(
+    r"\b(?:found|back|home now|almost|nearly|for (?:a|an|one|two|three|\d+|the) (?:minutes?|hours?|while|day|"
+    r"night|week|weekend)|years ago|before)\b",
     re.I,
 )
-# Whom the user works beside or under, gone: "my associate leaves the project", "my boss Tom retired"
+# A name that died, at a word's start only (one try per run of letters: a pasted "Ab-Ab-…" is read once)
+_NAME_GONE = re.compile(
+    rf"(?<![\w'’-])(?P<before>\w+\s+)?(?P<name>{_NAME})\s+(?:has\s+)?"
+    r"(?:died|passed away|was put down|had to be put down)\b"
+)
+_PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
+_BROKE_UP = re.compile(
+    # not "we split up the bill", "I broke up the fight", "I'm single-handedly running it"
+    r"\b(?:(?:we|i)\s+(?:have\s+|'ve\s+|’ve\s+|just\s+|finally\s+)?(?:broke|broken|split)\s+up"
+    r"(?!\s+(?:the|a|an|my|our|his|her|their|into|in|over|between)\b)|"
+    r"(?:i'm|i’m|im|i am)\s+single(?![\w-])(?:\s+now|\s+again)?(?=\s*(?:[.,;:!?]|$|and|so|but|lol|haha)))"
+    rf"(?:\s+with\s+(?:my\s+\w+\s+)?(?P<name>{_NAME}))?",
+    re.I,
+)
+# Whom the user works beside or under, gone from the work: "my associate leaves the project", "my boss Tom
+# retired"; not out for lunch ("my boss left early", "left for Paris this morning", "quit sugar", "is retiring
+# next year, maybe")
 _WORK = "associate|cofounder|co-founder|business partner|boss|manager|team lead|supervisor|advisor|adviser|mentor"
+_WORK_PLACE = (
+    r"(?:the|our|my|this)\s+(?:company|project|firm|team|lab|business|job|practice|university|uni|group|startup)"
+)
 _LEFT = re.compile(
     rf"\bmy\s+(?P<rel>{_WORK})(?:\s+(?P<name>{_NAME}))?\s+(?:has\s+|is\s+|just\s+)?"
-    # gone from the work, not out for lunch: "my boss left early" keeps the boss
-    r"(?:(?:left|leaves|is leaving)(?=\s*(?:[.,;!]|$|(?:the|our|my)\s+(?:company|project|firm|team|lab|business|job|"
-    r"practice|university|uni|school|group)\b|for\s+(?:(?-i:[A-Z])|a new|another)|to\s+(?:join|work|start|take)\b))|"
-    r"quit|quits|retired|retires|is retiring)\b",
+    r"(?:(?:left|leaves|is leaving|quit|quits|resigned)\s+"
+    rf"(?:{_WORK_PLACE}\b(?!\s+(?:party|meeting|call|dinner|lunch))|"
+    r"(?=to\s+join\b))|(?:resigned|retired)(?=\s*(?:[.,;!]|$)))",
     re.I,
 )
 
@@ -100,7 +120,9 @@ def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
             or relation.group(1).split()[-1] in names  # "The user's cat Miso is 3"
         )
         has = re.match(rf"the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND})\b", lower)
-        if subject in names or theirs or (has and has.group("kind") in kinds):
+        # "has a dog named Pepper and a cat named Salt" is the cat's too: not taken back for the dog
+        alone = has is not None and len(re.findall(rf"\b(?:{_ANY_KIND})\b", lower)) == 1
+        if subject in names or theirs or (has and alone and has.group("kind") in kinds):
             found.append(known)
     return found
 
@@ -110,14 +132,22 @@ def _gone(text: str, live: Sequence[Known]) -> tuple[frozenset[str], set[str], s
     kinds: frozenset[str] = frozenset()
     names: set[str] = set()
     relations: set[str] = set()
-    for pattern in _PET_GONE:
-        for m in pattern.finditer(text):
-            kinds |= _kinds_of(m.group("kind").lower())
-            if m.group("name"):
-                names.add(m.group("name").lower())
     pets = _pets(live)
-    names |= {n for n, kind in pets.items() if kind in kinds}
-    names |= {m.group("name").lower() for m in _NAME_GONE.finditer(text) if m.group("name").lower() in pets}
+    if _NOT_FOR_GOOD.search(text) is None:
+        for pattern in _PET_GONE:
+            for m in pattern.finditer(text):
+                if m.group("name"):  # "our cat Miso died": Miso, not every cat
+                    names.add(m.group("name").lower())
+                    continue
+                of_kind = _kinds_of(m.group("kind").lower())
+                theirs = [n for n, kind in pets.items() if kind in of_kind]
+                if len(theirs) <= 1:  # the one pet of its kind ("our dog" of two dogs is neither)
+                    kinds |= of_kind
+                    names |= set(theirs)
+        for m in _NAME_GONE.finditer(text):  # "Miso died", not "my grandpa Max passed away"
+            before = (m.group("before") or "").strip().lower()
+            if m.group("name").lower() in pets and before not in PEOPLE:
+                names.add(m.group("name").lower())
     for m in _BROKE_UP.finditer(text):
         partners = _related(live, _PARTNERS)
         named = m.group("name")
@@ -147,12 +177,16 @@ _PET_FACTS = [
 
 def _pets(live: Sequence[Known]) -> dict[str, str]:
     """The user's pets the known facts name, name -> kind ("buster": "collie")."""
-    found = {}
-    for known in live:
-        for pattern in _PET_FACTS:
-            if m := pattern.match(known.text.rstrip(".")):
-                found[m.group("name").lower()] = m.group("kind").lower()
-    return found
+    return dict(pet for known in live if (pet := _pet_of(known.text)) is not None)
+
+
+@lru_cache(maxsize=4096)
+def _pet_of(fact: str) -> tuple[str, str] | None:
+    """(name, kind) of the pet a fact names ("Buster is the user's border collie"), read once per fact."""
+    for pattern in _PET_FACTS:
+        if m := pattern.match(fact.rstrip(".")):
+            return m.group("name").lower(), m.group("kind").lower()
+    return None
 
 
 def _related(live: Sequence[Known], relations: frozenset[str] | set[str]) -> dict[str, str]:

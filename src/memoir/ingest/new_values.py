@@ -64,7 +64,9 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
             )
             measured = value.kind == "number" and _counts_alike(value, reading.text, known)  # "45k" for "30k"
             named = known.stems if _done(known.text) else with_aliases(known.stems)  # "race" of a marathon to run
-            days = value.kind == "weekday" and SCHEDULE_CHANGED.search(reading.text) is not None  # "my days"
+            # "change my days … I'm Tuesday to Thursday": a range of days, not "bins still Thursday"
+            ranged = re.search(r"\s(?:to|and|-|through|till|until)\s", value.text) is not None
+            days = value.kind == "weekday" and ranged and SCHEDULE_CHANGED.search(reading.text) is not None
             shared = len(alike_stems(about, named)) + counted + measured + days  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue

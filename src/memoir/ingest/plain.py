@@ -67,7 +67,8 @@ def _aged(text: str) -> str:
     """Ages said of two or more people of a list by relative clauses, written beside their names."""
     if len(_WHO_IS_AGED.findall(text)) < 2:
         return text  # "my son Tom, who is 8, loves Lego": one person, said as said
-    return _WHO_IS_AGED.sub(lambda m: f"{m.group('name')} ({m.group('n')})", text)
+    aged = _WHO_IS_AGED.sub(lambda m: f"{m.group('name')} ({m.group('n')})", text)
+    return re.sub(r"\((\d{1,2})\),(?=\s+[a-z])", r"(\1)", aged)  # "Tom (8), and Ben (12), love Lego": no commas left
 
 
 # A message the user asks to pass on, about their own life: "Tell her the tomatoes in my allotment are doing well"
@@ -90,8 +91,13 @@ _TO_WRITE = re.compile(
 def _passed_on(text: str) -> str:
     written = _TO_WRITE.match(text)
     # of the user's life ("that I trained at Institut Paul Bocuse", "I'm finishing my BEd"), not "add a title"
-    if written and re.match(r"(?:i|i'm|i’m|i've|i’ve|we|we're|my|our)\b", written.group("said"), re.I):
-        return written.group("said")
+    said = written.group("said") if written else ""
+    # a clause of the user's: "I trained at …", "my wife is a nurse"; not "my sister's email to the thread"
+    clause = re.match(r"(?:i|i'm|i’m|i've|i’ve|we|we're)\b", said, re.I) or (
+        re.match(r"(?:my|our)\b", said, re.I) and re.search(r"\b(?:is|are|was|were|has|have|had|will)\b", said, re.I)
+    )
+    if written and clause:
+        return said
     if written and re.search(r"\b(?:my|our)\b", written.group("said"), re.I) and " that " in f" {text} ":
         return written.group("said")
     match = _PASS_ON.match(text)

@@ -185,11 +185,12 @@ def user(clause: str, context: Context) -> list[str] | None:
     text = third_person(clause)
     if text is None:
         return None
-    if re.match(r"^we", clause, re.I) and re.match(
-        r"^the user is (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*(?: now)?$", text, re.I
-    ):
-        # "We're Marea Alta now": the band's name, not the user's
-        return [f"The user's {context.party} is{text[len('The user is') :]}"] if context.party else []
+    if (
+        context.party
+        and re.match(r"^we", clause, re.I)
+        and re.match(r"^the user is (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*(?: now)?$", text, re.I)
+    ):  # "We're Marea Alta now" after "changing the band name": the band's name, not the user's
+        return [f"The user's {context.party} is{text[len('The user is') :]}"]
     if re.match(r"^the user is (?:\d+|six|seven|eight|nine|ten|\w+teen|\w+ty)\b", text, re.I) and re.match(
         r"^we", clause, re.I
     ):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
@@ -61,7 +62,7 @@ _OPPOSITES = {"day": "night", "night": "day"}
 def renamed(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     """ "Correction, I was squinting at the wrong line — his name was Ole Haugen": the one known fact naming
     someone of that family by another first name ("Olaf Haugen") had it wrong."""
-    if CORRECTION.search(reading.message) is None:
+    if not _corrects(reading.message):
         return []
     found: list[tuple[Known, str, str | None]] = []
     for value in reading.new:
@@ -74,6 +75,12 @@ def renamed(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, s
             if known.id is not None and len(named) == 1 and not any(k is known for k, _, _ in found):
                 found.append((known, "renamed", named[0]))
     return found if len(found) == 1 else []
+
+
+@lru_cache(maxsize=64)
+def _corrects(message: str) -> bool:
+    """Does a message say what was said before was wrong? Asked once a message, not once a sentence of it."""
+    return CORRECTION.search(message) is not None
 
 
 def same_family(old: Value, new: Value) -> bool:

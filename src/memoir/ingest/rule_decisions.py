@@ -175,7 +175,9 @@ def _without_the_old_story(said: list[Decision], gone: set[str], live: list[Know
     Garden" (the event log keeps every word of it)."""
     kept = []
     for decision in said:
-        if decision.event == "ADD" and not _OF_THE_USER.match(decision.text) and _names(decision.text) & gone:
+        # "my boss Tom retired" says who Tom was, not who he is: no relation is named anew of whom is gone
+        theirs = not _OF_THE_USER.match(decision.text) or _RELATION_NAMED.match(decision.text) is not None
+        if decision.event == "ADD" and theirs and _names(decision.text) & gone and not _STILL.search(decision.text):
             live[:] = [k for k in live if not (k.id is None and k.text == decision.text)]
             continue
         kept.append(decision)
@@ -183,6 +185,9 @@ def _without_the_old_story(said: list[Decision], gone: set[str], live: list[Know
 
 
 _OF_THE_USER = re.compile(r"^the user\b", re.I)
+_RELATION_NAMED = re.compile(r"^the user's [\w-]+(?: [\w-]+)? is (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*$", re.I)
+# What still holds of them beside the change: "Marcus is still my mentor though", "Dana coaches the under-12s instead"
+_STILL = re.compile(r"\b(?:still|instead|as well|also|too(?=\s*(?:$|[,.;!])))\b", re.I)  # not "too choked"
 _NOT_NAMES = frozenset(word_list("the user user's"))
 
 
@@ -258,7 +263,8 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
 
 # "sold my old bass": the thing the user had, whatever else its fact says ("a Fender Jazz Bass")
 _SOLD_OLD = re.compile(
-    r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+(?P<x>[a-z][\w-]+)",
+    r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+"
+    r"(?P<x>[a-z][\w-]+(?:\s+(?!(?:to|for|on|at|in|and|so|because|last|this|yesterday)\b)[a-z][\w-]+){0,2})",
     re.I,
 )
 
@@ -267,8 +273,8 @@ def _sold(retracted: Sequence[str], known: str) -> bool:
     """Is `known` the user's having the old thing a clause says they sold ("The user's bass is a Fender Jazz
     Bass", "The user drives an old Golf"), not something else of its kind ("teaches bass lessons")?"""
     for clause in retracted:
-        if sold := _SOLD_OLD.search(clause):
-            thing = re.escape(sold.group("x").lower())
+        if sold := _SOLD_OLD.search(clause):  # every word of it: "golf clubs" is no Golf, "bass amp" no bass
+            thing = r"\s+".join(re.escape(w) for w in sold.group("x").lower().split())
             lower = known.lower()
             if re.match(rf"^the user's (?:[\w-]+ )?{thing}\b", lower) or re.match(
                 rf"^the user (?:has|had|owns|owned|drives|rides|plays|bought|got)\b.*\b{thing}", lower

@@ -131,7 +131,7 @@ def joined_in_passing(text: str) -> list[Statement]:
     found = []
     for said in every_sentence(text):
         if (joined := _SINCE_JOINING.search(said)) is not None:
-            found.append(Statement(f"The user joined {joined.group('where')}{joined.group('when') or ''}", clause=said))
+            found.append(Statement(f"The user joined {joined.group('where')}{joined.group('when')}", clause=said))
     return found
 
 
@@ -146,8 +146,9 @@ _HOME_AT = re.compile(
 # A new employer said in passing, by the user ("since joining Flipkart", "since I started at Mercedes")
 _SINCE_JOINING = re.compile(
     r"\bsince\s+(?:I\s+)?(?:joining|joined|starting at|started at)\s+"
-    r"(?P<where>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+)?(?-i:[A-Z])[\w&'.-]*){0,3})"
-    r"(?P<when>\s+(?:\d{1,2}|a|an|one|two|three|four|five|six|few)\s+(?:days?|weeks?|months?|years?)\s+(?:ago|back))?",
+    r"(?P<where>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+)?(?!I\b|I['’])(?-i:[A-Z])[\w&'.-]*){0,3})"
+    # lately: "3 weeks back" (not "since joining Twitter in 2010 I've posted 5000 tweets")
+    r"(?P<when>\s+(?:\d{1,2}|a|an|one|two|three|four|five|six|few)\s+(?:days?|weeks?|months?)\s+(?:ago|back))",
     re.I,
 )
 
@@ -169,12 +170,20 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
             sentence = stated.pop(0)
             read.append((sentence, _statements_of(sentence, context)))
             context.opening = False
-        else:  # a question states nothing, but names what comes next: "How can we bring our cat? His name is …"
-            for clause in clauses(plain_sentence(said.rstrip("?"))):
-                mentioned(clause, context)
+        else:  # a question states nothing, but names the pet what comes next is of: "How can we bring our cat?
+            _pet_asked_about(said, context)  # His name is …" (not a person: "Is my daughter allowed? He is …")
     for sentence in stated:  # never lost to a sentence written otherwise than `every_sentence` cut it
         read.append((sentence, _statements_of(sentence, context)))
     return read
+
+
+def _pet_asked_about(question: str, context: Context) -> None:
+    """What a question names that a pronoun after it may stand for: only a pet (a person asked about is as often
+    not whom "he" or "she" next speaks of)."""
+    kept = (context.person, context.thing, context.place, context.group, context.party, context.earlier)
+    for clause in clauses(plain_sentence(question.rstrip("?"))):
+        mentioned(clause, context)
+    context.person, context.thing, context.place, context.group, context.party, context.earlier = kept
 
 
 def _after(before: str, context: Context) -> Context:

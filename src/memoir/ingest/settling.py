@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import Topic, employer, job_words, topics, with_listed_age, workplace
+from memoir.ingest.topics import FULL_NAME, LISTED_AGE, Topic, employer, job_words, topics, with_listed_age, workplace
 from memoir.model.memory import normalise_content
 
 __all__ = ["settle"]
@@ -35,7 +35,8 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
     for known in live:
         if any(t.key == o.key and t.value == o.value for t in mine for o in known.topics):
             return []
-        if new.stems and new.stems <= known.stems and same_subject(statement.text, known.text):
+        conflict = any(t.key == o.key and t.value != o.value for t in mine for o in known.topics)  # "day" of "night"
+        if new.stems and new.stems <= known.stems and same_subject(statement.text, known.text) and not conflict:
             return []
     decisions: list[Decision] = []
     replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
@@ -62,9 +63,27 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
 def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:
     """Is `known` what the statement changes: the same single-valued topic with another value,
     or a fact of two or more words that the statement says all of, and more?"""
-    if any(t.key == o.key and t.value != o.value for t in mine for o in known.topics):
+    if _new_surname(text, known.text):
         return True
+    for t in mine:
+        for o in known.topics:
+            if t.key == o.key and t.value != o.value:
+                # an age in a list changes only by what is said of that one: "Isla is 9", not "my niece Isla is 3"
+                return (
+                    o.attribute != "age"
+                    or not LISTED_AGE.search(known.text)
+                    or with_listed_age(known.text, text) is not None
+                )
     return len(known.stems) >= 2 and known.stems < new.stems and same_subject(text, known.text)
+
+
+def _new_surname(text: str, known: str) -> bool:
+    """ "So I'm Thandi Dlamini now" of "The user's name is Thandi Nkosi": the same first name, a new surname."""
+    full = FULL_NAME.match(text)
+    named = re.match(r"^the user's name is (?P<first>\w+) (?P<last>\w+)$", known.rstrip("."), re.I)
+    return bool(
+        full and named and full.group("first") == named.group("first") and full.group("last") != named.group("last")
+    )
 
 
 def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | None:
@@ -109,15 +128,34 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
     if listed := with_listed_age(known.text, text):  # "Isla (8)" of three kids, after "she's 9": the list stays
         return listed
     # A new employer said without a job keeps the old job: "since joining Flipkart" of a backend dev at Infosys
-    if (new_employer := employer(text)) and not job_words(text) and job_words(known.text) and employer(known.text):
-        held = workplace(known.text) or ""
-        here = re.search(r"\s+here\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?", held)  # where the user is
-        return f"{known.text[: known.text.index(held)].rstrip()} at {new_employer}{here.group(0) if here else ''}"
+    if (new_employer := employer(text)) and not job_words(text) and (moved := _job_moved(known.text, new_employer)):
+        return moved
     # A promotion (the old job's word in the new one, or said so) stays where it was; a new career may not.
     promoted = bool(job_words(text) & job_words(known.text)) or re.search(r"\bpromot", text, re.I) is not None
     if promoted and (where := workplace(known.text)) and workplace(text) is None:
         return f"{text.rstrip('.!')} {where}"
     return _as_known(text, known)
+
+
+def _job_moved(known: str, new_employer: str) -> str | None:
+    """The job a known fact tells, held at the new employer ("The user is a backend dev at Flipkart" of "… at
+    Infosys, Bangalore"; "works at Infosys as a backend developer" keeps its role after the place), or None: the
+    fact tells no job, or no employer by name. What followed the old employer stays only where it tells where the
+    user is ("here in Berlin") or the role ("as a backend developer")."""
+    old = employer(known)
+    plain = " ".join(known.replace("’", "'").split()).rstrip(".!")
+    if old is None or not (job_words(plain) or re.search(r"\bas\s+(?:an?\s+)?\w", plain)):
+        return None
+    at = plain.find(old)
+    if at < 0:
+        return None
+    after = plain[at + len(old) :]
+    kept = [m.group(0) for p in (_HERE, _AS_ROLE) if (m := p.search(after))]
+    return f"{plain[:at]}{new_employer}{''.join(kept)}"
+
+
+_HERE = re.compile(r"\s+here\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?")
+_AS_ROLE = re.compile(r"\s+as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}$")
 
 
 def _as_known(text: str, known: Known) -> str:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PETS, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
 
 __all__ = [
@@ -60,7 +60,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
             r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)\s+(?:back\s+)?"
-            r"(?:in|to|at|into)\s+(?P<v>.+)$",  # "moved into graduate dormitory on campus"
+            # "moved into graduate dormitory on campus", not "moved into management" or "into the spare room"
+            r"(?:in|to|at|into(?=\s+(?:(?:a|an|the|my|our|their|new|own|shared|student|graduate|rented)\s+)*"
+            r"(?:flat|house|apartment|place|home|dorm\w*|halls?|studio|condo|bungalow|cottage|accommodation|"
+            r"residence|hostel|goshiwon|(?-i:[A-Z]))))\s+(?P<v>.+)$",
             re.I,
         ),
     ),
@@ -79,7 +82,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"^(?P<s>(?:[Tt]he user's (?:[\w-]+ ){1,2})?[A-Z][a-z]+)\s+(?:now\s+)?"
             r"(?:goes to|attends|is starting at|starts at|has started at|will start at|will be starting at)\s+"
-            r"(?:the\s+)?(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*)",
+            r"(?:the\s+)?(?P<v>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)*)"
+            # a school by its word, or one started at; not a club, a class or a day's visit ("goes to Scouts on
+            # Mondays", "goes to Grandma's on Tuesdays", "is starting at Bright Stars ballet")
+            r"(?i:(?=\s+(?:nursery|school|preschool|pre-school|kindergarten|daycare|academy|college|primary|"
+            r"secondary|high|uni|university)\b)|(?<=[a-z])(?=\s*$|\s*[,.;]|\s+(?:on|in|next|this|from)\s+"
+            r"(?!mondays|tuesdays|wednesdays|thursdays|fridays|saturdays|sundays|weekends)))"
+            r"(?i:(?!.*\b(?:every|on (?:mon|tues|wednes|thurs|fri|satur|sun)days?|class|classes|lessons|club|ballet|"
+            r"swimming|scouts|brownies|cubs|guides)\b))",
         ),
     ),
     (  # one shift pattern at a time: "on night shifts, four nights a week", then "on day duty, 8am to 4pm"
@@ -89,7 +99,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:(?:is|are|'s|works|work|does|has been|switched to|swapped to|moved to)\s+)"
             r"(?:(?:now|currently|still|back|only)\s+)*(?:on\s+)?(?:the\s+)?"
             r"(?P<v>night|day|early|late|morning|evening|afternoon|closing|opening|graveyard|weekend)s?\s+"
-            r"(?:shifts?|duty|duties|rota)\b",
+            r"(?:shifts?|duty|duties|rota)\b(?!\s+(?:rota\s+)?(?:committee|swaps?|cover)\b)",
             re.I,
         ),
     ),
@@ -108,7 +118,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"is (?:now\s+)?with(?=\s+(?:the\s+)?(?-i:[A-Z]))|"  # "is now with the Ghana Health Service"
             r"is(?=\s+(?:now\s+)?(?:self-employed|freelance|a freelancer)\b)|"  # "From Monday I am self-employed"
             # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
-            r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
+            # "started at Contoso last week", not "started at Pilates classes" or "at Oakwood Primary as a volunteer"
+            r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)(?=\s+(?:the\s+)?(?-i:[A-Z])[\w&'.-]*"
+            r"(?:\s+(?-i:[A-Z])[\w&'.-]*)*(?:\s*$|\s*[,;]|\s+(?:last|this|on|in|from|next|a few|yesterday|today)\b))|"
             r"(?:has\s+)?joined(?:\s+a\s+new\s+(?:firm|company|employer|practice|agency|startup)\b[^,]*,)?"
             r"(?=\s+(?:the\s+)?(?-i:[A-Z])))\s+(?P<v>.+)$",
             re.I,
@@ -163,7 +175,7 @@ _JOINING = re.compile(
 )
 # "got the hospital pharmacist position at sunnybrook, start in 2 wks": a job, and where (as typed)
 _POSITION = re.compile(
-    r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|accepted|took|was offered|has been offered|has got)\s+"
+    r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|accepted|took|has got)\s+"  # an offer is no job yet
     r"(?:the|a|an)\s+(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:position|job|role|post)\s+"
     r"(?P<where>(?:at|with)\s+[^,]+)",
     re.I,
@@ -200,7 +212,9 @@ _MEASURES = frozenset(
 _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P<rest>.+)$", re.I)
 
 
-_FULL_NAME = re.compile(r"^the user is (?P<v>(?-i:[A-Z][a-z]+ [A-Z][a-z]+))(?: now)?(?:,|$)", re.I)
+# A job or shift held beside another: no new value of the one the user has
+_BESIDE = re.compile(r"\b(?:too|also|as well|second job|side (?:job|gig|hustle)|on the side|extra)\b", re.I)
+FULL_NAME = re.compile(r"^the user is (?P<first>(?-i:[A-Z][a-z]+)) (?P<last>(?-i:[A-Z][a-z]+))(?: now)?(?:,|$)", re.I)
 # An age given in brackets after a name, as lists of children are written
 LISTED_AGE = re.compile(r"\b(?P<name>(?-i:[A-Z])[a-z]+)\s*\((?P<n>\d{1,2})\)")
 
@@ -210,7 +224,11 @@ def with_listed_age(fact: str, statement: str) -> str | None:
     "two children, Chidera (9) and Tobe (5)"), or None."""
     for age in (t for t in topics(statement) if t.attribute == "age" and t.value.isdigit()):
         listed = next((m for m in LISTED_AGE.finditer(fact) if m.group("name").lower() == age.subject), None)
-        if listed:
+        # of the one so named: "Isla is 9", not "Isla's friend is 9" or "The user's niece Isla is 3"
+        plain = re.match(
+            rf"{re.escape(age.subject)}(?:\s+(?:is|turned|turns|just turned|will be)|['’]s)\s+\d", statement, re.I
+        )
+        if listed and plain:
             return f"{fact[: listed.start('n')]}{age.value}{fact[listed.end('n') :]}"
     return None
 
@@ -233,6 +251,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     found: list[Topic] = []
     for attribute, pattern in _PATTERNS:
         match = pattern.match(text)
+        if match and attribute in ("employer", "shift") and _BESIDE.search(text):
+            continue  # "works at Tesco on weekends too, second job": another job beside the one known
         if match:
             name = f"favourite {match.group('a').lower()}" if attribute == "favourite" else attribute
             value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")
@@ -251,10 +271,6 @@ def topics(fact: str) -> tuple[Topic, ...]:
     where = employer(text)
     if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
         found.append(Topic("user", "employer", _value(where)))
-    full = _FULL_NAME.match(text)  # "So I'm Thandi Dlamini now": a name given whole is the user's name
-    named = full and not _names_a_job(full.group("v")) and not set(full.group("v").lower().split()) & PEOPLE
-    if full and named and not any(t.attribute == "name" for t in found):
-        found.append(Topic("user", "name", _value(full.group("v"))))
     for listed in LISTED_AGE.finditer(text):  # "three kids, Alfie (11), Isla (8) and Freddie (4)": each one's age
         if not any(t.key == (listed.group("name").lower(), "age") for t in found):
             found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
@@ -308,6 +324,8 @@ def employer(fact: str) -> str | None:
     """The employer by name where a fact says the user holds a job there ("Infosys" of "The user is a backend
     dev at Infosys", "Shopify" of "The user is joining Shopify as …"), or None."""
     text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
+    if _BESIDE.search(text):
+        return None  # "works at Tesco on weekends too": a job beside the one known
     said = next((m.group("v") for a, p in _PATTERNS if a == "employer" and (m := p.match(text))), None)
     where = f"at {said}" if said else workplace(text)
     named = _NAMED_EMPLOYER.match(where) if where else None

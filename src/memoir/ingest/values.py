@@ -71,8 +71,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(rf"\b(?!\d+(?:[.,]\d+)?-[a-z])\d+(?:[.,]\d+)?%?|\b{_NUMBER_WORD}\b(?!-[a-z])", re.IGNORECASE),
     ),
 ]
-_PROPER = re.compile(
-    r"\b(?:[A-Z][\w'’-]*[a-z0-9][\w'’-]*|[A-Z]{2,})(?:\s+(?:[A-Z][\w'’-]*|of|de|la|del|van|von)(?=\W|$))*"
+_PROPER = re.compile(  # tried once per run of letters, apostrophes and hyphens: "A'A'A'…" pasted is read once
+    r"(?<![\w'’-])(?:[A-Z][\w'’-]*[a-z0-9][\w'’-]*|[A-Z]{2,})(?:\s+(?:[A-Z][\w'’-]*|of|de|la|del|van|von)(?=\W|$))*"
 )
 _PLACE_BEFORE = re.compile(
     r"\b(?:in|at|to|from|near|around|into|for|outside|inside|visit|visiting)(?:\s+the)?\s*$", re.I
