@@ -236,3 +236,23 @@ def test_the_topic_guard_holds() -> None:
     assert not same_topic("The user likes pizza", "The user lives in Lisbon")
     # a unit ties nothing: a recorded answer replaced "Sota is 4 years" by "the juniper is 60 years old"
     assert not same_topic("The user's grandson Sota is 4 years", "The user's oldest one is juniper, 60 years old")
+
+
+@pytest.mark.parametrize(
+    ("said", "fact", "kept"),
+    [
+        (
+            "Small correction from earlier: Tobe is 6 now, his birthday was last Sunday.",
+            "The user's name is Tobe",
+            False,
+        ),
+        ("Sorry, just realised I got Isla's age wrong, she's 9!", "The user's age is 9", False),
+        ("Hi, I'm Priya. I lead the data platform team at Fernwood.", "The user's name is Priya", True),
+        ("im migs btw, 16, grade 10 at marikina science high", "The user's name is Migs", True),
+        ("its my older brothers old pc lol, im 15 so cant exactly afford a new one", "The user is 15", True),
+        ("pawel nowak 34 forklift driver 6 yrs at a warehouse", "The user is 34", True),
+    ],
+)
+def test_a_models_name_or_age_of_the_user_is_one_the_user_said_of_themselves(said: str, fact: str, kept: bool) -> None:
+    """Qwen2.5 Coder 0.5B over `blind3` gave the user their son's name and their daughter's age."""
+    assert usable_facts([fact], said) == ([fact] if kept else [])

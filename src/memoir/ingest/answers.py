@@ -170,6 +170,8 @@ def usable_facts(
             for source in sources
         ):
             continue
+        if _unsaid_of_self(fact, [message, *sources]):
+            continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
     return kept
@@ -230,6 +232,34 @@ def _invented_whose(fact: str, source: str) -> bool:
 
 
 _SAID_WITHOUT_ITS_WORD = frozenset(("name", "age", "birthday", "job", "home", "nationality", "surname"))
+
+
+# Who the user is, as only the user says it: "The user's name is Tobe" of "Tobe is 6 now", "The user's age is 9" of
+# "she's 9" are someone else's
+_NAMED_AS = re.compile(r"^the user's name is (?P<x>.+)$|^the user is (?:called|named) (?P<y>.+)$", re.I)
+_AGED_AS = re.compile(r"^the user(?:'s age is| is) (?P<n>\d{1,3})(?:\s+years?(?:\s+old)?)?$", re.I)
+
+
+def _unsaid_of_self(fact: str, sources: Sequence[str]) -> bool:
+    """Does a model's fact give the user a name or an age no source says of the user ("I'm …", "my name is …",
+    "… here", "call me …"; "I'm 34", "turned 40", "34 years old")?"""
+    named = _NAMED_AS.match(fact.rstrip("."))
+    if named:
+        first = re.escape((named.group("x") or named.group("y")).split()[0])
+        said = (
+            rf"\b(?:i'?m|i am|my name(?:'s| is)|call me|this is|it'?s)\s+{first}\b|(?:^|[.!?]\s*){first}\s+here\b|"
+            rf"^(?:hi|hey|hello)?[,!\s]*{first}\b"
+        )
+        return not any(re.search(said, source, re.I) for source in sources)
+    aged = _AGED_AS.match(fact.rstrip("."))
+    if aged:
+        age = aged.group("n")
+        said = (
+            rf"\b(?:i'?m|i am|i turned|i turn|i'll be|i will be|turned|turning)\W+(?:\w+\W+){{0,3}}?{age}\b|"
+            rf"\b{age}\s*(?:years?\s*old|yrs?\s*old|y/?o)\b|^\W*(?:\w+\W+){{1,3}}{age}\b"
+        )
+        return not any(re.search(said, source, re.I) for source in sources)
+    return False
 
 
 def someone_elses(fact: str, source: str) -> bool:
