@@ -26,7 +26,7 @@ FACTS_ROWS = load(FACTS_REPLAYS)
 # Every set: `dev`, written beside the rules, and the three written by others who never saw them.
 CONVERSATIONS = [
     conversation
-    for name in ("dev", "heldout", "test", "final", "blind", "blind2")
+    for name in ("dev", "heldout", "test", "final", "blind", "blind2", "blind3")
     for conversation in json.loads((Path(__file__).parents[1] / "data" / "facts" / f"{name}.json").read_text())
 ]
 

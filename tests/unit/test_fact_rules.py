@@ -1638,7 +1638,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "I am Tomas, bass player in a band called Los Faros.",
                 "ok news: we are changing the band name!! We are Marea Alta now.",
             ],
-            ["The user is changing the band name", "The user's band is Marea Alta now", "The user's name is Tomas"],
+            [
+                "The user is a bass player in a band called Marea Alta",
+                "The user is changing the band name",
+                "The user's name is Tomas",
+            ],
         ),
         (["im an otr trucker, run I-10 mostly"], ["The user is an otr trucker, run I-10 mostly"]),
         (
@@ -1655,6 +1659,24 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         (
             ["I'm the Grade 4 phase head.", "I'm Team Lead now."],
             ["The user is Team Lead now", "The user is the Grade 4 phase head"],
+        ),
+        (  # a thing renamed is renamed where a fact names it; that a name changes is no fact's new value
+            [
+                "hola! I am Tomas, bass player in a band called Los Faros here in CDMX.",
+                "ok news: we are changing the band name!! We are Marea Alta now.",
+            ],
+            [
+                "The user is a bass player in a band called Marea Alta here in CDMX",
+                "The user is changing the band name",
+                "The user's name is Tomas",
+            ],
+        ),
+        (  # the old one given on once a new one came, known by its make
+            [
+                "I have a GTX 1660 super and a Ryzen 5 3600.",
+                "GOT IT!!! rtx 4060 came today. old card is going to my cousin",
+            ],
+            [],
         ),
         # near misses: someone else's pet or break-up, a pet's things, a boss out for the afternoon
         (

@@ -33,6 +33,7 @@ RETRACTION = re.compile(
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
     r"(?:we|i|we've|i've)\s+cut (?-i:[A-Z])\w+|"  # "we cut Hiroshima, too much for dad's hip": dropped from a plan
     r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
+    r"old\s+[\w-]+\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)|"  # "old card is going to my cousin"
     # the user's own: "Efua pulled out of the 10k" leaves the user in it
     r"(?:i|we|i've|we've|i have|we have)\s+(?:\w+\s+)?(?:withdr[ae]wn? from|withdrew from|pulled out of)"
     r"(?=\s+(?:the|my|our|this|that)\s+(?:[\w-]+\s+){0,2}(?:race|marathon|half|triathlon|course|programme|program|"

@@ -189,12 +189,19 @@ def _names_a_role(phrase: str) -> bool:
     """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
     head = re.split(r"\s+(?:at|in|for|with|from|of|on|near|outside)\s+", phrase, maxsplit=1)[0]  # "officer on the A380"
     words = head.lower().split()
+    if len(words) == 2 and words[1] == "player" and words[0] in _INSTRUMENTS:  # "bass player", not "team player"
+        return True
     if len(words) >= 3 and words[1] == "de" and words[0].endswith(JOB_ENDINGS):  # "chef de cuisine", "chef de partie"
         return words[0] not in NOT_JOBS
     studying = re.search(r"\bstudent\s+(?:\d(?:st|nd|rd|th)\s+year|year\s+\d)$", head.lower())  # "PhD student 2nd year"
     return 0 < len(words) <= 6 and (
         studying is not None or (words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS))
     )
+
+
+_INSTRUMENTS = frozenset(
+    word_list("bass guitar drum drums piano keyboard keys violin viola cello sax saxophone trumpet flute harp")
+)
 
 
 def _proper(text: str) -> bool:

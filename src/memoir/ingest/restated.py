@@ -94,6 +94,14 @@ def same_family(old: Value, new: Value) -> bool:
 _PER = re.compile(r"\b(?:a|per|each)\s+(?:head|person|night|day|week|month|year|hour|kilo|kg)\b", re.I)
 
 
+# That something changed, and nothing of what it is now: "my cousin upped the order", "we're changing the band name"
+BARE_CHANGE = re.compile(
+    r"^the user(?:'s [\w-]+)? (?:has |have |is |are )?(?:upped|changed|changing|moved|swapped|raised|cut|bumped|pushed|"
+    r"postponed|rescheduled|increased|reduced|lowered) (?:the|their|our) (?!user\b)[\w-]+(?: name)?$",
+    re.I,
+)
+
+
 def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     if not reading.announced:
         return []
@@ -101,6 +109,8 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
     names = stems(" ".join(v.text for v in values(reading.text)))
     for index, statement in enumerate(reading.statements):
+        if BARE_CHANGE.match(statement.text):
+            continue  # says that something changes, not what it is now
         switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
         said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
         own = stems(switched.group("kind")) if switched else stems(said) - CHANGE_STEMS - names

@@ -44,7 +44,7 @@ from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.losses import gone_facts, gone_names, kind_words, says_gone
 from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
 from memoir.ingest.person import third_person
-from memoir.ingest.restated import KINDS, opposite, renamed, restated, same_family, switched_to
+from memoir.ingest.restated import BARE_CHANGE, KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
 from memoir.ingest.topics import stem, stems, with_listed_age
 from memoir.ingest.values import WEEKDAYS, values
@@ -111,6 +111,8 @@ def naming(readings: Sequence[Reading]) -> Names:
         for clause in reading.retracted:
             taken = taken_part(clause)
             sharing += [taken, third_person(taken) or taken, *said_for(taken)]
+            if (sold := _SOLD_OLD.search(clause)) and (sold.group("y") or "").lower() in _MAKES:
+                sharing.append(_MAKES[sold.group("y").lower()])  # "old card": the GTX the user had
         if reading.moved:
             sharing.append(reading.message)
             words += counted(reading)  # "up to 45k now" may change "budget 30k pesos"
@@ -150,7 +152,7 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
         changed = _changes(reading, live, used) if reading.changing else []
         said: list[Decision] = []
         for index, statement in enumerate(reading.statements):
-            if index in used or (changed and _BARE_CHANGE.match(statement.text)):
+            if index in used or (changed and BARE_CHANGE.match(statement.text)):
                 continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
             said += settle(statement, live)
         decisions += changed + _without_the_old_story(said, _gone(changed + said, before), live)
@@ -195,14 +197,6 @@ def _names(text: str) -> set[str]:
     """The names a fact holds: its capitalised words, but for "The user"."""
     found = {w.lower().removesuffix("'s") for w in re.findall(r"\b(?-i:[A-Z])[\w'-]*", text.replace("’", "'"))}
     return found - _NOT_NAMES
-
-
-# That something changed, and nothing of what it is now: said by the fact the change rewrote
-_BARE_CHANGE = re.compile(
-    r"^the user(?:'s [\w-]+)? (?:has |have )?(?:upped|changed|moved|swapped|raised|cut|bumped|pushed|postponed|"
-    r"rescheduled|increased|reduced|lowered) (?:the|their|our) [\w-]+$",
-    re.I,
-)
 
 
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
@@ -264,9 +258,13 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
 # "sold my old bass": the thing the user had, whatever else its fact says ("a Fender Jazz Bass")
 _SOLD_OLD = re.compile(
     r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+"
-    r"(?P<x>[a-z][\w-]+(?:\s+(?!(?:to|for|on|at|in|and|so|because|last|this|yesterday)\b)[a-z][\w-]+){0,2})",
+    r"(?P<x>[a-z][\w-]+(?:\s+(?!(?:to|for|on|at|in|and|so|because|last|this|yesterday)\b)[a-z][\w-]+){0,2})"
+    # "old card is going to my cousin": given on, once a new one came
+    r"|(?:^|\b(?:my|our|the)\s+)old\s+(?P<y>[a-z][\w-]+)\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)\b",
     re.I,
 )
+# A thing said by its kind that a fact names by its make: "old card" of "a GTX 1660 super"
+_MAKES = {"card": "card gpu gtx rtx radeon geforce", "phone": "phone iphone pixel galaxy android"}
 
 
 def _sold(retracted: Sequence[str], known: str) -> bool:
@@ -274,10 +272,15 @@ def _sold(retracted: Sequence[str], known: str) -> bool:
     Bass", "The user drives an old Golf"), not something else of its kind ("teaches bass lessons")?"""
     for clause in retracted:
         if sold := _SOLD_OLD.search(clause):  # every word of it: "golf clubs" is no Golf, "bass amp" no bass
-            thing = r"\s+".join(re.escape(w) for w in sold.group("x").lower().split())
+            said = (sold.group("x") or sold.group("y")).lower()
+            thing = (
+                f"(?:{'|'.join(_MAKES[said].split())})" if said in _MAKES else r"\s+".join(map(re.escape, said.split()))
+            )
             lower = known.lower()
             if re.match(rf"^the user's (?:[\w-]+ )?{thing}\b", lower) or re.match(
-                rf"^the user (?:has|had|owns|owned|drives|rides|plays|bought|got)\b.*\b{thing}", lower
+                rf"^the user(?: has| had| owns| owned| drives| rides| plays| bought| got|'s (?:pc|computer|rig|"
+                rf"setup|laptop)\b)\b.*\b{thing}",
+                lower,
             ):
                 return True
     return False

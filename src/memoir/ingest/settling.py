@@ -127,6 +127,8 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
             return merged
     if listed := with_listed_age(known.text, text):  # "Isla (8)" of three kids, after "she's 9": the list stays
         return listed
+    if renamed := _renamed_in(known.text, mine, text):  # "a band called Los Faros", then "We're Marea Alta now"
+        return renamed
     # A new employer said without a job keeps the old job: "since joining Flipkart" of a backend dev at Infosys
     if (new_employer := employer(text)) and not job_words(text) and (moved := _job_moved(known.text, new_employer)):
         return moved
@@ -156,6 +158,18 @@ def _job_moved(known: str, new_employer: str) -> str | None:
 
 _HERE = re.compile(r"\s+here\s+in\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?")
 _AS_ROLE = re.compile(r"\s+as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}$")
+
+
+def _renamed_in(known: str, mine: Sequence[Topic], text: str) -> str | None:
+    """The known fact with a thing's new name where it says the old one as part of more ("The user is a bass
+    player in a band called Los Faros here in CDMX" after "The user's band is Marea Alta now"), or None."""
+    for topic in (t for t in mine if t.attribute == "name"):
+        old = next((o for o in topics(known) if o.key == topic.key and o.value != topic.value), None)
+        new = re.search(re.escape(topic.value).replace(r"\ ", r"\s+"), text, re.I)
+        at = re.search(rf"\b{re.escape(old.value)}\b", known, re.I) if old else None
+        if old and new and at and not re.match(r"^the user's [\w-]+(?: is| 's name is)", known, re.I):
+            return f"{known[: at.start()]}{new.group(0)}{known[at.end() :]}"
+    return None
 
 
 def _as_known(text: str, known: Known) -> str:

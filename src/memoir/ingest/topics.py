@@ -271,6 +271,9 @@ def topics(fact: str) -> tuple[Topic, ...]:
     where = employer(text)
     if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
         found.append(Topic("user", "employer", _value(where)))
+    called = _CALLED.search(text)  # "a bass player in a band called Los Faros": the user's band is named so
+    if called and text.lower().startswith("the user ") and not any(t.attribute == "name" for t in found):
+        found.append(Topic(f"user's {called.group('what').lower()}", "name", _value(called.group("name"))))
     for listed in LISTED_AGE.finditer(text):  # "three kids, Alfie (11), Isla (8) and Freddie (4)": each one's age
         if not any(t.key == (listed.group("name").lower(), "age") for t in found):
             found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
@@ -344,14 +347,21 @@ def job_words(fact: str) -> set[str]:
     return {w for t in topics(fact) if t.attribute == "job" for w in re.split(r"[\s-]+", t.value) if w}
 
 
-_A_NAME = re.compile(r"^(?-i:[A-Z])[\w'-]+(?:\s+now)?$")
+_A_NAME = re.compile(r"^(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2}(?:\s+now)?$")
+# What the user belongs to or runs, known by a name: "a band called Los Faros", "The user's band is Marea Alta now"
+_GROUPS = frozenset(word_list("band team company startup shop restaurant bakery cafe café business choir club"))
+_CALLED = re.compile(
+    rf"\b(?:a|an|the|their|my|our)\s+(?:[\w-]+\s+)?(?P<what>{'|'.join(sorted(_GROUPS))})\s+(?:called|named)\s+"
+    r"(?P<name>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+){0,2})",
+    re.I,
+)
 
 
 def _possessive(subject: str, value: str) -> list[Topic]:
     """ "The user's goal is …" holds one value; an event's place and date are two ("in Malaga on 14 June")."""
     head = subject.split()[-1].lower()
-    if head in PETS and _A_NAME.match(value):  # "The user's kitten is Mango now": its name, as "is named Mango"
-        return [Topic(_subject(subject), "name", _value(value))]
+    if (head in PETS or head in _GROUPS) and _A_NAME.match(value):  # "The user's kitten is Mango now", "The
+        return [Topic(_subject(subject), "name", _value(value))]  # user's band is Marea Alta now": its name
     if head not in EVENTS and not subject.lower().endswith(tuple(f" {e}" for e in EVENTS)):
         return [Topic(_subject(subject), "is", _value(value))]
     kinds = {"place": "place", "name": "place", "date": "date", "weekday": "date", "time": "time"}
