@@ -1069,7 +1069,12 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         ),
         (  # a grandmother as people say it in their own language; "shes" typed without its apostrophe
             ["im writing abt my lola", "ok so shes 78 and she raised me bc my parents work in dubai."],
-            ["The user's lola is 78", "The user's lola raised the user", "The user's parents work in dubai"],
+            [  # and what the user is writing stays: "she raised me" names the lola, it does not restate the essay
+                "The user is writing abt their lola",
+                "The user's lola is 78",
+                "The user's lola raised the user",
+                "The user's parents work in dubai",
+            ],
         ),
         (  # a woman named by relation alone, for the rest of the message
             [

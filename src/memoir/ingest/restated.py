@@ -13,9 +13,9 @@ from functools import lru_cache
 from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
 from memoir.ingest.cues import CORRECTION
-from memoir.ingest.fact_words import mentions, same_subject, swap_value
+from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_value
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.lexicon import PEOPLE, word_list
 from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.topics import stem, stem_set, stems
 from memoir.ingest.values import Value, values
@@ -102,6 +102,9 @@ BARE_CHANGE = re.compile(
 )
 
 
+_WHO = stem_set(" ".join(PEOPLE))
+
+
 def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
     if not reading.announced:
         return []
@@ -123,6 +126,9 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             shared = (known.stems & own) | opposed | kin  # "My sister's team switched to Asana": not the user's
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
+            who = shared - _VERB_STEMS
+            if who and who <= _WHO and not opposed and not who & stems(subject_of(known.text)):
+                continue  # "she raised me" of "writing about my lola": a person both name, not the fact's subject
             if kinds and not kinds & {v.kind for v in known.values}:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
             if not of_a_job(statement.text, known):
