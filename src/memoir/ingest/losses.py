@@ -14,7 +14,7 @@ from functools import lru_cache
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 
-__all__ = ["gone_facts", "gone_names", "kind_words", "says_gone"]
+__all__ = ["gone_facts", "gone_names", "kind_words", "makes_given_on", "says_gone", "sold"]
 
 # The kinds a pet is named by: "our old dog" is the border collie, "our bunny" the rabbit
 _KINDS = [
@@ -197,3 +197,41 @@ def _related(live: Sequence[Known], relations: frozenset[str] | set[str]) -> dic
         if m and m.group("rel").lower() in relations:
             found[m.group("name").lower()] = m.group("rel").lower()
     return found
+
+
+# "sold my old bass": the thing the user had, whatever else its fact says ("a Fender Jazz Bass")
+_SOLD_OLD = re.compile(
+    r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+"
+    r"(?P<x>[a-z][\w-]+(?:\s+(?!(?:to|for|on|at|in|and|so|because|last|this|yesterday)\b)[a-z][\w-]+){0,2})"
+    # "old card is going to my cousin": given on, once a new one came
+    r"|(?:^|\b(?:my|our|the)\s+)old\s+(?P<y>[a-z][\w-]+)\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)\b",
+    re.I,
+)
+# A thing said by its kind that a fact names by its make: "old card" of "a GTX 1660 super"
+_MAKES = {"card": "card gpu gtx rtx radeon geforce", "phone": "phone iphone pixel galaxy android"}
+
+
+def sold(retracted: Sequence[str], known: str) -> bool:
+    """Is `known` the user's having the old thing a clause says they sold ("The user's bass is a Fender Jazz
+    Bass", "The user drives an old Golf"), not something else of its kind ("teaches bass lessons")?"""
+    for clause in retracted:
+        if sold := _SOLD_OLD.search(clause):  # every word of it: "golf clubs" is no Golf, "bass amp" no bass
+            said = (sold.group("x") or sold.group("y")).lower()
+            thing = (
+                f"(?:{'|'.join(_MAKES[said].split())})" if said in _MAKES else r"\s+".join(map(re.escape, said.split()))
+            )
+            lower = known.lower()
+            if re.match(rf"^the user's (?:[\w-]+ )?{thing}\b", lower) or re.match(
+                rf"^the user(?: has| had| owns| owned| drives| rides| plays| bought| got|'s (?:pc|computer|rig|"
+                rf"setup|laptop)\b)\b.*\b{thing}",
+                lower,
+            ):
+                return True
+    return False
+
+
+def makes_given_on(clause: str) -> str | None:
+    """The makes a thing given on is known by ("card": gtx, rtx, …), for finding the facts that name it."""
+    given = _SOLD_OLD.search(clause)
+    said = (given.group("y") or "").lower() if given else ""
+    return _MAKES.get(said)

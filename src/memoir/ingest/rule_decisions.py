@@ -41,8 +41,9 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
-from memoir.ingest.losses import gone_facts, gone_names, kind_words, says_gone
+from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given_on, says_gone, sold
 from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
+from memoir.ingest.old_story import without_the_old_story
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import BARE_CHANGE, KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
@@ -111,8 +112,8 @@ def naming(readings: Sequence[Reading]) -> Names:
         for clause in reading.retracted:
             taken = taken_part(clause)
             sharing += [taken, third_person(taken) or taken, *said_for(taken)]
-            if (sold := _SOLD_OLD.search(clause)) and (sold.group("y") or "").lower() in _MAKES:
-                sharing.append(_MAKES[sold.group("y").lower()])  # "old card": the GTX the user had
+            if makes := makes_given_on(clause):  # "old card": the GTX the user had
+                sharing.append(makes)
         if reading.moved:
             sharing.append(reading.message)
             words += counted(reading)  # "up to 45k now" may change "budget 30k pesos"
@@ -155,48 +156,8 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
             if index in used or (changed and BARE_CHANGE.match(statement.text)):
                 continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
             said += settle(statement, live)
-        decisions += changed + _without_the_old_story(said, _gone(changed + said, before), live)
+        decisions += changed + without_the_old_story(said, changed, before, live)
     return decisions
-
-
-def _gone(decisions: Sequence[Decision], before: dict[str, str]) -> set[str]:
-    """The names the facts a sentence replaced held and their new text does not ("Marcus" of a lead now Hannah);
-    a fact taken back leaves its subject ("Lwazi" of "Lwazi plays cricket")."""
-    gone: set[str] = set()
-    for decision in decisions:
-        if decision.event in ("UPDATE", "DELETE") and decision.memory_id in before:
-            old = before[decision.memory_id]
-            left = _names(decision.text) if decision.event == "UPDATE" else _names(subject_of(old).title())
-            gone |= _names(old) - left
-    return gone
-
-
-def _without_the_old_story(said: list[Decision], gone: set[str], live: list[Known]) -> list[Decision]:
-    """What the sentence of a change says of the value it replaced is the old value's story, not a fact to keep:
-    "Marcus left for Amazon, my new lead is Hannah", "Eko Hotel was fully booked, so we went with The Lagoon
-    Garden" (the event log keeps every word of it)."""
-    kept = []
-    for decision in said:
-        # "my boss Tom retired" says who Tom was, not who he is: no relation is named anew of whom is gone
-        theirs = not _OF_THE_USER.match(decision.text) or _RELATION_NAMED.match(decision.text) is not None
-        if decision.event == "ADD" and theirs and _names(decision.text) & gone and not _STILL.search(decision.text):
-            live[:] = [k for k in live if not (k.id is None and k.text == decision.text)]
-            continue
-        kept.append(decision)
-    return kept
-
-
-_OF_THE_USER = re.compile(r"^the user\b", re.I)
-_RELATION_NAMED = re.compile(r"^the user's [\w-]+(?: [\w-]+)? is (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*$", re.I)
-# What still holds of them beside the change: "Marcus is still my mentor though", "Dana coaches the under-12s instead"
-_STILL = re.compile(r"\b(?:still|instead|as well|also|too(?=\s*(?:$|[,.;!])))\b", re.I)  # not "too choked"
-_NOT_NAMES = frozenset(word_list("the user user's"))
-
-
-def _names(text: str) -> set[str]:
-    """The names a fact holds: its capitalised words, but for "The user"."""
-    found = {w.lower().removesuffix("'s") for w in re.findall(r"\b(?-i:[A-Z])[\w'-]*", text.replace("’", "'"))}
-    return found - _NOT_NAMES
 
 
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
@@ -242,7 +203,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         )
         if old is not None:
             found.append((known, "value", old))
-        elif any(takes_back(words, known.stems) for words in taken) or _sold(reading.retracted, known.text):
+        elif any(takes_back(words, known.stems) for words in taken) or sold(reading.retracted, known.text):
             found.append((known, "retracted", None))
     for known in gone_facts(reading.text, live):  # "we lost our old dog": what was known of Buster
         if not any(k is known for k, _, _ in found):
@@ -253,37 +214,6 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
                 found.append((saying[0], "value", old))
     return found
-
-
-# "sold my old bass": the thing the user had, whatever else its fact says ("a Fender Jazz Bass")
-_SOLD_OLD = re.compile(
-    r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+"
-    r"(?P<x>[a-z][\w-]+(?:\s+(?!(?:to|for|on|at|in|and|so|because|last|this|yesterday)\b)[a-z][\w-]+){0,2})"
-    # "old card is going to my cousin": given on, once a new one came
-    r"|(?:^|\b(?:my|our|the)\s+)old\s+(?P<y>[a-z][\w-]+)\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)\b",
-    re.I,
-)
-# A thing said by its kind that a fact names by its make: "old card" of "a GTX 1660 super"
-_MAKES = {"card": "card gpu gtx rtx radeon geforce", "phone": "phone iphone pixel galaxy android"}
-
-
-def _sold(retracted: Sequence[str], known: str) -> bool:
-    """Is `known` the user's having the old thing a clause says they sold ("The user's bass is a Fender Jazz
-    Bass", "The user drives an old Golf"), not something else of its kind ("teaches bass lessons")?"""
-    for clause in retracted:
-        if sold := _SOLD_OLD.search(clause):  # every word of it: "golf clubs" is no Golf, "bass amp" no bass
-            said = (sold.group("x") or sold.group("y")).lower()
-            thing = (
-                f"(?:{'|'.join(_MAKES[said].split())})" if said in _MAKES else r"\s+".join(map(re.escape, said.split()))
-            )
-            lower = known.lower()
-            if re.match(rf"^the user's (?:[\w-]+ )?{thing}\b", lower) or re.match(
-                rf"^the user(?: has| had| owns| owned| drives| rides| plays| bought| got|'s (?:pc|computer|rig|"
-                rf"setup|laptop)\b)\b.*\b{thing}",
-                lower,
-            ):
-                return True
-    return False
 
 
 def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:

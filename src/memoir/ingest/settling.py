@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import FULL_NAME, LISTED_AGE, Topic, employer, job_words, topics, with_listed_age, workplace
+from memoir.ingest.topics import FULL_NAME, LISTED_AGE, Topic, job_words, topics, with_listed_age
+from memoir.ingest.workplaces import employer, workplace
 from memoir.model.memory import normalise_content
 
 __all__ = ["settle"]

@@ -18,25 +18,32 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import DIETS, EVENTS, JOB_ENDINGS, NOT_JOBS, ONE_AT_A_TIME, PETS, word_list
+from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PETS, word_list
 from memoir.ingest.values import NUMBER_WORDS, values
+from memoir.ingest.workplaces import (
+    BESIDE,
+    EMPLOYER,
+    JOB_NOUN,
+    JOINING,
+    LEADS,
+    POSITION,
+    WORKS_AS,
+    employer,
+    names_a_job,
+)
 
 __all__ = [
+    "FULL_NAME",
     "LISTED_AGE",
     "Topic",
-    "employer",
     "job_words",
     "stem",
     "stem_set",
     "stems",
     "topics",
     "with_listed_age",
-    "workplace",
 ]
 
-# A job, for its topic: "detective" too, and a student is not one (studying is a topic of its own).
-_JOB_ENDINGS = tuple(e for e in (*JOB_ENDINGS, "ive") if e != "student")
-_NOT_JOBS = NOT_JOBS | set(word_list("mom mum dad wife husband student"))
 _NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
 _A_PERSON = r"(?-i:[A-Z])[a-z]+"  # "Emi is on day shifts now"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -75,7 +82,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("job", re.compile(r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:works|is working)\s+as\s+(?P<v>.+)$", re.I)),
+    ("job", WORKS_AS),
     (  # one nursery or school at a time, for the user's people: "Freddie goes to Little Acorns nursery", then
         # "he's starting at Bright Horizons"
         "school",
@@ -103,29 +110,8 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    (
-        "job",
-        re.compile(
-            r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:leads|manages|runs|heads)\s+(?P<v>(?:the\s+)?[\w\s-]*"
-            r"\bteam\b.*)$",
-            re.I,
-        ),
-    ),
-    (
-        "employer",
-        re.compile(
-            r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:(?:works|is working)\s+(?:at|for|with(?=\s+(?-i:[A-Z])))|"
-            r"is (?:now\s+)?with(?=\s+(?:the\s+)?(?-i:[A-Z]))|"  # "is now with the Ghana Health Service"
-            r"is(?=\s+(?:now\s+)?(?:self-employed|freelance|a freelancer)\b)|"  # "From Monday I am self-employed"
-            # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
-            # "started at Contoso last week", not "started at Pilates classes" or "at Oakwood Primary as a volunteer"
-            r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)(?=\s+(?:the\s+)?(?-i:[A-Z])[\w&'.-]*"
-            r"(?:\s+(?-i:[A-Z])[\w&'.-]*)*(?:\s*$|\s*[,;]|\s+(?:last|this|on|in|from|next|a few|yesterday|today)\b))|"
-            r"(?:has\s+)?joined(?:\s+a\s+new\s+(?:firm|company|employer|practice|agency|startup)\b[^,]*,)?"
-            r"(?=\s+(?:the\s+)?(?-i:[A-Z])))\s+(?P<v>.+)$",
-            re.I,
-        ),
-    ),
+    ("job", LEADS),
+    ("employer", EMPLOYER),
     (  # a language level (CEFR): "My level is A2 now", then "I passed the B1 exam yesterday"
         "language level",
         re.compile(
@@ -149,37 +135,6 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"^(?P<s>the user)'s (?:favou?rite|fav)\s+(?P<a>[\w\s]+?)\s+(?:is|are)\s+(?P<v>.+)$", re.I),
     ),
 ]
-# Jobs said without an article, as people writing in a second language say them: a closed list, since
-# "-ist" and "-eer" also end beliefs and roles ("Buddhist", "feminist", "volunteer").
-_BARE_JOBS = "|".join(
-    word_list(
-        "chef cook nurse pilot doctor teacher engineer pharmacist dentist lawyer accountant architect journalist "
-        "developer programmer designer manager mechanic electrician plumber driver waiter waitress barista cashier "
-        "secretary receptionist physiotherapist therapist scientist researcher professor lecturer farmer baker "
-        "butcher carpenter translator photographer midwife surgeon paramedic"
-    )
-)
-_JOB_NOUN = re.compile(
-    r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to|"
-    # without an article ("I am chef de partie", "she is nurse"), only a word that names nothing but a job
-    rf"is(?=\s+(?:[\w]+-)?(?:{_BARE_JOBS})\b))\s+"
-    r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?P<where>\s+(?:at|for|in|with)\s+.+)?$",
-    re.I,
-)
-# "is joining Shopify as a senior UX researcher starting Nov 4": the role, not when it starts
-_JOINING = re.compile(
-    r"^the user\s+(?:is joining|will be joining|will join|has joined|joined|is starting at|starts at)"
-    # a named employer ("Shopify", "the Ghana Health Service"), not "a local football club as a goalkeeper"
-    r"\s+(?P<where>(?:the\s+)?(?-i:[A-Z]).*?)\s+as\s+(?:an?\s+)?(?P<v>.+?)(?:,|\s+(?:starting|from|on|in|next)\b|$)",
-    re.I,
-)
-# "got the hospital pharmacist position at sunnybrook, start in 2 wks": a job, and where (as typed)
-_POSITION = re.compile(
-    r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|accepted|took|has got)\s+"  # an offer is no job yet
-    r"(?:the|a|an)\s+(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:position|job|role|post)\s+"
-    r"(?P<where>(?:at|with)\s+[^,]+)",
-    re.I,
-)
 _RELATION = re.compile(
     r"^the user's (?P<rel>[\w-]+) is (?P<name>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*)$"
     r"|^(?P<name2>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*) is (?:now )?the user's (?P<rel2>[\w-]+)(?: now)?$",
@@ -212,8 +167,6 @@ _MEASURES = frozenset(
 _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P<rest>.+)$", re.I)
 
 
-# A job or shift held beside another: no new value of the one the user has
-_BESIDE = re.compile(r"\b(?:too|also|as well|second job|side (?:job|gig|hustle)|on the side|extra)\b", re.I)
 FULL_NAME = re.compile(r"^the user is (?P<first>(?-i:[A-Z][a-z]+)) (?P<last>(?-i:[A-Z][a-z]+))(?: now)?(?:,|$)", re.I)
 # An age given in brackets after a name, as lists of children are written
 LISTED_AGE = re.compile(r"\b(?P<name>(?-i:[A-Z])[a-z]+)\s*\((?P<n>\d{1,2})\)")
@@ -251,7 +204,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
     found: list[Topic] = []
     for attribute, pattern in _PATTERNS:
         match = pattern.match(text)
-        if match and attribute in ("employer", "shift") and _BESIDE.search(text):
+        if match and attribute in ("employer", "shift") and BESIDE.search(text):
             continue  # "works at Tesco on weekends too, second job": another job beside the one known
         if match:
             name = f"favourite {match.group('a').lower()}" if attribute == "favourite" else attribute
@@ -265,8 +218,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if engaged:
         found.append(Topic(engaged.group("name").lower(), "relation", "fiancé"))
     found = [_of_language(t, text) for t in found]
-    for job in (_JOB_NOUN.match(text), _JOINING.match(text), _POSITION.match(text)):
-        if job and _names_a_job(job.group("v")):  # "chef de partie"
+    for job in (JOB_NOUN.match(text), JOINING.match(text), POSITION.match(text)):
+        if job and names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
     where = employer(text)
     if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
@@ -302,46 +255,6 @@ def _of_language(topic: Topic, text: str) -> Topic:
     return Topic(topic.subject, f"{named.group(0).lower()} level", topic.value) if named else topic
 
 
-def workplace(fact: str) -> str | None:
-    """Where a fact says the user holds their job ("in a restaurant in Lyon" of "The user is chef de partie in
-    a restaurant in Lyon", "Shopify" of "The user is joining Shopify as …"), or None."""
-    text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
-    if (joining := _JOINING.match(text)) and _names_a_job(joining.group("v")):
-        return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
-    if (position := _POSITION.match(text)) and _names_a_job(position.group("v")):
-        return position.group("where").strip()
-    job = _JOB_NOUN.match(text)
-    if job is None or job.group("where") is None or not _names_a_job(job.group("v")):
-        return _led_at(text)
-    return job.group("where").strip()
-
-
-# The employer a workplace names: "at Infosys", "at the Ghana Health Service", "at Hill, Cole & Partners";
-# not "at a fintech startup called Loonie Labs" or "in a restaurant in Lyon" (nothing to compare by name)
-_NAMED_EMPLOYER = re.compile(
-    r"^at\s+(?P<name>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+|of\s+)?(?-i:[A-Z])[\w&'.-]*)*)", re.I
-)
-
-
-def employer(fact: str) -> str | None:
-    """The employer by name where a fact says the user holds a job there ("Infosys" of "The user is a backend
-    dev at Infosys", "Shopify" of "The user is joining Shopify as …"), or None."""
-    text = " ".join(fact.replace("’", "'").split()).rstrip(".!")
-    if _BESIDE.search(text):
-        return None  # "works at Tesco on weekends too": a job beside the one known
-    said = next((m.group("v") for a, p in _PATTERNS if a == "employer" and (m := p.match(text))), None)
-    where = f"at {said}" if said else workplace(text)
-    named = _NAMED_EMPLOYER.match(where) if where else None
-    return named.group("name") if named else None
-
-
-def _led_at(text: str) -> str | None:
-    """Where a team the user leads is: "at Zalando" of "The user leads a backend team of nine at Zalando"."""
-    led = next((m for a, p in _PATTERNS if a == "job" and (m := p.match(text)) and "team" in m.group("v")), None)
-    at = re.search(r"\bat\s+(?=(?:the\s+)?(?-i:[A-Z]))(?P<rest>.+)$", led.group("v")) if led else None
-    return f"at {at.group('rest')}" if at else None
-
-
 def job_words(fact: str) -> set[str]:
     """The words of the job a fact names ("sous-chef": sous, chef), for telling a promotion from a new career."""
     return {w for t in topics(fact) if t.attribute == "job" for w in re.split(r"[\s-]+", t.value) if w}
@@ -370,20 +283,6 @@ def _possessive(subject: str, value: str) -> list[Topic]:
         if item.kind in kinds:
             found.setdefault(kinds[item.kind], Topic(_subject(subject), kinds[item.kind], item.key))
     return list(found.values())
-
-
-def _names_a_job(phrase: str) -> bool:
-    """ "chef de partie", "senior UX researcher"; not "2nd year vet sci student" (a vet student studies)."""
-    words = phrase.split()
-    return bool(words) and words[-1].lower() not in _STUDYING and any(_is_job(word) for word in words)
-
-
-_STUDYING = frozenset(word_list("student students undergrad undergraduate postgrad fresher freshman sophomore"))
-
-
-def _is_job(head: str) -> bool:
-    lower = head.lower()
-    return lower not in _NOT_JOBS and lower.endswith(_JOB_ENDINGS)
 
 
 def _subject(subject: str) -> str:
