@@ -95,6 +95,7 @@ class Reading:
     moved: bool = False  # a verb of change ("moved to", "cut to", "down to"): a new value stands for an old one
     announced: bool = False  # "change of plan", "instead", "a supervisor change": what follows replaces something
     message: str = ""  # the whole message: what "so only 22 now" is about
+    gone: bool = False  # someone of the user's is gone: a pet lost, a break-up, an associate who left (`losses`)
 
 
 def read(text: str, known: Collection[str] = (), before: str = "") -> list[Reading]:
@@ -123,7 +124,8 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     )
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)
-    changing = announced or moved or bool(old) or bool(retracted) or says_gone(text)
+    gone = says_gone(text)
+    changing = announced or moved or bool(old) or bool(retracted) or gone
     return Reading(
-        text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced, message or text
+        text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced, message or text, gone
     )

@@ -41,7 +41,7 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
-from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given_on, says_gone, sold
+from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given_on, sold
 from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
 from memoir.ingest.old_story import without_the_old_story
 from memoir.ingest.person import third_person
@@ -104,7 +104,7 @@ def naming(readings: Sequence[Reading]) -> Names:
             continue
         sharing += [reading.text, *said, *(" ".join(opposite(text)) for text in said), *said_for(reading.text)]
         sharing += [" ".join(kind) for kind in KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
-        if says_gone(reading.text):  # "we lost our old dog": the border collie Buster
+        if reading.gone:  # "we lost our old dog": the border collie Buster
             sharing.append(kind_words(reading.text))
         words += reading.old
         if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
@@ -131,7 +131,7 @@ def naming(readings: Sequence[Reading]) -> Names:
 def naming_again(readings: Sequence[Reading], near: Sequence[Known]) -> Names:
     """What names the facts a message may change that only the facts `naming` found can tell: what else is
     known of a pet gone, by the name a fact found by its kind gives ("Buster don't like being left")."""
-    names = [name for r in readings if r.changing and says_gone(r.text) for name in gone_names(r.text, near)]
+    names = [name for r in readings if r.gone for name in gone_names(r.text, near)]
     return Names(words=tuple(names))
 
 
@@ -205,7 +205,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "value", old))
         elif any(takes_back(words, known.stems) for words in taken) or sold(reading.retracted, known.text):
             found.append((known, "retracted", None))
-    for known in gone_facts(reading.text, live):  # "we lost our old dog": what was known of Buster
+    for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's
         if not any(k is known for k, _, _ in found):
             found.append((known, "gone", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April

@@ -165,15 +165,15 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
     if before:
         context = _after(before, context)
     read = []
-    stated = sentences(text)
+    stated, next_one = sentences(text), 0
     for said in every_sentence(text):
-        if stated and stated[0].said == said:
-            sentence = stated.pop(0)
+        if next_one < len(stated) and stated[next_one].said == said:
+            sentence, next_one = stated[next_one], next_one + 1
             read.append((sentence, _statements_of(sentence, context)))
             context.opening = False
         else:  # a question states nothing, but names the pet what comes next is of: "How can we bring our cat?
             _pet_asked_about(said, context)  # His name is …" (not a person: "Is my daughter allowed? He is …")
-    for sentence in stated:  # never lost to a sentence written otherwise than `every_sentence` cut it
+    for sentence in stated[next_one:]:  # never lost to a sentence written otherwise than `every_sentence` cut it
         read.append((sentence, _statements_of(sentence, context)))
     return read
 
