@@ -15,7 +15,7 @@ from memoir.ingest.introductions import NAME, introduction, self_description
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS, word_list
 from memoir.ingest.person import others, third_person
 from memoir.ingest.pronouns import named_it, pronoun
-from memoir.ingest.referents import NOT_NAMES, WHICH_ONE, Context, name_thing
+from memoir.ingest.referents import MANY, NOT_NAMES, WHICH_ONE, Context, name_thing
 from memoir.ingest.relations import relation
 from memoir.ingest.topics import stem
 from memoir.ingest.unsaid import diet, subjectless
@@ -324,7 +324,7 @@ def kin(clause: str, context: Context) -> list[str] | None:
     return [f"The user's {rel} {others(match.group('rest'))}"]
 
 
-_MANY_OF_THEM = frozenset(word_list("kids children parents siblings twins grandkids grandchildren people friends"))
+_MANY_OF_THEM = MANY | {"people", "friends"}
 
 
 def noun_phrase(clause: str, context: Context) -> list[str] | None:

@@ -18,7 +18,17 @@ from memoir.ingest.lexicon import CHANGEABLE, NATIONALITIES, PEOPLE, PETS, word_
 from memoir.ingest.relations import VERBS
 from memoir.ingest.values import values
 
-__all__ = ["NOT_NAMES", "WHICH_ONE", "Context", "gendered", "mentioned", "name_thing", "named_at_once", "unnamed_in"]
+__all__ = [
+    "MANY",
+    "NOT_NAMES",
+    "WHICH_ONE",
+    "Context",
+    "gendered",
+    "mentioned",
+    "name_thing",
+    "named_at_once",
+    "unnamed_in",
+]
 
 
 @dataclass
@@ -92,7 +102,7 @@ _UNNAMED = re.compile(rf"\b(?:my|our)\s+(?P<rel>{WHICH_ONE}[\w-]+)\b(?!\s*(?:'s|
 
 
 # The user's people who are many: "they" after them is them
-_MANY = frozenset(
+MANY = frozenset(
     word_list(
         "parents kids children grandparents in-laws grandkids grandchildren twins siblings sons daughters "
         "folks housemates roommates flatmates"
@@ -139,7 +149,7 @@ def mentioned(clause: str, context: Context) -> None:
     )
     if party:
         context.party = party.group("p").lower()
-    many = [m for m in _UNNAMED.finditer(clause) if m.group("rel").split()[-1].lower() in _MANY]
+    many = [m for m in _UNNAMED.finditer(clause) if m.group("rel").split()[-1].lower() in MANY]
     if many:
         context.group = f"the user's {many[-1].group('rel').lower()}"
     unnamed = _unnamed_relation(clause, last.end() if last else 0)
