@@ -54,6 +54,7 @@ from typing import Any
 import numpy as np
 
 from memoir import Memoir
+from memoir.blas import use_one_blas_thread
 from memoir.index import MiniLMEmbedder
 from memoir.index.providers import EMBEDDERS
 from retrieval import DEFAULT_DATA, locomo_events
@@ -434,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="also print a cProfile of one indexing drain")
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
+    use_one_blas_thread()  # as memoir's own processes do (memoir.blas): no spinning BLAS threads
     # Every home shares one int8 build of the model, made here before anything is timed.
     models = os.environ.setdefault("MEMOIR_EMBEDDING_MODEL_DIR", tempfile.mkdtemp(prefix="memoir-bench-models-"))
     MiniLMEmbedder(int8_dir=Path(models)).embed(["build the int8 model now, not while timing"])

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir import Memoir
+from memoir.blas import use_one_blas_thread
 from memoir.config import SearchSettings
 from memoir.index.keyword import match_expression
 from memoir.retrieval import SearchPipeline, search_scope
@@ -135,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA)
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
+    use_one_blas_thread()  # as memoir's own processes do (memoir.blas): no spinning BLAS threads
     data = json.loads(args.data.read_text())
 
     with tempfile.TemporaryDirectory() as home, Memoir.open(home, worker_enabled=False) as memoir:

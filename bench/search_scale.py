@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from memoir import Memoir
+from memoir.blas import use_one_blas_thread
 from memoir.index.embedders import content_hash
 from memoir.index.keyword import STOPWORDS
 from memoir.index.vectors import VectorIndex
@@ -182,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hnsw-threshold", type=int, default=50_000)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
+    use_one_blas_thread()  # as memoir's own processes do (memoir.blas): no spinning BLAS threads
     print(f"search latency, {args.queries} queries per size, clustered 384-d vectors ({TOPICS} topics)")
     print(
         f"{'items':>10} {'index':>6} {'vec p50':>8} {'vec p95':>8} {'recall@10':>9} {'full p50':>9} {'full p95':>9}"

@@ -64,6 +64,7 @@ from pathlib import Path
 from typing import Any
 
 from memoir import Memoir
+from memoir.blas import use_one_blas_thread
 from memoir.history.tokens import count_tokens
 from memoir.model.timeline import TocLevel, TocNode
 from memoir.retrieval import format_context
@@ -494,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--llm-conversations", type=int, default=2, help="how many get model summaries")
     parser.add_argument("--repeats", type=int, default=3, help="fresh homes for the timing medians")
     args = parser.parse_args(argv)
+    use_one_blas_thread()  # as memoir's own processes do (memoir.blas): no spinning BLAS threads
     data = json.loads(args.data.read_text())[: args.conversations]
     conversations = [sample["sample_id"] for sample in data]
     results: dict[str, Any] = {}
