@@ -184,6 +184,8 @@ def test_the_index_rebuild_keeps_item_ids_and_the_keyword_index(tmp_path: Path) 
         " event_ids, metadata) VALUES ('turn', 'new', 'c', 2, 'tide', 'tide', 'h', '[]', '{}')"
     )
     assert conn.execute(match, ("tide",)).fetchall() == [(10,)]  # 9 is not handed out again
+    # 016 counted the items already there, and its triggers follow every one added or removed since.
+    assert conn.execute("SELECT value FROM index_state WHERE key = 'items'").fetchall() == [(2,)]
 
 
 def test_a_failing_migration_leaves_no_trace(tmp_path: Path) -> None:

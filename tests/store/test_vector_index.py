@@ -91,6 +91,10 @@ class VectorsFollowTheStore(RuleBasedStateMachine):
         self.graph = self._graph_index()  # reads the saved graph back when it is still valid
 
     @invariant()
+    def the_item_count_follows_the_store(self) -> None:
+        assert self.store.keyword_document_counts([])[0] == len(self.model)  # kept by triggers, not counted
+
+    @invariant()
     def searches_match_the_store(self) -> None:
         query = unit(999)
         for conversations in (None, ["a"]):

@@ -319,6 +319,10 @@ def m015_weeks_within_months(conn: sqlite3.Connection) -> None:
     conn.execute("DELETE FROM toc_latest WHERE level IN ('day', 'week', 'month', 'year')")
 
 
+def m016_index_item_count(conn: sqlite3.Connection) -> None:
+    _run_script(conn, search_schema.ITEM_COUNT)
+
+
 MIGRATIONS: list[tuple[str, Migration]] = [
     ("001_events", m001_events),
     ("002_outbox", m002_outbox),
@@ -335,6 +339,7 @@ MIGRATIONS: list[tuple[str, Migration]] = [
     ("013_index_removals", m013_index_removals),
     ("014_key_facts", m014_key_facts),
     ("015_weeks_within_months", m015_weeks_within_months),
+    ("016_index_item_count", m016_index_item_count),
 ]
 
 

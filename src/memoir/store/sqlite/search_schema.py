@@ -7,7 +7,7 @@ Never edit a released statement: a change is a new step.
 
 from __future__ import annotations
 
-__all__ = ["EMBEDDINGS_INLINE", "INDEX_REMOVALS", "SEARCH"]
+__all__ = ["EMBEDDINGS_INLINE", "INDEX_REMOVALS", "ITEM_COUNT", "SEARCH"]
 
 # The search index is derived (rebuilt by `memoir reindex`); embeddings are a cache keyed
 # by model and content hash, kept across rebuilds so unchanged text is never re-embedded.
@@ -122,4 +122,18 @@ INDEX_REMOVALS = f"""
             INSERT INTO index_removals (item_id) VALUES (old.item_id);
         END;
         UPDATE index_state SET value = value + 1 WHERE key = 'generation';
+        """
+
+# How many items the index holds, kept in step by triggers as PostgreSQL keeps it: a keyword
+# search asks for it to tell which words weigh nothing (`memoir.retrieval.terms`), and
+# `count(*)` reads every page of the table (2 ms at LoCoMo's 2,760 turns, most of a search's
+# keyword step; it grows with the home).
+ITEM_COUNT = """
+        INSERT INTO index_state VALUES ('items', (SELECT count(*) FROM index_items));
+        CREATE TRIGGER index_items_counted_in AFTER INSERT ON index_items BEGIN
+            UPDATE index_state SET value = value + 1 WHERE key = 'items';
+        END;
+        CREATE TRIGGER index_items_counted_out AFTER DELETE ON index_items BEGIN
+            UPDATE index_state SET value = value - 1 WHERE key = 'items';
+        END;
         """
