@@ -168,6 +168,8 @@ def _described(text: str) -> list[str]:
                 "" if re.match(r"^(?:a|an|the)\s", part, re.I) else ("an " if part[0].lower() in "aeiou" else "a ")
             )
             facts.append(f"The user is {said}{article}{part[0].lower() + part[1:] if not _proper(part) else part}")
+        elif _RETIRED.match(part):  # "retired now after farming corn outside Kearney"
+            facts.append(f"The user is {part[0].lower()}{part[1:]}")
     return facts
 
 
@@ -179,6 +181,7 @@ _DID = re.compile(
     r"[a-z]+[^e]ed\s+\w+\s+\w+",  # not "need a hand"
     re.I,
 )
+_RETIRED = re.compile(r"^(?:(?:now|recently|just|semi[- ]?)\s*)?retired\b(?!\s+(?:from\s+)?(?:it|that|this)\b)", re.I)
 _AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:yrs?|years?|y/?o)(?:[\s-]+old)?(?:\s+|$)", re.I)
 _PLACE = re.compile(r"(?-i:[A-Z][a-zà-ÿ]+(?:,? [A-Z][a-zà-ÿ]+){0,2})")
 # "63 yr old retired firefighter here, Dayton Ohio": who, then where, said as a sign-on
@@ -195,8 +198,12 @@ def _names_a_role(phrase: str) -> bool:
         return words[0] not in NOT_JOBS
     studying = re.search(r"\bstudent\s+(?:\d(?:st|nd|rd|th)\s+year|year\s+\d)$", head.lower())  # "PhD student 2nd year"
     return 0 < len(words) <= 6 and (
-        studying is not None or (words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS))
+        studying is not None or words[-1] in _TITLES or (words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS))
     )
+
+
+# Titles that end like no job word: "co-founder and CEO of Ledgerly", "VP of sales", "CTO at Stripe"
+_TITLES = frozenset(word_list("ceo cto cfo coo cmo cio cpo cso vp svp evp gm"))
 
 
 _INSTRUMENTS = frozenset(
@@ -205,4 +212,7 @@ _INSTRUMENTS = frozenset(
 
 
 def _proper(text: str) -> bool:
+    first = text.split()[0]
+    if len(first) > 1 and first.isupper():  # "CEO of Ledgerly", "VP of sales": kept as written
+        return True
     return text[:1].isupper() and text.split()[0].lower() not in NOT_JOBS and not _names_a_role(text.split()[0])

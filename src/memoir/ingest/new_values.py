@@ -53,7 +53,10 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         about = _about(value, reading) - CHANGE_STEMS - stems(" ".join(v.text for v in given))
         goer = _going(value, reading)
         theirs = _someone_elses(value, reading)
+        aged = _aged(value, reading)
         for known in live:
+            if aged and not any(t.attribute == "age" and t.subject in aged for t in known.topics):
+                continue  # "so I'm 73 now. Peggy says …" is the user's age, not the one Peggy wants
             if goer is not None and goer not in known.text.lower().split()[:4]:  # "The user's brother Tom lives"
                 continue  # "Declan is off to Australia" moves Declan, not the café he ran with the user
             if theirs is not None and not known.text.lower().startswith(theirs):
@@ -86,6 +89,18 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         if len(bare) == 1 and len(counts) == 1:
             return [(counts[0], "implicit", bare[0].text)]
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _aged(value: Value, reading: Reading) -> set[str]:
+    """Whose age the value is, where its statement says of a person ("The user is 73 now": the user's; not
+    "The user's team is 7 now", a count)."""
+    return {
+        t.subject
+        for s in reading.statements
+        if value.text in s.text
+        for t in topics(s.text)
+        if t.attribute == "age" and t.value == value.text and (t.subject == "user" or t.subject.split()[-1] in PEOPLE)
+    }
 
 
 _BARE_COUNT = re.compile(r"\b(?:only|just|down to|up to|so)\s+$", re.I)

@@ -27,7 +27,9 @@ _MOOD_ED = (
 _PAST_START = re.compile(
     rf"^(?!(?:{_MOOD_ED})\b|let\s+(?:me|us)\b"
     r"|(?:put|set|read|cut)\b(?!.*\b(?:yesterday|last|ago|earlier|already|this morning|today|before)\b))"
-    r"(?P<verb>[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")\s+(?P<rest>\S.*)$",
+    r"(?P<verb>[a-z]+ed|"
+    + "|".join(sorted(IRREGULAR_PAST))
+    + r")\s+(?P<rest>(?!&)\S.*)$",  # not "spoke & chain", a name
     re.I,
 )
 _EXPERIENCE = re.compile(
@@ -52,13 +54,28 @@ _PRESENT_START = re.compile(
     # "want truck driver job", not "want to sleep"; "live in schiedam", not "live in fear"
     r"^(?:(?:want|wanna)\s+(?!to\b|it\b|this\b|that\b|them\b|some\b|more\b)"
     r"|live\s+in\s+(?!fear|hope|denial|peace|the\b|a\b|my\b)(?=[\w-]+(?:\s+[\w-]+)?\s*$)"
-    r"|prefer\s+(?!it\b|this\b|that\b|them\b))\S",
+    r"|prefer\s+(?!it\b|this\b|that\b|them\b)"
+    r"|own\s+(?=(?:a|an|my|our|the|two|three|four|\d+)\s))\S",  # "own a bike shop in portland"
     re.I,
 )
 
 _DOING_NOW = re.compile(
-    r"^(?:doing|playing|working|studying|learning|training|teaching|coaching|living)\s+"
+    r"^(?:doing|doin['’]?|playing|working|studying|learning|training|teaching|coaching|living)\s+"
     r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b)\S.*\bnow\b",
+    re.I,
+)
+# "teaching at a hagwon in mapo", "working for a logistics firm": where the user works now
+_WORKING_AT = re.compile(
+    r"^(?:(?:currently|now|still)\s+)?(?:teaching|working|nursing|coaching|lecturing|interning)\s+(?:at|for)\s+"
+    r"(?!(?:it|that|this|home|the moment|all|least|most|once|night|nights|weekends?)\b)\S",
+    re.I,
+)
+# "married to a korean citizen (min-ji) since last yr": a state, not a past deed ("married my high school sweetheart")
+_STATE_TO = re.compile(r"^(?:married|engaged)\s+to\s+(?!(?:it|that|this|the idea|my job|work)\b)\S", re.I)
+# "bring my corgi noodle to the shop every day": what the user does, with how often (no request to the assistant)
+_HABIT = re.compile(
+    r"^(?!(?:please|pls|can|could|would|tell|give|send|show|help|remind|make|let|write|find|check|list|"
+    r"suggest|explain)\b)[a-z]+\s+(?:my|our)\s+\S.*\b(?:every|each)\s+(?:day|morning|evening|night|week|weekend)\b",
     re.I,
 )
 _BEEN_DOING = re.compile(
@@ -105,7 +122,15 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     experience = _EXPERIENCE.match(clause)  # "5 years experience, mostly Java and Python"
     if experience and (context.first_person or context.person is None):
         return [f"The user has {experience.group('n')} years of experience{experience.group('rest')}"]
-    if _DOING_NOW.match(clause) and nobody_else:  # "doing volleyball now w my friends": what the user does now
+    if re.match(r"(?:married|engaged)\s+to\b", clause, re.I):  # a state, never "The user married to …"
+        return (
+            user(f"I'm {clause[0].lower()}{clause[1:]}", context) if _STATE_TO.match(clause) and nobody_else else None
+        )
+    if _HABIT.match(clause) and not _PAST_START.match(clause) and nobody_else:
+        return user(f"I {clause[0].lower()}{clause[1:]}", context)
+    if (
+        _DOING_NOW.match(clause) or _WORKING_AT.match(clause)
+    ) and nobody_else:  # "doing volleyball now w my friends": what the user does now
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
