@@ -1,4 +1,4 @@
-"""Facts said the way the `blind4` set's people said them (a set written by a helper who saw neither the
+"""Facts said, and changed, the way the `blind4` set's people said them (a set written by a helper who saw neither the
 rules nor the other sets): a title in an introduction, a retirement, a job or a shop said without "I", a
 habit with how often, a marriage as a state, an age that is the user's whoever else the message names.
 
@@ -82,4 +82,55 @@ def test_what_people_say_tersely_or_in_an_introduction(said: str, facts: list[st
     ],
 )
 def test_an_age_said_now_is_whose_it_says(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # A pet put down by name takes what was known of it along, however the fact that named it began
+        (
+            ["our old border collie Duke follows me out there every morning.", "Had to put Duke down yesterday."],
+            ["The user had to put Duke down yesterday"],
+        ),
+        (
+            ["My dog walker Sam comes at 9.", "Had to put Sam down for the early slot."],
+            ["The user had to put Sam down for the early slot", "The user's dog walker Sam comes at 9"],
+        ),
+        # What is cancelled "in the end" is cancelled; a trip is no "he"
+        (
+            [
+                "I have a holiday to Lanzarote booked for the midterm.",
+                "We cancelled Lanzarote in the end. He had a fall last week, nothing broken thank God.",
+            ],
+            [],
+        ),
+        # An age run on in a message typed without stops
+        (["I'm 15.", "it was my birthday yesterday im 16 now!!"], ["The user is 16 now"]),
+        (["I think im 3 days late"], []),
+        # A count kept is the count now
+        (
+            ["I have 12 students right now.", "I'm cutting down teaching before the move. I'm keeping 5 students."],
+            ["The user is cutting down teaching before the move", "The user is keeping 5 students"],
+        ),
+        # A new job, said as got, replaces the job said without its article; moving closer to it is no new job
+        (
+            [
+                "I am pastry chef in hotel downtown, the Fairmont.",
+                "Big news! I got job at bakery in Leslieville, head baker position.",
+                "Also we decide to move closer to new job.",
+            ],
+            [
+                "The user decides to move closer to new job",
+                "The user got job at bakery in Leslieville, head baker position",
+            ],
+        ),
+        # An apartment found, typed without its article, is where the user will live
+        (
+            ["We live in North York now.", "We found apartment in Riverdale, it is bigger."],
+            ["The user found apartment in Riverdale"],
+        ),
+    ],
+)
+def test_a_change_said_as_the_blind4_set_said_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts

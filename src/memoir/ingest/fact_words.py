@@ -72,9 +72,10 @@ def taken_part(clause: str) -> str:
     cue = RETRACTION.search(clause)
     if cue is None:
         return clause
-    # what follows is why, or where every club and shift is ("the wednesday club thing at school")
+    # what follows is why, where every club and shift is ("the wednesday club thing at school"), or how it ended
     why = re.search(
-        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b)",
+        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b"
+        r"|(?:in the end|eventually|at last|after all)\b)",  # "We cancelled Lanzarote in the end": how it ended
         clause[cue.end() :],
         re.I,
     )

@@ -57,6 +57,7 @@ _NAME_GONE = re.compile(
     rf"(?<![\w'’-])(?P<before>\w+\s+)?(?P<name>{_NAME})\s+(?:has\s+)?"
     r"(?:died|passed away|was put down|had to be put down)\b"
 )
+_PUT_DOWN = re.compile(rf"\bput\s+(?P<name>{_NAME})\s+down\b")  # "had to put Duke down yesterday": a known pet
 _PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
 _BROKE_UP = re.compile(
     # not "we split up the bill", "I broke up the fight", "I'm single-handedly running it"
@@ -99,7 +100,7 @@ def kind_words(text: str) -> str:
 def says_gone(text: str) -> bool:
     """Does a sentence say a pet, a partner or an associate of the user's is gone?"""
     patterns = (*_PET_GONE, _BROKE_UP, _LEFT)
-    return any(p.search(text) for p in patterns) or _NAME_GONE.search(text) is not None
+    return any(p.search(text) for p in patterns) or any(p.search(text) is not None for p in (_NAME_GONE, _PUT_DOWN))
 
 
 def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
@@ -118,6 +119,7 @@ def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
             relation.group(1).split()[0] in kinds | relations
             or relation.group(1) in relations
             or relation.group(1).split()[-1] in names  # "The user's cat Miso is 3"
+            or ((pet := _pet_of(known.text)) is not None and pet[0] in names)  # "… old border collie Duke follows …"
         )
         has = re.match(rf"the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND})\b", lower)
         # "has a dog named Pepper and a cat named Salt" is the cat's too: not taken back for the dog
@@ -148,6 +150,7 @@ def _gone(text: str, live: Sequence[Known]) -> tuple[frozenset[str], set[str], s
             before = (m.group("before") or "").strip().lower()
             if m.group("name").lower() in pets and before not in PEOPLE:
                 names.add(m.group("name").lower())
+        names |= {m.group("name").lower() for m in _PUT_DOWN.finditer(text) if m.group("name").lower() in pets}
     for m in _BROKE_UP.finditer(text):
         partners = _related(live, _PARTNERS)
         named = m.group("name")
@@ -171,7 +174,8 @@ _PET_FACTS = [
         re.I,
     ),
     re.compile(rf"^the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND}),? (?:called |named )?(?P<name>\w+)$", re.I),
-    re.compile(rf"^the user's (?P<kind>{_ANY_KIND}) (?P<name>{_NAME})\b", re.I),  # "The user's cat Miso is 3"
+    # "The user's cat Miso is 3", "The user's old border collie Duke follows the user out"
+    re.compile(rf"^the user's {_FOND}(?:[\w-]+ )?(?P<kind>{_ANY_KIND}) (?P<name>{_NAME})\b", re.I),
 ]
 
 

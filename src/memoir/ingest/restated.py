@@ -103,6 +103,10 @@ BARE_CHANGE = re.compile(
 
 
 _WHO = stem_set(" ".join(PEOPLE))
+# "we decide to move closer to new job": the new job says where the user moves, it is not the job that changes
+_NEAR_NEW = re.compile(
+    r"\b(?:closer to|nearer to|near|next to)\s+(?:the\s+|my\s+|our\s+|their\s+)?new\s+(?P<what>[\w-]+)", re.I
+)
 
 
 def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
@@ -117,6 +121,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
         said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
         own = stems(switched.group("kind")) if switched else stems(said) - CHANGE_STEMS - names
+        own -= stems(" ".join(m.group("what") for m in _NEAR_NEW.finditer(said)))  # where to, not what changes
         others = opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None

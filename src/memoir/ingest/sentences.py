@@ -147,6 +147,8 @@ _SPLIT = re.compile(
     # "daughter zosia is 5 does she go on cv": a question run on
     r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
     r"|,?\s+(?:because|bc|cuz|coz|bcoz)\s+"
+    # "it was my birthday yesterday im 16 now": an age run on (not "I think im 3 days late")
+    r"|(?<=[a-z])\s+(?=(?:im|i'm|i’m)\s+\d{1,3}(?:\s+now\b|\s+(?:years?|yrs?|yo)\b|\s*(?:[!.,]|$)))"
     r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb

@@ -23,6 +23,7 @@ from memoir.ingest.values import NUMBER_WORDS, values
 from memoir.ingest.workplaces import (
     BESIDE,
     EMPLOYER,
+    GOT_JOB,
     JOB_NOUN,
     JOINING,
     LEADS,
@@ -64,6 +65,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"^(?P<s>the user)(?: and [\w' ]+?)?\s+(?:(?:now|currently|still|also|just)\s+)*"
             r"(?:lives|live|is living|are living|resides|is based|"
             r"(?:got|found|bought|rented|have|has) an? (?:flat|house|apartment|place|home)(?: together)?|"
+            # "found apartment in Riverdale", "found a cheaper room in Leith": typed without the article, or sized
+            r"(?:got|found|bought|rented) (?:an? )?(?:(?:new|bigger|smaller|cheaper|nicer)\s+)?"
+            r"(?:flat|house|apartment|place|home|room|studio)|"
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
             r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)\s+(?:back\s+)?"
@@ -153,7 +157,8 @@ _POSSESSIVE = re.compile(
 # number at a time (not a span or a measure: "The user has 3 weeks left")
 _COUNTED = re.compile(
     r"^the user(?:'s (?P<whose>team|staff|company|business|shop|café|cafe|restaurant|class|family|household|school))?"
-    rf"\s+(?:has|have|is|are|has got)\s+(?:now\s+)?(?:about\s+|around\s+|only\s+)?(?P<n>\d{{1,4}}|{_NUMBER})"
+    rf"\s+(?:has|have|is|are|has got|is keeping|keeps|is down to)\s+(?:now\s+)?(?:about\s+|around\s+|only\s+)?"
+    rf"(?P<n>\d{{1,4}}|{_NUMBER})"
     r"\s+(?:more\s+)?(?P<what>[a-z]+)\b",
     re.I,
 )
@@ -221,6 +226,10 @@ def topics(fact: str) -> tuple[Topic, ...]:
     for job in (JOB_NOUN.match(text), JOINING.match(text), POSITION.match(text)):
         if job and names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
+    got = GOT_JOB.match(text)  # "got job at bakery in Leslieville, head baker position": a new job, its role
+    if got and not any(t.attribute == "job" for t in found):
+        role = got.group("v") if got.group("v") and names_a_job(got.group("v")) else got.group("where")
+        found.append(Topic("user", "job", _value(role)))
     where = employer(text)
     if where and not any(t.attribute == "employer" for t in found):  # "a backend dev at Infosys": Infosys
         found.append(Topic("user", "employer", _value(where)))

@@ -11,6 +11,7 @@ from memoir.ingest.lexicon import JOB_ENDINGS, NOT_JOBS, word_list
 __all__ = [
     "BESIDE",
     "EMPLOYER",
+    "GOT_JOB",
     "JOB_NOUN",
     "JOINING",
     "LEADS",
@@ -61,7 +62,8 @@ _BARE_JOBS = "|".join(
 JOB_NOUN = re.compile(
     r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to|"
     # without an article ("I am chef de partie", "she is nurse"), only a word that names nothing but a job
-    rf"is(?=\s+(?:[\w]+-)?(?:{_BARE_JOBS})\b))\s+"
+    # ("I am pastry chef in hotel downtown": one word before it)
+    rf"is(?=\s+(?:(?!(?:not|no|never|like|the|such|so)\b)[\w]+[- ])?(?:{_BARE_JOBS})\b))\s+"
     r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?P<where>\s+(?:at|for|in|with)\s+.+)?$",
     re.I,
 )
@@ -77,6 +79,14 @@ POSITION = re.compile(
     r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|accepted|took|has got)\s+"  # an offer is no job yet
     r"(?:the|a|an)\s+(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)\s+(?:position|job|role|post)\s+"
     r"(?P<where>(?:at|with)\s+[^,]+)",
+    re.I,
+)
+
+# "got job at bakery in Leslieville, head baker position", "landed a new job at Stripe": a job, its role if said
+GOT_JOB = re.compile(
+    r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|has got|has landed)\s+(?:a\s+|the\s+)?(?:new\s+)?job\s+"
+    r"(?P<where>(?:at|with)\s+[^,]+?)(?:,\s*(?:as\s+(?:an?\s+)?)?(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?:\s+(?:position|role|post))?)?$",
     re.I,
 )
 
