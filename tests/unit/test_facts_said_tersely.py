@@ -46,6 +46,25 @@ from tests.unit.test_fact_rules import settle
             ["The user is married to a korean citizen (min-ji) since last yr"],
         ),
         ("walk my dog every morning.", ["The user walks their dog every morning"]),
+        # A parent named as people name their own, without "my"
+        (
+            "Dad's also starting at a day centre in Ballincollig on Tuesdays.",
+            ["The user's dad is also starting at a day centre in Ballincollig on Tuesdays"],
+        ),
+        ("Mum's moving to Galway in June.", ["The user's mum is moving to Galway in June"]),
+        ("Mom and pop shops are closing.", []),
+        ("Dad jokes are the best.", []),
+        # "he" is no woman of the user's, "she" no man
+        ("gave taco to my mom. he hated the new truck.", ["The user gave taco to their mom"]),
+        ("My sister came over. He hated the new truck.", ["The user's sister came over"]),
+        (
+            "My sister came over. She hated the new truck.",
+            ["The user's sister came over", "The user's sister hated the new truck"],
+        ),
+        # A request typed without its article asks the assistant; a choice is no job ("went" is no "-ent" role)
+        ("need cheap cpap cleaning tips.", []),
+        ("need a new car", ["The user needs a new car"]),
+        ("Went with the LandCruiser in the end.", ["The user went with the LandCruiser in the end"]),
         # Near misses: a request, a name that opens with a past verb, nothing owned, a day at home
         ("send my mum a card every week.", []),
         ("spoke & chain.", []),
@@ -104,6 +123,12 @@ def test_an_age_said_now_is_whose_it_says(turns: list[str], facts: list[str]) ->
                 "We cancelled Lanzarote in the end. He had a fall last week, nothing broken thank God.",
             ],
             [],
+        ),
+        # A pet given away by the name it was typed with
+        (["my chihuahua Taco rides with me.", "gave taco to my mom."], ["The user gave taco to their mom"]),
+        (
+            ["my chihuahua Taco rides with me.", "gave my mom a hug."],
+            ["The user gave their mom a hug", "The user's chihuahua Taco rides with the user"],
         ),
         # An age run on in a message typed without stops
         (["I'm 15.", "it was my birthday yesterday im 16 now!!"], ["The user is 16 now"]),

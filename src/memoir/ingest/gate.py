@@ -91,7 +91,8 @@ _CHITCHAT = re.compile(
     r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b"
     # what the user asks the assistant to make ("Need a meal plan that isn't rabbit food", "I need an
     # itinerary …", "need a vegetarian dinner idea for tonight"): a request, not a fact of their life
-    r"|^(?:needs|wants|would like|'d like|is looking for|is after)\s+(?:a|an|some|the|one|a few|a couple of)\s+"
+    # ("need cheap cpap cleaning tips": typed without the article too)
+    r"|^(?:needs|wants|would like|'d like|is looking for|is after)\s+(?:(?:a|an|some|the|one|a few|a couple of)\s+)?"
     r"(?:[\w-]+\s+){0,3}(?:plan|ideas?|itinerary|list|recipes?|outline|letter|email|e-mail|summary|draft|template|"
     r"suggestions?|tips|advice|poem|message|caption|post|script|schedule|checklist|name|names|quote|"
     r"explanation|example|toast|speech|bio)\b"

@@ -127,6 +127,8 @@ NOT_JOBS = frozenset(
         "order letter paper center centre matter better later either neither rather together over under power "
         "another whatever however wonder answer ever her whether butter computer printer finger shoulder "
         # where one works or studies, not what one is: "materials science department"
-        "department apartment basement government tournament garlic"
+        "department apartment basement government tournament garlic "
+        # verbs and words that end like a job ("went with the octavia estate", "spent the day at the zoo")
+        "went sent spent meant bent rent lent want can't won't don't isn't ant event moment comment present"
     )
 )

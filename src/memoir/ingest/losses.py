@@ -58,6 +58,10 @@ _NAME_GONE = re.compile(
     r"(?:died|passed away|was put down|had to be put down)\b"
 )
 _PUT_DOWN = re.compile(rf"\bput\s+(?P<name>{_NAME})\s+down\b")  # "had to put Duke down yesterday": a known pet
+# "gave taco to my mom", "rehomed Biscuit": a known pet, by its name as typed
+_GIVEN = re.compile(
+    r"\b(?:gave|given|re-?homed)\s+(?P<name>[\w'’-]+)\s+(?:away\b|to\s+(?:my|our|a|an|the|his|her)\b)", re.I
+)
 _PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
 _BROKE_UP = re.compile(
     # not "we split up the bill", "I broke up the fight", "I'm single-handedly running it"
@@ -100,7 +104,9 @@ def kind_words(text: str) -> str:
 def says_gone(text: str) -> bool:
     """Does a sentence say a pet, a partner or an associate of the user's is gone?"""
     patterns = (*_PET_GONE, _BROKE_UP, _LEFT)
-    return any(p.search(text) for p in patterns) or any(p.search(text) is not None for p in (_NAME_GONE, _PUT_DOWN))
+    return any(p.search(text) for p in patterns) or any(
+        p.search(text) is not None for p in (_NAME_GONE, _PUT_DOWN, _GIVEN)
+    )
 
 
 def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
@@ -150,7 +156,8 @@ def _gone(text: str, live: Sequence[Known]) -> tuple[frozenset[str], set[str], s
             before = (m.group("before") or "").strip().lower()
             if m.group("name").lower() in pets and before not in PEOPLE:
                 names.add(m.group("name").lower())
-        names |= {m.group("name").lower() for m in _PUT_DOWN.finditer(text) if m.group("name").lower() in pets}
+        for pattern in (_PUT_DOWN, _GIVEN):
+            names |= {m.group("name").lower() for m in pattern.finditer(text) if m.group("name").lower() in pets}
     for m in _BROKE_UP.finditer(text):
         partners = _related(live, _PARTNERS)
         named = m.group("name")

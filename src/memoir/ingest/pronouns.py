@@ -72,6 +72,8 @@ def pronoun(clause: str, context: Context) -> list[str] | None:
             who = context.his if said == "he" else context.hers
             if who is not None and not who.split()[-1][:1].isupper():
                 context.person = who  # "She don't like the cold. Also she is diabetic": the mother, both times
+        if said in ("he", "she") and who is not None and not fits(said, who):  # "my mom. he hated …": not her
+            who = context.pet if context.pet is not None and fits(said, context.pet) else None
         if who is None or (said == "it" and _NOBODY_IT.match(match.group("rest"))):
             return []  # "it'll mostly be me and my mum": no thing of the user's, who will be there
         aux = {"'s": "is", "'re": "are", "'ve": "has", "'ll": "will", "'d": "would"}.get(

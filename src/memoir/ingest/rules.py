@@ -256,7 +256,19 @@ def _not_taken_back(clause: str, changing: bool) -> str:
     return ""
 
 
+# "Dad's also starting at a day centre", "Mum is moving to Galway": a parent named as people name their own,
+# without "my" (not "Dad jokes", "Mom and pop shops": a verb must follow)
+_OWN_PARENT = re.compile(
+    r"^(?P<who>(?-i:[DM])(?:ad|um|om|am|addy|ommy|ummy)|(?-i:G)ran(?:dma|dpa|ny))"
+    r"(?=(?:'s|’s| is| was| has| had| will)\s)",
+)
+
+
 def _read_clause(clause: str, context: Context) -> list[Statement]:
+    clause = _OWN_PARENT.sub(lambda m: f"My {m.group('who').lower()}", clause)
+    clause = re.sub(  # "My dad's also starting": is, not his
+        r"^(My \w+)['’]s(?=\s+(?:(?:also|now|just|still)\s+)?\w+ing\b)", r"\1 is", clause
+    )
     first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
     written = _made(first, context)
     for part in more:  # "… is a nurse and works nights": the second verb's subject is the first's
