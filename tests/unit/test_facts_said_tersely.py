@@ -159,3 +159,109 @@ def test_an_age_said_now_is_whose_it_says(turns: list[str], facts: list[str]) ->
 )
 def test_a_change_said_as_the_blind4_set_said_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+# Near misses of this file's classes (a hostile review's, 2026-12-06, eighth session): a possessive before a noun in
+# -ing, a name that starts like "Dad", an age that is no birthday's, a request asked of the assistant, a pet put down
+# for a nap or given to the vet, a count kept for a day, a cook who is no chef, a job got for someone else, a hotel
+# room, a shift tomorrow, a chore now, a title of nothing: none replaces, takes back or garbles what is known.
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["I'm 30.", "apparently im 40 years too early for retirement"], ["The user is 30"]),
+        (["I'm 15.", "bruh im 100"], ["The user is 15"]),
+        (["I'm 15.", "if im 16 now can i get a job"], ["The user is 15"]),
+        (["I'm 15.", "feels like im 80 now with this back pain"], ["The user is 15"]),
+        (["My son Leo is 7.", "my son is 8 now"], ["The user's son Leo is 8"]),
+        (["My mom Carol is 70.", "my mom is 71 now"], ["The user's mom Carol is 71"]),
+        (
+            ["I have 4 kids.", "I'm keeping 2 kids home today, they're sick"],
+            ["The user has 4 kids", "The user is keeping 2 kids home today"],
+        ),
+        (
+            ["My team has 8 people.", "I'm keeping 5 people on the project"],
+            ["The user is keeping 5 people on the project", "The user's team has 8 people"],
+        ),
+        (["doin much better now thanks"], []),
+        (["doin pretty good now"], []),
+        (["doin the dishes now, what were we talking about"], []),
+        (["doin laundry now brb"], []),
+        (
+            ["I live in Leeds.", "I got a room at the Hilton in London for the conference"],
+            ["The user got a room at the Hilton in London for the conference", "The user lives in Leeds"],
+        ),
+        (
+            ["We live in North York now.", "We rented a studio in Paris for the week"],
+            ["The user lives in North York now", "The user rented a studio in Paris for the week"],
+        ),
+        (
+            ["We live in North York now.", "got a bigger room in the same flat"],
+            ["The user got a bigger room in the same flat", "The user lives in North York now"],
+        ),
+        (["My dog Biscuit is a lab.", "rehomed Biscuit."], ["The user rehomed Biscuit"]),
+        (
+            ["I'm a nurse at St Mary's.", "got job at Kaiser, night shift nurse position"],
+            ["The user got job at Kaiser, night shift nurse position"],
+        ),
+        (
+            ["I'm a software engineer at Google.", "got job at amazon, senior engineer"],
+            ["The user got job at amazon, senior engineer"],
+        ),
+        (["does my cat need a bath every week"], []),
+        (["why my cat throws up every morning"], []),
+        (["how my son can study every evening without phone"], []),
+        (["where my keys go every morning is a mystery"], []),
+        (
+            [
+                "I have a holiday to Lanzarote booked for the midterm. I also have a trip to Rome booked for Easter.",
+                "We cancelled in the end the Lanzarote holiday",
+            ],
+            ["The user also has a trip to Rome booked for Easter"],
+        ),
+        (["I'm Ann, spent 20 years as a nurse."], ["The user spent 20 years as a nurse", "The user's name is Ann"]),
+        (["own the problem, don't blame others - is that good leadership advice?"], []),
+        (
+            ["I own a café in Leeds.", "own the problem, don't blame others - is that good leadership advice?"],
+            ["The user owns a café in Leeds"],
+        ),
+        (["own the libs lol"], []),
+        (["My dad's wedding ring is lost."], ["The user's dad's wedding ring is lost"]),
+        (["My mum's cooking is the best."], ["The user's mum's cooking is the best"]),
+        (["My sister's building is on fire!"], ["The user's sister's building is on fire"]),
+        (["My husband's evening shift ends at 11."], ["The user's husband's evening shift ends at 11"]),
+        (["My cat Rose is 5.", "put Rose down for her nap"], ["The user's cat Rose is 5"]),
+        (
+            ["My dog Max is 12.", "put Max down for the 3pm slot at the vet, just a checkup"],
+            ["The user's dog Max is 12"],
+        ),
+        (["My dog Max is 12.", "can't put Max down, he's so cuddly lol"], ["The user's dog Max is 12"]),
+        (["My dog Max is 12.", "I will never put Max down, no matter what the vet says"], ["The user's dog Max is 12"]),
+        (["My son needs speech therapy."], ["The user's son needs speech therapy"]),
+        (["I need speech therapy after my stroke."], ["The user needs speech therapy after their stroke"]),
+        (
+            ["need post-op physio twice a week after my ACL surgery"],
+            ["The user needs post-op physio twice a week after their ACL surgery"],
+        ),
+        (["need plan b"], ["The user needs plan b"]),
+        (
+            ["booked Dr Patel for Tuesday. He is a cardiologist."],
+            ["Dr Patel is a cardiologist", "The user booked Dr Patel for Tuesday"],
+        ),
+        (["booked Marco for the gig. He is a DJ."], ["Marco is a DJ", "The user booked Marco for the gig"]),
+        (["booked Sarah a table at Nobu. She is vegan."], ["Sarah is vegan", "The user booked Sarah a table at Nobu"]),
+        (["cancelled Sarah's party. She has covid."], ["Sarah has covid"]),
+        (["I'm Gus, BTW the CEO of our company is a jerk."], ["The user's name is Gus"]),
+        (["I'm Max, the guy who emailed the CEO."], ["The user's name is Max"]),
+        (["I'm Ally, gm"], ["The user's name is Ally"]),
+        (["I'm Mo, CEO of my own life lol"], ["The user's name is Mo"]),
+        (["working for free is not ok, right?"], []),
+        (["I'm a nurse at St Mary's.", "working for free is not ok, right?"], ["The user is a nurse at St Mary's"]),
+        (
+            ["I'm a nurse at St Mary's.", "working at 7am tomorrow, need an alarm routine"],
+            ["The user is a nurse at St Mary's"],
+        ),
+        (["I'm a nurse at St Mary's.", "working for the weekend lol"], ["The user is a nurse at St Mary's"]),
+    ],
+)
+def test_near_misses_of_the_blind4_classes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

@@ -67,15 +67,18 @@ def alike_stems(words: frozenset[str], others: frozenset[str]) -> frozenset[str]
     return frozenset(w for w in words if w in others or (len(w) >= 5 and w[:5] in starts))
 
 
+_HOW_IT_ENDED = re.compile(r"\s*\b(?:in the end|eventually|at last|after all)\b", re.I)
+
+
 def taken_part(clause: str) -> str:
     """The clause up to what it takes back: "Arjun has left us" of "Arjun has left us to do his MBA in Pune"."""
+    clause = _HOW_IT_ENDED.sub("", clause)  # "We cancelled Lanzarote in the end", "gave up eventually on piano"
     cue = RETRACTION.search(clause)
     if cue is None:
         return clause
-    # what follows is why, where every club and shift is ("the wednesday club thing at school"), or how it ended
+    # what follows is why, or where every club and shift is ("the wednesday club thing at school")
     why = re.search(
-        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b"
-        r"|(?:in the end|eventually|at last|after all)\b)",  # "We cancelled Lanzarote in the end": how it ended
+        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b)",
         clause[cue.end() :],
         re.I,
     )

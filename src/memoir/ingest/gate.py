@@ -91,8 +91,11 @@ _CHITCHAT = re.compile(
     r"totally agrees|agree|say|mean|know|see|think|guess|hope|wish|bet)\b"
     # what the user asks the assistant to make ("Need a meal plan that isn't rabbit food", "I need an
     # itinerary …", "need a vegetarian dinner idea for tonight"): a request, not a fact of their life
-    # ("need cheap cpap cleaning tips": typed without the article too)
-    r"|^(?:needs|wants|would like|'d like|is looking for|is after)\s+(?:(?:a|an|some|the|one|a few|a couple of)\s+)?"
+    # typed without the article, only what the assistant makes: "need cheap cpap cleaning tips", not "needs speech
+    # therapy", "need post-op physio", "want name change"
+    r"|^(?:needs|wants)\s+(?:[\w-]+\s+){0,3}(?:tips|ideas|suggestions|advice|recipes|itinerary|outline|template|"
+    r"checklist|captions?)\b|^(?:needs|wants) to (?:write|draft|send) (?:an? )?(?:email|e-mail|letter|message)\b"
+    r"|^(?:needs|wants|would like|'d like|is looking for|is after)\s+(?:a|an|some|the|one|a few|a couple of)\s+"
     r"(?:[\w-]+\s+){0,3}(?:plan|ideas?|itinerary|list|recipes?|outline|letter|email|e-mail|summary|draft|template|"
     r"suggestions?|tips|advice|poem|message|caption|post|script|schedule|checklist|name|names|quote|"
     r"explanation|example|toast|speech|bio)\b"

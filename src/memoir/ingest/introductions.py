@@ -152,7 +152,7 @@ def _described(text: str) -> list[str]:
             facts.append(f"The user is in {part.removeprefix('in ')}")
         elif re.match(r"^been\s+\w+ing\b", part, re.I):  # "been doing nails 5 yrs at a salon in decatur"
             facts.append(f"The user has {part}")
-        elif _DID.match(part):  # "farmed corn and beans outside of Ames": what the user did
+        elif _DID.match(part) or _IRREGULAR_DID.match(part):  # "farmed corn near Ames", "spent 20 years as a nurse"
             facts.append(third_person(f"I {part[0].lower()}{part[1:]}") or f"The user {part}")
         elif _WHERE_OR_DOING.match(part):  # "based in Dubai", "now running yoga retreats in Ubud"
             facts.append(f"The user is {part}")
@@ -181,7 +181,16 @@ _DID = re.compile(
     r"[a-z]+[^e]ed\s+\w+\s+\w+",  # not "need a hand"
     re.I,
 )
-_RETIRED = re.compile(r"^(?:(?:now|recently|just|semi[- ]?)\s*)?retired\b(?!\s+(?:from\s+)?(?:it|that|this)\b)", re.I)
+# "retired now after farming corn", "retired since 2019", "retired from teaching"; not "retired the dog from agility"
+_RETIRED = re.compile(
+    r"^(?:(?:now|recently|just|semi[- ]?)\s*)?retired"
+    r"(?:\s+(?:now|after|since|from\s+(?!it\b|that\b|this\b)|in|last|this|early|a|two|three|\d)\b[^,]*)?$",
+    re.I,
+)
+# An irregular past and what it did ("spent 20 years as a nurse", "grew up in Cork"), not "sent here by my therapist"
+_IRREGULAR_DID = re.compile(
+    r"^(?:spent|grew up|went|took|made|ran|built|taught|wrote|sold|left)\s+(?!here\b|by\b|there\b)\w+", re.I
+)
 _AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:yrs?|years?|y/?o)(?:[\s-]+old)?(?:\s+|$)", re.I)
 _PLACE = re.compile(r"(?-i:[A-Z][a-zà-ÿ]+(?:,? [A-Z][a-zà-ÿ]+){0,2})")
 # "63 yr old retired firefighter here, Dayton Ohio": who, then where, said as a sign-on
@@ -192,18 +201,36 @@ def _names_a_role(phrase: str) -> bool:
     """ "site engineer at Bouvier Construction", "retired librarian", "3rd year phd student in marine biology"."""
     head = re.split(r"\s+(?:at|in|for|with|from|of|on|near|outside)\s+", phrase, maxsplit=1)[0]  # "officer on the A380"
     words = head.lower().split()
+    if words and words[0] in _PAST_FIRST:  # "sent here by my therapist" is no therapist
+        return False
     if len(words) == 2 and words[1] == "player" and words[0] in _INSTRUMENTS:  # "bass player", not "team player"
         return True
     if len(words) >= 3 and words[1] == "de" and words[0].endswith(JOB_ENDINGS):  # "chef de cuisine", "chef de partie"
         return words[0] not in NOT_JOBS
     studying = re.search(r"\bstudent\s+(?:\d(?:st|nd|rd|th)\s+year|year\s+\d)$", head.lower())  # "PhD student 2nd year"
     return 0 < len(words) <= 6 and (
-        studying is not None or words[-1] in _TITLES or (words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS))
+        studying is not None
+        or _titled(words, phrase)
+        or (words[-1] not in NOT_JOBS and words[-1].endswith(JOB_ENDINGS))
     )
 
 
 # Titles that end like no job word: "co-founder and CEO of Ledgerly", "VP of sales", "CTO at Stripe"
-_TITLES = frozenset(word_list("ceo cto cfo coo cmo cio cpo cso vp svp evp gm"))
+_PAST_FIRST = frozenset(word_list("sent spent went got took made left came brought was were had"))
+_TITLES = frozenset(word_list("ceo cto cfo coo cmo cio cpo cso vp svp evp"))
+# What may come before a title ("co-founder and CEO", "the CTO"), not "NOT a CEO", "BTW the CEO", "married to the CEO"
+_BEFORE_TITLE = frozenset(
+    word_list("co-founder cofounder founder and & interim acting deputy the a an associate senior")
+)
+
+
+def _titled(words: list[str], phrase: str) -> bool:
+    """ "co-founder and CEO of Ledgerly": a title, not "CEO of my household lmao" nor "CEO of nothing"."""
+    return (
+        words[-1] in _TITLES
+        and all(w in _BEFORE_TITLE for w in words[:-1])
+        and re.search(r"\bof\s+(?:my|our|your|nothing|the house|the household)\b", phrase, re.I) is None
+    )
 
 
 _INSTRUMENTS = frozenset(

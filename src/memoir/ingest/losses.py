@@ -57,10 +57,21 @@ _NAME_GONE = re.compile(
     rf"(?<![\w'’-])(?P<before>\w+\s+)?(?P<name>{_NAME})\s+(?:has\s+)?"
     r"(?:died|passed away|was put down|had to be put down)\b"
 )
-_PUT_DOWN = re.compile(rf"\bput\s+(?P<name>{_NAME})\s+down\b")  # "had to put Duke down yesterday": a known pet
-# "gave taco to my mom", "rehomed Biscuit": a known pet, by its name as typed
+# "Had to put Duke down yesterday": a known pet, for good ("had to", done), not "put Max down for a nap", "will
+# never put Max down", "may have to put Max down next month", "put Duke down as an emergency contact"
+_PUT_DOWN = re.compile(
+    rf"(?:^|\b(?:we|i|we've|i've)\s+)(?:(?:just|finally)\s+)?had\s+to\s+put\s+(?P<name>{_NAME})\s+down\b"
+    r"(?!\s+(?:for|as|on|to|gently)\b)",
+    re.I,
+)
+# "gave taco to my mom", "rehomed Biscuit": a known pet, by its name as typed, given to someone to keep (not "gave
+# Mochi to the vet for her spay", "gave Taco to my mom to hold while I parked", "gave biscuit to the dog")
 _GIVEN = re.compile(
-    r"\b(?:gave|given|re-?homed)\s+(?P<name>[\w'’-]+)\s+(?:away\b|to\s+(?:my|our|a|an|the|his|her)\b)", re.I
+    r"\b(?:(?:gave|given)\s+(?P<name>[\w'’-]+)\s+(?:away\b|to\s+(?:my|our|a|an|the)\s+(?:[\w-]+\s+)?"
+    r"(?:mom|mum|mother|dad|father|parents|sister|brother|cousin|aunt|uncle|grandma|grandpa|nan|friend|neighbou?r|"
+    r"family|shelter|rescue|sanctuary|colleague|coworker|home)\b(?!\s+(?:to|for)\s+(?:hold|walk|mind|watch|a\s)))"
+    r"|re-?homed\s+(?P<rehomed>[\w'’-]+))",
+    re.I,
 )
 _PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
 _BROKE_UP = re.compile(
@@ -125,12 +136,12 @@ def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
             relation.group(1).split()[0] in kinds | relations
             or relation.group(1) in relations
             or relation.group(1).split()[-1] in names  # "The user's cat Miso is 3"
-            or ((pet := _pet_of(known.text)) is not None and pet[0] in names)  # "… old border collie Duke follows …"
         )
+        pet = _pet_of(known.text)  # "… old border collie Duke follows …", "The user has a dog named Rex"
         has = re.match(rf"the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND})\b", lower)
         # "has a dog named Pepper and a cat named Salt" is the cat's too: not taken back for the dog
         alone = has is not None and len(re.findall(rf"\b(?:{_ANY_KIND})\b", lower)) == 1
-        if subject in names or theirs or (has and alone and has.group("kind") in kinds):
+        if subject in names or theirs or (pet and pet[0] in names) or (has and alone and has.group("kind") in kinds):
             found.append(known)
     return found
 
@@ -156,8 +167,9 @@ def _gone(text: str, live: Sequence[Known]) -> tuple[frozenset[str], set[str], s
             before = (m.group("before") or "").strip().lower()
             if m.group("name").lower() in pets and before not in PEOPLE:
                 names.add(m.group("name").lower())
-        for pattern in (_PUT_DOWN, _GIVEN):
-            names |= {m.group("name").lower() for m in pattern.finditer(text) if m.group("name").lower() in pets}
+        given = [m.group("name") or m.group("rehomed") for m in _GIVEN.finditer(text)]
+        put = [m.group("name") for m in _PUT_DOWN.finditer(text)]
+        names |= {name.lower() for name in (*given, *put) if name.lower() in pets}
     for m in _BROKE_UP.finditer(text):
         partners = _related(live, _PARTNERS)
         named = m.group("name")

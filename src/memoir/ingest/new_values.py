@@ -92,14 +92,15 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
 
 
 def _aged(value: Value, reading: Reading) -> set[str]:
-    """Whose age the value is, where its statement says of a person ("The user is 73 now": the user's; not
-    "The user's team is 7 now", a count)."""
+    """ "user" where the value is the user's age as its statement says ("The user is 73 now"; not "The user's team
+    is 7 now", a count). Only the user's: a relative's age said again ("my son is 8 now") is found by the words it
+    shares with the fact that holds it ("The user's son Leo is 7"), whose topic is Leo's."""
     return {
         t.subject
         for s in reading.statements
         if value.text in s.text
         for t in topics(s.text)
-        if t.attribute == "age" and t.value == value.text and (t.subject == "user" or t.subject.split()[-1] in PEOPLE)
+        if t.attribute == "age" and t.value == value.text and t.subject == "user"
     }
 
 

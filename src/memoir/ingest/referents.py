@@ -119,7 +119,7 @@ def _unnamed_relation(clause: str, after: int) -> re.Match[str] | None:
 
 # What is cancelled, booked or flown to is a place or a plan, not a person: "We cancelled Lanzarote in the end."
 _THING_BEFORE = re.compile(
-    r"\b(?:cancell?ed|cancell?ing|booked|(?:fly|flew|flying|travel(?:l?ed|l?ing)?|moved|moving|trip|holiday)\s+(?:to|in))"
+    r"\b(?:cancell?ed|cancell?ing|(?:fly|flew|flying|travel(?:l?ed|l?ing)?|moved|moving|trip|holiday)\s+(?:to|in))"
     r"\s+$",
     re.I,
 )
@@ -143,7 +143,8 @@ def mentioned(clause: str, context: Context) -> None:
         and v.text.lower() not in NATIONALITIES | NOT_NAMES
         and (v.start > 0 or v.text.split()[0].lower() in context.known)
         and not v.text[:2].isupper()  # "RSVPs", "LUTH": an acronym is no one "she" stands for
-        and _THING_BEFORE.search(clause[: v.start]) is None  # "We cancelled Lanzarote": a trip, no "he"
+        # "We cancelled Lanzarote": a trip, no "he" (but "cancelled Jack's swim class" names Jack)
+        and (_THING_BEFORE.search(clause[: v.start]) is None or clause[v.end : v.end + 2] in ("'s", "’s"))
     ]
     places = [v for v in found if v.kind == "place"]
     if places:

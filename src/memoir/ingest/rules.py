@@ -257,18 +257,24 @@ def _not_taken_back(clause: str, changing: bool) -> str:
 
 
 # "Dad's also starting at a day centre", "Mum is moving to Galway": a parent named as people name their own,
-# without "my" (not "Dad jokes", "Mom and pop shops": a verb must follow)
+# without "my" (not "Dad jokes", "Mom and pop shops": a verb must follow; not "Dom", "Maddy", "Dad's Pizza", "Mum's
+# the word", "Mom is what my kids call me")
 _OWN_PARENT = re.compile(
-    r"^(?P<who>(?-i:[DM])(?:ad|um|om|am|addy|ommy|ummy)|(?-i:G)ran(?:dma|dpa|ny))"
-    r"(?=(?:'s|’s| is| was| has| had| will)\s)",
+    r"^(?P<who>(?-i:Dad|Daddy|Mum|Mom|Mam|Mummy|Mommy|Mammy|Grandma|Grandpa|Granny))"
+    r"(?=(?:'s|’s)\s+(?!the word\b)(?-i:[a-z0-9])|\s+(?:is|was|has|had|will)\s+(?!what\b|a\s+(?:\w+\s+)?"
+    r"(?:word|song|show|film|movie|book|name|character)\b))",
+)
+# "My dad's also starting", "Mum's moving to", "Mum's 80 this year": is, not his or hers ("My mum's cooking is the
+# best", "My dad's wedding ring" are hers and his)
+_IS_NOT_HIS = re.compile(
+    r"^(?P<s>My \w+)['’]s(?=\s+(?:(?:also|now|just|still)\s+\w+ing\b|\w+ing\s+(?:to|at|in|on|into|a|an|the|for|with|"
+    r"from|up|back|home|over|out|off|down|his|her|their|our|my|some|again|soon|next|this|tomorrow|today)\b|"
+    r"\d{1,3}\b(?!\s*(?:th|st|nd|rd)\b)))"
 )
 
 
 def _read_clause(clause: str, context: Context) -> list[Statement]:
-    clause = _OWN_PARENT.sub(lambda m: f"My {m.group('who').lower()}", clause)
-    clause = re.sub(  # "My dad's also starting": is, not his
-        r"^(My \w+)['’]s(?=\s+(?:(?:also|now|just|still)\s+)?\w+ing\b)", r"\1 is", clause
-    )
+    clause = _IS_NOT_HIS.sub(r"\g<s> is", _OWN_PARENT.sub(lambda m: f"My {m.group('who').lower()}", clause))
     first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
     written = _made(first, context)
     for part in more:  # "… is a nurse and works nights": the second verb's subject is the first's

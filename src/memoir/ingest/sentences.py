@@ -147,8 +147,6 @@ _SPLIT = re.compile(
     # "daughter zosia is 5 does she go on cv": a question run on
     r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
     r"|,?\s+(?:because|bc|cuz|coz|bcoz)\s+"
-    # "it was my birthday yesterday im 16 now": an age run on (not "I think im 3 days late")
-    r"|(?<=[a-z])\s+(?=(?:im|i'm|i’m)\s+\d{1,3}(?:\s+now\b|\s+(?:years?|yrs?|yo)\b|\s*(?:[!.,]|$)))"
     r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the)\b)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
@@ -299,12 +297,19 @@ def _statement_part(said: str) -> str | None:
     return text[: tag.start()].strip() or None
 
 
+_BIRTHDAY = re.compile(r"\b(?:birthday|bday|b-day|turned)\b", re.I)
+# Only beside a birthday: "people think im 40", "ranked up im 12 now", "im 3 years sober" are no age
+_AGE_RUN_ON = re.compile(r"(?<=[a-z])\s+(?=(?:im|i'm|i’m)\s+\d{1,3}(?:\s+now)?\s*(?:[!.,]|$))", re.I)
+
+
 def clauses(sentence: str) -> list[str]:
     """A sentence's clauses, in order, each trimmed (and without a trailing "by the way").
 
     "My wife Keiko and I plan a trip" stays one clause: a name or "my X" with no verb of its
     own before "and I" is the subject's first half, not a clause.
     """
+    if _BIRTHDAY.search(sentence):  # "it was my birthday yesterday im 16 now": the age run on is a clause
+        sentence = _AGE_RUN_ON.sub("; ", sentence)
     merged: list[str] = []
     start, joined_by = 0, ""
     for cut in [*_SPLIT.finditer(sentence), None]:

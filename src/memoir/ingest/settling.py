@@ -96,7 +96,8 @@ def _beside_the_job(text: str, mine: Sequence[Topic], known: Known) -> str | Non
     lead = re.match(r"^(?P<s>.+?\s(?:is|are))\s", head)
     # what follows a comma and says something of its own ("originally from Ohio"), not a name's
     # continuation ("at Hill, Cole & Partners", "at St Mary's, London")
-    parts = [part for part in parts if re.match(r"[a-z]", part) and len(part.split()) >= 2]
+    # ("pastry chef in hotel downtown, the Fairmont": the hotel's name too)
+    parts = [part for part in parts if re.match(r"(?!the\s+(?-i:[A-Z]))[a-z]", part) and len(part.split()) >= 2]
     if not parts or lead is None or workplace(head) is None:
         return None
     return f"{lead.group('s')} {', '.join(parts)}"

@@ -66,7 +66,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:lives|live|is living|are living|resides|is based|"
             r"(?:got|found|bought|rented|have|has) an? (?:flat|house|apartment|place|home)(?: together)?|"
             # "found apartment in Riverdale", "found a cheaper room in Leith": typed without the article, or sized
-            r"(?:got|found|bought|rented) (?:an? )?(?:(?:new|bigger|smaller|cheaper|nicer)\s+)?"
+            r"(?:found|bought|rented) (?:an? )?(?:(?:new|bigger|smaller|cheaper|nicer)\s+)?"
             r"(?:flat|house|apartment|place|home|room|studio)|"
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
@@ -157,9 +157,10 @@ _POSSESSIVE = re.compile(
 # number at a time (not a span or a measure: "The user has 3 weeks left")
 _COUNTED = re.compile(
     r"^the user(?:'s (?P<whose>team|staff|company|business|shop|café|cafe|restaurant|class|family|household|school))?"
-    rf"\s+(?:has|have|is|are|has got|is keeping|keeps|is down to)\s+(?:now\s+)?(?:about\s+|around\s+|only\s+)?"
-    rf"(?P<n>\d{{1,4}}|{_NUMBER})"
-    r"\s+(?:more\s+)?(?P<what>[a-z]+)\b",
+    r"\s+(?:has|have|is|are|has got|is down to|(?P<kept>is keeping|keeps))\s+(?:now\s+)?"
+    rf"(?:about\s+|around\s+|only\s+)?(?P<n>\d{{1,4}}|{_NUMBER})"
+    # "is keeping 5 students, all online" of 12, not "2 kids home today" nor "2 cats for my neighbour"
+    r"\s+(?:more\s+)?(?P<what>[a-z]+)\b(?(kept)(?=\s*(?:,|$|\s+(?:now|only|all|online)\b)))",
     re.I,
 )
 _MEASURES = frozenset(
@@ -202,6 +203,15 @@ class Topic:
         return self.subject, self.attribute
 
 
+# A place for a while or for someone else, not where the user lives
+_NOT_A_HOME = re.compile(
+    r"\bfor (?:the |a |an |my |our |his |her |their |the user's )?(?:conference|week|weekend|night|nights|trip|holiday|"
+    r"stay|festival|wedding|summer|month|mom|mum|dad|parents|son|daughter|friend|brother|sister)\b"
+    r"|\bin (?:their|his|her) head\b",
+    re.I,
+)
+
+
 @lru_cache(maxsize=4096)
 def topics(fact: str) -> tuple[Topic, ...]:
     """The single-valued topics a fact speaks to (none for most facts)."""
@@ -211,6 +221,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
         match = pattern.match(text)
         if match and attribute in ("employer", "shift") and BESIDE.search(text):
             continue  # "works at Tesco on weekends too, second job": another job beside the one known
+        if match and attribute == "residence" and _NOT_A_HOME.search(text):
+            continue  # "rented a studio in Paris for the week", "found apartment in Riverdale for my mom"
         if match:
             name = f"favourite {match.group('a').lower()}" if attribute == "favourite" else attribute
             value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")

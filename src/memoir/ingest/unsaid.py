@@ -55,27 +55,40 @@ _PRESENT_START = re.compile(
     r"^(?:(?:want|wanna)\s+(?!to\b|it\b|this\b|that\b|them\b|some\b|more\b)"
     r"|live\s+in\s+(?!fear|hope|denial|peace|the\b|a\b|my\b)(?=[\w-]+(?:\s+[\w-]+)?\s*$)"
     r"|prefer\s+(?!it\b|this\b|that\b|them\b)"
-    r"|own\s+(?=(?:a|an|my|our|the|two|three|four|\d+)\s))\S",  # "own a bike shop in portland"
+    r"|own\s+(?=(?:a|an|two|three|four|\d+)\s))\S",  # "own a bike shop in portland", not "own the problem"
     re.I,
 )
 
 _DOING_NOW = re.compile(
     r"^(?:doing|doin['’]?|playing|working|studying|learning|training|teaching|coaching|living)\s+"
-    r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b)\S.*\bnow\b",
+    r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b|much\b|pretty\b|"
+    r"really\b|so\b|way\b|alright\b|(?:the |my )?(?:dishes|laundry|taxes|homework|chores)\b)"  # how, or a chore now
+    r"(?!.*\b(?:brb|help|what were)\b)\S.*\bnow\b",
     re.I,
 )
-# "teaching at a hagwon in mapo", "working for a logistics firm": where the user works now
+# "teaching at a hagwon in mapo", "working for a logistics firm": where the user works now; not "working for free",
+# "working at 7am tomorrow", "working at my cousin's cafe this weekend", "working for a client who won't pay"
 _WORKING_AT = re.compile(
     r"^(?:(?:currently|now|still)\s+)?(?:teaching|working|nursing|coaching|lecturing|interning)\s+(?:at|for)\s+"
-    r"(?!(?:it|that|this|home|the moment|all|least|most|once|night|nights|weekends?)\b)\S",
+    r"(?!(?:it|that|this|home|the moment|all|least|most|once|night|nights|weekends?|free|nothing|fun|the weekend|"
+    r"a client|clients|my|our|his|her|their|a different|another|\d)\b)\S"
+    r"(?!.*\b(?:today|tonight|tomorrow|this (?:week|weekend|month|morning|evening)|as a volunteer|to help|"
+    r"\d{1,2}\s*(?:am|pm))\b)(?!.*\?\s*$)",
     re.I,
 )
 # "married to a korean citizen (min-ji) since last yr": a state, not a past deed ("married my high school sweetheart")
-_STATE_TO = re.compile(r"^(?:married|engaged)\s+to\s+(?!(?:it|that|this|the idea|my job|work)\b)\S", re.I)
-# "bring my corgi noodle to the shop every day": what the user does, with how often (no request to the assistant)
+_STATE_TO = re.compile(
+    r"^(?:married|engaged)\s+to\s+(?!(?:it|that|this|the idea|my job|work)\b)\S"
+    r"(?!.*\b(?:is|was)\s+(?:my|a|the|our)\s)",  # "Married To The Mob is my fav movie"
+    re.I,
+)
+# "walk my dog every morning": what the user does, with how often; a verb of a life's routine only (not "summarize
+# my emails every morning", asked of the assistant, nor "does my cat need a bath every week")
 _HABIT = re.compile(
-    r"^(?!(?:please|pls|can|could|would|tell|give|send|show|help|remind|make|let|write|find|check|list|"
-    r"suggest|explain)\b)[a-z]+\s+(?:my|our)\s+\S.*\b(?:every|each)\s+(?:day|morning|evening|night|week|weekend)\b",
+    r"^(?:walk|feed|take|bring|drive|visit|pick|drop|train|ride|bathe|brush|water|cook|meet|phone|ring|call|collect|"
+    r"groom|exercise|see|help|teach|coach|babysit|watch)\s+(?:my|our)\s+\S.*\b(?:every|each)\s+"
+    r"(?:day|morning|evening|night|week|weekend|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b"
+    r"(?!.*\b(?:please|pls|for me|how|\?))",
     re.I,
 )
 _BEEN_DOING = re.compile(

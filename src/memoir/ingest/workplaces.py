@@ -62,8 +62,11 @@ _BARE_JOBS = "|".join(
 JOB_NOUN = re.compile(
     r"^the user (?:is (?:now\s+)?(?:a|an)|is now|has become|became|got promoted to|was promoted to|"
     # without an article ("I am chef de partie", "she is nurse"), only a word that names nothing but a job
-    # ("I am pastry chef in hotel downtown": one word before it)
-    rf"is(?=\s+(?:(?!(?:not|no|never|like|the|such|so)\b)[\w]+[- ])?(?:{_BARE_JOBS})\b))\s+"
+    # ("I am pastry chef in hotel downtown": one word before it that says what kind of job, not "terrible cook",
+    # "home cook", "designated driver", "former chef")
+    rf"is(?=\s+(?:(?:pastry|head|sous|line|junior|senior|lead|chief|staff|software|trainee|night|qualified|"
+    rf"registered|certified|school|primary|secondary|civil|mechanical|electrical|dental|truck|bus|taxi|delivery)"
+    rf"[- ])?(?:{_BARE_JOBS})\b))\s+"
     r"(?P<v>(?:[\w-]+\s+){0,3}?(?P<head>[\w-]+))(?P<where>\s+(?:at|for|in|with)\s+.+)?$",
     re.I,
 )
@@ -85,7 +88,8 @@ POSITION = re.compile(
 # "got job at bakery in Leslieville, head baker position", "landed a new job at Stripe": a job, its role if said
 GOT_JOB = re.compile(
     r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|has got|has landed)\s+(?:a\s+|the\s+)?(?:new\s+)?job\s+"
-    r"(?P<where>(?:at|with)\s+[^,]+?)(?:,\s*(?:as\s+(?:an?\s+)?)?(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)"
+    r"(?P<where>(?:at|with)\s+(?![^,]*\bfor\s+(?:my|our|his|her|their)\b)[^,]+?)"  # not "for my son"
+    r"(?:,\s*(?:as\s+(?:an?\s+)?)?(?P<v>[\w-]+(?:\s+[\w-]+){0,3}?)"
     r"(?:\s+(?:position|role|post))?)?$",
     re.I,
 )
@@ -99,6 +103,8 @@ def workplace(fact: str) -> str | None:
         return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
     if (position := POSITION.match(text)) and names_a_job(position.group("v")):
         return position.group("where").strip()
+    if got := GOT_JOB.match(text):  # "got job at Kaiser, night shift nurse position": at Kaiser
+        return got.group("where").strip()
     job = JOB_NOUN.match(text)
     if job is None or job.group("where") is None or not names_a_job(job.group("v")):
         return _led_at(text)
