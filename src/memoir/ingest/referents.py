@@ -117,7 +117,8 @@ def _unnamed_relation(clause: str, after: int) -> re.Match[str] | None:
     return found[-1] if found else None
 
 
-# What is cancelled, booked or flown to is a place or a plan, not a person: "We cancelled Lanzarote in the end."
+# What is cancelled or flown to is a place or a plan, not a person: "We cancelled Lanzarote in the end" (but one
+# books a person: "booked Dr Patel for Tuesday. He is a cardiologist")
 _THING_BEFORE = re.compile(
     r"\b(?:cancell?ed|cancell?ing|(?:fly|flew|flying|travel(?:l?ed|l?ing)?|moved|moving|trip|holiday)\s+(?:to|in))"
     r"\s+$",
