@@ -61,6 +61,11 @@ from tests.unit.test_fact_rules import settle
             "My sister came over. She hated the new truck.",
             ["The user's sister came over", "The user's sister hated the new truck"],
         ),
+        # "hes" and "shes" as typed open a clause of their own, whom they stand for named before
+        (
+            "how do i keep our dog off the moses basket, hes a staffie called bruno and hes obsessed with the baby",
+            ["The user's dog is a staffie called bruno", "The user's dog is obsessed with the baby"],
+        ),
         # A request typed without its article asks the assistant; a choice is no job ("went" is no "-ent" role)
         ("need cheap cpap cleaning tips.", []),
         ("need a new car", ["The user needs a new car"]),

@@ -133,7 +133,7 @@ _REMEMBER_OPENER = re.compile(
 )
 # A new clause starts with its own subject: a pronoun, "my/our X", or a name.
 _SUBJECT = (
-    r"(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|he|she|they|he's|she's|they're|it's|it|his|her|their)"
+    r"(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|he|she|they|he's|she's|hes|shes|they're|it's|it|his|her|their)"
 )
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
