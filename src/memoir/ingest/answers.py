@@ -121,7 +121,8 @@ def _said_happened(verb: str, message: str) -> bool:
         return True
     root = _PAST_IRREGULAR.get(verb) or verb[:-2].rstrip("i")
     planned = re.compile(
-        rf"\b(?:am|'m|are|'re|is|'s|will|'ll|going to|gonna|planning to|plan to|about to|hope to|want to)\s+"
+        rf"\b(?:am|'m|are|'re|is|'s|will|'ll|going to|gonna|planning to|plan to|about to|hope to|want to|"
+        rf"decided? to|deciding to|need to|have to|has to)\s+"  # "we decide to move closer to new job": not moved yet
         rf"(?:\w+\s+)?{root}\w*|^\W*{root}\w*ing\b",
         re.I,
     )
