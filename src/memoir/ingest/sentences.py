@@ -132,7 +132,10 @@ _REMEMBER_OPENER = re.compile(
     re.IGNORECASE,
 )
 # A new clause starts with its own subject: a pronoun, "my/our X", or a name.
-_SUBJECT = r"(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|he|she|they|he's|she's|hes|shes|they're|it's|it|his|her|their)"
+_SUBJECT = (
+    r"(?:i|i'm|i've|i'd|i'll|im|we|we're|we've|we'll|my|our|he|she|they|he's|she's|hes|shes|they're|it's|it|"
+    r"his|her|their)"
+)
 _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
     rf"|(?<!\bme),?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)"  # not "Me and my …"
