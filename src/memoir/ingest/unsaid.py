@@ -139,7 +139,7 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
         return (
             user(f"I'm {clause[0].lower()}{clause[1:]}", context) if _STATE_TO.match(clause) and nobody_else else None
         )
-    if _HABIT.match(clause) and not _PAST_START.match(clause) and nobody_else:
+    if _HABIT.match(clause) and nobody_else:
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
     if (
         _DOING_NOW.match(clause) or _WORKING_AT.match(clause)
