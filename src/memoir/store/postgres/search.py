@@ -299,7 +299,7 @@ class PostgresSearchTables(IndexReads, PostgresParts):
         word of the 'english' configuration (indexed by FTS5, not here) counts as held by
         every row, since it weighs nothing in a search either.
         """
-        rows = int(self._read("SELECT value FROM index_state WHERE key = 'items'")[0][0])
+        rows = self._item_count()
         if not words:
             return rows, {}
         cap = rows // 2 + 1

@@ -89,6 +89,10 @@ class IndexReads(SQLParts):
     def index_generation(self) -> int:
         return int(self._rows("SELECT value FROM index_state WHERE key = 'generation'")[0][0])
 
+    def _item_count(self) -> int:
+        """The items of the index, as its triggers keep the count (no row is read)."""
+        return int(self._rows("SELECT value FROM index_state WHERE key = 'items'")[0][0])
+
     def index_removals(self, after_seq: int | None) -> tuple[list[int], int]:
         """(ids of items removed after log position `after_seq`, the log's latest position).
 

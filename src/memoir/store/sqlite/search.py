@@ -247,7 +247,7 @@ class SQLiteSearchTables(IndexReads, SQLiteParts):
         Counting stops past half: beyond that FTS5's BM25 gives a word no weight at all, which
         is all a caller needs to know, and a common word then costs no more than a rare one.
         """
-        rows = int(self._read("SELECT value FROM index_state WHERE key = 'items'")[0][0])
+        rows = self._item_count()
         cap = rows // 2 + 1
         sql = "SELECT count(*) FROM (SELECT 1 FROM index_fts WHERE index_fts MATCH ? LIMIT ?)"
         counts = {word: int(self._read(sql, ['"' + word.replace('"', '""') + '"', cap])[0][0]) for word in words}
