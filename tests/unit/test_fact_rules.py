@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from memoir.ingest import extract_by_rules, read, reconcile_by_rules
+from memoir.ingest.casing import names_in
 from memoir.ingest.gate import is_fact
 from memoir.ingest.rules import known_words
 from memoir.ingest.values import values
@@ -402,7 +403,8 @@ def settle(turns: list[str]) -> list[str]:
     live: dict[str, str] = {}
     ids = count()
     for before, turn in zip(["", *turns], turns, strict=False):
-        for decision in reconcile_by_rules(read(turn, known_words(live.values()), before), list(live.items())):
+        names = {name for fact in live.values() for name in names_in(fact)}  # as `live.LiveFacts.names` keeps them
+        for decision in reconcile_by_rules(read(turn, known_words(live.values()), before, names), list(live.items())):
             if decision.event in ("UPDATE", "DELETE"):
                 live.pop(str(decision.memory_id))
             if decision.event in ("ADD", "UPDATE"):

@@ -130,7 +130,7 @@ def test_an_age_said_now_is_whose_it_says(turns: list[str], facts: list[str]) ->
             [],
         ),
         # A pet given away by the name it was typed with
-        (["my chihuahua Taco rides with me.", "gave taco to my mom."], ["The user gave taco to their mom"]),
+        (["my chihuahua Taco rides with me.", "gave taco to my mom."], ["The user gave Taco to their mom"]),
         (
             ["my chihuahua Taco rides with me.", "gave my mom a hug."],
             ["The user gave their mom a hug", "The user's chihuahua Taco rides with the user"],
@@ -269,4 +269,57 @@ def test_a_change_said_as_the_blind4_set_said_it_replaces_the_old_value(turns: l
     ],
 )
 def test_near_misses_of_the_blind4_classes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+# A message typed all in lower case names the people and pets the facts know by their capitals ("freddie" is the
+# son Freddie), and someone new right after who they are ("wife jen", "sister chloe shes 12"); an age said by a
+# birthday ("Dad's 85th was Saturday", "Dad turned 85") is the age of the one a known fact names ("dad Paddy").
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (
+            ["My son Freddie is 6 weeks old.", "freddie is 2 months today!! jabs next week"],
+            ["The user's son Freddie is 2 months today"],
+        ),
+        (["wife jen does our books, she says we can eat it"], ["Jen does the user's books", "The user's wife is Jen"]),
+        (
+            ["my little sister chloe shes 12 wants to play too but shes so bad lol"],
+            ["Chloe wants to play", "The user's little sister Chloe is 12"],
+        ),
+        (["my son tom hes 8 and loves lego"], ["The user's son Tom is 8", "The user's son Tom loves lego"]),
+        (["my cat is called pixel and shes 4"], ["The user's cat Pixel is 4", "The user's cat is called Pixel"]),
+        (["My dad Paddy is 84.", "Dad turned 85 on Saturday."], ["The user's dad Paddy turned 85 on Saturday"]),
+        (["My dad Paddy is 84.", "Dad's 85th was Saturday."], ["The user's dad Paddy's 85th was Saturday"]),
+        (["Mom just turned 70."], ["The user's mom just turned 70"]),
+    ],
+)
+def test_names_typed_in_lower_case_and_ages_said_by_a_birthday(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+# Near misses: a message with capitals is as its writer typed it; a word that is also a name ("may", "mark") or a
+# verb after who someone is ("my mom called") gets no capital; a birthday to come is no age yet; another relation's
+# age is not the named dad's.
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["My friend Mark is 30.", "i will mark it in the calendar"], ["The user's friend Mark is 30"]),
+        (["my mom called me"], ["The user's mom called the user"]),
+        (["my dad working late again"], []),
+        (["my dog really loves the beach"], ["The user's dog really loves the beach"]),
+        (["i got called out by my boss"], ["The user got called out by their boss"]),
+        (["My daughter Mia is 6.", "Mia's 7th birthday is on Sunday."], ["The user's daughter Mia is 6"]),
+        (
+            ["My dad Paddy is 84.", "My uncle turned 85 on Saturday."],
+            ["The user's dad Paddy is 84", "The user's uncle turned 85 on Saturday"],
+        ),
+        (["My dad Paddy is 84.", "Dad turned the corner after the surgery."], ["The user's dad Paddy is 84"]),
+        (
+            ["My son Freddie is 6 weeks old.", "Freddie's nursery is called little acorns"],
+            ["Freddie's nursery is called little acorns", "The user's son Freddie is 6 weeks old"],
+        ),
+    ],
+)
+def test_near_misses_of_lower_case_names_and_birthdays_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts

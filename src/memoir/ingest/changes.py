@@ -24,6 +24,7 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from memoir.ingest.casing import cased
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
@@ -98,9 +99,11 @@ class Reading:
     gone: bool = False  # someone of the user's is gone: a pet lost, a break-up, an associate who left (`losses`)
 
 
-def read(text: str, known: Collection[str] = (), before: str = "") -> list[Reading]:
+def read(text: str, known: Collection[str] = (), before: str = "", names: Collection[str] = ()) -> list[Reading]:
     """Every statement sentence of a message, read for its facts and its changes (`before`: the user's
-    message before it, whom its pronouns may stand for)."""
+    message before it, whom its pronouns may stand for; `names`: the known facts' names, which a message
+    typed in lower case is given its capitals back by, `casing`)."""
+    text, before = cased(text, names), cased(before, names)
     sentences = read_sentences(text, known, before)
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change

@@ -118,7 +118,8 @@ class ExtractFactsJob:
         return self.facts.live(event.facts_conversation, event.agent_id)
 
     def _read(self, event: Event, before: str) -> list[Statement]:
-        readings = read(event.text, self._live(event).words, before)
+        live = self._live(event)
+        readings = read(event.text, live.words, before, live.names)
         return [s for r in readings for s in r.statements]
 
     @staticmethod
@@ -140,7 +141,7 @@ class ExtractFactsJob:
         self.stats.turns += 1
         live = self._live(event)  # with what this batch's earlier events changed
         names = live.words
-        readings = read(event.text, names, before)
+        readings = read(event.text, names, before, live.names)
         ruled = [s for r in readings for s in r.statements]
         if llm.configured and (ruled or worth_extracting(event.text)):
             taken_back = _taken_back(readings)

@@ -28,10 +28,11 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from memoir.index.keyword import terms
+from memoir.ingest.casing import names_in
 from memoir.ingest.changes import Reading
 from memoir.ingest.rule_decisions import Known, Names, naming, naming_again
 from memoir.ingest.rules import known_words
-from memoir.ingest.topics import stem, stems, topics
+from memoir.ingest.topics import relation_named, stem, stems, topics
 from memoir.store import IndexItem, SearchIndex
 
 __all__ = ["Fact", "FactCache", "KnownWords", "LiveFacts", "keys"]
@@ -66,9 +67,13 @@ def keys(text: str) -> frozenset[str]:
 def _topic_keys(text: str) -> set[str]:
     """Each single-valued topic's key, and a count's also as one of the subject's counts ("So only 22 now")."""
     said = topics(text)
-    return {f"@{t.subject}|{t.attribute}" for t in said} | {
-        f"@{t.subject}|count" for t in said if t.attribute.startswith("count of ")
-    }
+    named = relation_named(text)  # "The user's dad Paddy is 84" is found by what "The user's dad turned 85" says
+    also = {f"@user's {named[0]}|{t.attribute}" for t in said if t.subject == named[1].lower()} if named else set()
+    return (
+        also
+        | {f"@{t.subject}|{t.attribute}" for t in said}
+        | {f"@{t.subject}|count" for t in said if t.attribute.startswith("count of ")}
+    )
 
 
 def _stem_keys(found: frozenset[str]) -> frozenset[str]:
@@ -87,6 +92,7 @@ class Fact:
     item_id: int  # its item in the search index
     known: Known
     words: frozenset[str]  # `rules.known_words` of it alone
+    names: frozenset[str]  # `casing.names_in` it
     keys: frozenset[str]
     stem_keys: frozenset[str]  # of its stems alone (`known.stems`)
 
@@ -103,13 +109,15 @@ class Fact:
             item_id=item.item_id,
             known=known,
             words=known_words([item.text]),
+            names=frozenset(names_in(item.text)),
             keys=keys(item.text) | (stem_keys or {_NO_STEM}),
             stem_keys=stem_keys,
         )
 
 
 class KnownWords(Collection[str]):
-    """`rules.known_words` of a scope's live facts, answered from counts kept as facts come and go."""
+    """Words of a scope's live facts (`rules.known_words`, or their names), answered from counts kept as facts
+    come and go."""
 
     def __init__(self, counts: dict[str, int]) -> None:
         self._counts = counts
@@ -133,6 +141,8 @@ class LiveFacts:
         self._by_first_stem: dict[str, set[str]] = {}  # the first of a fact's stem keys, in sorted order
         self._counts: dict[str, int] = {}
         self.words = KnownWords(self._counts)
+        self._name_counts: dict[str, int] = {}
+        self.names = KnownWords(self._name_counts)  # the facts' names, lower-cased (`casing.cased`)
         self.last_item_id = 0  # the scope's items up to this one are read
 
     def __len__(self) -> int:
@@ -187,8 +197,9 @@ class LiveFacts:
             self._by_key.setdefault(key, set()).add(fact.id)
         if fact.stem_keys:
             self._by_first_stem.setdefault(min(fact.stem_keys), set()).add(fact.id)
-        for word in fact.words:
-            self._counts[word] = self._counts.get(word, 0) + 1
+        for counts, words in ((self._counts, fact.words), (self._name_counts, fact.names)):
+            for word in words:
+                counts[word] = counts.get(word, 0) + 1
         return older.item_id if older is not None else None
 
     def remove(self, memory_id: str, item_id: int) -> None:
@@ -207,12 +218,13 @@ class LiveFacts:
             self._by_first_stem[first].discard(memory_id)
             if not self._by_first_stem[first]:
                 del self._by_first_stem[first]
-        for word in fact.words:
-            left = self._counts[word] - 1
-            if left:
-                self._counts[word] = left
-            else:
-                del self._counts[word]
+        for counts, words in ((self._counts, fact.words), (self._name_counts, fact.names)):
+            for word in words:
+                left = counts[word] - 1
+                if left:
+                    counts[word] = left
+                else:
+                    del counts[word]
 
 
 def _order(fact: Fact) -> tuple[int, str]:

@@ -170,8 +170,24 @@ _NAMED_FIRST = re.compile(
 )
 
 
+# "my little sister chloe shes 12": the age said again of the name by its pronoun
+_NAMED_THEN_AGED = re.compile(
+    r"\b(?P<name>(?-i:[A-Z])[\w'’-]+)\s+(?P<who>(?-i:she|he))(?:'s|’s|s)\s+(?P<n>\d{1,3})\b"
+    # "… shes 12 wants to play too": what she does next is a clause of its own
+    r"(?P<then>\s+(?!(?:years?|yrs?|months?|weeks?|days?|and|but|or|now|too|already|next|this|in|on)\b)"
+    r"(?-i:[a-z]+s)\b)?"
+)
+
+
+def _aged_again(match: re.Match[str]) -> str:
+    said = f"{match.group('name')} is {match.group('n')}"
+    return f"{said}; {match.group('who')}{match.group('then')}" if match.group("then") else said
+
+
 def _named_first(text: str) -> str:
-    """ "Yui, she's turning 7 on the 12th" -> "Yui is turning 7 on the 12th"."""
+    """ "Yui, she's turning 7 on the 12th" -> "Yui is turning 7 on the 12th"; "my sister Chloe shes 12" -> "my
+    sister Chloe is 12"."""
+    text = _NAMED_THEN_AGED.sub(_aged_again, text)
     match = _NAMED_FIRST.match(text)
     if match is None:
         return text
@@ -318,7 +334,8 @@ _BARE_RELATION = re.compile(rf"^(?:{'|'.join(sorted(PEOPLE, key=len, reverse=Tru
 # A relation's name typed in lower case, known a name by the age said of it: "daughter zosia is 5"
 _LOWER_NAMED = re.compile(
     rf"^((?:my |our )?(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})) "
-    r"((?!(?:age|name|birthday|school|class|team|football|homework|weight|height|size|score|grade|level|bedtime)\b)"
+    r"((?!(?:age|name|birthday|school|class|team|football|homework|weight|height|size|score|grade|level|bedtime|"
+    r"just|now|also|still|finally|already|recently|only|actually|officially|nearly|almost)\b)"  # "mom just turned 70"
     r"(?-i:[a-z]){2,}) "
     r"(?=(?:is|turns|turned|just turned) \d{1,3}(?:\s*(?:years?|yrs?|y/?o)(?:\s+old)?)?(?:\s+now)?"
     r"\s*(?:[,.!?]|$|(?:and|but|so|does|do|is)\b))",

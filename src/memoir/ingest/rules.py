@@ -261,7 +261,8 @@ def _not_taken_back(clause: str, changing: bool) -> str:
 # the word", "Mom is what my kids call me")
 _OWN_PARENT = re.compile(
     r"^(?P<who>(?-i:Dad|Daddy|Mum|Mom|Mam|Mummy|Mommy|Mammy|Grandma|Grandpa|Granny))"
-    r"(?=(?:'s|’s)\s+(?!the word\b)(?-i:[a-z0-9])|\s+(?:is|was|has|had|will)\s+(?!what\b|a\s+(?:\w+\s+)?"
+    r"(?=(?:'s|’s)\s+(?!the word\b)(?-i:[a-z0-9])|\s+(?:(?:just\s+)?turned|turns)\s+\d"  # "Dad turned 85 on Saturday"
+    r"|\s+(?:is|was|has|had|will)\s+(?!what\b|a\s+(?:\w+\s+)?"
     r"(?:word|song|show|film|movie|book|name|character)\b))",
 )
 # "My dad's also starting", "Mum's moving to", "Mum's 80 this year": is, not his or hers ("My mum's cooking is the

@@ -15,7 +15,16 @@ from collections.abc import Sequence
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
-from memoir.ingest.topics import FULL_NAME, LISTED_AGE, Topic, job_words, topics, with_listed_age
+from memoir.ingest.topics import (
+    FULL_NAME,
+    LISTED_AGE,
+    Topic,
+    as_named,
+    job_words,
+    relation_named,
+    topics,
+    with_listed_age,
+)
 from memoir.ingest.workplaces import employer, workplace
 from memoir.model.memory import normalise_content
 
@@ -32,19 +41,21 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
     said = normalise_content(statement.text)
     if any(k.normalised == said for k in live):
         return []
-    mine = topics(statement.text)
+    said_topics = topics(statement.text)
     for known in live:
+        mine = as_named(said_topics, known.text)
         if any(t.key == o.key and t.value == o.value for t in mine for o in known.topics):
             return []
         conflict = any(t.key == o.key and t.value != o.value for t in mine for o in known.topics)  # "day" of "night"
         if new.stems and new.stems <= known.stems and same_subject(statement.text, known.text) and not conflict:
             return []
     decisions: list[Decision] = []
-    replaced = [k for k in live if k.id is not None and _replaces(statement.text, mine, new, k)]
+    mine = said_topics
+    replaced = [k for k in live if k.id is not None and _replaces(statement.text, as_named(mine, k.text), new, k)]
     if statement.source == "llm" and replaced:
         # A model's fact only adds: one on a topic known with another value ("The user's name is Ada" beside
         # "… is Tom Walker", from "Ada is 9") is a misreading, and a fact it says more of stays as it is.
-        if any(t.key == o.key for t in mine for k in replaced for o in k.topics):
+        if any(t.key == o.key for k in replaced for t in as_named(mine, k.text) for o in k.topics):
             return []
         replaced = []
     for known in replaced:
@@ -180,4 +191,8 @@ def _as_known(text: str, known: Known) -> str:
     whose = re.match(r"^(?P<who>the user's (?:[\w-]+ ){1,2}?(?P<name>(?-i:[A-Z])[\w'-]+))\s", known.text, re.I)
     if whose and text.startswith(f"{whose.group('name')} "):
         return f"{whose.group('who')}{text[len(whose.group('name')) :]}"
+    named = relation_named(known.text)  # "The user's dad turned 85": Paddy, as the known fact names him
+    if named and re.match(rf"the user's {named[0]}(?:['’]s\b| (?!{named[1]}\b))", text, re.I):
+        at = len(f"the user's {named[0]}")
+        return f"{text[:at]} {named[1]}{text[at:]}"
     return text

@@ -14,7 +14,8 @@ a model), so a fact stored last year and one written now compare alike.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from memoir.index.keyword import terms
@@ -37,7 +38,9 @@ __all__ = [
     "FULL_NAME",
     "LISTED_AGE",
     "Topic",
+    "as_named",
     "job_words",
+    "relation_named",
     "stem",
     "stem_set",
     "stems",
@@ -56,6 +59,14 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             # an age, not a count: "The user's team is eight staff" is no age
             r"(?:\s+years?\s+old|-year-old)?(?:$|,|\s+(?=(?:years?|yrs?|y/o|now|this|next|in|on|at|soon|today|"
             r"tomorrow|and|but|so|since|already|too|as|when|with|or|months?|weeks?)\b))",
+            re.I,
+        ),
+    ),
+    (  # "The user's dad's 85th was Saturday", "Mia's 7th birthday is today": the age they are now
+        "age",
+        re.compile(
+            # had, not coming: not "Mia's 7th birthday is on Sunday"
+            r"^(?P<s>.+?)['’]s\s+(?P<v>\d{1,3})(?:st|nd|rd|th)\s+(?:birthday\s+|bday\s+)?(?:was|is today)\b",
             re.I,
         ),
     ),
@@ -274,6 +285,32 @@ def _of_language(topic: Topic, text: str) -> Topic:
         return topic
     named = re.search(r"\b(?!The\b|User\b|[ABC][12]\b)(?-i:[A-Z])[a-z]+\b", text)
     return Topic(topic.subject, f"{named.group(0).lower()} level", topic.value) if named else topic
+
+
+# Relations a person has one of: "The user's dad" is the dad a known fact names ("The user's dad Paddy is 84")
+_ONE_OF = ONE_AT_A_TIME | frozenset(
+    word_list("dad mum mom mam father mother daddy mummy mommy stepdad stepmum stepmom")
+)
+_REL_NAMED = re.compile(r"^the user's (?P<rel>[\w-]+) (?P<name>(?-i:[A-Z])[\w'-]+)\b(?!['’]s)", re.I)
+
+
+def relation_named(fact: str) -> tuple[str, str] | None:
+    """The relation a person has one of and the name a fact gives it: ("dad", "Paddy") of "The user's dad
+    Paddy is 84", or None."""
+    named = _REL_NAMED.match(fact)
+    if named is None or named.group("rel").lower() not in _ONE_OF:
+        return None
+    return named.group("rel").lower(), named.group("name")
+
+
+def as_named(mine: Sequence[Topic], known: str) -> Sequence[Topic]:
+    """A statement's topics of the user's dad (wife, boss) as of the one a known fact names: "The user's dad
+    turned 85" is Paddy's age when "The user's dad Paddy is 84" is known."""
+    named = relation_named(known)
+    if named is None:
+        return mine
+    whose = f"user's {named[0]}"
+    return [replace(t, subject=named[1].lower()) if t.subject == whose else t for t in mine]
 
 
 def job_words(fact: str) -> set[str]:

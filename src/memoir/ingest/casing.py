@@ -1,0 +1,95 @@
+"""Names in a message typed all in lower case ("freddie is 2 months today", "wife jen does our books").
+
+The readers know a name by its capital. People who type without capitals still name the
+people, pets and places their facts already hold ("Freddie", "Taco", "Square"), and name
+someone new right after who they are ("wife jen", "my sister chloe shes 12"). In a message
+with no word written with a capital ("I" and shouting, "HOLY", aside), those words get theirs
+back before it is read; a message with capitals is left as typed, as its writer chose them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from memoir.index.keyword import STOPWORDS
+from memoir.ingest.lexicon import PEOPLE, PETS, word_list
+
+__all__ = ["cased", "names_in"]
+
+# Words that are also names, and more often words in a lower-case message: "i may go", "i'll mark it"
+_ALSO_WORDS = frozenset(
+    word_list(
+        "may march august june sun sat wed will can mark bill pat sue rob grant chase drew rose hope grace joy "
+        "faith dawn sky summer autumn winter spring jack frank gene ray lee art buck guy ben"
+    )
+)
+_NOT_A_NAME = STOPWORDS | _ALSO_WORDS | frozenset(word_list("user the im ive ill id dont cant wont"))
+# Said between who someone is and what they do: "my wife really does our books" names nobody "really"
+_NOT_NAMES_AFTER_KIN = frozenset(
+    word_list(
+        "just now also still always never usually finally actually already recently sometimes often even "
+        "probably basically literally totally def prob kinda sorta rn tho though too again new old little big "
+        "older younger oldest youngest eldest baby best lol ok okay and or but so"
+    )
+)
+_A_CAPITAL = re.compile(r"\b(?-i:[A-Z][a-z])")  # a word written with a capital; "HOLY", "LOL" are shouted
+_WORD = re.compile(r"(?<![\w'’-])(?-i:[a-z][a-z'’-]*[a-z])(?![\w-])")
+_KIN = "|".join(sorted(PEOPLE | PETS, key=len, reverse=True))
+# who someone is, a lower-case word, then a verb said of it: "wife jen does our books", "sister chloe shes 12"
+_KIN_NAMED = re.compile(
+    rf"\b(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|got|"
+    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b|\s*,)",
+    re.I,
+)
+
+
+def names_in(fact: str) -> list[str]:
+    """The words a fact writes with a capital past its first word, lower-cased: its names ("freddie")."""
+    words = fact.split()[1:]
+    return [w.strip('.,;:!?()"').lower().removesuffix("'s").removesuffix("’s") for w in words if w[:1].isupper()]
+
+
+def cased(text: str, names: Collection[str] = ()) -> str:
+    """The message with its names capitalised, when it was typed without capitals (`names`: the lower-cased
+    names of the facts known, `names_in`); any other message as it is."""
+    if _A_CAPITAL.search(text) is not None:
+        return text
+    text = _CALLED.sub(_called, _KIN_NAMED.sub(_kin_named, text))
+    if not names:
+        return text
+    return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m.group(0), names) else m.group(0), text)
+
+
+# "a team its called night owls were gonna …": what follows "called" up to a word no name is made of
+_CALLED = re.compile(r"\b(?P<how>called|named)\s+(?P<name>(?-i:[a-z][a-z'’-]*)(?:\s+(?-i:[a-z][a-z'’-]*)){0,2})")
+
+
+def _called(match: re.Match[str]) -> str:
+    words = match.group("name").split()
+    named = []
+    for word in words:
+        if word in _NOT_A_NAME or word in _NOT_NAMES_AFTER_KIN or word.endswith(("ing", "ed")):
+            break
+        named.append(word)
+    if not named:
+        return match.group(0)
+    rest = words[len(named) :]
+    return " ".join([match.group("how"), *(_capital(w) for w in named), *rest])
+
+
+def _kin_named(match: re.Match[str]) -> str:
+    name = match.group("name")
+    if name.lower() in _NOT_A_NAME or name.lower() in _NOT_NAMES_AFTER_KIN or name.lower() in PEOPLE:
+        return match.group(0)
+    if name.endswith(("ing", "ed", "ly")):  # "my dad working late", "my mom called": no name
+        return match.group(0)
+    return f"{match.group('kin')} {_capital(name)}"
+
+
+def _known(word: str, names: Collection[str]) -> bool:
+    return word in names and word not in _NOT_A_NAME and len(word) > 2
+
+
+def _capital(word: str) -> str:
+    return word[:1].upper() + word[1:]
