@@ -323,3 +323,67 @@ def test_names_typed_in_lower_case_and_ages_said_by_a_birthday(turns: list[str],
 )
 def test_near_misses_of_lower_case_names_and_birthdays_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+# Changes as people type them: a plan given up by name ("killing the 2nd shop idea"), a thing ruled out by its name
+# alone in a message that says something changed ("switched to sova, jett is too hard"), a coffee quit of its kind,
+# a team's size however said ("we're a team of 9", "headcount is 14 now"), part-time in place of full-time (the
+# job left as it was), and fillers before and after ("bro", "ngl").
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["I want to open a second shop.", "killing the 2nd shop idea. numbers dont work"], []),
+        (["We plan to move to Lisbon next year.", "we ditched the Lisbon idea"], []),
+        (
+            ["I main Jett but im hardstuck gold 2", "bro i switched to sova, jett is too hard for me ngl."],
+            ["The user is hardstuck gold 2", "The user switched to sova"],
+        ),
+        (
+            [
+                "I want to do a master in Germany after graduating.",
+                "changed my plan, it'll be the Netherlands. germany is too much german for me",
+            ],
+            ["The user changed their plan, it'll be the Netherlands"],
+        ),
+        (
+            ["I drink 5 americanos a day.", "I quit coffee! Now I drink only barley tea."],
+            ["The user drinks only barley tea", "The user quit coffee"],
+        ),
+        (
+            ["We are a team of 9.", "Also just closed five hires, so headcount is 14 now."],
+            ["The user closed five hires", "The user's team is 14 people"],
+        ),
+        (
+            [
+                "I work full-time as a paralegal, Monday to Friday.",
+                "Work has agreed to let me go part-time, Tuesday, Wednesday, Thursday.",
+            ],
+            ["The user is going part-time, Tuesday, Wednesday, Thursday", "The user works as a paralegal"],
+        ),
+        (["I work full-time.", "I am going part-time in March."], ["The user is going part-time in March"]),
+    ],
+)
+def test_changes_typed_tersely_replace_what_they_change(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+# Near misses: killing time or a workout is no plan given up; "it is too hard" rules nothing out; a wedding's
+# headcount is no team; someone else's part-time job leaves the user's full-time one.
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["We plan to move to Lisbon next year."], ["The user plans to move to Lisbon next year"]),
+        (
+            ["We plan to move to Lisbon next year.", "I killed it at the gym today"],
+            ["The user killed it at the gym today", "The user plans to move to Lisbon next year"],
+        ),
+        (["I main Jett.", "changed my mind, it is too hard for me"], ["The user mains Jett"]),
+        (["Our team is 9 people.", "the headcount for the wedding is 80"], ["The user's team is 9 people"]),
+        (
+            ["I work full-time as a paralegal.", "My wife works part-time."],
+            ["The user works full-time as a paralegal", "The user's wife works part-time"],
+        ),
+    ],
+)
+def test_near_misses_of_terse_changes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

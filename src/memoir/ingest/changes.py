@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from memoir.ingest.casing import cased
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
@@ -55,7 +56,8 @@ _INSTEAD = re.compile(
 )
 _ANNOUNCED = re.compile(
     r"\b(?:instead|change|changes|switch|swap|from now on|these days|nowadays|anymore|correction|"
-    r"new (?:job|firm|company|employer|role|position|workplace))\b",  # "I have joined a new firm, Varghese & Co"
+    r"new (?:job|firm|company|employer|role|position|workplace)|"  # "I have joined a new firm, Varghese & Co"
+    r"(?:go|goes|going|went|gone)\s+(?:part|full)[- ]time)\b",  # "I'm going part-time": from full-time
     re.I,
 )
 # "i quit soccer": a fact of its own ("The user quit soccer", `rules`) that also ends what was said of soccer
@@ -65,6 +67,12 @@ _RULED_OUT = re.compile(
     r"\b(?:the\s+|our\s+|my\s+)(?P<x>[a-z][\w-]{2,20}(?:\s+[a-z][\w-]{2,20})?)"
     r"(?:'s|’s|\s+is|\s+was|\s+were|\s+are|\s+got)\s+(?:too\s+\w+|fully booked|booked up|not available|unavailable|"
     r"closed|full|(?:too\s+)?(?:expensive|crazy|pricey|small|rough|far|noisy|cold|damp))\b",
+    re.I,
+)
+# "switched to sova, jett is too hard for me", "germany is too much german for me": a thing by its name alone
+_NAME_RULED_OUT = re.compile(
+    r"(?:^|[,;]\s*)(?P<x>(?!(?:it|this|that|he|she|they|we|you|i|everything|nothing|something|which|what|there|"
+    r"here|life|work|school|traffic|rent|money|time)\b)[\w-]{3,})(?:'s|’s|\s+is|\s+was)\s+too\s+\w+",
     re.I,
 )
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
@@ -111,6 +119,12 @@ def read(text: str, known: Collection[str] = (), before: str = "", names: Collec
     return joined + readings + [Reading(s.clause, (s,), message=text) for s in passing]
 
 
+@lru_cache(maxsize=64)
+def _changed_in(message: str) -> bool:
+    """Does a message announce a change anywhere? Asked once a message, not once a sentence of it."""
+    return _ANNOUNCED.search(message) is not None or CHANGE_VERB.search(message) is not None
+
+
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
     moved = _resized(text) or any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE, SCHEDULE_CHANGED))
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
@@ -120,7 +134,9 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more
-        old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
+        old |= {m.group("x").strip() for p in (_RULED_OUT, _NAME_RULED_OUT) for m in p.finditer(text)}
+    elif message and _changed_in(message):  # "changed my plan, it'll be the Netherlands. germany is too much german"
+        old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
     parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(
         p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None

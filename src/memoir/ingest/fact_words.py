@@ -43,7 +43,9 @@ _TAKEN_BACK = stem_set(
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
     "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped "
-    "finally eventually already just actually really officially withdrawn withdraw withdrew pulled"
+    "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
+    "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
+    "abandoned abandoning"
 )
 
 
@@ -186,7 +188,16 @@ _SAID_OF = {
     "triathlon": ("race",),
     "ultramarathon": ("race",),
     "goalkeeper": ("soccer", "football", "hockey"),
-    "leaving": ("heading", "departing"),  # "now we're heading out February 3rd" of "leaving January 10th"
+    "leaving": ("heading", "departing"),
+    # "killing the 2nd shop idea" of "thinking 2nd location": a place of business, and the ordinal as written
+    "location": ("shop", "store", "branch", "site", "outlet", "office"),
+    # "I quit coffee" of "5 americanos a day": a coffee by its kind
+    "americano": ("coffee",),
+    "espresso": ("coffee",),
+    "latte": ("coffee",),
+    "cappuccino": ("coffee",),
+    "2nd": ("second",),
+    "second": ("2nd",),  # "now we're heading out February 3rd" of "leaving January 10th"
 }
 _ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
 

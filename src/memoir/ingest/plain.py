@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from memoir.ingest.lexicon import EVENTS, PEOPLE
+from memoir.ingest.values import NUMBER_WORDS
 
 __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
 
@@ -258,9 +259,20 @@ _PASSIVE = {
 }
 
 
+# "Work has agreed to let me go part-time": the user goes part-time
+_LET_ME_GO = re.compile(
+    r"^(?:[\w'’-]+\s+){1,3}?(?:has\s+|have\s+|will\s+|finally\s+|agreed\s+to\s+)*let\s+me\s+go\s+"
+    r"(?P<how>(?:part|full)[- ]time\b.*)$",
+    re.I,
+)
+
+
 def _done_to_me(text: str) -> str:
     """ "they made me team lead for Atlas" -> "I became team lead for Atlas"; "Walker Books signed me for a
-    3-book series" -> "I got signed by Walker Books for a 3-book series"."""
+    3-book series" -> "I got signed by Walker Books for a 3-book series"; "work let me go part-time" -> "I am
+    going part-time"."""
+    if let_go := _LET_ME_GO.match(text):
+        return f"I am going {let_go.group('how')}"
     match = _DONE_TO_ME.match(text)
     if match is None:
         return text
@@ -343,9 +355,26 @@ _LOWER_NAMED = re.compile(
 )
 
 
+# How many work with the user, however said: "we're a team of 9", "headcount is 14 now" (not a wedding's: "the
+# headcount for Saturday is 80")
+_TEAM_SIZE = re.compile(
+    r"^(?:(?:we're|we are|were|we’re)\s+a\s+team\s+of|(?:our\s+|the\s+)?(?:team\s+|company\s+)?head\s?count\s+"
+    r"(?:is|'s|’s|is now|now|at)(?!\s+for\b))\s+(?:now\s+)?(?P<n>\d{1,4}|"
+    + "|".join(NUMBER_WORDS)
+    + r")\b(?!\s*(?:%|percent|k\b))",
+    re.I,
+)
+
+
 def plain_clause(clause: str) -> str:
     """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
-    clause = re.sub(r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay)\b[,\s]*)+", "", clause, flags=re.I)
+    clause = re.sub(
+        r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay|bro|dude|yo|lol|lmao|omg|ngl|tbh|btw|honestly|"
+        r"yeah|yea|welp|ugh|anyway|anyways)\b[,\s]*)+",
+        "",
+        clause,
+        flags=re.I,
+    )
     clause = re.sub(r"[\U0001F000-\U0001FAFF\u2600-\u27BF]+", "", clause).strip()
     # "me and Jess got a flat", "me and my brother Tom run a garage"
     clause = re.sub(
@@ -358,6 +387,7 @@ def plain_clause(clause: str) -> str:
     clause = _done_to_me(_done_to_plans(clause))
     clause = re.sub(r"^(she|he)s\b", r"\1's", clause, flags=re.I)  # "shes 78", typed without its apostrophe
     clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b)", "with ", clause, flags=re.I)  # "w my friends"
+    clause = _TEAM_SIZE.sub(lambda m: f"our team is {m.group('n')} people", clause)  # "we're a team of 9"
     clause = _LOWER_NAMED.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()} ", clause)  # "daughter zosia is 5"
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son
         clause = "my " + clause[0].lower() + clause[1:]

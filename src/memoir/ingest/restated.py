@@ -39,8 +39,11 @@ def all_stems(text: str) -> frozenset[str]:
 
 def opposite(text: str) -> frozenset[str]:
     """The other of each pair a text's shifts name one of ("day shifts": night), unless it names both; only
-    of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day")."""
+    of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day"); and the
+    other of part-time and full-time."""
     said = all_stems(text)
+    if re.search(r"\b(?:part|full)[- ]time\b", text, re.I):  # "going part-time": full-time
+        return frozenset({"full", "part"} - said)
     if "shift" not in said:
         return frozenset()
     return frozenset(_OPPOSITES[w] for w in said if w in _OPPOSITES) - said
@@ -134,7 +137,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             who = shared - _VERB_STEMS
             if who and who <= _WHO and not opposed and not who & stems(subject_of(known.text)):
                 continue  # "she raised me" of "writing about my lola": a person both name, not the fact's subject
-            if kinds and not kinds & {v.kind for v in known.values}:
+            if kinds and not kinds & {v.kind for v in known.values} and not opposed:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
             if not of_a_job(statement.text, known):
                 continue

@@ -176,10 +176,17 @@ def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decisi
     return decisions
 
 
+_HOURS = re.compile(r"\s*\b(?:full|part)[- ]time\b", re.I)
+
+
 def _rest(known: Known, reading: Reading, old: str | None, text: str) -> str | None:
     """The parts of a known fact a change left as they were, when its new text does not say them again."""
     if not any(normalise_content(text) == normalise_content(s.text) for s in reading.statements):
         return None  # the fact rewritten with its new value: nothing of it was left out
+    hours = _HOURS.search(known.text)
+    if hours and opposite(text):  # "going part-time" of "works full-time as a paralegal, Monday to Friday"
+        job = " ".join(re.split(r",\s+", f"{known.text[: hours.start()]}{known.text[hours.end() :]}")[0].split())
+        return job if len(job.split()) > 3 else None  # "The user works" says nothing left
     rest = untouched(known.text, stems(reading.text) - CHANGE_STEMS, old)
     if rest is None or not (stems(rest) - stems(text) - stems(subject_of(rest))):
         return None

@@ -170,7 +170,8 @@ _HALF_SUBJECT = re.compile(
     re.I,
 )
 _TRAILING = re.compile(
-    r"(?:,?\s+(?:by the way|btw|haha+|lol|lmao|jk|though|too|as well|anyway|i guess|i think|you know|for now|"
+    r"(?:,?\s+(?:by the way|btw|haha+|lol|lmao|lmfao|jk|ngl|tbh|fr|tho|lowkey|smh|though|too|as well|anyway|"
+    r"i guess|i think|you know|for now|"
     r"just so you know|fyi|sadly|unfortunately|luckily|thankfully|apparently|though))+\s*$",
     re.IGNORECASE,
 )
