@@ -7,8 +7,11 @@ Two measures, each for the rules alone and for the model path:
    assistant turn is ingested as `memoir ingest` would, the worker's jobs run, and the live
    facts are scored against the set's annotations. A fact is kept when a live memory holds
    all of its words (a word matches at a word's start: "peanut" matches "peanuts"); a
-   changed fact is stale when a live memory still holds the old value's words; a live
-   memory matching no annotation (fact, old value or "also true") is noise.
+   changed fact is stale when a live memory still holds the old value's words and does not
+   tell that it ended ("The user quit keto", "… had to put Duke down" are true now); a live
+   memory matching no annotation (fact, old value or "also true") is noise. The dates memoir
+   adds to a relative one ("yesterday (31 December 2025)") are not the user's words: a
+   memory is matched without them.
 2. LoCoMo (../shared/data/locomo-dev.json): each speaker's turns are ingested as the user's,
    the other's as the assistant's; an observation (the dataset's per-session facts, each
    with its evidence turns) is matched when a memory learnt from one of its evidence turns
@@ -69,11 +72,27 @@ def holds(text: str, words: list[str]) -> bool:
     return all(has(text, w) for w in words)
 
 
+# memoir's own reading of a relative date ("Yesterday (31 December 2025) was Hana's birthday"): no word the user said
+_RESOLVED_DATE = re.compile(r"\s*\((?:the week of |the weekend of )?(?:\d{1,2} )?[A-Z][a-z]+ \d{4}\)|\s*\(\d{4}\)")
+# A memory that tells the old value ended says what holds now: "The user quit keto", "… had to put Duke down"
+_ENDED = re.compile(
+    r"\b(?:quit|quits|stopped|gave up|gave \w+ (?:to|away)|put \w+ down|finished|no longer|not \w+ anymore|"
+    r"sold|retiring|retired from|moved out|broke up|split up|passed away|died|dropped|left)\b",
+    re.I,
+)
+
+
+def said(memory: str) -> str:
+    """A memory as the user's words: without the dates memoir resolved."""
+    return _RESOLVED_DATE.sub("", memory)
+
+
 def score(conversation: dict[str, Any], live: list[str]) -> dict[str, Any]:
-    kept = [f for f in conversation["facts"] if any(holds(m, f["words"]) for m in live)]
-    stale = [s for s in conversation["stale"] if any(holds(m, s["words"]) for m in live)]
+    words = [said(m) for m in live]
+    kept = [f for f in conversation["facts"] if any(holds(m, f["words"]) for m in words)]
+    stale = [s for s in conversation["stale"] if any(holds(m, s["words"]) and not _ENDED.search(m) for m in words)]
     known = [a["words"] for a in conversation["facts"] + conversation["stale"] + conversation.get("also_true", [])]
-    noise = [m for m in live if not any(holds(m, words) for words in known)]
+    noise = [m for m, w in zip(live, words, strict=True) if not any(holds(w, k) for k in known)]
     return {
         "facts": len(conversation["facts"]),
         "kept": len(kept),
