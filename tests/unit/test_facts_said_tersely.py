@@ -387,3 +387,57 @@ def test_changes_typed_tersely_replace_what_they_change(turns: list[str], facts:
 )
 def test_near_misses_of_terse_changes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+# What a sentence did something to, named by the next one without a verb ("hired the mechanic. tomas.", "We signed
+# a lease! Small office in Mitte, …"), is part of its fact; what a change lets the user do ("so now I can walk to
+# lab") is no fact of its own, though what someone else can do for them is.
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("hired the mechanic. tomas. starts mon.", ["The user hired the mechanic, tomas"]),
+        (
+            "and got the job. hanbit international school in bundang, starting aug.",
+            ["The user got the job, hanbit international school in bundang"],
+        ),
+        (
+            "We signed a lease! Small office in Mitte, moving in on the 1st.",
+            ["The user signed a lease, Small office in Mitte"],
+        ),
+        (
+            "And we found a better local! In Vieux Lyon, rue Saint-Jean.",
+            ["The user found a better local in Vieux Lyon"],
+        ),
+        ("I moved closer to the lab, so now I can walk to lab.", ["The user moved closer to the lab"]),
+    ],
+)
+def test_an_object_named_after_its_sentence_and_what_a_change_lets_the_user_do(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+# Near misses: a sentence after the object with a verb, a subject or a feeling of its own stays its own
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        ("I went to the doctor. Nothing serious.", ["The user went to the doctor"]),
+        (
+            "I'm leaving the flat. Found a cheaper room in Leith, £520 a month.",
+            ["The user is leaving the flat", "The user found a cheaper room in Leith, £520 a month"],
+        ),
+        (
+            "Need a hiring plan. I'm CTO at Kiranaflow, B2B grocery SaaS.",
+            ["The user is CTO at Kiranaflow, B2B grocery SaaS"],
+        ),
+        ("I live in Krakow with my son. Sorry for my English.", ["The user lives in Krakow with their son"]),
+        ("I hired a new mechanic. Great guy.", ["The user hired a new mechanic"]),
+    ],
+)
+def test_near_misses_of_an_object_named_after_its_sentence(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+def test_what_someone_else_can_do_for_the_user_is_kept() -> None:
+    assert settle(["My brother Sam is a carpenter.", "Sam can do the cabinets himself."]) == [
+        "Sam can do the cabinets himself",
+        "The user's brother Sam is a carpenter",
+    ]

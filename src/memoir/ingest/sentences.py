@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from memoir.ingest.lexicon import DIETS, PEOPLE
+from memoir.ingest.workplaces import names_a_job
 
 __all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
 
@@ -233,9 +234,53 @@ def _pieces(text: str) -> list[str]:
             continue
         if pieces and _continues(pieces[-1], part):
             pieces[-1] = f"{pieces[-1]} {part}"
+        elif pieces and _names_the_object(pieces[-1], part):  # "hired the mechanic. tomas."
+            head, _, rest = part.partition(",")  # what it names; what the sentence goes on to say is its own
+            where = _WHERE.match(head)  # "we found a better local! In Vieux Lyon": where it is
+            joined = f" {where.group(0).lower()}{head[where.end() :]}" if where else f", {head}"
+            pieces[-1] = f"{pieces[-1].rstrip('.!')}{joined.rstrip('.!')}."
+            if rest.strip():
+                pieces.append(rest.strip())
         else:
             pieces.append(part)
     return pieces
+
+
+# A sentence ending on what it did something to, by its kind: "hired the mechanic", "We signed a lease!"
+_KIND_LAST = re.compile(r"\b(?:the|a|an|our|my|their)\s+(?:[\w-]+\s+){0,2}(?P<kind>[\w-]+)[.!]$", re.I)
+_NOT_A_THING = re.compile(
+    r"\w(?:ed|ing)$|['’](?:m|re|s|ve|ll|d)$|^(?:i|im|ive|me|we|us|it|he|she|they|them|you|my|our|your|his|her|their|"
+    r"this|that|there|is|are|was|were|am|has|have|had|do|does|"
+    r"did|will|would|can|could|'s|found|got|put|made|took|went|came|left|sorry|thanks|thank|please|so|just|too|"
+    r"also|now|here|lol|haha)$",
+    re.I,
+)
+# What a place or an institution is called by: "hanbit international school in bundang"
+_INSTITUTION = re.compile(
+    r"\b(?:school|office|university|uni|college|hospital|clinic|company|firm|studio|shop|store|restaurant|cafe|"
+    r"café|bakery|lab|academy|agency|startup|flat|apartment|house)\b",
+    re.I,
+)
+
+
+_WHERE = re.compile(r"(?:in|at|on|near|by)\b", re.I)
+
+
+def _names_the_object(before: str, after: str) -> bool:
+    """Is `after` a few words naming what `before` ended on, and nothing else: who was hired ("hired the
+    mechanic." "tomas."), which job or place ("got the job." "hanbit international school in bundang, …"; "We
+    signed a lease!" "Small office in Mitte, …")?"""
+    kind = _KIND_LAST.search(before)
+    words = after.split(",")[0].rstrip(".!").split()
+    if kind is None or not words or len(words) > 6 or after.endswith("?"):
+        return False
+    if any(_NOT_A_THING.search(word) for word in words):
+        return False  # "Found a cheaper room in Leith", "doing volleyball now": a clause of its own
+    if len(words) == 1:  # a name, after whom it names: "the mechanic. tomas."
+        role = kind.group("kind").lower()
+        return words[0].isalpha() and (role in PEOPLE or names_a_job(role))
+    named = any(w[:1].isupper() for w in words[1:])
+    return named or _INSTITUTION.search(" ".join(words)) is not None
 
 
 def _continues(before: str, after: str) -> bool:
