@@ -30,7 +30,9 @@ _NOT_NAMES_AFTER_KIN = frozenset(
     word_list(
         "just now also still always never usually finally actually already recently sometimes often even "
         "probably basically literally totally def prob kinda sorta rn tho though too again new old little big "
-        "older younger oldest youngest eldest baby best lol ok okay and or but so"
+        "older younger oldest youngest eldest baby best lol ok okay and or but so today tonight tomorrow yesterday "
+        "twice once later earlier early late back legit allways always pregnant sick home here there nowadays man "
+        "guy lady plant"
     )
 )
 _A_CAPITAL = re.compile(r"\b(?-i:[A-Z][a-z])")  # a word written with a capital; "HOLY", "LOL" are shouted
@@ -38,9 +40,21 @@ _WORD = re.compile(r"(?<![\w'’-])(?-i:[a-z][a-z'’-]*[a-z])(?![\w-])")
 _KIN = "|".join(sorted(PEOPLE | PETS, key=len, reverse=True))
 # who someone is, a lower-case word, then a verb said of it: "wife jen does our books", "sister chloe shes 12"
 _KIN_NAMED = re.compile(
-    rf"\b(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|got|"
-    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b|\s*,)",
+    rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s))"
+    rf"(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|"
+    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b)",
     re.I,
+)
+# What a word naming a thing, not a person, ends with: "my dentist appointment", "my partner visa"
+_A_THING = re.compile(r"(?:ment|tion|sion|ness|ity|ship|ance|ence|age|ure|ism|ing|ed|ly|er|or|al|ic|ous|ful|less)$")
+# Things a relation word names before a verb: "my dog food is", "my partner visa got"
+_THINGS_AFTER_KIN = frozenset(
+    word_list(
+        "visa food bowl bed toys toy walker sitter insurance fee fees bill bills account car house place job work "
+        "office role contract number phone email group chat team side stuff thing things life name school class "
+        "vet surgery appointment party wedding funeral birthday passport license licence card plan plans trip "
+        "flight room stuff kids family friends crate lead leash cage tank"
+    )
 )
 
 
@@ -58,7 +72,7 @@ def cased(text: str, names: Collection[str] = ()) -> str:
     text = _CALLED.sub(_called, _KIN_NAMED.sub(_kin_named, text))
     if not names:
         return text
-    return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m.group(0), names) else m.group(0), text)
+    return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m, names) else m.group(0), text)
 
 
 # "a team its called night owls were gonna …": what follows "called" up to a word no name is made of
@@ -82,13 +96,38 @@ def _kin_named(match: re.Match[str]) -> str:
     name = match.group("name")
     if name.lower() in _NOT_A_NAME or name.lower() in _NOT_NAMES_AFTER_KIN or name.lower() in PEOPLE:
         return match.group(0)
-    if name.endswith(("ing", "ed", "ly")):  # "my dad working late", "my mom called": no name
+    if _A_THING.search(name) or name in _THINGS_AFTER_KIN:  # "my dad working late", "my dentist appointment got"
         return match.group(0)
     return f"{match.group('kin')} {_capital(name)}"
 
 
-def _known(word: str, names: Collection[str]) -> bool:
-    return word in names and word not in _NOT_A_NAME and len(word) > 2
+# Where a known name stands in a sentence: before a verb said of it ("freddie is 2 months"), or after a word that
+# takes a person or a pet ("gave taco to", "with jen"); not "reading a book" nor "max 3 people" of Max
+_BEFORE_A_VERB = re.compile(
+    r"\s+(?:is|was|has|had|does|did|got|gets|says|said|shes|hes|just|still|turned|turns|loves|hates|wants|needs|"
+    r"starts|started|went|goes|came|comes|keeps|kept|can|will|won't|wont|isn't|isnt|doesn't|doesnt|and|&)\b|['’]s\b"
+)
+_OWNED = re.compile(r"\b(?:my|our|your|his|her|their)\s+$")  # not "the atlas deadline" of project Atlas
+_AFTER_A_TAKER = re.compile(
+    r"\b(?:with|to|for|from|and|gave|took|told|called|met|saw|named|love|miss|walked|fed|hugged|texted|asked|"
+    r"visited|picked up|dropped off)\s+$"
+)
+
+
+def _known(match: re.Match[str], names: Collection[str]) -> bool:
+    word = match.group(0)
+    if word not in names or word in _NOT_A_NAME or len(word) <= 2 or word.endswith("ing"):
+        return False
+    text = match.string
+    before = text[max(0, match.start() - 20) : match.start()]
+    if _OWNED.search(before):
+        return False  # "my target is to lose 5kg": a thing of the user's, whatever the facts name Target
+    before_a_noun = re.match(r"\s+[a-z]+\s+(?:is|was|got|has|slipped|moved)\b", text[match.end() :]) is not None
+    return (
+        _BEFORE_A_VERB.match(text, match.end()) is not None
+        or _AFTER_A_TAKER.search(before) is not None
+        or (before_a_noun and re.search(r"\bthe\s+$", before) is not None)  # "the atlas deadline slipped"
+    )
 
 
 def _capital(word: str) -> str:

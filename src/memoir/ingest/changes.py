@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from memoir.ingest.casing import cased
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
@@ -51,7 +50,9 @@ _NOT = re.compile(
 )
 _INSTEAD = re.compile(
     rf"\b(?:instead of|rather than)\s+(?:the\s+|a\s+|an\s+|my\s+|our\s+)?(?P<a>{_PROPER}|[a-z][\w-]+)"
-    rf"|\bnot \w+ing\s+(?:the\s+|a\s+)?(?P<b>{_PROPER})",
+    # "I'm not doing Berlin", not "I'm not scrapping the Lisbon plan" (kept)
+    rf"|\bnot (?!(?:scrapp|cancell|dropp|abandon|ditch|kill|chang|shelv|bin)\w*ing\b)\w+ing\s+(?:the\s+|a\s+)?"
+    rf"(?P<b>{_PROPER})",
     re.I,
 )
 _ANNOUNCED = re.compile(
@@ -69,12 +70,16 @@ _RULED_OUT = re.compile(
     r"closed|full|(?:too\s+)?(?:expensive|crazy|pricey|small|rough|far|noisy|cold|damp))\b",
     re.I,
 )
-# "switched to sova, jett is too hard for me", "germany is too much german for me": a thing by its name alone
+# "switched to sova, jett is too hard for me": beside a switch, the thing switched from by its name alone (not one
+# whose "his" or "her" follows: "max is too big for his crate, we switched to a bed" is the dog's)
 _NAME_RULED_OUT = re.compile(
     r"(?:^|[,;]\s*)(?P<x>(?!(?:it|this|that|he|she|they|we|you|i|everything|nothing|something|which|what|there|"
-    r"here|life|work|school|traffic|rent|money|time)\b)[\w-]{3,})(?:'s|’s|\s+is|\s+was)\s+too\s+\w+",
+    r"here|life|work|school|traffic|rent|money|time)\b)[\w-]{3,})(?:'s|’s|\s+is|\s+was)\s+too\s+\w+"
+    r"(?!.*\b(?:his|her|him|she|he)\b)",
     re.I,
 )
+_SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+(?P<to>[\w-]+)", re.I)
+_THE_SWITCH = frozenset(("switched", "switching", "switch"))
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
     r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota)\b", re.I
@@ -119,12 +124,6 @@ def read(text: str, known: Collection[str] = (), before: str = "", names: Collec
     return joined + readings + [Reading(s.clause, (s,), message=text) for s in passing]
 
 
-@lru_cache(maxsize=64)
-def _changed_in(message: str) -> bool:
-    """Does a message announce a change anywhere? Asked once a message, not once a sentence of it."""
-    return _ANNOUNCED.search(message) is not None or CHANGE_VERB.search(message) is not None
-
-
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
     moved = _resized(text) or any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE, SCHEDULE_CHANGED))
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
@@ -134,9 +133,9 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more
-        old |= {m.group("x").strip() for p in (_RULED_OUT, _NAME_RULED_OUT) for m in p.finditer(text)}
-    elif message and _changed_in(message):  # "changed my plan, it'll be the Netherlands. germany is too much german"
-        old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
+        old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
+        if _SWITCHED_TO.search(text):  # "i switched to sova, jett is too hard": what it was switched from
+            old |= {x for m in _NAME_RULED_OUT.finditer(text) if (x := m.group("x").strip()).lower() not in _THE_SWITCH}
     parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(
         p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None

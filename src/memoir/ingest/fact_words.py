@@ -188,16 +188,12 @@ _SAID_OF = {
     "triathlon": ("race",),
     "ultramarathon": ("race",),
     "goalkeeper": ("soccer", "football", "hockey"),
-    "leaving": ("heading", "departing"),
-    # "killing the 2nd shop idea" of "thinking 2nd location": a place of business, and the ordinal as written
-    "location": ("shop", "store", "branch", "site", "outlet", "office"),
+    "leaving": ("heading", "departing"),  # "now we're heading out February 3rd" of "leaving January 10th"
     # "I quit coffee" of "5 americanos a day": a coffee by its kind
     "americano": ("coffee",),
     "espresso": ("coffee",),
     "latte": ("coffee",),
     "cappuccino": ("coffee",),
-    "2nd": ("second",),
-    "second": ("2nd",),  # "now we're heading out February 3rd" of "leaving January 10th"
 }
 _ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
 

@@ -224,9 +224,6 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "The user's late husband": no verb, no statement
     if values(predicate) and not _FUTURE.match(predicate):
         return True  # "Ada is 9", "the exam is on 3 March"
-    if re.match(r"^the user (?:can|could)\s+(?!not\b)", text, re.I):
-        return False  # "so now I can walk to lab", "I can manage": what a change lets the user do ("Sam can do
-        # the cabinets himself" says who helps)
     if _FUTURE.match(predicate) and _EVENT_COUNT.match(text):
         return True  # "Our wedding will have about 140 guests": an event's size, known before it happens
     if (

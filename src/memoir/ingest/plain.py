@@ -174,6 +174,10 @@ _NAMED_FIRST = re.compile(
 # "my little sister chloe shes 12": the age said again of the name by its pronoun
 _NAMED_THEN_AGED = re.compile(
     r"\b(?P<name>(?-i:[A-Z])[\w'’-]+)\s+(?P<who>(?-i:she|he))(?:'s|’s|s)\s+(?P<n>\d{1,3})\b"
+    # an age, not a measure: "hes 35 pounds now", "shes 40 mins away", "hes 9 points behind"
+    r"(?!\s*(?:pounds?|lbs?|kgs?|kilos?|stone|inch(?:es)?|feet|foot|ft|cm|floors?|goals?|points?|pts|mins?|minutes?|"
+    r"hours?|hrs?|seconds?|secs?|miles?|km|k|days?|weeks?|wks?|months?|times?|percent|%|am|pm|ahead|behind|late|"
+    r"early|away|off|down|up|out|in|for)\b)"
     # "… shes 12 wants to play too": what she does next is a clause of its own
     r"(?P<then>\s+(?!(?:years?|yrs?|months?|weeks?|days?|and|but|or|now|too|already|next|this|in|on)\b)"
     r"(?-i:[a-z]+s)\b)?"
@@ -267,11 +271,19 @@ _LET_ME_GO = re.compile(
 )
 
 
+# "my boss wont let me go part-time", "hoping they let me": not let
+_NOT_LET = re.compile(
+    r"\b(?:not|never|won'?t|wont|didn'?t|didnt|don'?t|dont|doesn'?t|refused?|hop(?:e|ing)|might|may|maybe|if|would|"
+    r"could|should|asked|ask)\b|n't\b",
+    re.I,
+)
+
+
 def _done_to_me(text: str) -> str:
     """ "they made me team lead for Atlas" -> "I became team lead for Atlas"; "Walker Books signed me for a
     3-book series" -> "I got signed by Walker Books for a 3-book series"; "work let me go part-time" -> "I am
     going part-time"."""
-    if let_go := _LET_ME_GO.match(text):
+    if (let_go := _LET_ME_GO.match(text)) and not _NOT_LET.search(text[: let_go.start("how")]):
         return f"I am going {let_go.group('how')}"
     match = _DONE_TO_ME.match(text)
     if match is None:
@@ -358,10 +370,12 @@ _LOWER_NAMED = re.compile(
 # How many work with the user, however said: "we're a team of 9", "headcount is 14 now" (not a wedding's: "the
 # headcount for Saturday is 80")
 _TEAM_SIZE = re.compile(
-    r"^(?:(?:we're|we are|were|we’re)\s+a\s+team\s+of|(?:our\s+|the\s+)?(?:team\s+|company\s+)?head\s?count\s+"
+    r"^(?:(?:we're|we are|were|we’re)\s+a\s+team\s+of|(?:our\s+|the\s+)?(?:team\s+)?head\s?count\s+"
     r"(?:is|'s|’s|is now|now|at)(?!\s+for\b))\s+(?:now\s+)?(?P<n>\d{1,4}|"
     + "|".join(NUMBER_WORDS)
-    + r")\b(?!\s*(?:%|percent|k\b))",
+    # the user's team now: not "80 for the wedding", "6 in my old job", "4 for the relay"
+    + r")\b(?!\s*(?:%|percent|k\b))"
+    r"(?!.*\b(?:for|at the|in the|old|former|previous|used to|back then|before|last year|ago|so far)\b)",
     re.I,
 )
 
@@ -369,8 +383,9 @@ _TEAM_SIZE = re.compile(
 def plain_clause(clause: str) -> str:
     """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
     clause = re.sub(
-        r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay|bro|dude|yo|lol|lmao|omg|ngl|tbh|btw|honestly|"
-        r"yeah|yea|welp|ugh|anyway|anyways)\b[,\s]*)+",
+        r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay|yo|lol|lmao|omg|ngl|tbh|btw|honestly|"
+        # "bro i switched", not "bro got married" (the user's brother)
+        r"yeah|yea|welp|ugh|anyway|anyways|(?:bro|dude)(?=[,\s]+(?:i|im|i'm|we|my|it|its|this)\b))\b[,\s]*)+",
         "",
         clause,
         flags=re.I,

@@ -52,6 +52,7 @@ class Context:
     written: list[str] = field(default_factory=list)  # what the readers wrote for the current clause
     named: set[str] = field(default_factory=set)  # people a fact of this message was about ("Kunle is 6")
     sentence: str = ""  # the sentence being read
+    said: str = ""  # the same sentence as written, openers and all ("Finally I can sleep …")
     clause: str = ""  # the last clause read: "my wife's is a Pixel" is of the thing it named ("my phone is …")
     event: str | None = None  # the last event named ("weddings"): what "we have moved it" moves
     event_known: bool = False  # the event is one the known facts or the message before named, not this one

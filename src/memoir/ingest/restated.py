@@ -42,7 +42,7 @@ def opposite(text: str) -> frozenset[str]:
     of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day"); and the
     other of part-time and full-time."""
     said = all_stems(text)
-    if re.search(r"\b(?:part|full)[- ]time\b", text, re.I):  # "going part-time": full-time
+    if _HOURS.search(text):  # "going part-time": full-time
         return frozenset({"full", "part"} - said)
     if "shift" not in said:
         return frozenset()
@@ -58,6 +58,14 @@ def _of_work(text: str) -> frozenset[str]:
 _HOW_OFTEN = re.compile(r"\b(?:every|each|a|per|all|one|some|the other|that|this)\s+(?:day|night)s?\b", re.I)
 
 
+_HOURS = re.compile(r"\b(?:part|full)[- ]time\b", re.I)
+_STUDY = re.compile(r"\b(?:student|studies|studying|degree|course|phd|masters?)\b", re.I)
+# The user's hours changed, as said: "The user is going part-time", "… went full-time in March"
+_GOING_HOURS = re.compile(
+    r"^the user (?:is (?:now )?going|went|has gone|switched to|is (?:now )?working|works|is now|is)\s+(?:part|full)"
+    r"[- ]time\b(?!.*\b(?:too|also|as well)\b)",
+    re.I,
+)
 # Pairs where one replaces the other: a switch to day shifts is from the nights
 _OPPOSITES = {"day": "night", "night": "day"}
 
@@ -128,7 +136,12 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         others = opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
+        hours = _HOURS.search(statement.text) is not None
+        if hours and not _GOING_HOURS.match(statement.text):
+            continue  # "never wants to go part-time", "is thinking about going part-time", "… at the cafe too"
         for known in live:
+            if hours and (not same_subject(statement.text, known.text) or _STUDY.search(known.text)):
+                continue  # "my wife is going part-time" leaves the user's full-time job, a job a full-time study
             opposed = others & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
             kin = _kin(statement.text, known.text) if same_subject(statement.text, known.text) else frozenset()
             shared = (known.stems & own) | opposed | kin  # "My sister's team switched to Asana": not the user's

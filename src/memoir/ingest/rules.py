@@ -206,7 +206,7 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.spoke_of_self = context.spoke_of_self or context.first_person
     context.first_person = bool(FIRST_PERSON.search(sentence.text))
     context.important = sentence.important
-    context.sentence = sentence.text
+    context.sentence, context.said = sentence.text, sentence.said
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
     found: list[Statement] = []
     text = named_at_once(sentence.text, context.unnamed) if context.opening else sentence.text
@@ -261,7 +261,8 @@ def _not_taken_back(clause: str, changing: bool) -> str:
 # the word", "Mom is what my kids call me")
 _OWN_PARENT = re.compile(
     r"^(?P<who>(?-i:Dad|Daddy|Mum|Mom|Mam|Mummy|Mommy|Mammy|Grandma|Grandpa|Granny))"
-    r"(?=(?:'s|’s)\s+(?!the word\b)(?-i:[a-z0-9])|\s+(?:(?:just\s+)?turned|turns)\s+\d"  # "Dad turned 85 on Saturday"
+    # "Dad turned 85 on Saturday", not "turned 180 on the whole brexit thing"
+    r"(?=(?:'s|’s)\s+(?!the word\b)(?-i:[a-z0-9])|\s+(?:(?:just\s+)?turned|turns)\s+\d{1,3}\b(?!\s+on\s+the\b)"
     r"|\s+(?:is|was|has|had|will)\s+(?!what\b|a\s+(?:\w+\s+)?"
     r"(?:word|song|show|film|movie|book|name|character)\b))",
 )
@@ -339,6 +340,8 @@ def _gated(text: str, clause: str, context: Context) -> Statement | None:
     if any(w in text.lower() for w in CHANGEABLE) and not re.match(r"^the user's [\w-]+ is ", text, re.I):
         text = without_relations(text)
     text = _tidy(text, context.changing)
+    if _LETS_DO.match(text) and _LETS_NOW.search(context.said) and not values(text):
+        return None  # "so now I can walk to lab", "I can manage": what a change lets the user do, no fact of its own
     if is_fact(text, clause) or (context.important and _noted(text)):
         return Statement(text, context.important, clause)
     said, hedge = _HEDGED_AFTER.search(text), _HEDGED_AFTER.search(clause)
@@ -347,6 +350,12 @@ def _gated(text: str, clause: str, context: Context) -> Statement | None:
     return None
 
 
+# What the user can do, said as a change's consequence ("so now I can walk to lab", "finally I can sleep", "I can
+# manage"); not what the user can do at all ("I can drive", "I can only eat halal food"), nor what others can
+_LETS_DO = re.compile(r"^the user (?:can|could)\s+(?!not\b|only\b)", re.I)
+_LETS_NOW = re.compile(
+    r"\b(?:so|now|finally|at last|then|means)\b.*\bcan\b|\bcan\s+(?:manage|cope|survive|breathe|relax)\b", re.I
+)
 # "I work at Bosch as engineer, the company maybe offers me 2 years in Lisbon": the fact before the guess.
 _HEDGED_AFTER = re.compile(r",\s+[^,]*\b(?:maybe|perhaps|probably|might|possibly)\b.*$", re.I)
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from memoir.ingest.lexicon import DIETS, PEOPLE
+from memoir.ingest.lexicon import DIETS, PEOPLE, word_list
 from memoir.ingest.workplaces import names_a_job
 
 __all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
@@ -252,7 +252,7 @@ _NOT_A_THING = re.compile(
     r"\w(?:ed|ing)$|['’](?:m|re|s|ve|ll|d)$|^(?:i|im|ive|me|we|us|it|he|she|they|them|you|my|our|your|his|her|their|"
     r"this|that|there|is|are|was|were|am|has|have|had|do|does|"
     r"did|will|would|can|could|'s|found|got|put|made|took|went|came|left|sorry|thanks|thank|please|so|just|too|"
-    r"also|now|here|lol|haha)$",
+    r"also|now|here|lol|haha|says|said|thinks|told|asked|wants|needs|likes|loves|hates|knows)$",
     re.I,
 )
 # What a place or an institution is called by: "hanbit international school in bundang"
@@ -264,6 +264,13 @@ _INSTITUTION = re.compile(
 
 
 _WHERE = re.compile(r"(?:in|at|on|near|by)\b", re.I)
+_REACTIONS = frozenset(
+    word_list(
+        "awkward great nice cool wow sad weird funny crazy amazing finally whatever anyway ugh yay oops damn lovely "
+        "brilliant perfect fine true right sure typical classic rude wild insane mad gutted annoying anyways ok okay "
+        "yes no yeah nope lol haha omg wtf congrats thanks cheers done same"
+    )
+)
 
 
 def _names_the_object(before: str, after: str) -> bool:
@@ -276,9 +283,11 @@ def _names_the_object(before: str, after: str) -> bool:
         return False
     if any(_NOT_A_THING.search(word) for word in words):
         return False  # "Found a cheaper room in Leith", "doing volleyball now": a clause of its own
-    if len(words) == 1:  # a name, after whom it names: "the mechanic. tomas."
-        role = kind.group("kind").lower()
-        return words[0].isalpha() and (role in PEOPLE or names_a_job(role))
+    if len(words) == 1:  # a name, after whom it names: "the mechanic. tomas." (not "Awkward.", "Basically, she…")
+        role, word = kind.group("kind").lower(), words[0].lower()
+        # typed in lower case, as a terse message names someone; "Mistake.", "Monday." say something else
+        alone = "," not in after and after[:1].islower() and not word.endswith("ly") and word not in _REACTIONS
+        return alone and word.isalpha() and (role in PEOPLE or names_a_job(role))
     named = any(w[:1].isupper() for w in words[1:])
     return named or _INSTITUTION.search(" ".join(words)) is not None
 

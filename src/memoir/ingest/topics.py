@@ -66,7 +66,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "age",
         re.compile(
             # had, not coming: not "Mia's 7th birthday is on Sunday"
-            r"^(?P<s>.+?)['’]s\s+(?P<v>\d{1,3})(?:st|nd|rd|th)\s+(?:birthday\s+|bday\s+)?(?:was|is today)\b",
+            # a birthday by its word, or by when it was ("Dad's 85th was Saturday"), not "dad's 2nd was ok"
+            r"^(?P<s>.+?)['’]s\s+(?P<v>\d{1,3})(?:st|nd|rd|th)\s+(?:(?:birthday|bday)\s+(?:was|is today)\b|"
+            r"was\s+(?:on\s+)?(?:yesterday|today|last|this|on|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)",
             re.I,
         ),
     ),
@@ -230,6 +232,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     found: list[Topic] = []
     for attribute, pattern in _PATTERNS:
         match = pattern.match(text)
+        if match and attribute == "age" and not _an_age_now(match.group("v"), text):
+            continue  # "turned 65 in 2005", "turned 30 when I was born", "turned 180 on brexit"
         if match and attribute in ("employer", "shift") and BESIDE.search(text):
             continue  # "works at Tesco on weekends too, second job": another job beside the one known
         if match and attribute == "residence" and _NOT_A_HOME.search(text):
@@ -276,6 +280,14 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if possessive and single and not any(t.attribute != "relation" for t in found):
         found.extend(_possessive(possessive.group("s"), possessive.group("v")))
     return tuple(found)
+
+
+_THEN = re.compile(r"\b(?:when|ago|back in|back then|in (?:19|20)\d\d|used to|before)\b", re.I)
+
+
+def _an_age_now(value: str, text: str) -> bool:
+    """Is a number an age said of now: a person's (at most 125), not one of a story ("turned 65 in 2005")?"""
+    return (not value.isdigit() or int(value) <= 125) and _THEN.search(text) is None
 
 
 def _of_language(topic: Topic, text: str) -> Topic:
