@@ -517,6 +517,11 @@ def test_what_someone_else_can_do_for_the_user_is_kept() -> None:
         (["I can only eat halal food."], ["The user can only eat halal food"]),
         (["i can speak spanish fluently"], ["The user can speak spanish fluently"]),
         (["I can drive"], ["The user can drive"]),
+        # found beside them, older: a pet's food switched is no new pet
+        (
+            ["I have a cat named Luna.", "We switched cat food."],
+            ["The user has a cat named Luna", "The user switched cat food"],
+        ),
     ],
 )
 def test_near_misses_of_the_ninth_session_classes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:

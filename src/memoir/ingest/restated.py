@@ -15,7 +15,7 @@ from memoir.ingest.changes import Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_value
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import PEOPLE, word_list
+from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.topics import stem, stem_set, stems
 from memoir.ingest.values import Value, values
@@ -113,7 +113,7 @@ BARE_CHANGE = re.compile(
 )
 
 
-_WHO = stem_set(" ".join(PEOPLE))
+_WHO = stem_set(" ".join(PEOPLE | PETS))  # "switched cat food" restates nothing of "a cat named Luna"
 # "we decide to move closer to new job": the new job says where the user moves, it is not the job that changes
 _NEAR_NEW = re.compile(
     r"\b(?:closer to|nearer to|near|next to)\s+(?:the\s+|my\s+|our\s+|their\s+)?new\s+(?P<what>[\w-]+)", re.I
