@@ -406,6 +406,11 @@ def test_near_misses_of_terse_changes_leave_what_is_known(turns: list[str], fact
             ["The user found a better local in Vieux Lyon"],
         ),
         ("I moved closer to the lab, so now I can walk to lab.", ["The user moved closer to the lab"]),
+        # how the user came to the chat, and a change without what it is now, are no facts
+        ("My granddaughter set this up for me on the tablet, so bear with me.", []),
+        ("We pushed the trip back.", []),
+        ("We pushed the trip back to May.", ["The user's trip got pushed back to May"]),
+        ("My son set up my new phone.", ["The user's son set up the user's new phone"]),
     ],
 )
 def test_an_object_named_after_its_sentence_and_what_a_change_lets_the_user_do(said: str, facts: list[str]) -> None:

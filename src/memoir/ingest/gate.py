@@ -108,7 +108,12 @@ _CHITCHAT = re.compile(
     # "getting a KeyError in my python dict code": a problem of the moment, brought for help
     r"|^(?:is|are)\s+(?:getting|having|seeing|hitting)\s+(?:a|an|this|the|some|weird)\s+(?:[\w-]+\s+){0,2}"
     r"(?:\w*error|exception|bug|warning|crash|stack trace|traceback)\b"
-    r"|^(?:has\s+)?(?:just\s+)?reali[sz]ed\s+(?:that\s+)?(?:the user|they|i)\s+(?:typed|wrote|said|put|spelled)\b",
+    r"|^(?:has\s+)?(?:just\s+)?reali[sz]ed\s+(?:that\s+)?(?:the user|they|i)\s+(?:typed|wrote|said|put|spelled)\b"
+    # "my granddaughter set this up for me on the tablet": the chat itself, how the user came to it
+    r"|^(?:set|sets|has set|helped the user set)\s+(?:this|it)(?:\s+(?:thing|app|chat|up))?\s+(?:up\b|for\b|on\b)"
+    # "we pushed the trip back": a change without what it is now (the change itself is read apart)
+    r"|^(?:pushed|moved|postponed|rescheduled|brought|put)\s+(?:the|their|our)\s+[\w-]+(?:\s+[\w-]+)?\s+"
+    r"(?:back|forward|up|off)$",
     re.IGNORECASE,
 )
 _FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
