@@ -409,6 +409,8 @@ def test_near_misses_of_terse_changes_leave_what_is_known(turns: list[str], fact
         # how the user came to the chat, and a change without what it is now, are no facts
         ("My granddaughter set this up for me on the tablet, so bear with me.", []),
         ("We pushed the trip back.", []),
+        ("So I have applied there instead.", []),  # where, the message before said
+        ("My brother lives out there now.", ["The user's brother lives out there now"]),
         ("We pushed the trip back to May.", ["The user's trip got pushed back to May"]),
         ("My son set up my new phone.", ["The user's son set up the user's new phone"]),
     ],

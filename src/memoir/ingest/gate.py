@@ -164,6 +164,8 @@ _CLEFT = re.compile(
 )
 _DANGLING = re.compile(
     r"\b(?:it|them|that|this|those|these|him|her|one|before|after|until|till|than)$"
+    # "The user has applied there": where, the message said before (not "lives out there", "is there now")
+    r"|^the user (?:has |have )?(?:applied|works|worked|studies|studied|enrolled|registered|signed up) there$"
     # "The user wants to plan for", "keeps forgetting to say": cut before what it is about
     r"|\b(?:for|to|with|about|of|from|into|at)$|\bforgetting to (?:say|mention|tell)$"
     # "The user hired two more": more of what, the message said before
