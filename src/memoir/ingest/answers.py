@@ -38,7 +38,8 @@ from memoir.ingest.gate import is_fact
 from memoir.ingest.person import about_the_user
 from memoir.ingest.rules import Statement
 from memoir.ingest.sentences import sentences
-from memoir.ingest.topics import stem, stems, topics
+from memoir.ingest.stemming import stem, stems
+from memoir.ingest.topics import topics
 from memoir.ingest.values import values
 from memoir.model.memory import normalise_content
 

@@ -14,7 +14,7 @@ from memoir.ingest.cues import RETRACTION
 from memoir.ingest.gate import content_words
 from memoir.ingest.lexicon import EVENTS, HEADCOUNT, JOB_ENDINGS
 from memoir.ingest.person import third_person
-from memoir.ingest.topics import stem, stem_set, stems
+from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 
 __all__ = [

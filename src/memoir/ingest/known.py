@@ -6,7 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from memoir.ingest.topics import Topic, stems, topics
+from memoir.ingest.stemming import stems
+from memoir.ingest.topics import Topic, topics
 from memoir.ingest.values import Value, values
 from memoir.model.memory import normalise_content
 

@@ -32,7 +32,8 @@ from memoir.ingest.casing import names_in
 from memoir.ingest.changes import Reading
 from memoir.ingest.rule_decisions import Known, Names, naming, naming_again
 from memoir.ingest.rules import known_words
-from memoir.ingest.topics import relation_named, stem, stems, topics
+from memoir.ingest.stemming import stem, stems
+from memoir.ingest.topics import relation_named, topics
 from memoir.store import IndexItem, SearchIndex
 
 __all__ = ["Fact", "FactCache", "KnownWords", "LiveFacts", "keys"]
@@ -40,7 +41,7 @@ __all__ = ["Fact", "FactCache", "KnownWords", "LiveFacts", "keys"]
 MAX_SCOPES = 64  # scopes held at once; the one asked for least recently goes first
 YIELD_EVERY = 200  # facts read between two pauses that let other threads run (a scope's first read)
 _NO_KEY = ""  # the key of a text with no word and no topic (found only by another such text)
-_NO_STEM = "#"  # the key of a fact with no stem (`topics.stems`): only a statement with none is like it
+_NO_STEM = "#"  # the key of a fact with no stem (`stemming.stems`): only a statement with none is like it
 _DIGIT = re.compile(r"\b\d\b")
 _COUNTED = re.compile(r"(?<![\d.,])\d++(?:[.,]\d++)*+\s*+([a-z]+)", re.I)  # once per number: "1,1,1,…" is linear
 _EVERYWHERE = frozenset(("user", "users"))  # "The user …": nearly every fact, and no rule matches on it
@@ -77,7 +78,7 @@ def _topic_keys(text: str) -> set[str]:
 
 
 def _stem_keys(found: frozenset[str]) -> frozenset[str]:
-    """The keys of stems (`topics.stems`): each one's first five letters, among the keys of its word."""
+    """The keys of stems (`stemming.stems`): each one's first five letters, among the keys of its word."""
     return frozenset(s[:5] for s in found)
 
 

@@ -17,7 +17,8 @@ from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, 
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
-from memoir.ingest.topics import stem, stem_set, stems, topics
+from memoir.ingest.stemming import stem, stem_set, stems
+from memoir.ingest.topics import topics
 from memoir.ingest.values import Value
 
 __all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "new_value", "of_a_job"]

@@ -10,7 +10,7 @@ joins the runs"), a name said before its pronoun takes its place ("Yui, she's tu
 openers and emoji go, "me and Jess" is "Jess and I", what someone did to the user's plans is
 said of the plans ("they moved my dentist appointment to Thursday" -> "my dentist
 appointment got moved to Thursday") and what they did to the user of the user ("they made me
-team lead" -> "I became team lead"), a bare relation is the user's ("Son Arjun is 8"), and a
+team lead" -> "I became team lead", `done_to`), a bare relation is the user's ("Son Arjun is 8"), and a
 fronted time goes last ("On Wednesdays I do the late shift" -> "I do the late shift on
 Wednesdays").
 """
@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import re
 
-from memoir.ingest.lexicon import EVENTS, PEOPLE
+from memoir.ingest.done_to import done_to_me, done_to_plans
+from memoir.ingest.lexicon import PEOPLE
 from memoir.ingest.values import NUMBER_WORDS
 
 __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
@@ -201,109 +202,6 @@ def _named_first(text: str) -> str:
     return f"{match.group('name')} {verb} {match.group('rest')}"
 
 
-_DONE_TO_PLANS = re.compile(
-    r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
-    r"(?P<verb>moved|pushed|postponed|rescheduled|bumped|brought)(?P<how>\s+(?:back|forward|up))?\s+"
-    r"(?P<whose>my|our|the)\s+(?P<what>[\w-]+(?:\s+(?!back\b|forward\b|up\b)[\w-]+)?)(?P<how2>\s+(?:back|forward|up))?"
-    r"\s+(?P<to>to|till|until)\s+(?P<rest>.+)$",
-    re.I,
-)
-
-
-def _done_to_plans(text: str) -> str:
-    """ "they moved my dentist appointment to Thursday the 11th" -> "my dentist appointment got moved to …"."""
-    match = _DONE_TO_PLANS.match(text)
-    if match is None:
-        return text
-    whose = match.group("whose")
-    if whose.lower() == "the":  # "UWC postponed the graduation to September": the user's event, not any thing
-        if match.group("what").split()[-1].lower() not in EVENTS:
-            return text
-        whose = "my"
-    how = match.group("how") or match.group("how2") or ""
-    return (
-        f"{whose} {match.group('what')} got {match.group('verb').lower()}{how} "
-        f"{match.group('to')} {match.group('rest')}"
-    )
-
-
-# What someone did to the user, said of the user: "they made me team lead", "Walker Books signed me for …".
-_DONE_TO_ME = re.compile(
-    r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+(?:\s+(?-i:[A-Z])[\w'’&-]+)*)\s+"
-    r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
-    r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|elected|accepted|admitted)\s+me\s+"
-    r"(?P<rest>\S.*)$",
-    re.I,
-)
-# "made me" a role, not a feeling ("made me cry", "made me so happy")
-_MADE_ROLE = re.compile(
-    r"^(?:(?:a|an|the|their|our|my)\s+)?(?:[\w-]+\s+){0,2}(?:lead|head|captain|chair|chairperson|partner|director|"
-    r"manager|supervisor|owner|editor|president|treasurer|secretary|coordinator|principal|chief|officer|"
-    r"ambassador|foreman)\b",
-    re.I,
-)
-_OFFERED_ROLE = re.compile(
-    r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:job|role|position|post|place|spot|scholarship|contract|promotion|"
-    r"partnership|internship|apprenticeship|residency|fellowship|postdoc|deal|offer)\b",
-    re.I,
-)
-_OFFERED = re.compile(r"^(?P<what>(?:a|an|the)\s+[^,]+?)(?P<tail>(?:\s+(?:for|at|to|as|in|on)\b|,).*)?$")
-_PASSIVE = {
-    "made": "became",
-    "promoted": "got promoted",
-    "hired": "got hired",
-    "signed": "got signed",
-    "appointed": "got appointed",
-    "offered": "got offered",
-    "took on": "got taken on",
-    "taken on": "got taken on",
-    "elected": "got elected",
-    "accepted": "got accepted",
-    "admitted": "got admitted",
-}
-
-
-# "Work has agreed to let me go part-time": the user goes part-time
-_LET_ME_GO = re.compile(
-    r"^(?:[\w'’-]+\s+){1,3}?(?:has\s+|have\s+|will\s+|finally\s+|agreed\s+to\s+)*let\s+me\s+go\s+"
-    r"(?P<how>(?:part|full)[- ]time\b.*)$",
-    re.I,
-)
-
-
-# "my boss wont let me go part-time", "hoping they let me": not let
-_NOT_LET = re.compile(
-    r"\b(?:not|never|won'?t|wont|didn'?t|didnt|don'?t|dont|doesn'?t|refused?|hop(?:e|ing)|might|may|maybe|if|would|"
-    r"could|should|asked|ask)\b|n't\b",
-    re.I,
-)
-
-
-def _done_to_me(text: str) -> str:
-    """ "they made me team lead for Atlas" -> "I became team lead for Atlas"; "Walker Books signed me for a
-    3-book series" -> "I got signed by Walker Books for a 3-book series"; "work let me go part-time" -> "I am
-    going part-time"."""
-    if (let_go := _LET_ME_GO.match(text)) and not _NOT_LET.search(text[: let_go.start("how")]):
-        return f"I am going {let_go.group('how')}"
-    match = _DONE_TO_ME.match(text)
-    if match is None:
-        return text
-    verb, rest = match.group("verb").lower(), match.group("rest")
-    if (verb == "made" and not _MADE_ROLE.match(rest)) or (verb == "offered" and not _OFFERED_ROLE.search(rest)):
-        return text  # "my mum made me dinner", "they offered me coffee"
-    who = match.group("who")
-    first = who.split()[0].lower()
-    by = (
-        f" by {who}" if first in ("my", "our") or (who[0].isupper() and first not in ("they", "someone", "the")) else ""
-    )
-    if verb == "made":
-        return f"I became {rest}"
-    offered = _OFFERED.match(rest) if by and verb == "offered" else None
-    if offered:  # "Google offered me a job in Zurich": what was offered first, then by whom
-        return f"I {_PASSIVE[verb]} {offered.group('what')}{by}{offered.group('tail') or ''}"
-    return f"I {_PASSIVE[verb]}{by} {rest}"
-
-
 def _reported(text: str) -> str:
     """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own); said
     after something else, a clause of its own ("…; my sugar levels are borderline")."""
@@ -399,7 +297,7 @@ def plain_clause(clause: str) -> str:
         flags=re.I,
     )
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
-    clause = _done_to_me(_done_to_plans(clause))
+    clause = done_to_me(done_to_plans(clause))
     clause = re.sub(r"^(she|he)s\b", r"\1's", clause, flags=re.I)  # "shes 78", typed without its apostrophe
     clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b)", "with ", clause, flags=re.I)  # "w my friends"
     clause = _TEAM_SIZE.sub(lambda m: f"our team is {m.group('n')} people", clause)  # "we're a team of 9"

@@ -17,7 +17,7 @@ from memoir.ingest.person import others, third_person
 from memoir.ingest.pronouns import named_it, pronoun
 from memoir.ingest.referents import MANY, NOT_NAMES, WHICH_ONE, Context, name_thing
 from memoir.ingest.relations import relation
-from memoir.ingest.topics import stem
+from memoir.ingest.stemming import stem
 from memoir.ingest.unsaid import diet, subjectless
 from memoir.ingest.values import values
 

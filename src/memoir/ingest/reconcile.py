@@ -29,7 +29,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.answers import is_placeholder
 from memoir.ingest.lexicon import word_list
 from memoir.ingest.rule_decisions import Decision, reconcile_by_rules
-from memoir.ingest.topics import stems
+from memoir.ingest.stemming import stems
 from memoir.llm import ChatClient
 from memoir.model.memory import Memory, normalise_content
 

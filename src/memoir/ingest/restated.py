@@ -17,7 +17,7 @@ from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_va
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
-from memoir.ingest.topics import stem, stem_set, stems
+from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 
 __all__ = ["KINDS", "all_stems", "opposite", "renamed", "restated", "same_family", "switched_to"]

@@ -47,7 +47,8 @@ from memoir.ingest.old_story import without_the_old_story
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import BARE_CHANGE, KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
-from memoir.ingest.topics import stem, stems, with_listed_age
+from memoir.ingest.stemming import stem, stems
+from memoir.ingest.topics import with_listed_age
 from memoir.ingest.values import WEEKDAYS, values
 from memoir.model.memory import normalise_content
 

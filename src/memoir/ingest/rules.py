@@ -34,7 +34,7 @@ from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
-from memoir.ingest.topics import stem
+from memoir.ingest.stemming import stem
 from memoir.ingest.values import values
 
 __all__ = [

@@ -1,0 +1,116 @@
+"""What someone else did to the user or to the user's plans, said of the user (`plain.plain_clause`).
+
+"they moved my dentist appointment to Thursday" is "my dentist appointment got moved to Thursday"; "they made
+me team lead" is "I became team lead", "Walker Books signed me for a 3-book series" is "I got signed by Walker
+Books for a 3-book series"; "work has agreed to let me go part-time" is "I am going part-time".
+"""
+
+from __future__ import annotations
+
+import re
+
+from memoir.ingest.lexicon import EVENTS
+
+__all__ = ["done_to_me", "done_to_plans"]
+
+_DONE_TO_PLANS = re.compile(
+    r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
+    r"(?P<verb>moved|pushed|postponed|rescheduled|bumped|brought)(?P<how>\s+(?:back|forward|up))?\s+"
+    r"(?P<whose>my|our|the)\s+(?P<what>[\w-]+(?:\s+(?!back\b|forward\b|up\b)[\w-]+)?)(?P<how2>\s+(?:back|forward|up))?"
+    r"\s+(?P<to>to|till|until)\s+(?P<rest>.+)$",
+    re.I,
+)
+
+
+def done_to_plans(text: str) -> str:
+    """ "they moved my dentist appointment to Thursday the 11th" -> "my dentist appointment got moved to …"."""
+    match = _DONE_TO_PLANS.match(text)
+    if match is None:
+        return text
+    whose = match.group("whose")
+    if whose.lower() == "the":  # "UWC postponed the graduation to September": the user's event, not any thing
+        if match.group("what").split()[-1].lower() not in EVENTS:
+            return text
+        whose = "my"
+    how = match.group("how") or match.group("how2") or ""
+    return (
+        f"{whose} {match.group('what')} got {match.group('verb').lower()}{how} "
+        f"{match.group('to')} {match.group('rest')}"
+    )
+
+
+# What someone did to the user, said of the user: "they made me team lead", "Walker Books signed me for …".
+_DONE_TO_ME = re.compile(
+    r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+(?:\s+(?-i:[A-Z])[\w'’&-]+)*)\s+"
+    r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
+    r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|elected|accepted|admitted)\s+me\s+"
+    r"(?P<rest>\S.*)$",
+    re.I,
+)
+# "made me" a role, not a feeling ("made me cry", "made me so happy")
+_MADE_ROLE = re.compile(
+    r"^(?:(?:a|an|the|their|our|my)\s+)?(?:[\w-]+\s+){0,2}(?:lead|head|captain|chair|chairperson|partner|director|"
+    r"manager|supervisor|owner|editor|president|treasurer|secretary|coordinator|principal|chief|officer|"
+    r"ambassador|foreman)\b",
+    re.I,
+)
+_OFFERED_ROLE = re.compile(
+    r"^(?:a|an|the)\s+(?:[\w-]+\s+){0,2}(?:job|role|position|post|place|spot|scholarship|contract|promotion|"
+    r"partnership|internship|apprenticeship|residency|fellowship|postdoc|deal|offer)\b",
+    re.I,
+)
+_OFFERED = re.compile(r"^(?P<what>(?:a|an|the)\s+[^,]+?)(?P<tail>(?:\s+(?:for|at|to|as|in|on)\b|,).*)?$")
+_PASSIVE = {
+    "made": "became",
+    "promoted": "got promoted",
+    "hired": "got hired",
+    "signed": "got signed",
+    "appointed": "got appointed",
+    "offered": "got offered",
+    "took on": "got taken on",
+    "taken on": "got taken on",
+    "elected": "got elected",
+    "accepted": "got accepted",
+    "admitted": "got admitted",
+}
+
+
+# "Work has agreed to let me go part-time": the user goes part-time
+_LET_ME_GO = re.compile(
+    r"^(?:[\w'’-]+\s+){1,3}?(?:has\s+|have\s+|will\s+|finally\s+|agreed\s+to\s+)*let\s+me\s+go\s+"
+    r"(?P<how>(?:part|full)[- ]time\b.*)$",
+    re.I,
+)
+
+
+# "my boss wont let me go part-time", "hoping they let me": not let
+_NOT_LET = re.compile(
+    r"\b(?:not|never|won'?t|wont|didn'?t|didnt|don'?t|dont|doesn'?t|refused?|hop(?:e|ing)|might|may|maybe|if|would|"
+    r"could|should|asked|ask)\b|n't\b",
+    re.I,
+)
+
+
+def done_to_me(text: str) -> str:
+    """ "they made me team lead for Atlas" -> "I became team lead for Atlas"; "Walker Books signed me for a
+    3-book series" -> "I got signed by Walker Books for a 3-book series"; "work let me go part-time" -> "I am
+    going part-time"."""
+    if (let_go := _LET_ME_GO.match(text)) and not _NOT_LET.search(text[: let_go.start("how")]):
+        return f"I am going {let_go.group('how')}"
+    match = _DONE_TO_ME.match(text)
+    if match is None:
+        return text
+    verb, rest = match.group("verb").lower(), match.group("rest")
+    if (verb == "made" and not _MADE_ROLE.match(rest)) or (verb == "offered" and not _OFFERED_ROLE.search(rest)):
+        return text  # "my mum made me dinner", "they offered me coffee"
+    who = match.group("who")
+    first = who.split()[0].lower()
+    by = (
+        f" by {who}" if first in ("my", "our") or (who[0].isupper() and first not in ("they", "someone", "the")) else ""
+    )
+    if verb == "made":
+        return f"I became {rest}"
+    offered = _OFFERED.match(rest) if by and verb == "offered" else None
+    if offered:  # "Google offered me a job in Zurich": what was offered first, then by whom
+        return f"I {_PASSIVE[verb]} {offered.group('what')}{by}{offered.group('tail') or ''}"
+    return f"I {_PASSIVE[verb]}{by} {rest}"
