@@ -78,8 +78,7 @@ _NAME_RULED_OUT = re.compile(
     r"(?!.*\b(?:his|her|him|she|he)\b)",
     re.I,
 )
-_SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+(?P<to>[\w-]+)", re.I)
-_THE_SWITCH = frozenset(("switched", "switching", "switch"))
+_SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
     r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota)\b", re.I
@@ -135,7 +134,7 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more
         old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
         if _SWITCHED_TO.search(text):  # "i switched to sova, jett is too hard": what it was switched from
-            old |= {x for m in _NAME_RULED_OUT.finditer(text) if (x := m.group("x").strip()).lower() not in _THE_SWITCH}
+            old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
     parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(
         p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None

@@ -20,7 +20,7 @@ from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 
-__all__ = ["KINDS", "all_stems", "opposite", "renamed", "restated", "same_family", "switched_to"]
+__all__ = ["HOURS", "KINDS", "all_stems", "opposite", "renamed", "restated", "same_family", "switched_to"]
 
 # Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
 _VERB_STEMS = stem_set(
@@ -42,7 +42,7 @@ def opposite(text: str) -> frozenset[str]:
     of work shifts ("I switched to day shifts"), not of anything said of a day ("now I go every day"); and the
     other of part-time and full-time."""
     said = all_stems(text)
-    if _HOURS.search(text):  # "going part-time": full-time
+    if HOURS.search(text):  # "going part-time": full-time
         return frozenset({"full", "part"} - said)
     if "shift" not in said:
         return frozenset()
@@ -58,7 +58,7 @@ def _of_work(text: str) -> frozenset[str]:
 _HOW_OFTEN = re.compile(r"\b(?:every|each|a|per|all|one|some|the other|that|this)\s+(?:day|night)s?\b", re.I)
 
 
-_HOURS = re.compile(r"\b(?:part|full)[- ]time\b", re.I)
+HOURS = re.compile(r"\b(?:part|full)[- ]time\b", re.I)  # how much of a week the user works
 _STUDY = re.compile(r"\b(?:student|studies|studying|degree|course|phd|masters?)\b", re.I)
 # The user's hours changed, as said: "The user is going part-time", "… went full-time in March"
 _GOING_HOURS = re.compile(
@@ -136,7 +136,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         others = opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
         best: tuple[int, Known] | None = None
-        hours = _HOURS.search(statement.text) is not None
+        hours = HOURS.search(statement.text) is not None
         if hours and not _GOING_HOURS.match(statement.text):
             continue  # "never wants to go part-time", "is thinking about going part-time", "… at the cafe too"
         for known in live:

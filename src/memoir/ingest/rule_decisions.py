@@ -45,7 +45,7 @@ from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given
 from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
 from memoir.ingest.old_story import without_the_old_story
 from memoir.ingest.person import third_person
-from memoir.ingest.restated import BARE_CHANGE, KINDS, opposite, renamed, restated, same_family, switched_to
+from memoir.ingest.restated import BARE_CHANGE, HOURS, KINDS, opposite, renamed, restated, same_family, switched_to
 from memoir.ingest.settling import settle
 from memoir.ingest.stemming import stem, stems
 from memoir.ingest.topics import with_listed_age
@@ -177,14 +177,11 @@ def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decisi
     return decisions
 
 
-_HOURS = re.compile(r"\s*\b(?:full|part)[- ]time\b", re.I)
-
-
 def _rest(known: Known, reading: Reading, old: str | None, text: str) -> str | None:
     """The parts of a known fact a change left as they were, when its new text does not say them again."""
     if not any(normalise_content(text) == normalise_content(s.text) for s in reading.statements):
         return None  # the fact rewritten with its new value: nothing of it was left out
-    hours = _HOURS.search(known.text)
+    hours = HOURS.search(known.text)
     if hours and opposite(text):  # "going part-time" of "works full-time as a paralegal, Monday to Friday"
         job = " ".join(re.split(r",\s+", f"{known.text[: hours.start()]}{known.text[hours.end() :]}")[0].split())
         return job if len(job.split()) > 3 else None  # "The user works" says nothing left

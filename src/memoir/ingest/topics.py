@@ -303,6 +303,7 @@ _ONE_OF = ONE_AT_A_TIME | frozenset(
 _REL_NAMED = re.compile(r"^the user's (?P<rel>[\w-]+) (?P<name>(?-i:[A-Z])[\w'-]+)\b(?!['’]s)", re.I)
 
 
+@lru_cache(maxsize=4096)
 def relation_named(fact: str) -> tuple[str, str] | None:
     """The relation a person has one of and the name a fact gives it: ("dad", "Paddy") of "The user's dad
     Paddy is 84", or None."""
