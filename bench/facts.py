@@ -77,7 +77,7 @@ _RESOLVED_DATE = re.compile(r"\s*\((?:the week of |the weekend of )?(?:\d{1,2} )
 # A memory that tells the old value ended says what holds now: "The user quit keto", "… had to put Duke down"
 _ENDED = re.compile(
     r"\b(?:quit|quits|stopped|gave up|gave \w+ (?:to|away)|put \w+ down|finished|no longer|not \w+ anymore|"
-    r"sold|retiring|retired from|moved out|broke up|split up|passed away|died|dropped|left)\b",
+    r"sold|retiring|retired from|moved out|broke up|split up|passed away|died|dropped|left|paid off)\b",
     re.I,
 )
 

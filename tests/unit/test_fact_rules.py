@@ -999,7 +999,10 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
             "Hello there. I'm Harold, 71 years old, farmed corn and beans outside of Ames, Iowa for 44 years.",
             ["The user's name is Harold", "The user is 71 years old", "The user farmed corn and beans outside of Ames"],
         ),
-        ("I'm Ana, 34, married, two kids.", ["The user's name is Ana", "The user is 34 years old"]),
+        (
+            "I'm Ana, 34, married, two kids.",
+            ["The user's name is Ana", "The user is 34 years old", "The user has two kids"],
+        ),
         # what the user asks a letter to say of their own life, with "that" or without
         ("Parfait. Also add that I trained at Institut Paul Bocuse.", ["The user trained at Institut Paul Bocuse"]),
         (

@@ -44,15 +44,19 @@ RETRACTION = re.compile(
     r"handed in (?:my|our|his|her|their) notice|resigned|cancell?ed|called off|isn't happening|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"
-    # "killing the 2nd shop idea", "scrapped the plan to move": a plan given up
+    # "killing the 2nd shop idea", "scrapped the plan to move", "let us scratch the Lisbon idea": a plan given up
     # (not "not scrapping the plan", "never abandon"; "killing my meal plan", "killing the workout plan so far" are
     # doing well at it: only an idea is killed)
     r"(?<!\bnot\s)(?<!\bnever\s)(?<!n't\s)(?<!\bwont\s)(?<!\bdont\s)"
     r"(?:kill(?:ing|ed)?\s+(?:the|that|this)\s+(?:[\w'-]+\s+){0,3}idea|"
-    r"(?:scrap(?:ping|ped)?|ditch(?:ing|ed)?|shelv(?:e|ing|ed)|binn(?:ing|ed)|"
+    r"(?:scrap(?:ping|ped)?|scratch(?:ing|ed)?|forget|ditch(?:ing|ed)?|shelv(?:e|ing|ed)|binn(?:ing|ed)|"
     r"abandon(?:ing|ed)?|dropp(?:ing|ed))\s+(?:the|that|this|my|our)\s+(?:[\w'-]+\s+){0,3}(?:idea|plan|plans))"
     r"(?:\s+(?:to|of)\s+(?!(?:the|a|an|my|our)\b)[\w'-]+)?\b|"  # "the plan to move": the plan is what it says
-    r"(?:it's|it’s|it is|it was) not (?:\w+ ){1,2}at all)\b",  # "turns out it's not milk at all"
+    r"(?:it's|it’s|it is|it was) not (?:\w+ ){1,2}at all|"  # "turns out it's not milk at all"
+    # a debt paid off ("used my bonus to close the car loan"), not one meant to be ("want to close the loan")
+    r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"
+    r"(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settled)\s+(?:the|my|our)\s+"
+    r"(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft))\b",
     re.IGNORECASE,
 )
 # "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.

@@ -38,6 +38,11 @@ __all__ = [
 ]
 
 _HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
+_PAID_OFF = re.compile(
+    r"\b(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settled)\s+"
+    r"(?P<what>(?:the|my|our)\s+(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft))\b",
+    re.I,
+)
 _TAKEN_BACK = stem_set(
     "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
@@ -45,7 +50,8 @@ _TAKEN_BACK = stem_set(
     "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped "
     "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
     "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
-    "abandoned abandoning"
+    "abandoned abandoning scratch scratching scratched forget let us close closed closing paid pay paying back "
+    "cleared settled"
 )
 
 
@@ -78,6 +84,9 @@ def taken_part(clause: str) -> str:
     cue = RETRACTION.search(clause)
     if cue is None:
         return clause
+    if re.search(r"\b(?:used|using|with)\b.*\bto\s*$", clause[: cue.start()], re.I):
+        clause, cue = clause[cue.start() :], RETRACTION.search(clause[cue.start() :])  # "used my bonus to close …"
+        assert cue is not None
     # what follows is why, or where every club and shift is ("the wednesday club thing at school")
     why = re.search(
         r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b)",
@@ -90,6 +99,9 @@ def taken_part(clause: str) -> str:
 def habit_dropped(retracted: Sequence[str]) -> str | None:
     """ "I stopped smoking": taken back, and a fact of its own (a habit dropped says something of the user)."""
     for clause in retracted:
+        if paid := _PAID_OFF.search(clause):  # "used my bonus to close the car loan": a debt paid off, as much a fact
+            what = re.sub(r"^(?:my|our)\b", "their", paid.group("what"), flags=re.I)
+            return f"The user paid off {what}"
         if _HABIT.search(clause) and (said := third_person(clause)):
             # a habit dropped is done by the time it is told: "i stop smoking" (as typed) is "stopped"
             return re.sub(r"^(The user) (?:stops|gives up|quits)\b", _in_the_past, said)

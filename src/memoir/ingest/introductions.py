@@ -123,9 +123,50 @@ def self_description(clause: str, context: Context) -> list[str] | None:
         the = re.match(r"the\s", job, re.I)  # "the promoter for the last show bailed" is someone else
         if (context.changing or started) and not the and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
             return _described(job)
-        return None
+        return _told_tersely(clause)
     facts = _described(clause)
     return facts or None
+
+
+_AGE_ALONE = re.compile(r"\d{1,3}(?:\s*(?:yrs?|years?|y/?o)(?:\s+old)?)?", re.I)  # not "5 years in the army"
+_ASIDE = re.compile(r"^(?:not|needed|wanted|because|so|since)\s", re.I)  # "Two kids, needed the space": why
+
+
+def _told_tersely(clause: str) -> list[str] | None:
+    """A verbless clause each of whose parts says who the user is ("Electrician, not mechanic.", "Two kids"):
+    read as an introduction's description would be, where no part is left unread."""
+    parts = [p for p in re.split(r",\s*", clause.strip(" .!")) if p and not _ASIDE.match(p)]
+    if not all(
+        _AGE_ALONE.fullmatch(p) or _FAMILY_COUNT.match(p) or _plain_job(p) or p.lower() in NATIONALITIES for p in parts
+    ):
+        return None  # "Job transfer.", "Rain constant.": no more a job than a dog called a Labrador
+    if all(p.isdigit() for p in parts):
+        return None  # "so now 16" (artisans): a number alone is an age only beside what else the user is
+    facts = [_described(part) for part in parts]
+    return [f for found in facts for f in found] if parts and all(facts) else None
+
+
+# A job said alone, as a terse person says it: a word that is one ("electrician", "nurse"), not any word ending
+# like one ("transfer", "constant", "labrador")
+_BARE_JOBS = frozenset(
+    word_list(
+        "nurse teacher chef cook driver trucker plumber carpenter mechanic farmer lawyer doctor pilot baker welder "
+        "programmer developer dev designer accountant paramedic firefighter cashier barista waiter waitress cleaner "
+        "builder painter electrician engineer surgeon dentist pharmacist vet architect journalist writer tutor "
+        "lecturer professor student retired retiree midwife carer caregiver soldier officer therapist scientist artist "
+        "pianist guitarist physio"
+    )
+)
+
+
+_NOT_IN_A_JOB = frozenset(word_list("i he she they we you it is are was were am be the my his her our their will not"))
+
+
+def _plain_job(part: str) -> bool:
+    words = part.lower().split()
+    if not re.fullmatch(r"[a-z-]+(?:\s+[a-z-]+){0,2}", part.lower()) or set(words) & _NOT_IN_A_JOB:
+        return False  # "she is nurse", "she'll cook": a sentence, not a job said alone
+    return 0 < len(words) <= 3 and (words[-1] in _BARE_JOBS or words[-1].endswith(("ician", "ologist")))
 
 
 def _described(text: str) -> list[str]:
@@ -148,6 +189,8 @@ def _described(text: str) -> list[str]:
                 facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
         elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
+        elif _FAMILY_COUNT.match(part):  # "two kids", "3 boys"
+            facts.append(f"The user has {part[0].lower()}{part[1:]}")
         elif re.match(r"^(?:in\s+)?(?:grade|year|form)\s+\d{1,2}\b", part, re.I):  # "grade 10 at marikina science high"
             facts.append(f"The user is in {part.removeprefix('in ')}")
         elif re.match(r"^been\s+\w+ing\b", part, re.I):  # "been doing nails 5 yrs at a salon in decatur"
@@ -190,6 +233,9 @@ _RETIRED = re.compile(
 # An irregular past and what it did ("spent 20 years as a nurse", "grew up in Cork"), not "sent here by my therapist"
 _IRREGULAR_DID = re.compile(
     r"^(?:spent|grew up|went|took|made|ran|built|taught|wrote|sold|left)\s+(?!here\b|by\b|there\b)\w+", re.I
+)
+_FAMILY_COUNT = re.compile(
+    r"^(?:two|three|four|five|six|[2-9])\s+(?:kids|boys|girls|sons|daughters|children|grandkids|grandchildren)$", re.I
 )
 _AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:yrs?|years?|y/?o)(?:[\s-]+old)?(?:\s+|$)", re.I)
 _PLACE = re.compile(r"(?-i:[A-Z][a-zà-ÿ]+(?:,? [A-Z][a-zà-ÿ]+){0,2})")

@@ -40,7 +40,7 @@ _BASE_ED = frozenset(
     ["need", "feed", "bleed", "breed", "speed", "seed", "proceed", "succeed", "exceed", "heed", "shed", "wed", "embed"]
 )
 _MODALS = frozenset(
-    word_list("can could will would shall should may might must can't couldn't won't wouldn't shouldn't")
+    word_list("can could will would shall should may might must cannot can't couldn't won't wouldn't shouldn't mustn't")
 )
 _AUX = {
     "am": "is",

@@ -21,6 +21,7 @@ import re
 
 from memoir.ingest.done_to import done_to_me, done_to_plans
 from memoir.ingest.lexicon import PEOPLE
+from memoir.ingest.unsaid import continued
 from memoir.ingest.values import NUMBER_WORDS
 
 __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
@@ -55,7 +56,7 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|
 def plain_sentence(text: str) -> str:
     """A sentence as the readers take it: the user's people by their plain names ("the missus" is "my wife"),
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
-    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
+    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(continued(text)))))))))
 
 
 # "two children, Chidera who is 9 and Tobe who is 5": each one's age beside their name, as lists are written
@@ -278,6 +279,15 @@ _TEAM_SIZE = re.compile(
 )
 
 
+# The user's age, told by a birthday: "it was my birthday Thursday, 35 now", "had my bday yesterday, officially 40"
+_MY_BIRTHDAY = re.compile(
+    r"^(?:it was|it's|its|today is|today's|yesterday was|(?:just\s+)?had|celebrated)\s+my\s+(?:birthday|bday)\b"
+    r"[^,;]{0,30}[,;]\s*(?:(?:i'm|im|i am|i['’]m|officially|now|finally)\s+)*"
+    r"(?P<n>\d{1,3})(?:\s+(?:now|today))?[\s!.]*$",
+    re.I,
+)
+
+
 def plain_clause(clause: str) -> str:
     """The clause without openers, in plain order: fronted time last ("On Wednesdays I …")."""
     clause = re.sub(
@@ -300,6 +310,7 @@ def plain_clause(clause: str) -> str:
     clause = done_to_me(done_to_plans(clause))
     clause = re.sub(r"^(she|he)s\b", r"\1's", clause, flags=re.I)  # "shes 78", typed without its apostrophe
     clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b)", "with ", clause, flags=re.I)  # "w my friends"
+    clause = _MY_BIRTHDAY.sub(lambda m: f"I am {m.group('n')} now", clause)  # "it was my birthday Thursday, 35 now"
     clause = _TEAM_SIZE.sub(lambda m: f"our team is {m.group('n')} people", clause)  # "we're a team of 9"
     clause = _LOWER_NAMED.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()} ", clause)  # "daughter zosia is 5"
     if _BARE_RELATION.match(clause):  # "Son Arjun is 8": the user's son

@@ -113,6 +113,13 @@ BARE_CHANGE = re.compile(
 )
 
 
+def _but_kind(value: Value) -> str:
+    """A value's words but what kind of thing it names: "Sydney" of "the Sydney Marathon", which restates "the Gold
+    Coast Marathon" (a name's last word, where the name has more than one)."""
+    words = value.text.split()
+    return " ".join(words[:-1]) if value.kind in ("name", "place") and len(words) > 1 else value.text
+
+
 _WHO = stem_set(" ".join(PEOPLE | PETS))  # "switched cat food" restates nothing of "a cat named Luna"
 # "we decide to move closer to new job": the new job says where the user moves, it is not the job that changes
 _NEAR_NEW = re.compile(
@@ -125,7 +132,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         return []
     found: list[tuple[Known, str, str | None]] = []
     # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
-    names = stems(" ".join(v.text for v in values(reading.text)))
+    names = stems(" ".join(_but_kind(v) for v in values(reading.text)))
     for index, statement in enumerate(reading.statements):
         if BARE_CHANGE.match(statement.text):
             continue  # says that something changes, not what it is now
@@ -135,6 +142,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         own -= stems(" ".join(m.group("what") for m in _NEAR_NEW.finditer(said)))  # where to, not what changes
         others = opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
+        named = [v.text for v in values(statement.text) if _but_kind(v) != v.text]
         best: tuple[int, Known] | None = None
         hours = HOURS.search(statement.text) is not None
         if hours and not _GOING_HOURS.match(statement.text):
@@ -144,7 +152,10 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
                 continue  # "my wife is going part-time" leaves the user's full-time job, a job a full-time study
             opposed = others & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
             kin = _kin(statement.text, known.text) if same_subject(statement.text, known.text) else frozenset()
-            shared = (known.stems & own) | opposed | kin  # "My sister's team switched to Asana": not the user's
+            # "Eko Hotel was fully booked" speaks of the known hotel, no other in its place
+            same = stems(" ".join(n.split()[-1] for n in named if mentions(known.text, n)))
+            # "My sister's team switched to Asana": not the user's
+            shared = (known.stems & (own - same)) | opposed | kin
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
             who = shared - _VERB_STEMS

@@ -252,7 +252,7 @@ def _not_taken_back(clause: str, changing: bool) -> str:
     if len(kept) == len(parts) or (kept and not is_retraction(parts[0])):
         return ", ".join(kept)
     if kept and _DID_NEXT.match(kept[0]):  # "I quit the tea shop, got a gig doing video edits instead"
-        return "I " + ", ".join(kept)
+        return "I " + (joined := ", ".join(kept))[0].lower() + joined[1:]
     return ""
 
 
@@ -342,12 +342,23 @@ def _gated(text: str, clause: str, context: Context) -> Statement | None:
     text = _tidy(text, context.changing)
     if _LETS_DO.match(text) and _LETS_NOW.search(context.said) and not values(text):
         return None  # "so now I can walk to lab", "I can manage": what a change lets the user do, no fact of its own
-    if is_fact(text, clause) or (context.important and _noted(text)):
+    if is_fact(text, clause) or (context.important and _noted(text)) or _instead(text, clause, context):
         return Statement(text, context.important, clause)
     said, hedge = _HEDGED_AFTER.search(text), _HEDGED_AFTER.search(clause)
     if said and hedge and is_fact(text[: said.start()], clause[: hedge.start()]):
         return Statement(text[: said.start()], context.important, clause[: hedge.start()])
     return None
+
+
+def _instead(text: str, clause: str, context: Context) -> bool:
+    """A plan without a date, said in place of one given up ("so we will go to Porto instead"): what holds now."""
+    return (
+        context.changing
+        and re.search(r"\binstead\b", clause, re.I) is not None
+        and text.lower().startswith("the user ")
+        and any(v.kind in ("name", "place") for v in values(text))
+        and is_fact(f"{text} on 1 May", f"{clause} on 1 May")  # what a date would make a fact
+    )
 
 
 # What the user can do, said as a change's consequence ("so now I can walk to lab", "finally I can sleep", "I can

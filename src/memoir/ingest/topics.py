@@ -22,6 +22,7 @@ from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PETS, word_list
 from memoir.ingest.stemming import stem
 from memoir.ingest.values import NUMBER_WORDS, values
 from memoir.ingest.workplaces import (
+    ACCEPTED,
     BESIDE,
     EMPLOYER,
     GOT_JOB,
@@ -55,7 +56,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"^(?P<s>.+?)\s+(?:is|turns|turned|will turn|just turned|is turning)\s+(?P<v>{_NUMBER})"
             # an age, not a count: "The user's team is eight staff" is no age
             r"(?:\s+years?\s+old|-year-old)?(?:$|,|\s+(?=(?:years?|yrs?|y/o|now|this|next|in|on|at|soon|today|"
-            r"tomorrow|and|but|so|since|already|too|as|when|with|or|months?|weeks?)\b))",
+            r"tomorrow|yesterday|last|and|but|so|since|already|too|as|when|with|or|months?|weeks?)\b))",
             re.I,
         ),
     ),
@@ -129,7 +130,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (  # a language level (CEFR): "My level is A2 now", then "I passed the B1 exam yesterday"
         "language level",
         re.compile(
-            r"^(?P<s>the user)(?:'s (?:\w+ )?level is|'s \w+ is| is(?: at)?| passed(?: the| their)?| has)\s+"
+            # "The user's German is not so good, only A2 level": its level, however it is said before it
+            r"^(?P<s>the user)(?:'s (?:\w+ )?level is"
+            r"|'s \w+ is(?:\s+[\w\s,]{0,30}?\b(?:only|about|around|at|like|level))?"
+            r"| is(?: at)?| passed(?: the| their)?| has)\s+"
             r"(?:(?:now|an?|level)\s+)?(?P<v>(?-i:[ABC][12]))\b",
             re.I,
         ),
@@ -157,7 +161,7 @@ _RELATION = re.compile(
 # Engaged to someone: who they are to the user now ("The user's boyfriend is Marcus" before it)
 _ENGAGED = re.compile(r"^the user is (?:now )?engaged to (?P<name>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*)$", re.I)
 _POSSESSIVE = re.compile(
-    r"^(?P<s>the user's\s+[\w'-]+(?:\s+(?!is\b|are\b)[\w'-]+){0,2})\s+(?:is|are)\s+"
+    r"^(?P<s>the user's\s+[\w'-]+(?:\s+(?!is\b|are\b|will\b)[\w'-]+){0,2})\s+(?:is|are|will be)\s+"
     r"(?!called\b|named\b|a\b|an\b)(?P<v>.+)$",
     re.I,
 )
@@ -247,8 +251,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if engaged:
         found.append(Topic(engaged.group("name").lower(), "relation", "fiancé"))
     found = [_of_language(t, text) for t in found]
-    for job in (JOB_NOUN.match(text), JOINING.match(text), POSITION.match(text)):
-        if job and names_a_job(job.group("v")):  # "chef de partie"
+    for job in (JOB_NOUN.match(text), JOINING.match(text), POSITION.match(text), ACCEPTED.match(text)):
+        if job and job.group("v") and names_a_job(job.group("v")):  # "chef de partie"
             found.append(Topic("user", "job", _value(job.group("v"))))
     got = GOT_JOB.match(text)  # "got job at bakery in Leslieville, head baker position": a new job, its role
     if got and not any(t.attribute == "job" for t in found):

@@ -14,7 +14,7 @@ from memoir.ingest.person import IRREGULAR_PAST
 if TYPE_CHECKING:
     from memoir.ingest.referents import Context
 
-__all__ = ["diet", "subjectless"]
+__all__ = ["continued", "diet", "subjectless"]
 
 # A past verb without its subject ("Got a studio", "Moved here in May"), not a mood ("Bored on a Sunday")
 _MOOD_ED = (
@@ -55,7 +55,10 @@ _PRESENT_START = re.compile(
     r"^(?:(?:want|wanna)\s+(?!to\b|it\b|this\b|that\b|them\b|some\b|more\b)"
     r"|live\s+in\s+(?!fear|hope|denial|peace|the\b|a\b|my\b)(?=[\w-]+(?:\s+[\w-]+)?\s*$)"
     r"|prefer\s+(?!it\b|this\b|that\b|them\b)"
-    r"|own\s+(?=(?:a|an|two|three|four|\d+)\s))\S",  # "own a bike shop in portland", not "own the problem"
+    r"|own\s+(?=(?:a|an|two|three|four|\d+)\s)"  # "own a bike shop in portland", not "own the problem"
+    r"|run\s+(?=\w+\s+out\s+of\s)"  # "run reefer out of el paso", not "run the tests"
+    # "do most maintenance myself", not "do it for me"
+    r"|(?:do|fix|service|cut|make|cook|clean|build)\s+(?=[^,.;?]*\bmyself\b(?![^,.;?]*\?)))\S",
     re.I,
 )
 
@@ -171,3 +174,22 @@ def diet(clause: str, context: Context) -> list[str] | None:
     if not match or not (context.first_person or context.person is None):
         return None
     return [f"The user is {clause[0].lower()}{clause[1:]}"]
+
+
+# A second verb of the user's after a comma or "and", its subject left out: "I'm 34, live in Brisbane"
+_AND_THEN = re.compile(
+    r"(?:,|\s+and)\s+(?=(?:live\s+(?!in\s+(?:fear|hope|denial|the\s+moment)\b)(?:in|at|near|outside)|"
+    r"work\s+(?:in|at|as|for|nights|shifts|weekends)|teach\s+(?:at|in)|study\s+(?:at|in)|"
+    r"own\s+(?:a|an|two|three|\d|my|our)|have\s+(?:a|an|two|three|four|\d)\s+(?:kids?|sons?|daughters?|dogs?|cats?|"
+    r"children|grandkids?))\b)",
+    re.I,
+)
+_BY_ME = re.compile(r"^(?:i|i'm|im|i am|i['’]m|i've|i have)\b", re.I)
+
+
+def continued(sentence: str) -> str:
+    """A sentence of the user's whose second verb left its subject out, with it: "I'm 34, live in Brisbane" ->
+    "I'm 34, I live in Brisbane" (only in a sentence the user opens: not "Tom is 34, lives in Leeds")."""
+    if not _BY_ME.match(sentence):
+        return sentence
+    return _AND_THEN.sub(lambda m: f"{m.group(0).rstrip()} I ", sentence)

