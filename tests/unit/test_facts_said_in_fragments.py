@@ -139,7 +139,10 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
         # a marathon of another's, or one run beside the one known
         (
             ["I'm running the Berlin Marathon in September.", "My sister switched to the Paris Marathon."],
-            ["The user is running the Berlin Marathon in September", "The user's sister switched to the Paris Marathon"],
+            [
+                "The user is running the Berlin Marathon in September",
+                "The user's sister switched to the Paris Marathon",
+            ],
         ),
     ],
 )
