@@ -30,6 +30,21 @@ from tests.unit.test_fact_rules import settle
         ("I am 41 and work at the Tesco in Leeds.", ["The user is 41", "The user works at the Tesco in Leeds"]),
         # "I cannot": the user cannot (never "cannots")
         ("I cannot kneel for long.", ["The user cannot kneel for long"]),
+        # a disclosure's opening, and fillers, before what is told
+        ("I should mention that I am vegetarian.", ["The user is vegetarian"]),
+        ("I forgot to mention that I am allergic to nuts.", ["The user is allergic to nuts"]),
+        ("I should add that I have two dogs.", ["The user has two dogs"]),
+        ("not that it matters im allergic to shellfish anyway lol", ["The user is allergic to shellfish"]),
+        ("bruh our teacher moved the test to next wednesday", ["The user's teacher moved the test to next wednesday"]),
+        # a request of someone else's is no disclosure: who she is, no menu
+        ("My wife Priya says I should add a kids menu", ["The user's wife is Priya"]),
+        # what was done instead of something, said first
+        ("And instead of the walk I joined a gym near the office.", ["The user joined a gym near the office"]),
+        # two deeds of the user's, the second without its "I"
+        (
+            "I moved to Leeds and started a new job at Asda.",
+            ["The user moved to Leeds", "The user started a new job at Asda"],
+        ),
     ],
 )
 def test_what_people_say_in_fragments(said: str, facts: list[str]) -> None:
@@ -104,6 +119,11 @@ def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
             ["The user paid off the car loan"],
         ),
         (["We have a mortgage with Halifax.", "We finally paid off the mortgage!"], ["The user paid off the mortgage"]),
+        # a habit dropped of a thing consumed
+        (
+            ["I drink two Coca-Colas a day.", "Also I stopped the Coca-Cola completely, only water now."],
+            ["The user stopped the Coca-Cola completely"],
+        ),
     ],
 )
 def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
@@ -131,6 +151,8 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
             ["I will go to Madrid in May.", "I might go to Porto instead, what do you think?"],
             ["The user will go to Madrid in May"],
         ),
+        # a thing stopped that is no habit
+        (["I drive a Toyota to work.", "I stopped the Toyota at the lights."], ["The user drives a Toyota to work"]),
         # an offer only got is no job yet
         (
             ["I work as a nurse at St Mary's.", "I got an offer from Kings as a senior nurse."],

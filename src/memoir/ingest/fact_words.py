@@ -37,7 +37,13 @@ __all__ = [
     "with_aliases",
 ]
 
-_HABIT = re.compile(r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+\w+ing\b", re.I)
+# a habit dropped: a doing ("stopped smoking"), or a thing consumed ("stopped the Coca-Cola", "gave up sugar")
+_HABIT = re.compile(
+    r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+(?:\w+ing\b|(?:the\s+)?(?-i:[A-Z])[\w-]+|(?:the\s+)?"
+    r"(?:coffee|tea|sugar|alcohol|booze|beer|wine|meat|dairy|soda|coke|cigarettes|caffeine|sweets|chocolate|gluten|"
+    r"carbs|vaping|junk food|fast food|energy drinks)\b)",
+    re.I,
+)
 _PAID_OFF = re.compile(
     r"\b(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settled)\s+"
     r"(?P<what>(?:the|my|our)\s+(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft))\b",

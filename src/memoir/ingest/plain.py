@@ -30,7 +30,7 @@ __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
 # joined Flipkart he never calls" is not "my brother joined … since")
 _FRONTED = re.compile(
     r"^(?P<adv>(?:(?:right now|these days|nowadays|usually|normally)\b(?:(?!\b(?:is|are|was|were)\b)[^,]){0,40}?|"
-    r"(?:on|every|each|at|in|since|after|before|during|from|this|next|last|most|some)\b"
+    r"(?:on|every|each|at|in|since|after|before|during|from|this|next|last|most|some|instead of)\b"
     r"(?:(?!\b(?:is|are|was|were)\b)[^,]){2,40}?)),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
     re.I,
 )
@@ -293,7 +293,8 @@ def plain_clause(clause: str) -> str:
     clause = re.sub(
         r"^(?:(?:and|also|plus|so|but|then|oh|now|actually|ok|okay|yo|lol|lmao|omg|ngl|tbh|btw|honestly|"
         # "bro i switched", not "bro got married" (the user's brother)
-        r"yeah|yea|welp|ugh|anyway|anyways|(?:bro|dude)(?=[,\s]+(?:i|im|i'm|we|my|it|its|this)\b))\b[,\s]*)+",
+        r"yeah|yea|welp|ugh|anyway|anyways|not that it matters|"
+        r"bruh(?=[,\s]+(?:our|my|the)\b)|(?:bro|dude)(?=[,\s]+(?:i|im|i'm|we|my|it|its|this)\b))\b[,\s]*)+",
         "",
         clause,
         flags=re.I,

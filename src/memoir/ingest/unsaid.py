@@ -185,6 +185,12 @@ _AND_THEN = re.compile(
     re.I,
 )
 _BY_ME = re.compile(r"^(?:i|i'm|im|i am|i['’]m|i've|i have)\b", re.I)
+# "I formatted my notebook and installed ubuntu": two deeds of the user's, the second without its "I"
+_PAST = r"(?:[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")"
+_DID_THEN = re.compile(rf"^i\s+(?:(?:just|also|finally)\s+)?{_PAST}\b(?=.*\s+and\s+{_PAST}\s+\w)", re.I)
+_AND_DID = re.compile(
+    rf"\s+and\s+(?={_PAST}\s+(?:the|a|an|my|our|some|\d|(?-i:[a-z])\w+\s+\d|\w+\s+(?:to|in|at|on)\b))", re.I
+)
 
 
 def continued(sentence: str) -> str:
@@ -192,4 +198,6 @@ def continued(sentence: str) -> str:
     "I'm 34, I live in Brisbane" (only in a sentence the user opens: not "Tom is 34, lives in Leeds")."""
     if not _BY_ME.match(sentence):
         return sentence
+    if _DID_THEN.match(sentence):
+        sentence = _AND_DID.sub(" and I ", sentence, count=1)
     return _AND_THEN.sub(lambda m: f"{m.group(0).rstrip()} I ", sentence)
