@@ -30,12 +30,16 @@ from tests.unit.test_fact_rules import settle
         ("I am 41 and work at the Tesco in Leeds.", ["The user is 41", "The user works at the Tesco in Leeds"]),
         # "I cannot": the user cannot (never "cannots")
         ("I cannot kneel for long.", ["The user cannot kneel for long"]),
+        ("I cannot drive", ["The user cannot drive"]),
+        ("I did not finish high school.", ["The user did not finish high school"]),
         # a disclosure's opening, and fillers, before what is told
         ("I should mention that I am vegetarian.", ["The user is vegetarian"]),
         ("I forgot to mention that I am allergic to nuts.", ["The user is allergic to nuts"]),
         ("I should add that I have two dogs.", ["The user has two dogs"]),
         ("not that it matters im allergic to shellfish anyway lol", ["The user is allergic to shellfish"]),
         ("bruh our teacher moved the test to next wednesday", ["The user's teacher moved the test to next wednesday"]),
+        # a partner's view of the user is hers: who she is, no more
+        ("My partner Jess reckons I am obsessed, haha.", ["The user's partner is Jess"]),
         # a request of someone else's is no disclosure: who she is, no menu
         ("My wife Priya says I should add a kids menu", ["The user's wife is Priya"]),
         # what was done instead of something, said first
@@ -62,6 +66,15 @@ def test_what_people_say_in_fragments(said: str, facts: list[str]) -> None:
         "live in fear of my landlord",
         "Can you do it myself?",
         "Tom is 34, lives in Leeds.",  # his, not the user's
+        # a thought not had, an idea not there, what the message shows next, what cannot be done with it
+        "Good idea with logistic, I did not think.",
+        "I did not think about visa, is it a problem?",
+        "I have zero ideas lol",
+        "I get this error: playwright timeout",
+        "I cannot give that up completely.",
+        "I cannot study those nights",
+        # a wife's view of the user is hers (a doctor's is a fact: tests/unit/test_fact_rules.py)
+        "My wife thinks I work too much",
     ],
 )
 def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:

@@ -56,7 +56,16 @@ _IDLE = re.compile(
     # time to spare, what a change left over ("so I've got two extra weeks"): no fact of its own
     r"|^(?:has|have|has got|got|gets|will have)\s+(?:(?:a few|a couple of|an?|one|two|three|four|\d+|some|a bit|"
     r"a little|lots of|plenty of)\s+)?(?:extra|more|spare)\s+(?:days?|weeks?|hours?|minutes?|months?|time)"
-    r"(?:\s+(?:to \w+(?: \w+)?|now|then|lol|haha))?$",
+    r"(?:\s+(?:to \w+(?: \w+)?|now|then|lol|haha))?$"
+    # a thought not had, an idea not there: "I did not think (about visa)", "I have zero ideas", "did not finish"
+    r"|^(?:did not|didn't|didnt)\s+(?:think|know|realise|realize|notice|expect|mean|finish|check)"
+    r"(?:\s+(?:about|of)\s+[\w-]+)?(?:\s+(?:yet|either|lol|haha))?$"
+    r"|^(?:has|have)\s+(?:zero|no|0)\s+(?:ideas?|clue|idea what)\b.*$"
+    # what the message shows next ("I get this error: …"), what cannot be done with something just said
+    r"|^(?:gets?|got|has|have|sees?|is getting)\s+(?:this|these|the following)\s+(?:errors?|problems?|issues?|"
+    r"messages?|warnings?|bugs?|exceptions?|output)$"
+    r"|^(?:cannot|can't|can not|couldn't)\s+\w+\s+(?:it|that|this|them|those\s+\w+)"
+    r"(?:\s+(?:up|off|out|down|completely|anyway|now))*$",
     re.IGNORECASE,
 )
 # "is good, tiring": a state of the moment and a word or two more of it

@@ -39,6 +39,12 @@ _REPORTED = re.compile(
     r"tells me|confirmed)(?:\s+that)?\s+(?P<said>.+)$",
     re.I,
 )
+_OPINION = re.compile(r"\b(?:thinks|reckons)\b", re.I)
+_KNOWS = re.compile(
+    r"\b(?:doctor|dr|gp|physio|physiotherapist|dentist|nurse|consultant|specialist|vet|optician|midwife|"
+    r"cardiologist|surgeon|therapist|pharmacist)\b",
+    re.I,
+)
 # The same after what the user asked or did: "help me with a diet chart as doctor has told me my sugar is borderline"
 _REPORTED_AFTER = re.compile(
     r",?\s+(?:as|because|since|cause|'cause|coz|and|but|so)\s+(?:(?:my|the|our)\s+)?(?:doctor|dr|gp|physio|"
@@ -207,6 +213,12 @@ def _reported(text: str) -> str:
     """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own); said
     after something else, a clause of its own ("…; my sugar levels are borderline")."""
     match = _REPORTED.match(text)
+    if (
+        match
+        and _OPINION.search(match.group(0)[: match.start("said")])
+        and not _KNOWS.search(text[: match.start("said")])
+    ):
+        return text  # "my partner Jess reckons I'm obsessed": her view, no fact of the user's (a doctor's is one)
     if match and FIRST_PERSON.search(match.group("said")):
         return match.group("said")
     after = _REPORTED_AFTER.search(text)
