@@ -1518,7 +1518,11 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
             ],
             ["The user had to rehome their bunny :("],
         ),
-        (["My cat Miso is 3.", "Miso died last night, I am heartbroken."], ["The user is heartbroken"]),
+        # a death is news, kept (decision 122), as the sentence tells it
+        (
+            ["My cat Miso is 3.", "Miso died last night, I am heartbroken."],
+            ["Miso died last night", "The user is heartbroken"],
+        ),
         (
             ["My girlfriend Valeria usually comes to sell merch.", "also... I'm single now, we broke up last week"],
             ["The user is single now"],

@@ -132,6 +132,27 @@ def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
             ["The user paid off the car loan"],
         ),
         (["We have a mortgage with Halifax.", "We finally paid off the mortgage!"], ["The user paid off the mortgage"]),
+        # a thing at a new version of itself
+        (
+            ["I use python 3.9 on windows 10.", "and I upgraded to python 3.12 too, because of the new setup"],
+            ["The user uses python 3.12 on windows 10"],
+        ),
+        (["I am on iOS 16.", "I updated to iOS 17 yesterday."], ["The user is on iOS 17"]),
+        # days typed in haste
+        (
+            ["I have soccer practice tues and thurs.", "also practice is mon and wed now for the new season btw"],
+            ["The user has soccer practice mon and wed"],
+        ),
+        # what the user gives up, said as a rule for themselves
+        (
+            ["I eat camembert every day.", "im lactose intolerant apparently so no more dairy for me"],
+            ["The user eats camembert every day", "The user gave up dairy", "The user is lactose intolerant"],
+        ),
+        # a death is news, kept as told (decision 122)
+        (
+            ["My cat Whiskers is 16.", "Sad news I am afraid. Whiskers passed away on Tuesday, he was 17."],
+            ["Whiskers passed away on Tuesday"],
+        ),
         # a habit dropped of a thing consumed
         (
             ["I drink two Coca-Colas a day.", "Also I stopped the Coca-Cola completely, only water now."],
@@ -163,6 +184,15 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
         (
             ["I will go to Madrid in May.", "I might go to Porto instead, what do you think?"],
             ["The user will go to Madrid in May"],
+        ),
+        # a move two years ago is no version of a known thing; a plane no food
+        (
+            ["I use Jira 8 at work.", "We moved to Leeds 2 years ago."],
+            ["The user moved to Leeds 2 years ago", "The user uses Jira 8 at work"],
+        ),
+        (
+            ["I fly the A380.", "the company moved me to the 777 fleet, so no more of the big bird for me"],
+            ["The user flies the A380", "The user's company moved the user to the 777 fleet"],
         ),
         # a thing stopped that is no habit
         (["I drive a Toyota to work.", "I stopped the Toyota at the lights."], ["The user drives a Toyota to work"]),

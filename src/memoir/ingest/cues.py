@@ -12,7 +12,8 @@ __all__ = ["CHANGE_NOUN", "CHANGE_VERB", "CORRECTION", "NO_MORE", "RETRACTION", 
 
 CHANGE_VERB = re.compile(
     r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|chang(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|"
-    r"shift(?:ed|ing)|cut|upgrad(?:ed|ing)|downgrad(?:ed|ing)|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|"
+    r"shift(?:ed|ing)|cut|upgrad(?:ed|ing)|downgrad(?:ed|ing)|updat(?:ed|ing) to|rais(?:ed|ing)|increas(?:ed|ing)|"
+    r"reduc(?:ed|ing)|"
     r"bump(?:ed|ing)|upped|brought|bring(?:ing)?|relocat(?:ed|ing)|transferr(?:ed|ing)|swapp(?:ed|ing)|"
     r"slipp(?:ed|ing)|delay(?:ed|ing)|replac(?:ed|ing)|took over|taking over|takes over|"
     r"(?:went|gone|going|come|came) (?:up|down) (?:to|from)|(?:down|up|back) to|"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from memoir.ingest.cues import RETRACTION
 from memoir.ingest.gate import content_words
-from memoir.ingest.lexicon import EVENTS, HEADCOUNT, JOB_ENDINGS
+from memoir.ingest.lexicon import CONSUMED, EVENTS, HEADCOUNT, JOB_ENDINGS
 from memoir.ingest.person import third_person
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
@@ -40,8 +40,7 @@ __all__ = [
 # a habit dropped: a doing ("stopped smoking"), or a thing consumed ("stopped the Coca-Cola", "gave up sugar")
 _HABIT = re.compile(
     r"\b(?:quit|stopped|stop|gave up|given up|give up)\s+(?:\w+ing\b|(?:the\s+)?(?-i:[A-Z])[\w-]+|(?:the\s+)?"
-    r"(?:coffee|tea|sugar|alcohol|booze|beer|wine|meat|dairy|soda|coke|cigarettes|caffeine|sweets|chocolate|gluten|"
-    r"carbs|vaping|junk food|fast food|energy drinks)\b)",
+    rf"(?:{CONSUMED})\b)",
     re.I,
 )
 _PAID_OFF = re.compile(

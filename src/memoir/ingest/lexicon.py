@@ -28,6 +28,12 @@ DIETS = (
     r"lactose[- ]intolerant|plant[- ]based|carnivore|flexitarian|halal|kosher|omnivore|teetotal|sober|jain"
 )
 
+# What people eat, drink or smoke, and give up: "stopped the Coca-Cola", "no more dairy for me"
+CONSUMED = (
+    r"coffee|tea|sugar|alcohol|booze|beer|wine|meat|red meat|pork|dairy|milk|cheese|soda|coke|cigarettes|smoking|"
+    r"caffeine|sweets|chocolate|gluten|bread|carbs|vaping|junk food|fast food|fried food|energy drinks|takeaways?"
+)
+
 
 PEOPLE = frozenset(
     word_list(

@@ -36,7 +36,8 @@ def without_the_old_story(
     for decision in said:
         # "my boss Tom retired" says who Tom was, not who he is: no relation is named anew of whom is gone
         theirs = not _OF_THE_USER.match(decision.text) or _RELATION_NAMED.match(decision.text) is not None
-        if decision.event == "ADD" and theirs and _names(decision.text) & gone and not _STILL.search(decision.text):
+        kept_on = _STILL.search(decision.text) or _DIED.search(decision.text)  # a death is news, not an old story
+        if decision.event == "ADD" and theirs and _names(decision.text) & gone and not kept_on:
             live[:] = [k for k in live if not (k.id is None and k.text == decision.text)]
             continue
         kept.append(decision)
@@ -47,6 +48,7 @@ _OF_THE_USER = re.compile(r"^the user\b", re.I)
 _RELATION_NAMED = re.compile(r"^the user's [\w-]+(?: [\w-]+)? is (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*$", re.I)
 # What still holds of them beside the change: "Marcus is still my mentor though", "Dana coaches the under-12s instead"
 _STILL = re.compile(r"\b(?:still|instead|as well|also|too(?=\s*(?:$|[,.;!])))\b", re.I)  # not "too choked"
+_DIED = re.compile(r"\b(?:died|passed away|was put down|had to be put down)\b", re.I)
 _NOT_NAMES = frozenset(word_list("the user user's"))
 
 

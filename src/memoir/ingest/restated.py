@@ -20,7 +20,18 @@ from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 
-__all__ = ["HOURS", "KINDS", "all_stems", "opposite", "renamed", "restated", "same_family", "switched_to"]
+__all__ = [
+    "HOURS",
+    "KINDS",
+    "all_stems",
+    "opposite",
+    "renamed",
+    "restated",
+    "same_family",
+    "switched_to",
+    "upgraded",
+    "upgraded_text",
+]
 
 # Verbs say how, not what: a fact is not the one a statement restates because both "go" or "do" something.
 _VERB_STEMS = stem_set(
@@ -216,3 +227,34 @@ def switched_to(said: str, known: Known, reading: Reading) -> str | None:
 
 
 _TITLES = frozenset(word_list("dr dr. mr mrs ms prof"))
+
+
+# A thing moved to another version of itself: "upgraded to python 3.12", "updated to iOS 17"
+VERSION = re.compile(
+    r"\b(?:upgraded|updated|upgrading|updating|moved|switched|went)\s+(?:up\s+)?to\s+(?P<name>[a-z][\w+#-]*)\s+"
+    r"v?(?P<v>\d+(?:\.\d+){0,2})\b"
+    r"(?!\s*(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|mins?|am|pm|%|k|people|kids|times)\b)",
+    re.I,
+)
+
+
+def upgraded(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
+    """The one known fact naming the thing a statement upgraded at another version ("The user uses python 3.9
+    on windows 10" of "I upgraded to python 3.12"): its old version, to be replaced."""
+    found: list[tuple[Known, str, str | None]] = []
+    for statement in reading.statements:
+        moved = VERSION.search(statement.text)
+        if moved is None:
+            continue
+        name, new = re.escape(moved.group("name")), moved.group("v")
+        for known in live:
+            at = re.search(rf"\b{name}\s+v?(?P<v>\d+(?:\.\d+){{0,2}})\b", known.text, re.I)
+            if known.id is not None and at and at.group("v") != new:
+                found.append((known, "version", at.group("v")))
+    return found if len(found) == 1 else []
+
+
+def upgraded_text(known: Known, old: str, reading: Reading) -> tuple[str, set[int]]:
+    """The known fact at the version a statement upgraded it to, and that statement (`upgraded` found it)."""
+    new, index = next((m.group("v"), i) for i, s in enumerate(reading.statements) if (m := VERSION.search(s.text)))
+    return re.sub(rf"(?<![\w.]){re.escape(old)}(?![\w.])", new, known.text, count=1), {index}

@@ -45,7 +45,18 @@ from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given
 from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
 from memoir.ingest.old_story import without_the_old_story
 from memoir.ingest.person import third_person
-from memoir.ingest.restated import BARE_CHANGE, HOURS, KINDS, opposite, renamed, restated, same_family, switched_to
+from memoir.ingest.restated import (
+    BARE_CHANGE,
+    HOURS,
+    KINDS,
+    opposite,
+    renamed,
+    restated,
+    same_family,
+    switched_to,
+    upgraded,
+    upgraded_text,
+)
 from memoir.ingest.settling import settle
 from memoir.ingest.stemming import stem, stems
 from memoir.ingest.topics import with_listed_age
@@ -225,7 +236,7 @@ def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
     exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
     plan: I'm doing the Valencia half marathon instead")."""
-    return new_value(reading, live) or renamed(reading, live) or restated(reading, live)
+    return upgraded(reading, live) or new_value(reading, live) or renamed(reading, live) or restated(reading, live)
 
 
 _SPAN_AFTER = re.compile(r"\s*(?:seconds?|minutes?|mins?|hours?|hrs?|days?|nights?|weeks?|months?|years?|yrs?)\b", re.I)
@@ -240,6 +251,8 @@ def _replacement(
     if how == "renamed" and old is not None:
         value = next(v for v in values(known.text) if v.text == old)
         return swap_value(known.text, old, next(v.text for v in reading.new if same_family(value, v))), set()
+    if how == "version" and old is not None:  # "upgraded to python 3.12": the known fact, at its new version
+        return upgraded_text(known, old, reading)
     if how == "restated" and old is not None:
         restated = reading.statements[int(old)].text
         return switched_to(restated, known, reading) or restated, {int(old)}

@@ -35,6 +35,7 @@ from memoir.ingest.referents import Context, gendered, mentioned, named_at_once,
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.stemming import stem
+from memoir.ingest.unsaid import NO_MORE_FOR_ME
 from memoir.ingest.values import values
 
 __all__ = [
@@ -248,6 +249,8 @@ def _not_taken_back(clause: str, changing: bool) -> str:
     """The clause without its parts that take something back ("…, till now we sold only through Etsy" keeps
     all; "I'm not doing Berlin" keeps nothing); in a changing sentence "no puppy" takes the puppy back."""
     parts = re.split(r",\s+", clause)
+    if len(parts) == 1 and NO_MORE_FOR_ME.match(clause):
+        return clause  # "no more dairy for me" takes dairy back and is the user's rule now (`unsaid.diet`)
     kept = [p for p in parts if not is_retraction(p) and not (changing and NO_MORE.match(p))]
     if len(kept) == len(parts) or (kept and not is_retraction(parts[0])):
         return ", ".join(kept)

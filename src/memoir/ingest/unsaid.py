@@ -8,13 +8,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import DIETS, EVENTS, word_list
+from memoir.ingest.lexicon import CONSUMED, DIETS, EVENTS, word_list
 from memoir.ingest.person import IRREGULAR_PAST
 
 if TYPE_CHECKING:
     from memoir.ingest.referents import Context
 
-__all__ = ["continued", "diet", "subjectless"]
+__all__ = ["NO_MORE_FOR_ME", "continued", "diet", "subjectless"]
 
 # A past verb without its subject ("Got a studio", "Moved here in May"), not a mood ("Bored on a Sunday")
 _MOOD_ED = (
@@ -171,9 +171,15 @@ def diet(clause: str, context: Context) -> list[str] | None:
         clause,
         re.I,
     )
+    if not match and (given_up := NO_MORE_FOR_ME.match(clause)):  # "so no more dairy for me"
+        return [f"The user gave up {given_up.group('x')}"]
     if not match or not (context.first_person or context.person is None):
         return None
     return [f"The user is {clause[0].lower()}{clause[1:]}"]
+
+
+# What the user gives up, said as a rule for themselves: "no more dairy for me", "no more late nights for me"
+NO_MORE_FOR_ME = re.compile(rf"^(?:so\s+)?no\s+more\s+(?P<x>{CONSUMED})\s+for\s+me\b(?:\s+(?:now|then))?$", re.I)
 
 
 # A second verb of the user's after a comma or "and", its subject left out: "I'm 34, live in Brisbane"

@@ -46,6 +46,7 @@ _WEEKDAY_NAME = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
 _WEEKDAY = (
     r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|weekends?|weekdays?)(?:\s+(?:morning|afternoon|evening|night)s?)?"
 )
+_SHORT_DAY = r"(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\.?"
 _NUMBER_WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -60,7 +61,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "weekday",
         re.compile(
-            rf"\b(?:{_WEEKDAY})(?:(?:,\s*|,?\s+(?:and|or|&|to|through|till|until)\s+|\s*-\s*)(?:{_WEEKDAY}))*\b",
+            rf"\b(?:{_WEEKDAY})(?:(?:,\s*|,?\s+(?:and|or|&|to|through|till|until)\s+|\s*-\s*)(?:{_WEEKDAY}))*\b"
+            # days as typed in haste, known days only beside another: "mon and wed", "tue-sun", "tues & thurs"
+            rf"|\b{_SHORT_DAY}(?:(?:,\s*|,?\s+(?:and|or|&|to)\s+|\s*[-/]\s*){_SHORT_DAY})+(?![\w'])",
             re.IGNORECASE,
         ),
     ),
