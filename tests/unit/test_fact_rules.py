@@ -844,7 +844,7 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         # an emoji ends a sentence; a nationality in a sign-on; ", also my …" a clause of its own
         (
             "mine is 340 😅 my supervisor Dr. Marisa Ortega wants it shorter",
-            ["Dr. Marisa Ortega wants it shorter", "The user's supervisor is Dr. Marisa Ortega"],
+            ["The user's supervisor is Dr. Marisa Ortega"],  # what she wants of the draft is today's
         ),
         (
             "hola! I'm Diego, Mexican, doing a PhD in urban ecology.",

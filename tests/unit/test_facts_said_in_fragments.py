@@ -73,6 +73,10 @@ def test_what_people_say_in_fragments(said: str, facts: list[str]) -> None:
         "I get this error: playwright timeout",
         "I cannot give that up completely.",
         "I cannot study those nights",
+        # a request of the user's work passed on is done with today
+        "Marcus wants this in a dashboard by EOD",
+        "Dr. Marisa Ortega says cut the methods part",
+        "My supervisor, Dr. Okafor, says it's too long",
         # a wife's view of the user is hers (a doctor's is a fact: tests/unit/test_fact_rules.py)
         "My wife thinks I work too much",
     ],
@@ -147,6 +151,11 @@ def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
         (
             ["I eat camembert every day.", "im lactose intolerant apparently so no more dairy for me"],
             ["The user eats camembert every day", "The user gave up dairy", "The user is lactose intolerant"],
+        ),
+        # a result as it came, replacing the last
+        (
+            ["My last A1c was 8.1.", "The new A1c came back today: 7.2! The doctor was very happy."],
+            ["The user's new A1c is 7.2"],
         ),
         # a death is news, kept as told (decision 122)
         (

@@ -217,10 +217,25 @@ def content_words(text: str) -> list[str]:
     return [w for w in terms(text) if w not in _GENERIC]
 
 
+# What someone asked of the user's work, passed on: "Marcus wants this in a dashboard by EOD", "Dr. Ortega says cut
+# the methods part" (not "Ana says she is moving to Leeds", "The user's supervisor wants the user to do maternal health
+# access": what the user is to work on)
+_RELAYED = re.compile(
+    r"^(?:the user's [\w-]+(?:\s+(?-i:[A-Z])[\w.'-]*)*,?\s+|(?:(?-i:[A-Z])[\w.'-]*\s+){1,3})"
+    r"(?:(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)*,\s+)?"
+    r"(?:wants|says|said|needs|asked|asks|told the user)\s+"
+    r"(?:(?:it|this|that|them)\b(?!\s+(?:is|was)\s+(?:a|an|the)\b)|(?:it's|its|that's)\b|"
+    r"(?:cut|add|remove|change|make|send|write|fix|do|move|keep|drop|finish|shorten)\b)",
+    re.I,
+)
+
+
 def is_fact(text: str, clause: str) -> bool:
     """Does `text` (made from `clause`) say something worth keeping? (The gate: see the module's docstring.)"""
     if not text or ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
         return False
+    if _RELAYED.match(text):
+        return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False

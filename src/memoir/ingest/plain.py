@@ -62,7 +62,16 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|
 def plain_sentence(text: str) -> str:
     """A sentence as the readers take it: the user's people by their plain names ("the missus" is "my wife"),
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
-    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(continued(text)))))))))
+    text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", continued(text))  # "The new A1c came back today: 7.2"
+    return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
+
+
+# A result told as it came: "The new A1c came back today: 7.2!", "my latest ferritin is in, 45"
+_CAME_BACK = re.compile(
+    r"^(?:the|my)\s+(?P<q>new|latest|last|recent)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)\s+(?:came back|is back|is in|arrived)"
+    r"(?:\s+(?:today|yesterday|this morning|finally))?\s*[:,-]\s*(?P<v>\d[\d.,]*%?)",
+    re.I,
+)
 
 
 # "two children, Chidera who is 9 and Tobe who is 5": each one's age beside their name, as lists are written

@@ -167,6 +167,13 @@ _POSSESSIVE = re.compile(
 )
 
 
+# A measure's last value, said in the past: "The user's last A1c was 8.1" (the one "The user's new A1c is 7.2" replaces)
+_LAST_MEASURE = re.compile(
+    r"^(?P<s>the user's\s+(?:last|latest|previous|most recent|recent)\s+[\w'-]+(?:\s+[\w'-]+)?)\s+(?:was|were)\s+"
+    r"(?P<v>\d[\d.,]*%?.*)$",
+    re.I,
+)
+
 # "The user has six staff", "The user's team is eight staff": how many the user has of something, one
 # number at a time (not a span or a measure: "The user has 3 weeks left")
 _COUNTED = re.compile(
@@ -276,7 +283,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
     together = _TOGETHER.match(text)  # "The user and Katrin are now vegan": the user is, too
     if together:
         found.extend(t for t in topics(f"The user is {together.group('rest')}") if t.subject == "user")
-    possessive = _POSSESSIVE.match(text)
+    possessive = _POSSESSIVE.match(text) or _LAST_MEASURE.match(text)
     single = relation is None or (relation.group("rel") or relation.group("rel2")).lower() in ONE_AT_A_TIME
     if possessive and single and not any(t.attribute != "relation" for t in found):
         found.extend(_possessive(possessive.group("s"), possessive.group("v")))
