@@ -157,6 +157,15 @@ def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
             ["My last A1c was 8.1.", "The new A1c came back today: 7.2! The doctor was very happy."],
             ["The user's new A1c is 7.2"],
         ),
+        # a medicine changed by whoever prescribes it, one for another of its kind
+        (
+            [
+                "I take metformin with breakfast and supper.",
+                "the doc took me off the old pill last week and put me on Jardiance instead",
+            ],
+            ["The user is on Jardiance now"],
+        ),
+        (["I take metformin.", "The doctor switched me to Jardiance."], ["The user is on Jardiance now"]),
         # a death is news, kept as told (decision 122)
         (
             ["My cat Whiskers is 16.", "Sad news I am afraid. Whiskers passed away on Tuesday, he was 17."],
@@ -203,6 +212,8 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
             ["I fly the A380.", "the company moved me to the 777 fleet, so no more of the big bird for me"],
             ["The user flies the A380", "The user's company moved the user to the 777 fleet"],
         ),
+        # a diet is no medicine
+        (["I take metformin.", "My GP put me on a diet."], ["The user is on a diet", "The user takes metformin"]),
         # a thing stopped that is no habit
         (["I drive a Toyota to work.", "I stopped the Toyota at the lights."], ["The user drives a Toyota to work"]),
         # an offer only got is no job yet

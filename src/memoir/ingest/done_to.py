@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from memoir.ingest.lexicon import EVENTS
+from memoir.ingest.lexicon import EVENTS, MEDICATIONS
 
 __all__ = ["done_to_me", "done_to_plans"]
 
@@ -45,6 +45,17 @@ _DONE_TO_ME = re.compile(
     r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
     r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|elected|accepted|admitted)\s+me\s+"
     r"(?P<rest>\S.*)$",
+    re.I,
+)
+_MEDICINE = "|".join(MEDICATIONS.split())
+# A medicine changed by whoever prescribes it: "the doc took me off the old pill last week and put me on Jardiance
+# instead", "my GP switched me to sertraline"
+_MEDICATED = re.compile(
+    r"^(?:(?:the|my|our)\s+(?:doc|doctor|gp|consultant|specialist|psychiatrist|cardiologist|endo|endocrinologist|"
+    r"nurse|pharmacist)|they|he|she)\s+(?:(?:has|have|just|finally)\s+)*"
+    r"(?:took\s+me\s+off\s+(?P<old>[^,]+?)(?:\s+(?:last\s+\w+|yesterday|today|this\s+\w+))?,?\s+and\s+)?"
+    rf"(?:switched|moved|put|started|changed)\s+me\s+(?:on|onto|to|over\s+to)\s+(?P<new>(?-i:[A-Z])[\w-]+|{_MEDICINE})"
+    r"(?:\s+instead)?\b",
     re.I,
 )
 # "made me" a role, not a feeling ("made me cry", "made me so happy")
@@ -97,6 +108,8 @@ def done_to_me(text: str) -> str:
     going part-time"."""
     if (let_go := _LET_ME_GO.match(text)) and not _NOT_LET.search(text[: let_go.start("how")]):
         return f"I am going {let_go.group('how')}"
+    if medicated := _MEDICATED.match(text):  # "the doc took me off the old pill and put me on Jardiance instead"
+        return f"I am on {medicated.group('new')} now, not {medicated.group('old') or 'the old one'}"
     match = _DONE_TO_ME.match(text)
     if match is None:
         return text

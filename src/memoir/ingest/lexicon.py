@@ -34,6 +34,17 @@ CONSUMED = (
     r"caffeine|sweets|chocolate|gluten|bread|carbs|vaping|junk food|fast food|fried food|energy drinks|takeaways?"
 )
 
+# Medicines people take for years, by their generic or brand names: one replaces another ("switched me to Jardiance"
+# of metformin), as a team's tracker does (`restated.KINDS`)
+MEDICATIONS = (
+    "metformin jardiance ozempic wegovy mounjaro insulin januvia trulicity glipizide gliclazide lisinopril ramipril "
+    "amlodipine losartan bisoprolol atorvastatin simvastatin rosuvastatin crestor lipitor levothyroxine synthroid "
+    "omeprazole pantoprazole lansoprazole sertraline zoloft fluoxetine prozac citalopram escitalopram lexapro "
+    "bupropion wellbutrin venlafaxine mirtazapine prednisone prednisolone humira stelara remicade entyvio "
+    "methotrexate adderall ritalin concerta vyvanse elvanse albuterol ventolin salbutamol symbicort warfarin eliquis "
+    "apixaban xarelto rivaroxaban gabapentin pregabalin lyrica tramadol lithium lamotrigine quetiapine"
+)
+
 
 PEOPLE = frozenset(
     word_list(

@@ -15,7 +15,7 @@ from memoir.ingest.changes import Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_value
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import MEDICATIONS, PEOPLE, PETS, word_list
 from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
@@ -172,7 +172,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             who = shared - _VERB_STEMS
             if who and who <= _WHO and not opposed and not who & stems(subject_of(known.text)):
                 continue  # "she raised me" of "writing about my lola": a person both name, not the fact's subject
-            if kinds and not kinds & {v.kind for v in known.values} and not opposed:
+            if kinds and not kinds & {v.kind for v in known.values} and not opposed and not kin:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
             if not of_a_job(statement.text, known):
                 continue
@@ -192,6 +192,7 @@ KINDS = tuple(
         "trello asana jira notion clickup basecamp linear wrike airtable",
         "slack discord whatsapp telegram signal",
         "iphone android pixel samsung galaxy",
+        MEDICATIONS,
     )
 )
 
