@@ -404,7 +404,8 @@ def settle(turns: list[str]) -> list[str]:
     ids = count()
     for before, turn in zip(["", *turns], turns, strict=False):
         names = {name for fact in live.values() for name in names_in(fact)}  # as `live.LiveFacts.names` keeps them
-        for decision in reconcile_by_rules(read(turn, known_words(live.values()), before, names), list(live.items())):
+        readings = read(turn, known_words(live.values()), before, names, live.values())
+        for decision in reconcile_by_rules(readings, list(live.items())):
             if decision.event in ("UPDATE", "DELETE"):
                 live.pop(str(decision.memory_id))
             if decision.event in ("ADD", "UPDATE"):

@@ -105,6 +105,15 @@ def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
             ["My daughter Mia is 7.", "She turned 8 yesterday!"],
             ["The user's daughter Mia turned 8 yesterday"],
         ),
+        # ... or of the one girl known a year younger, where "she" has no one before it to stand for
+        (
+            [
+                "my daughter mia is 7 and obsessed w dinosaurs",
+                "ugh update, weather looks awful for the 12th so we moved it to sunday the 13th",
+                "oh and she turned 8 yesterday!!",
+            ],
+            ["The user's daughter Mia obsessed w dinosaurs", "The user's daughter Mia turned 8 yesterday"],
+        ),
         # a language level, however it was said first
         (
             ["My German is not so good, only A2 level.", "I passed the B1 exam last week, so now my German is B1."],
@@ -211,6 +220,11 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
         (
             ["I fly the A380.", "the company moved me to the 777 fleet, so no more of the big bird for me"],
             ["The user flies the A380", "The user's company moved the user to the 777 fleet"],
+        ),
+        # "she" of two girls it could be: neither
+        (
+            ["My daughter Mia is 7 and my niece Zoe is 8.", "she turned 8 yesterday"],
+            ["The user's daughter Mia is 7", "The user's niece Zoe is 8"],
         ),
         # a diet is no medicine
         (["I take metformin.", "My GP put me on a diet."], ["The user is on a diet", "The user takes metformin"]),

@@ -21,13 +21,14 @@ of plan", "instead") says that what follows replaces something.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from memoir.ingest.casing import cased
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
+from memoir.ingest.referents import named_by_age
 from memoir.ingest.rules import Statement, joined_in_passing, named_in_passing, read_sentences
 from memoir.ingest.sentences import clauses
 from memoir.ingest.values import NUMBER_WORDS, Value, values
@@ -111,11 +112,15 @@ class Reading:
     gone: bool = False  # someone of the user's is gone: a pet lost, a break-up, an associate who left (`losses`)
 
 
-def read(text: str, known: Collection[str] = (), before: str = "", names: Collection[str] = ()) -> list[Reading]:
+def read(
+    text: str, known: Collection[str] = (), before: str = "", names: Collection[str] = (), facts: Iterable[str] = ()
+) -> list[Reading]:
     """Every statement sentence of a message, read for its facts and its changes (`before`: the user's
     message before it, whom its pronouns may stand for; `names`: the known facts' names, which a message
-    typed in lower case is given its capitals back by, `casing`)."""
+    typed in lower case is given its capitals back by, `casing`; `facts`: the live facts' texts, whose ages
+    may say whom a pronoun stands for, `referents.named_by_age`)."""
     text, before = cased(text, names), cased(before, names)
+    text = named_by_age(text, before, facts)
     sentences = read_sentences(text, known, before)
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change

@@ -119,7 +119,7 @@ class ExtractFactsJob:
 
     def _read(self, event: Event, before: str) -> list[Statement]:
         live = self._live(event)
-        readings = read(event.text, live.words, before, live.names)
+        readings = read(event.text, live.words, before, live.names, (fact.text for fact in live))
         return [s for r in readings for s in r.statements]
 
     @staticmethod
@@ -141,7 +141,7 @@ class ExtractFactsJob:
         self.stats.turns += 1
         live = self._live(event)  # with what this batch's earlier events changed
         names = live.words
-        readings = read(event.text, names, before, live.names)
+        readings = read(event.text, names, before, live.names, (fact.text for fact in live))
         ruled = [s for r in readings for s in r.statements]
         if llm.configured and (ruled or worth_extracting(event.text)):
             taken_back = _taken_back(readings)

@@ -10,7 +10,7 @@ user's.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from memoir.ingest.introductions import NAME
@@ -253,3 +253,42 @@ def gendered(text: str) -> tuple[str | None, str | None]:
         elif rel in _HERS_TOO:
             hers = who
     return his, hers
+
+
+# A pronoun's new age, first in a sentence: "oh and she turned 8 yesterday!!", "He's 5 now"
+_PRONOUN_AGED = re.compile(
+    r"(?:^|(?<=[.!?]\s))(?P<lead>(?:(?:oh|and|also|so|btw|omg|ok)[,\s]+)*)(?P<who>she|he)"
+    r"(?=(?:\s+(?:just|finally|officially))?(?:\s+(?:turned|turns|is)|['’]s|s)\s+(?P<n>\d{1,3})\b)",
+    re.I,
+)
+_AGED_KNOWN = re.compile(
+    r"^the user's (?P<rel>[\w-]+) (?P<name>(?-i:[A-Z])[\w'-]+) (?:is|turned) (?P<age>\d{1,3})\b", re.I
+)
+
+
+def named_by_age(text: str, before: str, facts: Iterable[str]) -> str:
+    """ "she turned 8 yesterday" in a message whose "she" no name before it stands for (nor the message before's),
+    of the one girl of the user's known to be 7 or 8: "Mia turned 8 yesterday". `facts`: the live facts' texts,
+    read only where a pronoun's age is said."""
+    said = _PRONOUN_AGED.search(text)
+    if said is None or _names_someone(text[: said.start()]) or any(gendered(before)):
+        return text
+    his = said.group("who").lower() == "he"
+    matches = {
+        m.group("name")
+        for fact in facts
+        if (m := _AGED_KNOWN.match(fact))
+        and m.group("rel").lower() in (_HIS_TOO if his else _HERS_TOO)
+        and 0 <= int(said.group("n")) - int(m.group("age")) <= 2
+    }
+    if len(matches) != 1:
+        return text  # none, or two it could be
+    return f"{text[: said.start('who')]}{matches.pop()}{text[said.end('who') :]}"
+
+
+def _names_someone(text: str) -> bool:
+    """Does a text name someone "she" or "he" may stand for: a relation ("my mum"), a capitalised word that
+    does not open its sentence?"""
+    if re.search(r"\b(?:my|our)\s+\w+", text, re.I):
+        return True
+    return any((text[: m.start()].rstrip()[-1:] or ".") not in ".!?" for m in re.finditer(r"\b[A-Z][a-z]+\b", text))
