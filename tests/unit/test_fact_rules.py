@@ -1002,7 +1002,7 @@ def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_time
         ),
         (
             "I'm Ana, 34, married, two kids.",
-            ["The user's name is Ana", "The user is 34 years old", "The user has two kids"],
+            ["The user's name is Ana", "The user is 34 years old", "The user is married", "The user has two kids"],
         ),
         # what the user asks a letter to say of their own life, with "that" or without
         ("Parfait. Also add that I trained at Institut Paul Bocuse.", ["The user trained at Institut Paul Bocuse"]),

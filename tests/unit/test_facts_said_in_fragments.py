@@ -76,7 +76,6 @@ def test_what_people_say_in_fragments(said: str, facts: list[str]) -> None:
         # a request of the user's work passed on is done with today
         "Marcus wants this in a dashboard by EOD",
         "Dr. Marisa Ortega says cut the methods part",
-        "My supervisor, Dr. Okafor, says it's too long",
         # a wife's view of the user is hers (a doctor's is a fact: tests/unit/test_fact_rules.py)
         "My wife thinks I work too much",
     ],
@@ -172,7 +171,7 @@ def test_near_misses_of_fragments_state_nothing_of_the_user(said: str) -> None:
                 "I take metformin with breakfast and supper.",
                 "the doc took me off the old pill last week and put me on Jardiance instead",
             ],
-            ["The user is on Jardiance now"],
+            ["The user switched from the old pill to Jardiance"],
         ),
         (["I take metformin.", "The doctor switched me to Jardiance."], ["The user is on Jardiance now"]),
         # a death is news, kept as told (decision 122)
@@ -247,3 +246,91 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
 )
 def test_near_misses_of_the_blind5_changes_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+# The hostile review of this session's classes: each a wrong reading it found, read right now (decision 122)
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["Electrician, not mechanic."], ["The user is an electrician"]),
+        (["Teacher, 42, two kids."], ["The user has two kids", "The user is 42 years old", "The user is a teacher"]),
+        (["Accountant, not auditor."], ["The user is an accountant"]),
+        (["Baker, not banker lol"], ["The user is a baker"]),
+        (["My brother: electrician, not mechanic."], []),
+        (["Her? Nurse, two kids."], ["The user has two kids", "The user is a nurse"]),
+        (["Driver, 12 years."], []),
+        (["Mechanic, 20 years, now retired."], []),
+        (["Labrador, 3 years."], []),
+        (["Irish, living in Boston."], []),
+        (["About my brother. Plumber, 45, three kids."], []),
+        (["Our new nanny: Filipino, 32, two kids."], []),
+        (["Client profile: teacher, 42, two kids."], []),
+        (["Writing a character: pilot, 35, divorced, two kids."], []),
+        (["Persona: accountant, 40."], []),
+        (["Electrician. 20 years."], ["The user is an electrician"]),
+        (
+            ["30, single, software engineer."],
+            ["The user is 30 years old", "The user is a software engineer", "The user is single"],
+        ),
+        (["I'm done with it, work in progress though"], []),
+        (["I'm 65, live alone."], ["The user is 65", "The user lives alone"]),
+        (["I'm 70, live with my daughter."], ["The user is 70", "The user lives with their daughter"]),
+        (["I'm 30, work from home."], ["The user is 30", "The user works from home"]),
+        (["run a food truck out of Austin"], ["The user runs a food truck out of Austin"]),
+        (["run a bakery out of my garage"], ["The user runs a bakery out of their garage"]),
+        (
+            ["We have a mortgage with Halifax.", "If we paid off the mortgage, what would we save?"],
+            ["The user has a mortgage with Halifax"],
+        ),
+        (["We have a car loan with 3 lakh remaining.", "My brother used his bonus to close the car loan."], []),
+        (["I have a credit card debt of 5k.", "I used my savings to settle the debt."], ["The user paid off the debt"]),
+        (["no more coffee for me, it's 4pm"], []),
+        (["I gave up alcohol in January."], ["The user gave up alcohol in January"]),
+        (
+            ["My landlord said it's going up to 1500 a month."],
+            ["The user's landlord said it's going up to 1500 a month"],
+        ),
+        (["My boss said it's a promotion, starting May."], ["The user's boss said it's a promotion, starting May"]),
+        (["My physio reckons I tore my ACL."], ["The user tore their ACL"]),
+        (
+            ["My cat Whiskers is 16.", "Matthew Perry died, I loved Friends."],
+            ["The user loved Friends", "The user's cat Whiskers is 16"],
+        ),
+        (
+            ["I use python 3.9 on windows 10.", "My colleague upgraded to python 3.12."],
+            ["The user's colleague upgraded to python 3.12"],
+        ),
+        (["I am on iOS 16.", "My wife updated to iOS 17."], ["The user's wife updated to iOS 17"]),
+        (
+            ["I use python 3.9.", "I'm thinking of upgrading to python 3.12."],
+            ["The user is thinking of upgrading to python 3.12"],
+        ),
+        (
+            ["I use python 3.9.", "I'm upgrading to python 3.12 next week."],
+            ["The user is upgrading to python 3.12 next week"],
+        ),
+        (
+            ["I use React 17 at work.", "we upgraded to react 18 at my side project"],
+            ["The user upgraded to React 18 at their side project", "The user uses React 17 at work"],
+        ),
+        (
+            ["My team uses Angular 12.", "I updated to angular 17 in my own project."],
+            ["The user updated to Angular 17 in their own project", "The user's team uses Angular 12"],
+        ),
+        (
+            ["I use Postgres 13 at work and Postgres 15 at home.", "I upgraded to postgres 16."],
+            ["The user upgraded to Postgres 16", "The user uses Postgres 13 at work and Postgres 15 at home"],
+        ),
+        (["My last A1c was 8.1.", "The new phone came back today: 2 scratches"], ["The user's last A1c was 8.1"]),
+        (["My last A1c was 8.1.", "The new batch came back today: 12 broken"], ["The user's last A1c was 8.1"]),
+        (
+            ["I take metformin.", "the doc took me off metformin and put me on Jardiance"],
+            ["The user switched to Jardiance"],
+        ),
+        (["I take metformin.", "They moved me to Ward B."], ["The user takes metformin"]),
+    ],
+)
+def test_what_the_hostile_review_of_fragments_and_changes_found_is_read_right(
+    turns: list[str], facts: list[str]
+) -> None:
+    assert [f.split(" (")[0] for f in settle(turns)] == facts

@@ -15,7 +15,7 @@ CHANGE_VERB = re.compile(
     r"shift(?:ed|ing)|cut|upgrad(?:ed|ing)|downgrad(?:ed|ing)|updat(?:ed|ing) to|rais(?:ed|ing)|increas(?:ed|ing)|"
     r"reduc(?:ed|ing)|"
     r"bump(?:ed|ing)|upped|brought|bring(?:ing)?|relocat(?:ed|ing)|transferr(?:ed|ing)|swapp(?:ed|ing)|"
-    r"slipp(?:ed|ing)|delay(?:ed|ing)|replac(?:ed|ing)|took over|taking over|takes over|"
+    r"slipp(?:ed|ing)|delay(?:ed|ing)|replac(?:ed|ing)|took over|taking over|takes over|took me off|"
     r"(?:went|gone|going|come|came) (?:up|down) (?:to|from)|(?:down|up|back) to|"
     r"(?:reduce|increase|raise|lower(?:ed)?|drop(?:ped)?|trim(?:med)?) (?:it |that |this )?to|"
     r"ended up (?:going with|going for|with|choosing|picking|booking|getting)|went with|settled on|opted for)\b",
@@ -56,7 +56,7 @@ RETRACTION = re.compile(
     r"(?:it's|it’s|it is|it was) not (?:\w+ ){1,2}at all|"  # "turns out it's not milk at all"
     # a debt paid off ("used my bonus to close the car loan"), not one meant to be ("want to close the loan")
     r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"
-    r"(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settled)\s+(?:the|my|our)\s+"
+    r"(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settle|settled)\s+(?:the|my|our)\s+"
     r"(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft))\b",
     re.IGNORECASE,
 )
@@ -65,5 +65,9 @@ NO_MORE = re.compile(r"(?:^|,\s*)no\s+(?P<x>(?!more\b|longer\b|idea\b|problem\b|
 
 
 def is_retraction(clause: str) -> bool:
-    """Does the clause take something back ("not … anymore", "we sold the Volvo", "I used to …")?"""
-    return RETRACTION.search(clause) is not None
+    """Does the clause take something back ("not … anymore", "we sold the Volvo", "I used to …")? Not one said
+    as a supposition ("If we paid off the mortgage, …")."""
+    return RETRACTION.search(clause) is not None and _SUPPOSED.match(clause) is None
+
+
+_SUPPOSED = re.compile(r"^(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|what if|imagine)\b", re.I)

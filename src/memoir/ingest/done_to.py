@@ -54,7 +54,9 @@ _MEDICATED = re.compile(
     r"^(?:(?:the|my|our)\s+(?:doc|doctor|gp|consultant|specialist|psychiatrist|cardiologist|endo|endocrinologist|"
     r"nurse|pharmacist)|they|he|she)\s+(?:(?:has|have|just|finally)\s+)*"
     r"(?:took\s+me\s+off\s+(?P<old>[^,]+?)(?:\s+(?:last\s+\w+|yesterday|today|this\s+\w+))?,?\s+and\s+)?"
-    rf"(?:switched|moved|put|started|changed)\s+me\s+(?:on|onto|to|over\s+to)\s+(?P<new>(?-i:[A-Z])[\w-]+|{_MEDICINE})"
+    # a medicine known by its name, or one put on ("put me on Jardiance"); not "moved me to Room 4", "Ward B"
+    rf"(?:(?:switched|moved|put|started|changed)\s+me\s+(?:on|onto|to|over\s+to)\s+(?P<new>{_MEDICINE})\b|"
+    r"(?:put|started)\s+me\s+on\s+(?P<named>(?-i:[A-Z])[a-z][\w-]+)(?!\s+\w*\d))"
     r"(?:\s+instead)?\b",
     re.I,
 )
@@ -109,7 +111,9 @@ def done_to_me(text: str) -> str:
     if (let_go := _LET_ME_GO.match(text)) and not _NOT_LET.search(text[: let_go.start("how")]):
         return f"I am going {let_go.group('how')}"
     if medicated := _MEDICATED.match(text):  # "the doc took me off the old pill and put me on Jardiance instead"
-        return f"I am on {medicated.group('new')} now, not {medicated.group('old') or 'the old one'}"
+        new = medicated.group("new") or medicated.group("named")
+        old = medicated.group("old")
+        return f"I switched from {old} to {new}" if old else f"I am on {new} now"
     match = _DONE_TO_ME.match(text)
     if match is None:
         return text

@@ -20,6 +20,7 @@ from memoir.ingest.values import Value, values
 __all__ = [
     "alike_stems",
     "counts_people",
+    "gives_up",
     "habit_dropped",
     "mentions",
     "merge_values",
@@ -43,11 +44,14 @@ _HABIT = re.compile(
     rf"(?:{CONSUMED})\b)",
     re.I,
 )
+_BY_US = re.compile(r"^(?:(?:so|and|also|finally|just|then)\s+)*(?:i|we|i've|we've|i have|we have)\b", re.I)
 _PAID_OFF = re.compile(
-    r"\b(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settled)\s+"
+    r"\b(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settle|settled)\s+"
     r"(?P<what>(?:the|my|our)\s+(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft))\b",
     re.I,
 )
+# the same said alone, of a doing or a thing consumed only ("I stopped the Toyota at the lights" is no habit)
+_GIVEN_UP = re.compile(rf"\b(?:quit|stopped|gave up|given up)\s+(?:\w+ing\b|(?:the\s+)?(?:{CONSUMED})\b)", re.I)
 _TAKEN_BACK = stem_set(
     "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
@@ -101,10 +105,16 @@ def taken_part(clause: str) -> str:
     return clause[: cue.end() + why.start()] if why else clause
 
 
+def gives_up(clause: str) -> bool:
+    """Does the user say they gave something up ("I gave up alcohol in January", "we quit smoking")?"""
+    return _GIVEN_UP.search(clause) is not None and _BY_US.match(clause) is not None
+
+
 def habit_dropped(retracted: Sequence[str]) -> str | None:
     """ "I stopped smoking": taken back, and a fact of its own (a habit dropped says something of the user)."""
     for clause in retracted:
-        if paid := _PAID_OFF.search(clause):  # "used my bonus to close the car loan": a debt paid off, as much a fact
+        paid = _PAID_OFF.search(clause) if _BY_US.match(clause) else None
+        if paid:  # "used my bonus to close the car loan": a debt paid off, as much a fact
             what = re.sub(r"^(?:my|our)\b", "their", paid.group("what"), flags=re.I)
             return f"The user paid off {what}"
         if _HABIT.search(clause) and (said := third_person(clause)):

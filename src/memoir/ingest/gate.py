@@ -64,6 +64,7 @@ _IDLE = re.compile(
     # what the message shows next ("I get this error: …"), what cannot be done with something just said
     r"|^(?:gets?|got|has|have|sees?|is getting)\s+(?:this|these|the following)\s+(?:errors?|problems?|issues?|"
     r"messages?|warnings?|bugs?|exceptions?|output)$"
+    r"|^(?:is|are|'s)\s+(?:all\s+over\s+the\s+place|a\s+mess|a\s+nightmare|chaos)$"
     r"|^(?:cannot|can't|can not|couldn't)\s+\w+\s+(?:it|that|this|them|those\s+\w+)"
     r"(?:\s+(?:up|off|out|down|completely|anyway|now))*$",
     re.IGNORECASE,
@@ -224,7 +225,7 @@ _RELAYED = re.compile(
     r"^(?:the user's [\w-]+(?:\s+(?-i:[A-Z])[\w.'-]*)*,?\s+|(?:(?-i:[A-Z])[\w.'-]*\s+){1,3})"
     r"(?:(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*)*,\s+)?"
     r"(?:wants|says|said|needs|asked|asks|told the user)\s+"
-    r"(?:(?:it|this|that|them)\b(?!\s+(?:is|was)\s+(?:a|an|the)\b)|(?:it's|its|that's)\b|"
+    r"(?:(?<=wants\s)(?:it|this|that|them)\b|"
     r"(?:cut|add|remove|change|make|send|write|fix|do|move|keep|drop|finish|shorten)\b)",
     re.I,
 )

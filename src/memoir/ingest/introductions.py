@@ -106,6 +106,8 @@ def introduction(clause: str, context: Context) -> list[str] | None:
         if who and who[-1].startswith("The user is a"):
             return [*who, *([f"The user lives in {place}"] if place and _PLACE.fullmatch(place) else [])]
     leading = _LEADING_NAME.match(clause)
+    if leading and (_plain_job(leading.group("name")) or leading.group("name").lower() in NATIONALITIES | _STATES):
+        leading = None  # "Electrician, not mechanic.", "Irish, living in Boston": who the user is, no name
     if leading and context.opening and _described(leading.group("rest")):
         context.introduced = True
         return [f"The user's name is {leading.group('name')}", *_described(leading.group("rest"))]
@@ -123,12 +125,21 @@ def self_description(clause: str, context: Context) -> list[str] | None:
         the = re.match(r"the\s", job, re.I)  # "the promoter for the last show bailed" is someone else
         if (context.changing or started) and not the and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
             return _described(job)
-        return _told_tersely(clause)
+        return _told_tersely(clause) if not context.person and not _OF_SOMEONE.search(context.said) else None
     facts = _described(clause)
     return facts or None
 
 
-_AGE_ALONE = re.compile(r"\d{1,3}(?:\s*(?:yrs?|years?|y/?o)(?:\s+old)?)?", re.I)  # not "5 years in the army"
+# an age: a number alone, or one said old ("38 yo", "40 years old"); not "20 years", "5 years in the army"
+_MARITAL = re.compile(r"single|married|divorced|widowed|separated|engaged", re.I)
+_AGE_ALONE = re.compile(r"\d{1,3}(?:\s*(?:y/?o|(?:yrs?|years?)\s+old))?", re.I)
+# Whom a terse description may be of, other than the user: "Client profile: teacher, 42", "Writing a character: …"
+_OF_SOMEONE = re.compile(
+    r"\b(?:profile|persona|character|customer|client|patient|candidate|applicant|user story|about my|for my|"
+    r"my (?:brother|sister|son|daughter|dad|mum|mom|wife|husband|friend|boss)|he|she|they|him|her|his|"
+    r"guy|girl|bloke|nanny|hired|hiring|new hire)\b",
+    re.I,
+)
 _ASIDE = re.compile(r"^(?:not|needed|wanted|because|so|since)\s", re.I)  # "Two kids, needed the space": why
 
 
@@ -137,7 +148,12 @@ def _told_tersely(clause: str) -> list[str] | None:
     read as an introduction's description would be, where no part is left unread."""
     parts = [p for p in re.split(r",\s*", clause.strip(" .!")) if p and not _ASIDE.match(p)]
     if not all(
-        _AGE_ALONE.fullmatch(p) or _FAMILY_COUNT.match(p) or _plain_job(p) or p.lower() in NATIONALITIES for p in parts
+        _MARITAL.fullmatch(p)
+        or _AGE_ALONE.fullmatch(p)
+        or _FAMILY_COUNT.match(p)
+        or _plain_job(p)
+        or p.lower() in NATIONALITIES
+        for p in parts
     ):
         return None  # "Job transfer.", "Rain constant.": no more a job than a dog called a Labrador
     if all(p.isdigit() for p in parts):
@@ -189,6 +205,8 @@ def _described(text: str) -> list[str]:
                 facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
         elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
             facts.append(f"The user is {part.split()[0]} years old")
+        elif _MARITAL.fullmatch(part):  # "Divorced, two kids."
+            facts.append(f"The user is {part.lower()}")
         elif _FAMILY_COUNT.match(part):  # "two kids", "3 boys"
             facts.append(f"The user has {part[0].lower()}{part[1:]}")
         elif re.match(r"^(?:in\s+)?(?:grade|year|form)\s+\d{1,2}\b", part, re.I):  # "grade 10 at marikina science high"
@@ -237,7 +255,8 @@ _IRREGULAR_DID = re.compile(
 _FAMILY_COUNT = re.compile(
     r"^(?:two|three|four|five|six|[2-9])\s+(?:kids|boys|girls|sons|daughters|children|grandkids|grandchildren)$", re.I
 )
-_AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:yrs?|years?|y/?o)(?:[\s-]+old)?(?:\s+|$)", re.I)
+# "63 yr old retired firefighter", "24 yo": not "12 years" (a driver's, of experience)
+_AGED = re.compile(r"^(?P<age>\d{1,3})[\s-]*(?:y/?o|(?:yrs?|years?)[\s-]+old)(?:\s+|$)", re.I)
 _PLACE = re.compile(r"(?-i:[A-Z][a-zà-ÿ]+(?:,? [A-Z][a-zà-ÿ]+){0,2})")
 # "63 yr old retired firefighter here, Dayton Ohio": who, then where, said as a sign-on
 _SIGN_ON = re.compile(r"^(?P<who>.+?)\s+here(?:,\s*(?P<place>[^,]+))?$", re.I)

@@ -27,7 +27,7 @@ ADVERBS = frozenset(
 )
 IRREGULAR_PAST = frozenset(
     word_list(
-        "was were went had did got made took saw came gave left ran swam ate drank bought sold found told "
+        "was were went had did got made took saw came gave left ran swam ate drank bought sold found told tore wore "
         "thought felt kept met paid put read said sent set sat spent stood taught won wrote began broke "
         "brought built caught chose drew drove fell flew forgot grew heard held hid hurt knew lay led lost "
         "meant quit rode rose shook shot shut sang slept spoke stole struck swore threw understood woke wore "

@@ -69,7 +69,7 @@ def plain_sentence(text: str) -> str:
 # A result told as it came: "The new A1c came back today: 7.2!", "my latest ferritin is in, 45"
 _CAME_BACK = re.compile(
     r"^(?:the|my)\s+(?P<q>new|latest|last|recent)\s+(?P<x>[\w-]+(?:\s+[\w-]+)?)\s+(?:came back|is back|is in|arrived)"
-    r"(?:\s+(?:today|yesterday|this morning|finally))?\s*[:,-]\s*(?P<v>\d[\d.,]*%?)",
+    r"(?:\s+(?:today|yesterday|this morning|finally))?\s*[:,-]\s*(?P<v>\d[\d.,]*%?)(?=\s*(?:[!.,;]|$))",
     re.I,
 )
 

@@ -42,6 +42,7 @@ _NAMED = re.compile(
     r"doesn't|does not|isn't|is not|can't|cannot|never|"
     r"died|passed away)\b).*)$",  # "Tunde doesn't eat pork", "Whiskers passed away on Tuesday"
 )
+_DIED = re.compile(r"(?:died|passed away)\b", re.I)
 _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
 _NOUN_PHRASE = re.compile(
     r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+(?!(?:is|are|was|were|will|has|had|have|been)\b)[a-z][\w-]*){0,2})\s+"
@@ -261,6 +262,8 @@ def named(clause: str, context: Context) -> list[str] | None:
     first = name.split("'")[0].lower()
     said = {stem(w) for w in terms(match.group("rest")) if len(w) > 3}
     business = first in context.known or first.split()[0] in context.known or any(w in context.known for w in said)
+    if _DIED.match(match.group("rest")) and first not in context.known and first.split()[0] not in context.known:
+        return []  # "Matthew Perry died": news of the world, not of the user's people
     if not (context.first_person or context.important or business or first in context.named):
         return []
     context.named.add(first)  # "Kunle is 6. Kunle's birthday is on the 22nd": still the user's business

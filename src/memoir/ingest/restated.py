@@ -144,12 +144,15 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     found: list[tuple[Known, str, str | None]] = []
     # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
     names = stems(" ".join(_but_kind(v) for v in values(reading.text)))
+    kinds_named = stems(" ".join(v.text for v in values(reading.text))) - names  # "marathon" of "the Sydney Marathon"
     for index, statement in enumerate(reading.statements):
         if BARE_CHANGE.match(statement.text):
             continue  # says that something changes, not what it is now
         switched = _SWITCHED.match(statement.text)  # "switched hotels": the hotel, whatever the new one is called
         said = _PER.sub(" ", statement.text)  # "400 dirhams a head" says nothing of a head chef
         own = stems(switched.group("kind")) if switched else stems(said) - CHANGE_STEMS - names
+        if not statement.text.lower().startswith("the user "):
+            own -= kinds_named  # "The Sydney Marathon moved to September" is news of the race, no switch of the user's
         own -= stems(" ".join(m.group("what") for m in _NEAR_NEW.finditer(said)))  # where to, not what changes
         others = opposite(statement.text)  # "switched to day shifts": from the nights
         kinds = {v.kind for v in values(statement.text)}
@@ -232,9 +235,11 @@ _TITLES = frozenset(word_list("dr dr. mr mrs ms prof"))
 
 # A thing moved to another version of itself: "upgraded to python 3.12", "updated to iOS 17"
 VERSION = re.compile(
-    r"\b(?:upgraded|updated|upgrading|updating|moved|switched|went)\s+(?:up\s+)?to\s+(?P<name>[a-z][\w+#-]*)\s+"
-    r"v?(?P<v>\d+(?:\.\d+){0,2})\b"
-    r"(?!\s*(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|mins?|am|pm|%|k|people|kids|times)\b)",
+    r"^the user (?:has\s+|just\s+|finally\s+)*(?:upgraded|updated|moved|switched|went)\s+(?:up\s+)?to\s+"
+    r"(?P<name>[a-z][\w+#-]*)\s+v?(?P<v>\d+(?:\.\d+){0,2})\b(?![.\d])"
+    r"(?!\s*(?:years?|yrs?|months?|weeks?|days?|hours?|minutes?|mins?|am|pm|%|k|people|kids|times)\b)"
+    # the user's own, done: not a side project's, nor one taken back
+    r"(?!.*\b(?:side project|own project|at home|rolled back|reverted|went back)\b)",
     re.I,
 )
 
@@ -249,6 +254,8 @@ def upgraded(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             continue
         name, new = re.escape(moved.group("name")), moved.group("v")
         for known in live:
+            if re.search(r"\b(?:at work|at home|team|side project)\b", known.text, re.I):
+                continue  # of a place the upgrade did not name: "Postgres 16 at work and Postgres 15 at home"
             at = re.search(rf"\b{name}\s+v?(?P<v>\d+(?:\.\d+){{0,2}})\b", known.text, re.I)
             if known.id is not None and at and at.group("v") != new:
                 found.append((known, "version", at.group("v")))

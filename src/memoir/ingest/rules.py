@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.events_named import events_named
+from memoir.ingest.fact_words import gives_up
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.person import others
@@ -249,8 +250,8 @@ def _not_taken_back(clause: str, changing: bool) -> str:
     """The clause without its parts that take something back ("…, till now we sold only through Etsy" keeps
     all; "I'm not doing Berlin" keeps nothing); in a changing sentence "no puppy" takes the puppy back."""
     parts = re.split(r",\s+", clause)
-    if len(parts) == 1 and NO_MORE_FOR_ME.match(clause):
-        return clause  # "no more dairy for me" takes dairy back and is the user's rule now (`unsaid.diet`)
+    if len(parts) == 1 and (NO_MORE_FOR_ME.match(clause) or gives_up(clause)):
+        return clause  # "no more dairy for me", "I gave up alcohol in January": taken back, and a fact of its own
     kept = [p for p in parts if not is_retraction(p) and not (changing and NO_MORE.match(p))]
     if len(kept) == len(parts) or (kept and not is_retraction(parts[0])):
         return ", ".join(kept)
@@ -266,6 +267,7 @@ _OWN_PARENT = re.compile(
     r"^(?P<who>(?-i:Dad|Daddy|Mum|Mom|Mam|Mummy|Mommy|Mammy|Grandma|Grandpa|Granny))"
     # "Dad turned 85 on Saturday", not "turned 180 on the whole brexit thing"
     r"(?=(?:'s|’s)\s+(?!the word\b)(?-i:[a-z0-9])|\s+(?:(?:just\s+)?turned|turns)\s+\d{1,3}\b(?!\s+on\s+the\b)"
+    r"|\s+(?:passed away|died)\b"  # "Dad passed away in March"
     r"|\s+(?:is|was|has|had|will)\s+(?!what\b|a\s+(?:\w+\s+)?"
     r"(?:word|song|show|film|movie|book|name|character)\b))",
 )

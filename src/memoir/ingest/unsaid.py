@@ -56,7 +56,7 @@ _PRESENT_START = re.compile(
     r"|live\s+in\s+(?!fear|hope|denial|peace|the\b|a\b|my\b)(?=[\w-]+(?:\s+[\w-]+)?\s*$)"
     r"|prefer\s+(?!it\b|this\b|that\b|them\b)"
     r"|own\s+(?=(?:a|an|two|three|four|\d+)\s)"  # "own a bike shop in portland", not "own the problem"
-    r"|run\s+(?=\w+\s+out\s+of\s)"  # "run reefer out of el paso", not "run the tests"
+    r"|run\s+(?=(?:[\w-]+\s+){1,3}out\s+of\s)"  # "run reefer out of el paso", not "run the tests"
     # "do most maintenance myself", not "do it for me"
     r"|(?:do|fix|service|cut|make|cook|clean|build)\s+(?=[^,.;?]*\bmyself\b(?![^,.;?]*\?)))\S",
     re.I,
@@ -171,21 +171,30 @@ def diet(clause: str, context: Context) -> list[str] | None:
         clause,
         re.I,
     )
-    if not match and (given_up := NO_MORE_FOR_ME.match(clause)):  # "so no more dairy for me"
+    if not match and (given_up := NO_MORE_FOR_ME.match(clause)) and not _FOR_NOW.search(context.said):
         return [f"The user gave up {given_up.group('x')}"]
     if not match or not (context.first_person or context.person is None):
         return None
     return [f"The user is {clause[0].lower()}{clause[1:]}"]
 
 
+# What makes "no more coffee for me" a refusal for now: "it's 4pm", "I'm driving", "lol, kidding"
+_FOR_NOW = re.compile(
+    r"\b(?:tonight|today|this (?:week|evening|morning)|\d{1,2}\s*(?:am|pm)|driving|after|lol|kidding|jk|joking|"
+    r"right now|for now|thanks|thank you|please|pls)\b",
+    re.I,
+)
 # What the user gives up, said as a rule for themselves: "no more dairy for me", "no more late nights for me"
 NO_MORE_FOR_ME = re.compile(rf"^(?:so\s+)?no\s+more\s+(?P<x>{CONSUMED})\s+for\s+me\b(?:\s+(?:now|then))?$", re.I)
 
 
 # A second verb of the user's after a comma or "and", its subject left out: "I'm 34, live in Brisbane"
 _AND_THEN = re.compile(
-    r"(?:,|\s+and)\s+(?=(?:live\s+(?!in\s+(?:fear|hope|denial|the\s+moment)\b)(?:in|at|near|outside)|"
-    r"work\s+(?:in|at|as|for|nights|shifts|weekends)|teach\s+(?:at|in)|study\s+(?:at|in)|"
+    # where and how the user lives and works: not "live in 5 mins", "live at 8pm", "work in progress", "work at it"
+    r"(?:,|\s+and)\s+(?=(?:live\s+(?:alone|with\s+(?:my|our)|(?:in|at|near|outside)\s+(?!(?:fear|hope|denial|"
+    r"the\s+moment|progress|a\s+few)\b)(?=[a-zA-Z]))|"
+    r"work\s+(?:from\s+home|nights|shifts|weekends|(?:in|at|as|for)\s+(?!(?:it|that|this|progress|the\s+moment)\b)"
+    r"(?=[a-zA-Z]))|teach\s+(?:at|in)|study\s+(?:at|in)|"
     r"own\s+(?:a|an|two|three|\d|my|our)|have\s+(?:a|an|two|three|four|\d)\s+(?:kids?|sons?|daughters?|dogs?|cats?|"
     r"children|grandkids?))\b)",
     re.I,
