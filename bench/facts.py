@@ -402,7 +402,7 @@ def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4"
+    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4,blind5"
     parser.add_argument("--sets", default=sets, help="conversation sets, comma-separated")
     parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
     parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")
