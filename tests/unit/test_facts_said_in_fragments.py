@@ -225,6 +225,24 @@ def test_a_change_said_as_the_blind5_set_said_it_replaces_the_old_value(turns: l
             ["My daughter Mia is 7 and my niece Zoe is 8.", "she turned 8 yesterday"],
             ["The user's daughter Mia is 7", "The user's niece Zoe is 8"],
         ),
+        # a medicine a prescriber added beside what else they did; someone else's list is theirs
+        (
+            [
+                "I take metformin 500 mg.",
+                "Update after my appointment: the doctor increased the metformin to 1000 mg twice a day and added "
+                "Jardiance, one tablet in the morning.",
+            ],
+            ["The user also takes Jardiance, one tablet in the morning", "The user takes metformin 1000 mg"],
+        ),
+        (
+            ["My wife went to the doctor and added Jardiance to her list"],
+            ["The user's wife went to the doctor and added Jardiance to her list"],
+        ),
+        # what the user will earn or pay, known before it comes
+        (
+            ["My take-home is about ₹85,000 per month.", "I join on the 1st. The take-home will be ₹98,000."],
+            ["The user joins on the 1st", "The user's take-home will be ₹98,000"],
+        ),
         # a diet is no medicine
         (["I take metformin.", "My GP put me on a diet."], ["The user is on a diet", "The user takes metformin"]),
         # a thing stopped that is no habit

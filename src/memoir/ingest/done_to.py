@@ -11,7 +11,7 @@ import re
 
 from memoir.ingest.lexicon import EVENTS, MEDICATIONS
 
-__all__ = ["done_to_me", "done_to_plans"]
+__all__ = ["done_to_me", "done_to_plans", "prescribed"]
 
 _DONE_TO_PLANS = re.compile(
     r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
@@ -131,3 +131,19 @@ def done_to_me(text: str) -> str:
     if offered:  # "Google offered me a job in Zurich": what was offered first, then by whom
         return f"I {_PASSIVE[verb]} {offered.group('what')}{by}{offered.group('tail') or ''}"
     return f"I {_PASSIVE[verb]}{by} {rest}"
+
+
+# A medicine a prescriber added beside what else they did: "the doctor increased the metformin to 1000 mg and added
+# Jardiance, one tablet in the morning"
+_ADDED = re.compile(
+    r"(?:^|(?<=[:;]\s))(?P<said>(?:the|my|our)\s+(?:doc|doctor|gp|consultant|specialist|endo|endocrinologist|psychiatrist|"
+    r"cardiologist|nurse)\b[^.;!?]*?)\s+and\s+(?:also\s+)?added\s+"
+    rf"(?P<new>(?:{_MEDICINE})\b|(?-i:[A-Z])[a-z][\w-]+)(?P<rest>[^.;!?]*)",
+    re.I,
+)
+
+
+def prescribed(sentence: str) -> str:
+    """A sentence whose prescriber added a medicine, the medicine a statement of the user's own: "… and added
+    Jardiance, one tablet in the morning" -> "…; I also take Jardiance, one tablet in the morning"."""
+    return _ADDED.sub(lambda m: f"{m.group('said')}; I also take {m.group('new')}{m.group('rest')}", sentence)

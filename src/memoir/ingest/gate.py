@@ -231,6 +231,13 @@ _RELAYED = re.compile(
 )
 
 
+_MONEY_OF_MINE = re.compile(
+    r"^the user's (?:[\w-]+\s+)?(?:take-home|salary|pay|income|rent|mortgage|budget|bonus|stipend|allowance)\s+"
+    r"will be\s+(?:about\s+|around\s+)?(?:[₹$€£]\s?\d|\d[\d,.]*\s?(?:k|euros?|dollars?|pounds?|rupees?|lakh)\b)",
+    re.I,
+)
+
+
 def is_fact(text: str, clause: str) -> bool:
     """Does `text` (made from `clause`) say something worth keeping? (The gate: see the module's docstring.)"""
     if not text or ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
@@ -258,6 +265,8 @@ def is_fact(text: str, clause: str) -> bool:
         return True  # "Ada is 9", "the exam is on 3 March"
     if _FUTURE.match(predicate) and _EVENT_COUNT.match(text):
         return True  # "Our wedding will have about 140 guests": an event's size, known before it happens
+    if _FUTURE.match(predicate) and _MONEY_OF_MINE.match(text):
+        return True  # "The user's take-home will be ₹98,000": what the user will earn or pay, known before it comes
     if (
         _FUTURE.match(predicate)
         and not any(v.kind in ("date", "weekday", "time") for v in values(predicate))

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-from memoir.ingest.done_to import done_to_me, done_to_plans
+from memoir.ingest.done_to import done_to_me, done_to_plans, prescribed
 from memoir.ingest.lexicon import PEOPLE
 from memoir.ingest.unsaid import continued
 from memoir.ingest.values import NUMBER_WORDS
@@ -62,7 +62,7 @@ FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|
 def plain_sentence(text: str) -> str:
     """A sentence as the readers take it: the user's people by their plain names ("the missus" is "my wife"),
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
-    text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", continued(text))  # "The new A1c came back today: 7.2"
+    text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", prescribed(continued(text)))  # "The new A1c came back: 7.2"
     return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
 
 
