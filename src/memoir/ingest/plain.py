@@ -190,7 +190,8 @@ _NAMED_FIRST = re.compile(
 
 # "my little sister chloe shes 12": the age said again of the name by its pronoun
 _NAMED_THEN_AGED = re.compile(
-    r"\b(?P<name>(?-i:[A-Z])[\w'’-]+)\s+(?P<who>(?-i:she|he))(?:'s|’s|s)\s+(?P<n>\d{1,3})\b"
+    # a name from its start only (tried inside a pasted run of "A'A'A'…" at every letter, it took seconds)
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+)\s+(?P<who>(?-i:she|he))(?:'s|’s|s)\s+(?P<n>\d{1,3})\b"
     # an age, not a measure: "hes 35 pounds now", "shes 40 mins away", "hes 9 points behind"
     r"(?!\s*(?:pounds?|lbs?|kgs?|kilos?|stone|inch(?:es)?|feet|foot|ft|cm|floors?|goals?|points?|pts|mins?|minutes?|"
     r"hours?|hrs?|seconds?|secs?|miles?|km|k|days?|weeks?|wks?|months?|times?|percent|%|am|pm|ahead|behind|late|"

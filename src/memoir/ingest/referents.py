@@ -146,7 +146,11 @@ def mentioned(clause: str, context: Context) -> None:
         and (v.start > 0 or v.text.split()[0].lower() in context.known)
         and not v.text[:2].isupper()  # "RSVPs", "LUTH": an acronym is no one "she" stands for
         # "We cancelled Lanzarote": a trip, no "he" (but "cancelled Jack's swim class" names Jack)
-        and (_THING_BEFORE.search(clause[: v.start]) is None or clause[v.end : v.end + 2] in ("'s", "’s"))
+        # (the words just before it: searched over the whole clause, a pasted list of names took seconds)
+        and (
+            _THING_BEFORE.search(clause[max(0, v.start - 40) : v.start]) is None
+            or clause[v.end : v.end + 2] in ("'s", "’s")
+        )
     ]
     places = [v for v in found if v.kind == "place"]
     if places:

@@ -310,7 +310,7 @@ def _made(clause: str, context: Context) -> list[str]:
 _NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
 _MAX_WHO = 8
 _WHO_IS = re.compile(
-    r"(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
     r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
 )
 
