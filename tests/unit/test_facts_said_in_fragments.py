@@ -25,6 +25,8 @@ from tests.unit.test_fact_rules import settle
         ),
         ("Manual. Two kids, needed the space.", ["The user has two kids"]),
         ("run reefer out of el paso", ["The user runs reefer out of el paso"]),
+        # an age said as one first, whatever follows it
+        ("yeah. 51 yo, plan is run 4 more yrs then retire.", ["The user is 51 years old"]),
         # a second verb of the user's, its "I" left out
         ("I'm 34, live in Brisbane.", ["The user is 34", "The user lives in Brisbane"]),
         ("I am 41 and work at the Tesco in Leeds.", ["The user is 41", "The user works at the Tesco in Leeds"]),
@@ -62,6 +64,7 @@ def test_what_people_say_in_fragments(said: str, facts: list[str]) -> None:
         "Labrador. 40 kg.",  # a dog's breed, not the user's job
         "so now 16",  # a count of something said before, not an age
         "5 years in the army",  # how long, not how old
+        "12 yo kids are the worst",
         "Nurse?",  # a question
         "live in fear of my landlord",
         "Can you do it myself?",

@@ -147,6 +147,8 @@ def _told_tersely(clause: str) -> list[str] | None:
     """A verbless clause each of whose parts says who the user is ("Electrician, not mechanic.", "Two kids"):
     read as an introduction's description would be, where no part is left unread."""
     parts = [p for p in re.split(r",\s*", clause.strip(" .!")) if p and not _ASIDE.match(p)]
+    if parts and _AGED.fullmatch(f"{parts[0]} "):
+        return _described(parts[0])  # "51 yo, plan is run 4 more yrs then retire": the age said as one, first
     if not all(
         _MARITAL.fullmatch(p)
         or _AGE_ALONE.fullmatch(p)
