@@ -26,16 +26,16 @@ def _gone(decisions: Sequence[Decision], before: dict[str, str]) -> set[str]:
 
 
 def without_the_old_story(
-    said: list[Decision], changed: list[Decision], before: dict[str, str], live: list[Known]
+    said: list[Decision], changed: list[Decision], before: dict[str, str], live: list[Known], by_model: bool = False
 ) -> list[Decision]:
     """What the sentence of a change says of the value it replaced is the old value's story, not a fact to keep:
     "Marcus left for Amazon, my new lead is Hannah", "Eko Hotel was fully booked, so we went with The Lagoon
-    Garden" (the event log keeps every word of it)."""
+    Garden" (the event log keeps every word of it). `by_model`: the facts are a model's, of the user's too."""
     gone = _gone(changed + said, before)
     kept = []
     for decision in said:
         # "my boss Tom retired" says who Tom was, not who he is: no relation is named anew of whom is gone
-        theirs = not _OF_THE_USER.match(decision.text) or _RELATION_NAMED.match(decision.text) is not None
+        theirs = by_model or not _OF_THE_USER.match(decision.text) or _RELATION_NAMED.match(decision.text) is not None
         kept_on = _STILL.search(decision.text) or _DIED.search(decision.text)  # a death is news, not an old story
         if decision.event == "ADD" and theirs and _names(decision.text) & gone and not kept_on:
             live[:] = [k for k in live if not (k.id is None and k.text == decision.text)]

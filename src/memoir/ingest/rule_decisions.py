@@ -160,15 +160,20 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
     """
     decisions: list[Decision] = []
     before = {k.id: k.text for k in live if k.id is not None}
+    changes: list[Decision] = []  # the message's, so far: a later reading's story of what they replaced is old
     for reading in readings:
         used: set[int] = set()
         changed = _changes(reading, live, used) if reading.changing else []
+        changes += changed
         said: list[Decision] = []
         for index, statement in enumerate(reading.statements):
             if index in used or (changed and BARE_CHANGE.match(statement.text)):
                 continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
             said += settle(statement, live)
-        decisions += changed + without_the_old_story(said, changed, before, live)
+        # A model's facts come as a reading of their own, after the rules': what they say of a value the rules
+        # replaced ("The user's work rostered them on for the Gold Coast weekend") is its story too
+        by_model = bool(reading.statements) and all(s.source == "llm" for s in reading.statements)
+        decisions += changed + without_the_old_story(said, changes if by_model else changed, before, live, by_model)
     return decisions
 
 
