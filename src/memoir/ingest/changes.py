@@ -26,10 +26,11 @@ from dataclasses import dataclass
 
 from memoir.ingest.casing import cased
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
+from memoir.ingest.in_passing import joined_in_passing, named_in_passing
 from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
 from memoir.ingest.referents import named_by_age
-from memoir.ingest.rules import Statement, joined_in_passing, named_in_passing, read_sentences
+from memoir.ingest.rules import Statement, read_sentences
 from memoir.ingest.sentences import clauses
 from memoir.ingest.values import NUMBER_WORDS, Value, values
 

@@ -20,14 +20,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.events_named import events_named
 from memoir.ingest.fact_words import gives_up
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
+from memoir.ingest.in_passing import named_in_passing
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
@@ -35,6 +35,7 @@ from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
+from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
 from memoir.ingest.unsaid import NO_MORE_FOR_ME
 from memoir.ingest.values import values
@@ -68,14 +69,6 @@ _THING_OF = re.compile(
 _NOTHING_SAID = re.compile(r"^(?:is|are|was|were)(?:\s+(?:not|too|also|as well|n't))*\s*$", re.I)
 
 
-@dataclass(frozen=True)
-class Statement:
-    text: str  # the fact, standalone, in the third person
-    important: bool = False  # the user asked for it to be remembered
-    clause: str = ""  # the words it was made from
-    source: str = "heuristics"  # the rules, or the model ("llm") when it read a fact the rules missed
-
-
 def known_words(facts: Iterable[str]) -> frozenset[str]:
     """What makes a name the user's business: the names and word stems of the facts known already."""
     found: set[str] = set()
@@ -95,65 +88,6 @@ def statements(text: str, known: Collection[str] = ()) -> list[Statement]:
     for statement in named_in_passing(text, read):
         found.setdefault(statement.text.lower(), statement)
     return list(found.values())
-
-
-# A sentence that ends a relation ("I broke up with my boyfriend Tom") names no one the user has now.
-_ENDED = re.compile(
-    r"\b(?:ex|former|late|broke up|split up|divorc\w*|separated|passed away|died|left (?:me|us)|dumped|used to|"
-    r"anymore|no longer)\b",
-    re.I,
-)
-
-
-def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]) -> list[Statement]:
-    """Who the user's people are, named in a sentence that states nothing else: a question ("… trip with my
-    boyfriend Liam, what should we not miss?"), a request ("something my son-in-law Mark could build"),
-    what someone else says ("my husband-to-be Sipho says I should …"); and where their home is ("a letter
-    about the road outside my house on Culduthel Road in Inverness"). `read`: the message's sentences as
-    `read_sentences` read them."""
-    stated: dict[str, str] = {}
-    for sentence, statements in read:
-        stated[sentence.said] = stated.get(sentence.said, "") + " ".join(s.text for s in statements)
-    found = []
-    for said in every_sentence(text):
-        if _ENDED.search(said):
-            continue
-        facts = [fact for fact in naming_facts(said) if is_fact(fact, fact)]
-        # "My wife Priya says …, we have twins": the wife too, where no statement of the sentence names her
-        found += [Statement(f, clause=said) for f in facts if f.split()[-1] not in stated.get(said, "")]
-        home = _HOME_AT.search(said)  # "… the road outside my house on Culduthel Road in Inverness"
-        if home and home.group("where") not in stated.get(said, ""):
-            found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
-    return found
-
-
-def joined_in_passing(text: str) -> list[Statement]:
-    """A new employer said in passing ("I got the offer, since joining Flipkart 3 weeks back life is much
-    better"): read before the sentence that holds it, which would otherwise say it first, and in more words
-    than any known job's fact."""
-    found = []
-    for said in every_sentence(text):
-        if (joined := _SINCE_JOINING.search(said)) is not None:
-            found.append(Statement(f"The user joined {joined.group('where')}{joined.group('when')}", clause=said))
-    return found
-
-
-# Where the user's home is, said in passing: on or in a named place
-_HOME_AT = re.compile(
-    r"\bmy\s+(?P<home>house|home|flat|apartment)\s+(?P<where>(?:on|in)\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,3}"
-    r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
-    re.I,
-)
-
-
-# A new employer said in passing, by the user ("since joining Flipkart", "since I started at Mercedes")
-_SINCE_JOINING = re.compile(
-    r"\bsince\s+(?:I\s+)?(?:joining|joined|starting at|started at)\s+"
-    r"(?P<where>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+)?(?!I\b|I['’])(?-i:[A-Z])[\w&'.-]*){0,3})"
-    # lately: "3 weeks back" (not "since joining Twitter in 2010 I've posted 5000 tweets")
-    r"(?P<when>\s+(?:\d{1,2}|a|an|one|two|three|four|five|six|few)\s+(?:days?|weeks?|months?)\s+(?:ago|back))",
-    re.I,
-)
 
 
 def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> list[tuple[Sentence, list[Statement]]]:

@@ -1,0 +1,74 @@
+"""What a message says in passing, beside its statements: who the user's people are, named in a question or a
+request ("… trip with my boyfriend Liam, what should we not miss?"), where their home is, a new employer ("since
+joining Flipkart 3 weeks back")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.gate import is_fact
+from memoir.ingest.relations import naming_facts
+from memoir.ingest.sentences import Sentence, every_sentence
+from memoir.ingest.statement import Statement
+
+__all__ = ["joined_in_passing", "named_in_passing"]
+
+
+# A sentence that ends a relation ("I broke up with my boyfriend Tom") names no one the user has now.
+_ENDED = re.compile(
+    r"\b(?:ex|former|late|broke up|split up|divorc\w*|separated|passed away|died|left (?:me|us)|dumped|used to|"
+    r"anymore|no longer)\b",
+    re.I,
+)
+
+
+def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]) -> list[Statement]:
+    """Who the user's people are, named in a sentence that states nothing else: a question ("… trip with my
+    boyfriend Liam, what should we not miss?"), a request ("something my son-in-law Mark could build"),
+    what someone else says ("my husband-to-be Sipho says I should …"); and where their home is ("a letter
+    about the road outside my house on Culduthel Road in Inverness"). `read`: the message's sentences as
+    `read_sentences` read them."""
+    stated: dict[str, str] = {}
+    for sentence, statements in read:
+        stated[sentence.said] = stated.get(sentence.said, "") + " ".join(s.text for s in statements)
+    found = []
+    for said in every_sentence(text):
+        if _ENDED.search(said):
+            continue
+        facts = [fact for fact in naming_facts(said) if is_fact(fact, fact)]
+        # "My wife Priya says …, we have twins": the wife too, where no statement of the sentence names her
+        found += [Statement(f, clause=said) for f in facts if f.split()[-1] not in stated.get(said, "")]
+        home = _HOME_AT.search(said)  # "… the road outside my house on Culduthel Road in Inverness"
+        if home and home.group("where") not in stated.get(said, ""):
+            found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
+    return found
+
+
+def joined_in_passing(text: str) -> list[Statement]:
+    """A new employer said in passing ("I got the offer, since joining Flipkart 3 weeks back life is much
+    better"): read before the sentence that holds it, which would otherwise say it first, and in more words
+    than any known job's fact."""
+    found = []
+    for said in every_sentence(text):
+        if (joined := _SINCE_JOINING.search(said)) is not None:
+            found.append(Statement(f"The user joined {joined.group('where')}{joined.group('when')}", clause=said))
+    return found
+
+
+# Where the user's home is, said in passing: on or in a named place
+_HOME_AT = re.compile(
+    r"\bmy\s+(?P<home>house|home|flat|apartment)\s+(?P<where>(?:on|in)\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,3}"
+    r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
+    re.I,
+)
+
+
+# A new employer said in passing, by the user ("since joining Flipkart", "since I started at Mercedes")
+_SINCE_JOINING = re.compile(
+    r"\bsince\s+(?:I\s+)?(?:joining|joined|starting at|started at)\s+"
+    r"(?P<where>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?:&\s+)?(?!I\b|I['’])(?-i:[A-Z])[\w&'.-]*){0,3})"
+    # lately: "3 weeks back" (not "since joining Twitter in 2010 I've posted 5000 tweets")
+    r"(?P<when>\s+(?:\d{1,2}|a|an|one|two|three|four|five|six|few)\s+(?:days?|weeks?|months?)\s+(?:ago|back))",
+    re.I,
+)
