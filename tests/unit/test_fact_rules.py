@@ -743,6 +743,12 @@ def test_a_sentence_padded_with_blanks_reads_as_with_one(blanks: str, one: str) 
         "Ab-" * 6_667 + " passed away",
         "since joining " + "Ab " * 5_000 + "3 weeks back",
         "sold my old " + "bass " * 5_000,
+        # found by a scan of every pattern (tenth session): ", and x" read two ways tried 2^k ways (86 s at 24),
+        # a trailing "lol" from every "lol", a name or an auxiliary, "so … can" from every "so"
+        "I love tea" + ",and x" * 40 + " 5",
+        "I live in Leeds " + "lol " * 5_000 + "x",
+        "Has " * 5_000,
+        "I can walk to work now" + " so" * 5_000 + ".",
     ],
 )
 def test_a_pasted_list_of_thousands_is_read_without_reading_it_thousands_of_times(pasted: str) -> None:

@@ -41,8 +41,10 @@ def done_to_plans(text: str) -> str:
 
 # What someone did to the user, said of the user: "they made me team lead", "Walker Books signed me for …".
 _DONE_TO_ME = re.compile(
-    r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+(?:\s+(?-i:[A-Z])[\w'’&-]+)*)\s+"
-    r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+)*"
+    # (a name's words and the auxiliaries apart and bounded: "Has Has Has …" was either, every split tried)
+    r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+"
+    r"(?:\s+(?!(?:have|has|just|finally|officially)\b)(?-i:[A-Z])[\w'’&-]+){0,5})\s+"
+    r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+){0,4}"
     r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|elected|accepted|admitted)\s+me\s+"
     r"(?P<rest>\S.*)$",
     re.I,

@@ -8,6 +8,7 @@ out in the third person, or None when the clause is not of their kind.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from memoir.ingest.lexicon import JOB_ENDINGS, NATIONALITIES, NOT_JOBS, word_list
@@ -125,7 +126,7 @@ def self_description(clause: str, context: Context) -> list[str] | None:
         the = re.match(r"the\s", job, re.I)  # "the promoter for the last show bailed" is someone else
         if (context.changing or started) and not the and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
             return _described(job)
-        return _told_tersely(clause) if not context.person and not _OF_SOMEONE.search(context.said) else None
+        return _told_tersely(clause) if not context.person and not _of_someone(context.said) else None
     facts = _described(clause)
     return facts or None
 
@@ -133,7 +134,15 @@ def self_description(clause: str, context: Context) -> list[str] | None:
 # an age: a number alone, or one said old ("38 yo", "40 years old"); not "20 years", "5 years in the army"
 _MARITAL = re.compile(r"single|married|divorced|widowed|separated|engaged", re.I)
 _AGE_ALONE = re.compile(r"\d{1,3}(?:\s*(?:y/?o|(?:yrs?|years?)\s+old))?", re.I)
+
+
 # Whom a terse description may be of, other than the user: "Client profile: teacher, 42", "Writing a character: …"
+@lru_cache(maxsize=64)
+def _of_someone(sentence: str) -> bool:
+    """Does a sentence speak of someone a terse description may be of? Asked once a sentence, not once a clause."""
+    return _OF_SOMEONE.search(sentence) is not None
+
+
 _OF_SOMEONE = re.compile(
     r"\b(?:profile|persona|character|customer|client|patient|candidate|applicant|user story|about my|for my|"
     r"my (?:brother|sister|son|daughter|dad|mum|mom|wife|husband|friend|boss)|he|she|they|him|her|his|"

@@ -304,7 +304,9 @@ def _instead(text: str, clause: str, context: Context) -> bool:
 # manage"); not what the user can do at all ("I can drive", "I can only eat halal food"), nor what others can
 _LETS_DO = re.compile(r"^the user (?:can|could)\s+(?!not\b|only\b)", re.I)
 _LETS_NOW = re.compile(
-    r"\b(?:so|now|finally|at last|then|means)\b.*\bcan\b|\bcan\s+(?:manage|cope|survive|breathe|relax)\b", re.I
+    r"\b(?:so|now|finally|at last|then|means)\b(?:(?!\b(?:so|now|finally|then|means|at last)\b).)*\bcan\b"
+    r"|\bcan\s+(?:manage|cope|survive|breathe|relax)\b",
+    re.I,
 )
 # "I work at Bosch as engineer, the company maybe offers me 2 years in Lisbon": the fact before the guess.
 _HEDGED_AFTER = re.compile(r",\s+[^,]*\b(?:maybe|perhaps|probably|might|possibly)\b.*$", re.I)

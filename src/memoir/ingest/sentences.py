@@ -178,6 +178,16 @@ _TRAILING = re.compile(
     r"just so you know|fyi|sadly|unfortunately|luckily|thankfully|apparently|though))+\s*$",
     re.IGNORECASE,
 )
+
+
+def without_trailing(text: str) -> str:
+    """The text without a trailing "by the way", "lol", "tbh" …, looked for in its last characters (from every
+    " lol" of a pasted run the pattern ran to the end: quadratic)."""
+    head, tail = text[:-_TAIL], text[-_TAIL:]
+    return head + _TRAILING.sub("", tail)
+
+
+_TAIL = 300
 # A remark on what was just said, after it: "…, maybe that's a cute detail for the page", "… if that matters".
 _REMARK = re.compile(
     r"(?:,\s*(?:as\s+)?you know (?:how|what|that)\b"  # "…300 guests, you know how Nigerian weddings are"
@@ -332,7 +342,7 @@ def sentences(text: str) -> list[Sentence]:
         if stated is None:
             continue
         body, important, change = _open(stated)
-        body = _TRAILING.sub("", body).strip(" ,;:-—–")
+        body = without_trailing(body).strip(" ,;:-—–")
         if body:
             found.append(Sentence(body, said, important, change))
     return found
@@ -371,7 +381,7 @@ def clauses(sentence: str) -> list[str]:
     merged: list[str] = []
     start, joined_by = 0, ""
     for cut in [*_SPLIT.finditer(sentence), None]:
-        part = _TRAILING.sub("", _REMARK.sub("", sentence[start : cut.start() if cut else len(sentence)])).strip(" ,")
+        part = without_trailing(_REMARK.sub("", sentence[start : cut.start() if cut else len(sentence)])).strip(" ,")
         if part:
             half = merged and _HALF_SUBJECT.match(merged[-1]) and re.search(r"\band\s*$", joined_by, re.I)
             if half and re.match(r"^(?:i|me)\s+\w", part, re.I):
