@@ -224,7 +224,9 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
             written.append(f"{subject.group(1)} {others(part)}")
     found = [s for text in written if (s := _gated(text, clause, context)) is not None]
     if not found:  # "a plan from my coach Dana": at least who Dana is
-        found = [s for text in naming_facts(clause) if (s := _gated(text, clause, context)) is not None]
+        # each named once, and a few: a pasted "my sister Ana my sister Bea …" was gated thousands of times
+        named = itertools.islice(dict.fromkeys(naming_facts(clause)), _MAX_WHO)
+        found = [s for text in named if (s := _gated(text, clause, context)) is not None]
     return found
 
 
