@@ -50,11 +50,12 @@ _DONE_TO_ME = re.compile(
     re.I,
 )
 _MEDICINE = "|".join(MEDICATIONS.split())
+# Who prescribes, or changes what the user takes
+_PRESCRIBER = r"doc|doctor|gp|consultant|specialist|psychiatrist|cardiologist|endo|endocrinologist|nurse|pharmacist"
 # A medicine changed by whoever prescribes it: "the doc took me off the old pill last week and put me on Jardiance
 # instead", "my GP switched me to sertraline"
 _MEDICATED = re.compile(
-    r"^(?:(?:the|my|our)\s+(?:doc|doctor|gp|consultant|specialist|psychiatrist|cardiologist|endo|endocrinologist|"
-    r"nurse|pharmacist)|they|he|she)\s+(?:(?:has|have|just|finally)\s+)*"
+    rf"^(?:(?:the|my|our)\s+(?:{_PRESCRIBER})|they|he|she)\s+(?:(?:has|have|just|finally)\s+)*"
     r"(?:took\s+me\s+off\s+(?P<old>[^,]+?)(?:\s+(?:last\s+\w+|yesterday|today|this\s+\w+))?,?\s+and\s+)?"
     # a medicine known by its name, or one put on ("put me on Jardiance"); not "moved me to Room 4", "Ward B"
     rf"(?:(?:switched|moved|put|started|changed)\s+me\s+(?:on|onto|to|over\s+to)\s+(?P<new>{_MEDICINE})\b|"
@@ -138,8 +139,7 @@ def done_to_me(text: str) -> str:
 # A medicine a prescriber added beside what else they did: "the doctor increased the metformin to 1000 mg and added
 # Jardiance, one tablet in the morning"
 _ADDED = re.compile(
-    r"(?:^|(?<=[:;]\s))(?P<said>(?:the|my|our)\s+(?:doc|doctor|gp|consultant|specialist|endo|endocrinologist|psychiatrist|"
-    r"cardiologist|nurse)\b[^.;!?]*?)\s+and\s+(?:also\s+)?added\s+"
+    rf"(?:^|(?<=[:;]\s))(?P<said>(?:the|my|our)\s+(?:{_PRESCRIBER})\b[^.;!?]*?)\s+and\s+(?:also\s+)?added\s+"
     rf"(?P<new>(?:{_MEDICINE})\b|(?-i:[A-Z])[a-z][\w-]+)(?P<rest>[^.;!?]*)",
     re.I,
 )

@@ -131,9 +131,7 @@ def self_description(clause: str, context: Context) -> list[str] | None:
     return facts or None
 
 
-# an age: a number alone, or one said old ("38 yo", "40 years old"); not "20 years", "5 years in the army"
 _MARITAL = re.compile(r"single|married|divorced|widowed|separated|engaged", re.I)
-_AGE_ALONE = re.compile(r"\d{1,3}(?:\s*(?:y/?o|(?:yrs?|years?)\s+old))?", re.I)
 
 
 # Whom a terse description may be of, other than the user: "Client profile: teacher, 42", "Writing a character: …"
@@ -160,7 +158,8 @@ def _told_tersely(clause: str) -> list[str] | None:
         return _described(parts[0])  # "51 yo, plan is run 4 more yrs then retire": the age said as one, first
     if not all(
         _MARITAL.fullmatch(p)
-        or _AGE_ALONE.fullmatch(p)
+        or re.fullmatch(r"\d{1,3}", p)  # an age: a number alone, or one said old (not "20 years")
+        or _AGED.fullmatch(f"{p} ")
         or _FAMILY_COUNT.match(p)
         or _plain_job(p)
         or p.lower() in NATIONALITIES
