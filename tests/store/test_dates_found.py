@@ -105,3 +105,38 @@ def test_a_fact_read_from_yesterday_says_which_day_it_was(tmp_path: Path) -> Non
         assert [m.content for m in memoir.memories(kind="fact")] == [
             "The user ran their first 10k yesterday (7 May 2023)"
         ]
+
+
+def _told(memoir: Memoir, *turns: tuple[datetime, str]) -> list[str]:
+    memoir.ingest(
+        [{"session_id": "s", "event_type": "user_message", "text": text, "timestamp": when} for when, text in turns]
+    )
+    memoir.flush(timeout=60)
+    return sorted(m.content for m in memoir.memories(kind="fact"))
+
+
+def test_a_fact_changed_later_keeps_the_day_its_words_meant(tmp_path: Path) -> None:
+    """ "next year" said in December 2025 is 2026 when January's message moves the wedding, and memoir's own "(2026)"
+    is no date the change could move instead of the one the user gave."""
+    with Memoir.open(tmp_path, worker_enabled=False, embedding_provider="hashing") as memoir:
+        facts = _told(
+            memoir,
+            (datetime(2025, 12, 20, 9, 0, tzinfo=UTC), "Our wedding is next year on the 14th of June."),
+            (datetime(2026, 1, 10, 9, 0, tzinfo=UTC), "We have pushed the wedding to the 11th of October."),
+        )
+        assert facts == ["The user's wedding is next year (2026) on the 11th of October"]
+
+
+def test_two_sentences_of_one_message_change_one_fact_in_turn(tmp_path: Path) -> None:
+    """The second change is made to the version the first one wrote (a memory updated has a new id)."""
+    with Memoir.open(tmp_path, worker_enabled=False, embedding_provider="hashing") as memoir:
+        facts = _told(
+            memoir,
+            (MAY_8, "I lead a backend team of nine at Zalando here in Berlin."),
+            (
+                MAY_8 + timedelta(days=30),
+                "Big change since we last spoke: I started at Contoso last week. Same role, backend team lead, "
+                "but the team is smaller, five engineers.",
+            ),
+        )
+        assert facts == ["The user leads a backend team of five at Contoso here in Berlin"]

@@ -29,7 +29,7 @@ from memoir.index.dates import (
     week_term,
     year_term,
 )
-from memoir.index.spoken_dates import spoken, with_dates
+from memoir.index.spoken_dates import spoken, undated, with_dates
 from memoir.retrieval.when import asks_when, question_terms, told_when
 
 DAYS = st.dates(min_value=date(1990, 1, 1), max_value=date(2090, 12, 31))
@@ -317,6 +317,17 @@ def test_a_fact_keeps_the_day_its_relative_words_meant_and_dating_it_again_chang
     assert re.sub(r" \([^()]*\d{4}\)", "", dated) == re.sub(r" \([^()]*\d{4}\)", "", text)  # only dates added
     [span] = list(resolve(f"The user ran a 10k {phrase}.", anchor))
     assert f"{phrase} ({spoken(span)})" in dated
+
+
+@given(anchor=DAYS, later=st.integers(1, 400), phrase=PHRASES)
+def test_a_fact_rewritten_later_keeps_the_days_its_words_meant_then(anchor: date, later: int, phrase: str) -> None:
+    """The rules rewrite a fact in the user's words (`undated`); written again, the phrases it kept keep the day
+    they meant when they were said, whatever day the change came."""
+    said = datetime(anchor.year, anchor.month, anchor.day, 9, 30, tzinfo=UTC)
+    dated = with_dates(f"The user is going to Lisbon {phrase}", said)
+    assert undated(dated) == f"The user is going to Lisbon {phrase}"
+    rewritten = undated(dated).replace("Lisbon", "Porto")
+    assert with_dates(rewritten, said + timedelta(days=later), dated) == dated.replace("Lisbon", "Porto")
 
 
 def test_only_words_that_point_from_the_moment_are_dated() -> None:

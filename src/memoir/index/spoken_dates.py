@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from memoir.index.dates import resolve
 from memoir.index.periods import MONTH, WEEK, YEAR, Span
 
-__all__ = ["MONTH_NAMES", "spoken", "with_dates"]
+__all__ = ["MONTH_NAMES", "spoken", "undated", "with_dates"]
 
 _DEICTIC = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|last|next|this|ago|day before|day after)\b", re.I)
 
@@ -51,15 +51,19 @@ def spoken(span: Span) -> str:
     return f"{start.day} {first}-{end.day} {last} {end.year}"
 
 
-def with_dates(text: str, said_at: datetime) -> str:
+def with_dates(text: str, said_at: datetime, before: str = "") -> str:
     """`text` with the day each relative phrase means after it: "… yesterday (7 May 2023)".
 
     What a fact keeps of when it was said: read weeks later, "The user ran a 10k yesterday"
     is wrong, and the event it came from is one step away. Only words that point from the
     moment they were said are dated ("yesterday", "last Saturday", "next month", "two weeks
     ago"): "on the 1st and 15th of the lunar month" is a habit, not a day. A phrase told
-    already (the text was dated before) is left as it is, so dating twice changes nothing.
+    already is left as it is, so dating twice changes nothing; `before` is the fact a change
+    rewrote (`text` is its new text): a phrase it kept keeps the day it was told then, not
+    the day of the change ("next month" said in March is still April when May's message moves
+    the trip from Lisbon to Porto).
     """
+    text = _carried(text, before) if before else text
     day = said_at.astimezone(UTC).date()
     dated, cursor = [], 0
     for span in resolve(text, day):
@@ -69,7 +73,35 @@ def with_dates(text: str, said_at: datetime) -> str:
         if at < 0:
             continue
         end = at + len(span.phrase)
-        told = f" ({spoken(span)})"
-        dated.append(text[cursor:end] + ("" if text.startswith(told, end) else told))
+        dated.append(text[cursor:end] + ("" if _TOLD.match(text, end) else f" ({spoken(span)})"))
         cursor = end
     return "".join(dated) + text[cursor:]
+
+
+_MONTH = "|".join(MONTH_NAMES)
+# A day as `with_dates` tells it after a phrase: " (7 May 2023)", " (6 May-7 June 2023)", " (the week of 1 May 2023)"
+_TOLD = re.compile(rf" \((?:the week of )?(?:\d{{1,2}}(?: (?:{_MONTH}))?-)?(?:\d{{1,2}} )?(?:(?:{_MONTH}) )?\d{{4}}\)")
+
+
+def undated(text: str) -> str:
+    """A fact in the user's words: without the days `with_dates` told after its relative phrases. The
+    rules compare and rewrite these (a fact's "(2027)" is no year the user gave a wedding moved to
+    October); the days are told again when the new text is written (`with_dates` with `before`)."""
+    return _TOLD.sub(lambda m: "" if _TOLD_OF.search(text, max(0, m.start() - 40), m.start()) else m.group(), text)
+
+
+# What a told day follows: a relative phrase's last words ("next year", "two weeks ago"), not the user's own "(1990)"
+_TOLD_OF = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|ago|(?:last|next|this)\s+\w+|before|after)$", re.I)
+
+
+def _carried(text: str, before: str) -> str:
+    """`text` with the days `before` told after the relative phrases it still says."""
+    for span in resolve(undated(before), datetime.now(UTC).date()):  # the phrases only: their day is `before`'s
+        at = before.find(span.phrase)
+        told = _TOLD.match(before, at + len(span.phrase)) if at >= 0 else None
+        here = text.find(span.phrase)
+        if told is None or here < 0 or _TOLD.match(text, here + len(span.phrase)):
+            continue
+        end = here + len(span.phrase)
+        text = text[:end] + told.group() + text[end:]
+    return text

@@ -26,11 +26,12 @@ from dataclasses import dataclass
 
 from memoir.ingest.casing import cased
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
+from memoir.ingest.done_to import put_on_instead, taken_off
 from memoir.ingest.in_passing import joined_in_passing, named_in_passing
 from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
 from memoir.ingest.referents import named_by_age
-from memoir.ingest.rules import Statement, read_sentences
+from memoir.ingest.rules import Statement, read_sentences, within_reach
 from memoir.ingest.sentences import clauses
 from memoir.ingest.values import NUMBER_WORDS, Value, values
 
@@ -41,7 +42,9 @@ _FROM_TO = re.compile(
     # what a value changed from is a few words, no clause: not "from dubai sent me money so i can go up to 45k"
     r"\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<a>(?:(?!\b(?:i|me|we|you|so|and|up|down)\b)[^,;]){1,40}?)"
     r"\s+(?:to|until|till)\s+(?:the\s+|a\s+|an\s+)?(?P<b>[^,;]+?)"
-    r"(?=\s*(?:[,;!]|\.(?!\d)|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b)",
+    r"(?=\s*(?:[,;!]|\.(?!\d)|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b"
+    # when it changed is not what it changed to: "from VS Code to Neovim last week"
+    r"|\s+(?:(?:last|this)\s+(?:week|weekend|month|year|night|\w+day)|yesterday|today|recently|\w+\s+\w+\s+ago)\b)",
     re.IGNORECASE,
 )
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
@@ -80,7 +83,16 @@ _NAME_RULED_OUT = re.compile(
     r"(?!.*\b(?:his|her|him|she|he)\b)",
     re.I,
 )
+# "the barn only seats 130 so that's out": the thing before it is ruled out (found after the phrase, each once)
+_THATS_OUT = re.compile(r"\bso\s+(?:that's|that is|it's|it is)\s+(?:out|off the table|a no-go|not happening)\b", re.I)
+_RULED_THING = re.compile(  # by what it cannot do for the user: not "the gym is closed today so that's out"
+    r"\b(?:the|our|my)\s+(?:[a-z][\w-]+\s+)?(?P<x>(?!(?:only|just|is|was)\b)[a-z][\w-]{2,20})\s+"
+    r"(?:(?:only|just)\s+(?:seats|holds|fits|takes|sleeps)|(?:can't|cannot|won't|doesn't)\s+(?:seat|hold|fit|take)|"
+    r"costs|(?:is|was)\s+(?:too|fully booked|booked up|way over))\b",
+    re.I,
+)
 _SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
+_TAKEN_UP = re.compile(r"\b(?:installed|bought|went with|chose|picked|replaced (?:it|them) with)\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
     r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota)\b", re.I
@@ -120,12 +132,16 @@ def read(
     message before it, whom its pronouns may stand for; `names`: the known facts' names, which a message
     typed in lower case is given its capitals back by, `casing`; `facts`: the live facts' texts, whose ages
     may say whom a pronoun stands for, `referents.named_by_age`)."""
-    text, before = cased(text, names), cased(before, names)
+    text, before = cased(within_reach(text), names), cased(within_reach(before), names)
     text = named_by_age(text, before, facts)
     sentences = read_sentences(text, known, before)
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change
     joined = [Reading(s.clause, (s,), message=text) for s in joined_in_passing(text)]
+    # "the doctor took me off the old pill. He says the Jardiance works better": unless a statement says it already
+    put_on = put_on_instead(text)
+    if put_on and not any(put_on.split()[-1] in s.text for r in readings for s in r.statements):
+        readings.append(Reading(put_on, (Statement(put_on, clause=put_on),), message=text))
     return joined + readings + [Reading(s.clause, (s,), message=text) for s in passing]
 
 
@@ -137,11 +153,15 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
+    if (out := _THATS_OUT.search(text)) is not None and (thing := _RULED_THING.search(text, 0, out.start())):
+        old.add(thing.group("x"))
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more
         old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
-        if _SWITCHED_TO.search(text):  # "i switched to sova, jett is too hard": what it was switched from
-            old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
-    parts = [p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
+    # what was switched from, by its name alone: "i switched to sova, jett is too hard", "installed ubuntu 22.04,
+    # windows was too slow"
+    if (announced and _SWITCHED_TO.search(text)) or _TAKEN_UP.search(text):
+        old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
+    parts = [taken_off(p) or p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(
         p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None
     )

@@ -57,7 +57,12 @@ RETRACTION = re.compile(
     # a debt paid off ("used my bonus to close the car loan"), not one meant to be ("want to close the loan")
     r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"
     r"(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settle|settled)\s+(?:the|my|our)\s+"
-    r"(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft))\b",
+    r"(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft)|"
+    # someone of the user's leaving, as they told it: "Marcus told me he's leaving"
+    r"(?<=\w )(?:told me|told us|said|says|announced)\s+(?:that\s+)?(?:he|she|they)\s*(?:'s|’s|is|are|'re)\s+"
+    r"leaving(?=\s*(?:[,.;!]|$|\s+(?:us|the company|the team|the firm)\b))|"
+    # a job ending: "last day at the hagwon is july 31", "my last day at Google was Friday"
+    r"last (?:day|shift) (?:at|with) (?:the |my |our )?(?=[\w-]+\s+(?:is|was|will be)\b))\b",
     re.IGNORECASE,
 )
 # "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.

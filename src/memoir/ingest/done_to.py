@@ -11,7 +11,7 @@ import re
 
 from memoir.ingest.lexicon import EVENTS, MEDICATIONS
 
-__all__ = ["done_to_me", "done_to_plans", "prescribed"]
+__all__ = ["done_to_me", "done_to_plans", "prescribed", "put_on_instead", "taken_off"]
 
 _DONE_TO_PLANS = re.compile(
     r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
@@ -134,6 +134,39 @@ def done_to_me(text: str) -> str:
     if offered:  # "Google offered me a job in Zurich": what was offered first, then by whom
         return f"I {_PASSIVE[verb]} {offered.group('what')}{by}{offered.group('tail') or ''}"
     return f"I {_PASSIVE[verb]}{by} {rest}"
+
+
+# A medicine stopped by whoever prescribes it, said alone: "the doctor took me off the old pill"
+_TOOK_OFF = re.compile(
+    rf"\b(?:the|my|our)\s+(?:{_PRESCRIBER})\s+(?:(?:has|have|just|finally)\s+)*took\s+me\s+off\s+"
+    r"(?P<old>(?:the|my)\s+(?:old\s+|current\s+)?(?:pills?|meds|medications?|medicines?|tablets?)|"
+    rf"{_MEDICINE})(?=\s*(?:[,.;!]|$))",
+    re.I,
+)
+
+
+def taken_off(clause: str) -> str | None:
+    """ "the doctor took me off the old pill" -> "I stopped taking my pills": what the user no longer takes, by the
+    words a known medicine is named by as well (`fact_words.with_aliases`); None: no medicine was stopped."""
+    off = _TOOK_OFF.search(clause)
+    if off is None:
+        return None
+    old = off.group("old")
+    return f"I stopped taking {old if old.lower() in _MEDICINES else 'my pills'}"
+
+
+_MEDICINES = frozenset(MEDICATIONS.split())
+_A_MEDICINE = re.compile(rf"\b(?:{_MEDICINE})\b", re.I)
+
+
+def put_on_instead(message: str) -> str | None:
+    """The medicine a message names after a prescriber took the user off another, as the user's: "the doctor took me
+    off the old pill. He says the Jardiance works better" -> "The user takes Jardiance" (None: none)."""
+    off = _TOOK_OFF.search(message)
+    new = _A_MEDICINE.search(message, off.end()) if off else None
+    if new is None:
+        return None
+    return f"The user takes {new.group()[0].upper()}{new.group()[1:]}"
 
 
 # A medicine a prescriber added beside what else they did: "the doctor increased the metformin to 1000 mg and added

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from memoir.ingest.cues import RETRACTION
 from memoir.ingest.gate import content_words
-from memoir.ingest.lexicon import CONSUMED, EVENTS, HEADCOUNT, JOB_ENDINGS
+from memoir.ingest.lexicon import CONSUMED, EVENTS, HEADCOUNT, JOB_ENDINGS, MEDICATIONS
 from memoir.ingest.person import third_person
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
@@ -24,6 +24,7 @@ __all__ = [
     "habit_dropped",
     "mentions",
     "merge_values",
+    "named_by_kind",
     "other_of_kind",
     "related",
     "said_for",
@@ -36,6 +37,7 @@ __all__ = [
     "takes_back",
     "untouched",
     "with_aliases",
+    "without_value",
 ]
 
 # a habit dropped: a doing ("stopped smoking"), or a thing consumed ("stopped the Coca-Cola", "gave up sugar")
@@ -60,7 +62,7 @@ _TAKEN_BACK = stem_set(
     "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
     "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
     "abandoned abandoning scratch scratching scratched forget let us close closed closing paid pay paying back "
-    "cleared settled"
+    "cleared settled told announced leaving last day shift"
 )
 
 
@@ -96,9 +98,11 @@ def taken_part(clause: str) -> str:
     if re.search(r"\b(?:used|using|with)\b.*\bto\s*$", clause[: cue.start()], re.I):
         clause, cue = clause[cue.start() :], RETRACTION.search(clause[cue.start() :])  # "used my bonus to close …"
         assert cue is not None
-    # what follows is why, or where every club and shift is ("the wednesday club thing at school")
+    # what follows is why, or where every club and shift is ("the wednesday club thing at school"), or when a job
+    # ends ("last day at the hagwon is july 31")
     why = re.search(
-        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b)",
+        r"\s+(?:(?:to|because|for|since|after|as|so|in order to|due to)\s|at (?:school|work|uni|college)\b|"
+        r"(?:is|was|will be)\s)",
         clause[cue.end() :],
         re.I,
     )
@@ -222,6 +226,8 @@ _SAID_OF = {
     "latte": ("coffee",),
     "cappuccino": ("coffee",),
 }
+# "took me off the old pill" of metformin
+_SAID_OF |= dict.fromkeys(MEDICATIONS.split(), ("pill", "pills", "meds", "medication", "medicine", "tablet"))
 _ALIASES = {stem(word): frozenset(stem(a) for a in aliases) for word, aliases in _SAID_OF.items()}
 
 
@@ -230,18 +236,23 @@ def with_aliases(known: frozenset[str]) -> frozenset[str]:
     return known | frozenset(alias for word in known for alias in _ALIASES.get(word, ()))
 
 
+def named_by_kind(known: frozenset[str], taken: frozenset[str]) -> frozenset[str]:
+    """The stems of a fact that `taken` names only by a word for their kind ("metformin" of "pill")."""
+    return frozenset(s for s in known if _ALIASES.get(s, frozenset()) & taken)
+
+
 def said_for(text: str) -> list[str]:
-    """The diet words a text's words may take back ("milk": lactose), for finding the facts they name."""
+    """The words a text's words may take back ("milk": lactose; "pill": metformin), for finding the facts they name."""
     said = stems(text)
     return [word for word, aliases in _SAID_OF.items() if said & _ALIASES[stem(word)]]
 
 
-def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[str]) -> bool:
+def takes_back(words: tuple[frozenset[str], frozenset[str]], known: frozenset[str], aliases: bool = True) -> bool:
     """Does a fact (its stems) hold every word a clause takes back ("no more Friday nights": friday,
     night), or its names and no word that is not an event's ("the Mombasa trip is off": Mombasa)?
-    (`taken_words`)"""
+    (`taken_words`; `aliases`: or a word it may be named by, "pill" of metformin)"""
     taken, names = words
-    known = with_aliases(known)
+    known = with_aliases(known) if aliases else known
     if alike_stems(taken, known) == taken:
         return True
     return bool(names) and names <= known and not (taken - names - _EVENT_STEMS)
@@ -276,3 +287,22 @@ def untouched(text: str, about: frozenset[str], old: str | None) -> str | None:
     if not pairs or named(head) or not any(named(p) for _, p in pairs):
         return None
     return head + "".join(sep + p for sep, p in pairs if not named(p))
+
+
+def without_value(text: str, old: str) -> str | None:
+    """A fact without the phrase that holds a value ruled out, when it says more than that: "The user uses
+    python 3.9 on windows 10, with VS Code" after "windows was too slow" still uses python 3.9 and VS Code.
+    None: the value is no phrase of its own ("uses Trello for everything"), or nothing is left of what the
+    fact says of its subject."""
+    phrase = re.compile(
+        rf"\s+(?:on|in|at|with|using|from)\s+(?:the\s+|a\s+|an\s+)?{re.escape(old)}(?:\s+v?\d+(?:\.\d+)*)?(?=,|$)",
+        re.I,
+    )
+    found = phrase.search(text)
+    if found is None:
+        return None
+    left = text[: found.start()] + text[found.end() :]
+    head = left.split(",")[0]
+    if re.search(r"\b(?:is|are|was|were|has|have)$", head) or not stems(head) - stems(subject_of(head)):
+        return None
+    return left

@@ -208,8 +208,10 @@ class ExtractFactsJob:
 
         An UPDATE or DELETE first writes the ADDs listed before it, so decisions take effect in
         the order given. The scope's live facts (`facts`) follow from the store at the next event.
+        A memory a decision updated has a new id: a later decision on it is about that version.
         """
         adds: list[Decision] = []
+        versions: dict[str, str] = {}
         for decision in decisions:
             self.stats.decisions[decision.event] = self.stats.decisions.get(decision.event, 0) + 1
             if decision.event == "ADD":
@@ -217,7 +219,10 @@ class ExtractFactsJob:
             elif decision.event in ("UPDATE", "DELETE"):
                 self._add(adds, event)
                 adds = []
-                self._apply(decision, event)
+                if decision.memory_id in versions:
+                    decision = replace(decision, memory_id=versions[decision.memory_id])
+                if (updated := self._apply(decision, event)) is not None and decision.memory_id:
+                    versions[decision.memory_id] = updated
         self._add(adds, event)
 
     def _add(self, decisions: list[Decision], event: Event) -> None:
@@ -237,9 +242,10 @@ class ExtractFactsJob:
         ]
         self.book.remember_many(drafts)
 
-    def _apply(self, decision: Decision, event: Event) -> None:
+    def _apply(self, decision: Decision, event: Event) -> str | None:
+        """The decision done; an UPDATE's new version's id."""
         if not decision.memory_id:
-            return
+            return None
         try:
             # Only a memory the speaker could see, of the event's own conversation: a model may
             # name any id, and another agent's or conversation's memory is not its to change.
@@ -248,19 +254,20 @@ class ExtractFactsJob:
             if target.conversation_id != scope or (self.book.unified and target.agent_id is None):
                 raise NotFound(f"{decision.memory_id} is not the speaker's memory of {scope}")
             if target.deleted:  # a replay: already done
-                return
+                return None
             if decision.event == "UPDATE":
-                self.book.update(
+                return self.book.update(
                     target.id,
-                    with_dates(decision.text, event.timestamp),
+                    with_dates(decision.text, event.timestamp, target.content),  # its phrases keep their days
                     event_ids=[event.event_id],
                     source=decision.source,
                     reconciled_by=decision.reconciled_by,
-                )
-            elif decision.event == "DELETE":
+                ).id
+            if decision.event == "DELETE":
                 self.book.forget(target.id)
         except NotFound:
             log.warning("skipping %s of a memory that is gone or out of scope: %s", decision.event, decision.memory_id)
+        return None
 
     def _evict(self, conversation_id: str) -> None:
         """Seed 004, 4.5: beyond max_entries, the oldest memories are soft-deleted (summaries exempt)."""

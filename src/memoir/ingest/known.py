@@ -57,8 +57,8 @@ def replace_known(
 ) -> list[Decision]:
     """`known` becomes `text`; with a `rest` (the parts of it the change left as they were), `known`
     becomes the rest and `text` is added beside it. `live` follows the decisions."""
-    if rest is None:
-        live[live.index(known)] = Known(None, text)
+    if rest is None:  # still that memory: a later sentence of the message may change it again ("We've pushed the
+        live[live.index(known)] = Known(known.id, text)  # wedding to October. … so it's the 11th of October now")
         return [Decision("UPDATE", text, known.id, important, source)]
     live[live.index(known)] = Known(None, rest)
     live.append(Known(None, text))

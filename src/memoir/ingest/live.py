@@ -28,6 +28,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 
 from memoir.index.keyword import terms
+from memoir.index.spoken_dates import undated
 from memoir.ingest.casing import names_in
 from memoir.ingest.changes import Reading
 from memoir.ingest.rule_decisions import Known, Names, naming, naming_again
@@ -87,7 +88,7 @@ class Fact:
     """A live fact, read once: its text as the rules compare it, what makes a name known, its keys."""
 
     id: str
-    text: str
+    text: str  # as the rules read it: without the days memoir told after its relative phrases
     source: str  # who read it in a message: "heuristics", "llm", "user", ...
     created_ms: int
     item_id: int  # its item in the search index
@@ -100,18 +101,19 @@ class Fact:
     @classmethod
     def of(cls, item: IndexItem) -> Fact:
         assert item.item_id is not None
-        known = Known(item.ref, item.text)
+        text = undated(item.text)  # the user's words: memoir's own "(7 May 2023)" is no value of theirs
+        known = Known(item.ref, text)
         stem_keys = _stem_keys(known.stems)
         return cls(
             id=item.ref,
-            text=item.text,
+            text=text,
             source=item.metadata.get("source", ""),
             created_ms=item.created_ms,
             item_id=item.item_id,
             known=known,
-            words=known_words([item.text]),
-            names=frozenset(names_in(item.text)),
-            keys=keys(item.text) | (stem_keys or {_NO_STEM}),
+            words=known_words([text]),
+            names=frozenset(names_in(text)),
+            keys=keys(text) | (stem_keys or {_NO_STEM}),
             stem_keys=stem_keys,
         )
 

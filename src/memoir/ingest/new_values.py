@@ -46,8 +46,9 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         return []
     given = [v for v in reading.new if v.kind in ("date", "time", "number", "weekday", "place")]
     given = [v for v in given if not _SINCE.search(reading.text[: v.start])]  # when, not what: "from Monday"
-    if not reading.statements:  # "Now Zosia need new school in Swords": a place no statement says moves nothing
-        given = [v for v in given if v.kind != "place"]  # (a count or a date does: "Now 720 acres")
+    # A place no statement of the sentence says moves nothing: "Now Zosia need new school in Swords", "… clashes
+    # with Tunde's brother's graduation in Lagos" (a count or a date does: "Now 720 acres")
+    given = [v for v in given if v.kind != "place" or any(v.text in s.text for s in reading.statements)]
     given.sort(key=lambda v: not _AFTER_TO.search(reading.text[: v.start]))  # "hired 4 more, so now 16": 16
     best: tuple[int, Known, Value] | None = None
     for value in given:

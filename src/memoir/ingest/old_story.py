@@ -4,7 +4,7 @@ for Amazon, my new lead is Hannah", "Eko Hotel was fully booked, so we went with
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from memoir.ingest.fact_words import subject_of
 from memoir.ingest.known import Decision, Known
@@ -26,12 +26,18 @@ def _gone(decisions: Sequence[Decision], before: dict[str, str]) -> set[str]:
 
 
 def without_the_old_story(
-    said: list[Decision], changed: list[Decision], before: dict[str, str], live: list[Known], by_model: bool = False
+    said: list[Decision],
+    changed: list[Decision],
+    before: dict[str, str],
+    live: list[Known],
+    by_model: bool = False,
+    departed: Collection[str] = (),
 ) -> list[Decision]:
     """What the sentence of a change says of the value it replaced is the old value's story, not a fact to keep:
     "Marcus left for Amazon, my new lead is Hannah", "Eko Hotel was fully booked, so we went with The Lagoon
-    Garden" (the event log keeps every word of it). `by_model`: the facts are a model's, of the user's too."""
-    gone = _gone(changed + said, before)
+    Garden" (the event log keeps every word of it). `by_model`: the facts are a model's, of the user's too;
+    `departed`: whom an earlier sentence of the message took away ("Marcus told me he's leaving")."""
+    gone = _gone(changed + said, before) | set(departed)
     kept = []
     for decision in said:
         # "my boss Tom retired" says who Tom was, not who he is: no relation is named anew of whom is gone

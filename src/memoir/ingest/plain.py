@@ -63,7 +63,22 @@ def plain_sentence(text: str) -> str:
     """A sentence as the readers take it: the user's people by their plain names ("the missus" is "my wife"),
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
     text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", prescribed(continued(text)))  # "The new A1c came back: 7.2"
+    text = _NEW_ONE.sub(_new_one, text)  # "we found our new CTO: Elena, ex-N26"
     return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
+
+
+# Someone new to the user in a role, named after it: "we found our new CTO: Elena", "I got a new dentist, Dr. Reyes"
+_NEW_ONE = re.compile(
+    r"^(?:(?:and|so|also|finally|well)\s+)*(?:i|we)\s+(?:(?:just|finally|also|have|'ve)\s+)*"
+    r"(?:found|hired|got|appointed|picked|chose|signed)\s+(?:our|my|a)\s+new\s+(?P<role>[\w-]+(?:\s+[\w-]+)?)"
+    r"\s*[:,]\s*(?P<name>(?:Dr\.?\s+)?(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)(?=\s*(?:[,.;!]|$))",
+    re.I,
+)
+
+
+def _new_one(match: re.Match[str]) -> str:
+    after = match.string[match.end() :]  # "…, who starts Monday" says more of them; "…, ex-N26, starts" is a list
+    return f"my new {match.group('role')} is {match.group('name')}" + ("" if re.match(r",\s+who\b", after) else ";")
 
 
 # A result told as it came: "The new A1c came back today: 7.2!", "my latest ferritin is in, 45"

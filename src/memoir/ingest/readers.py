@@ -254,8 +254,8 @@ def named(clause: str, context: Context) -> list[str] | None:
     if not match:
         return None
     name = match.group("name")
-    if name.lower() in NOT_NAMES or name.split()[0].lower() in NOT_NAMES:
-        return None
+    if name.lower() in NOT_NAMES or name.split()[0].lower() in NOT_NAMES or name.lower() in _TERSE_OWN | _OF_AN_EVENT:
+        return None  # "Rent is ₹21,000 here", "Budget is around £18,000": the user's (`noun_phrase`)
     if name.split()[0].lower() not in context.known and name.lower().endswith(_ADJECTIVE_ENDINGS):
         return None  # "Warmer is better for my knee": a word capitalized as the sentence's first
     first = name.split("'")[0].lower()
@@ -337,8 +337,10 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     if not match or match.group("what").lower() in _COMMON_SUBJECTS:
         return None
     what, det = match.group("what"), (match.group("det") or "").lower()
-    if det in ("my", "our") or (not det and what[0].isupper() and what.split()[0].lower() in context.known):
-        return None  # the user's own (`user`) or a name (`named`)
+    # the user's own (`user`) or a name (`named`); not a word of theirs a known fact holds ("Rent is ₹21,000 here")
+    named = what[0].isupper() and what.split()[0].lower() in context.known and what.lower() not in _TERSE_OWN
+    if det in ("my", "our") or (not det and named):
+        return None
     # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
     of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
     if not det and not (
@@ -358,7 +360,7 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS and said
     if not valued and not as_said and not of_event:  # "the theme is dinosaurs" of the party
         return []
-    if not det and what.split()[0].lower() not in context.known and not what[:2].isupper():  # "A1C" stays
+    if not det and not what[:2].isupper():  # "A1C" stays
         what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
     if of_event:  # "our wedding card …" then "The date is 12th December"
         what = f"{context.event} {what.lower()}"

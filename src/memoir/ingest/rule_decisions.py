@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memoir.index.keyword import terms
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
@@ -28,6 +28,7 @@ from memoir.ingest.fact_words import (
     habit_dropped,
     mentions,
     merge_values,
+    named_by_kind,
     related,
     said_for,
     subject_of,
@@ -38,6 +39,7 @@ from memoir.ingest.fact_words import (
     takes_back,
     untouched,
     with_aliases,
+    without_value,
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
@@ -58,9 +60,10 @@ from memoir.ingest.restated import (
     upgraded_text,
 )
 from memoir.ingest.settling import settle
+from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem, stems
 from memoir.ingest.topics import with_listed_age
-from memoir.ingest.values import WEEKDAYS, values
+from memoir.ingest.values import WEEKDAYS, Value, values
 from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "naming_again", "reconcile_by_rules", "reconcile_known"]
@@ -75,7 +78,8 @@ _CHANGE_WORDS = frozenset(
     word_list(
         "now got get gets moved move moves switched switch changed change pushed postponed rescheduled shifted cut "
         "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
-        "anymore again back forward earlier later reduce increase raise lower drop trim"
+        "anymore again back forward earlier later reduce increase raise lower drop trim "
+        "smaller bigger larger fewer less"  # "the team is smaller, five engineers": a count changed
     )
 )
 # What says a new value may hold, not more of what holds: "The user can go up to 45k now" says the budget
@@ -161,6 +165,7 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
     decisions: list[Decision] = []
     before = {k.id: k.text for k in live if k.id is not None}
     changes: list[Decision] = []  # the message's, so far: a later reading's story of what they replaced is old
+    departed: set[str] = set()  # who the message took away so far ("Marcus told me he's leaving")
     for reading in readings:
         used: set[int] = set()
         changed = _changes(reading, live, used) if reading.changing else []
@@ -169,12 +174,27 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
         for index, statement in enumerate(reading.statements):
             if index in used or (changed and BARE_CHANGE.match(statement.text)):
                 continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
-            said += settle(statement, live)
-        # A model's facts come as a reading of their own, after the rules': what they say of a value the rules
-        # replaced ("The user's work rostered them on for the Gold Coast weekend") is its story too
+            said += settle(_without_the_old(statement, reading.old) if changed else statement, live)
+        # What a later sentence of the message says of someone an earlier one took away is their story too
+        # ("Marcus told me he's leaving. He wants to go back to research"; not of one only replaced in a role:
+        # "Ravi is planning it now, not Elena. She's on parental leave"), and what a model's facts (a reading of
+        # their own, after the rules') say of any value replaced ("… rostered them on for the Gold Coast weekend")
         by_model = bool(reading.statements) and all(s.source == "llm" for s in reading.statements)
-        decisions += changed + without_the_old_story(said, changes if by_model else changed, before, live, by_model)
+        kept = without_the_old_story(said, changes if by_model else changed, before, live, by_model, departed)
+        decisions += changed + kept
+        if any(d.event == "DELETE" for d in changed):
+            departed |= {v.text.lower() for c in reading.retracted for v in values(c) if v.kind == "name"}
     return decisions
+
+
+def _without_the_old(statement: Statement, old: Sequence[str]) -> Statement:
+    """A statement without its parts that say why an old value went: "The user installed ubuntu 22.04, windows
+    was too slow" is the new system; the old one's story is in the event log."""
+    head, *parts = re.split(r",\s+", statement.text)
+    kept = [p for p in parts if not any(mentions(p, o) for o in old)]
+    if len(kept) == len(parts) or any(mentions(head, o) for o in old):
+        return statement
+    return replace(statement, text=", ".join([head, *kept]))
 
 
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
@@ -182,6 +202,8 @@ def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decisi
     targets = _targets(reading, live) or _implicit(reading, live)
     for known, how, old in targets:
         text, took = _replacement(known, how, old, reading, used)
+        if text is None and how == "value" and old is not None:  # the rest of the fact holds
+            text = without_value(known.text, old)
         used |= took
         important = any(reading.statements[i].important for i in took)
         source = "llm" if any(reading.statements[i].source == "llm" for i in took) else "heuristics"
@@ -226,6 +248,10 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "value", old))
         elif any(takes_back(words, known.stems) for words in taken) or sold(reading.retracted, known.text):
             found.append((known, "retracted", None))
+    by_kind = [k for k, how, _ in found if how == "retracted" and not any(takes_back(w, k.stems, False) for w in taken)]
+    kinds = {s for k in by_kind for w, _ in taken for s in named_by_kind(k.stems, w)}
+    if len(kinds) > 1:  # "the doctor took me off the old pill" of two medicines known: which one is not said
+        found = [f for f in found if not any(f[0] is k for k in by_kind)]
     for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's
         if not any(k is known for k, _, _ in found):
             found.append((known, "gone", None))
@@ -272,7 +298,7 @@ def _replacement(
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
             said_of = _up_to_value(reading.statements[index].text, old)  # not why: ", payment gateway approval …"
-            more = set(terms(said_of)) - set(terms(known.text)) - set(terms(old))
+            more = set(terms(said_of)) - set(terms(known.text)) - set(terms(old)) - _counted(said_of, value)
             # another form of a word the fact holds, or the value with its unit ("45k"): no more said
             named = with_aliases(known.stems)  # "race" of a half marathon
             more = {w for w in more if stem(w) not in named and not w.startswith(old.lower())}
@@ -318,8 +344,13 @@ def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
                 cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*|\s+and\s+)", " ", text, count=1)
                 if cut != text:
                     return " ".join(cut.split()).replace(" ,", ",")
+    said = [found for clause in retracted if (found := taken_words(clause)) is not None]
+    head, *parts = re.split(r",\s+", text)  # "… has type 2 diabetes, been on metformin" of "took me off the old pill"
+    kept = [p for p in parts if not any(takes_back(w, stems(p)) for w in said)]
+    if len(kept) < len(parts) and not any(takes_back(w, stems(head)) for w in said):
+        return ", ".join([head, *kept])
     both = _TWO_DOINGS.match(text)  # "doing intermittent fasting and gym 4 times a week", "the fasting thing is out"
-    taken = [found[0] for clause in retracted if (found := taken_words(clause)) is not None]
+    taken = [w[0] for w in said]
     if both is None or not taken:
         return None
     qualified = _QUALIFIED.match(both.group("b"))
@@ -340,6 +371,13 @@ _QUALIFIED = re.compile(
 
 
 _TWO_DOINGS = re.compile(r"^(?P<head>the user (?:is |are |was )?\w+) (?P<a>[^,]+?) and (?P<b>[^,]+)$", re.I)
+
+
+def _counted(text: str, value: Value) -> set[str]:
+    """What a new count counts, which is no more said of it: "engineers" of "the team is smaller, five engineers"."""
+    at = text.find(value.text)
+    after = re.match(r"\s+([a-z]+s)\b", text[at + len(value.text) :]) if value.kind == "number" and at >= 0 else None
+    return {after.group(1)} if after else set()
 
 
 def _up_to_value(text: str, value: str) -> str:

@@ -34,7 +34,7 @@ from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
-from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
+from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences, squeezed
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
 from memoir.ingest.unsaid import NO_MORE_FOR_ME
@@ -49,6 +49,7 @@ __all__ = [
     "plain_sentence",
     "read_sentences",
     "statements",
+    "within_reach",
 ]
 
 MAX_CHARS = 300
@@ -78,8 +79,22 @@ def known_words(facts: Iterable[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+READ_AT_MOST = 8_000  # characters of a message the rules read (`within_reach`)
+
+
+def within_reach(text: str) -> str:
+    """The part of a message the rules read: up to the last sentence that ends within its first `READ_AT_MOST`
+    characters. A pasted log or document states no fact of the user's past that, and some of the readers' patterns
+    cost the square of a sentence's length: a pasted 40 kB message took seconds (docs/performance.md)."""
+    if len(text) <= READ_AT_MOST or len(text := squeezed(text)) <= READ_AT_MOST:
+        return text
+    end = max(text.rfind(mark, 0, READ_AT_MOST) for mark in (". ", "! ", "? ", "\n"))
+    return text[: end + 1 if end > 0 else READ_AT_MOST]
+
+
 def statements(text: str, known: Collection[str] = ()) -> list[Statement]:
     """The facts a message states, in order (none twice). `known`: names in facts known already, lower case."""
+    text = within_reach(text)
     found: dict[str, Statement] = {}
     read = read_sentences(text, known)
     for _, stated in read:

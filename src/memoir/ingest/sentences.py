@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from memoir.ingest.lexicon import DIETS, PEOPLE, word_list
 from memoir.ingest.workplaces import names_a_job
 
-__all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
+__all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences", "squeezed"]
 
 _ABBREVIATIONS = frozenset(
     [
@@ -333,11 +333,15 @@ _BLANKS = re.compile(r"[^\S\n]{2,}")
 _NEWLINES = re.compile(r"\n\s*\n\s*")
 
 
+def squeezed(text: str) -> str:
+    """A message with each run of blanks one blank, and each run of empty lines one."""
+    return _NEWLINES.sub("\n\n", _BLANKS.sub(" ", text))
+
+
 def sentences(text: str) -> list[Sentence]:
     """The statements of a message, sentence by sentence (questions left out)."""
     found = []
-    text = _NEWLINES.sub("\n\n", _BLANKS.sub(" ", text))
-    for said in _pieces(written_out(text)):
+    for said in _pieces(written_out(squeezed(text))):
         stated = _statement_part(said)
         if stated is None:
             continue
@@ -350,7 +354,7 @@ def sentences(text: str) -> list[Sentence]:
 
 def every_sentence(text: str) -> list[str]:
     """Every sentence of a message as written, questions and requests too."""
-    return _pieces(written_out(_NEWLINES.sub("\n\n", _BLANKS.sub(" ", text))))
+    return _pieces(written_out(squeezed(text)))
 
 
 def _statement_part(said: str) -> str | None:

@@ -173,6 +173,12 @@ _LAST_MEASURE = re.compile(
     r"(?P<v>\d[\d.,]*%?.*)$",
     re.I,
 )
+# What the user pays each month, said as paying: "The user currently pays ₹24,000 rent" (the user's rent)
+_PAYS = re.compile(
+    r"^the user (?:(?:now|currently|still)\s+)?pays\s+(?:about\s+|around\s+)?(?P<v>[₹$€£]?\d[\d,.]*k?)\s+"
+    r"(?:(?:a|per)\s+month\s+)?(?:in\s+|for\s+)?(?P<what>rent|mortgage)\b",
+    re.I,
+)
 
 # "The user has six staff", "The user's team is eight staff": how many the user has of something, one
 # number at a time (not a span or a measure: "The user has 3 weeks left")
@@ -283,6 +289,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     together = _TOGETHER.match(text)  # "The user and Katrin are now vegan": the user is, too
     if together:
         found.extend(t for t in topics(f"The user is {together.group('rest')}") if t.subject == "user")
+    if paid := _PAYS.match(text):
+        found.extend(_possessive(f"the user's {paid.group('what').lower()}", paid.group("v")))
     possessive = _POSSESSIVE.match(text) or _LAST_MEASURE.match(text)
     single = relation is None or (relation.group("rel") or relation.group("rel2")).lower() in ONE_AT_A_TIME
     if possessive and single and not any(t.attribute != "relation" for t in found):

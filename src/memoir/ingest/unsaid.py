@@ -196,10 +196,10 @@ _AND_THEN = re.compile(
     r"work\s+(?:from\s+home|nights|shifts|weekends|(?:in|at|as|for)\s+(?!(?:it|that|this|progress|the\s+moment)\b)"
     r"(?=[a-zA-Z]))|teach\s+(?:at|in)|study\s+(?:at|in)|"
     r"own\s+(?:a|an|two|three|\d|my|our)|have\s+(?:a|an|two|three|four|\d)\s+(?:kids?|sons?|daughters?|dogs?|cats?|"
-    r"children|grandkids?))\b)",
+    r"children|grandkids?)|(?:currently\s+)?pay\s+(?:about\s+|around\s+)?[₹$€£]?(?=\d))\b)",
     re.I,
 )
-_BY_ME = re.compile(r"^(?:i|i'm|im|i am|i['’]m|i've|i have)\b", re.I)
+_BY_ME = re.compile(r"^(?:i|i'm|im|i am|i['’]m|i've|i have|we|we're|we are|we['’]re)\b", re.I)
 # "I formatted my notebook and installed ubuntu": two deeds of the user's, the second without its "I"
 _PAST = r"(?:[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")"
 _DID_THEN = re.compile(rf"^i\s+(?:(?:just|also|finally)\s+)?{_PAST}\b(?=.*\s+and\s+{_PAST}\s+\w)", re.I)

@@ -48,6 +48,8 @@ _WEEKDAY = (
 )
 _SHORT_DAY = r"(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\.?"
 _NUMBER_WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
+# "one" standing for a thing said before counts nothing: "the octavia estate, 2019 one", "the new one"
+_NOT_A_PRONOUN = r"(?:(?!one\b)|(?<!\d )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bnew )(?<!\bold ))"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "date",
@@ -71,7 +73,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # not what a compound says of a thing: "a five-star hotel", "a 10-year-old car"
     (
         "number",
-        re.compile(rf"\b(?!\d+(?:[.,]\d+)?-[a-z])\d+(?:[.,]\d+)?%?|\b{_NUMBER_WORD}\b(?!-[a-z])", re.IGNORECASE),
+        re.compile(
+            rf"\b(?!\d+(?:[.,]\d+)?-[a-z])\d+(?:[.,]\d+)?%?|\b{_NOT_A_PRONOUN}{_NUMBER_WORD}\b(?!-[a-z])", re.IGNORECASE
+        ),
     ),
 ]
 _PROPER = re.compile(  # tried once per run of letters, apostrophes and hyphens: "A'A'A'…" pasted is read once
