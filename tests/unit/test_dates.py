@@ -330,6 +330,15 @@ def test_a_fact_rewritten_later_keeps_the_days_its_words_meant_then(anchor: date
     assert with_dates(rewritten, said + timedelta(days=later), dated) == dated.replace("Lisbon", "Porto")
 
 
+def test_a_phrase_the_change_says_again_is_dated_anew_and_a_users_own_year_stays() -> None:
+    may, september = datetime(2023, 5, 2, tzinfo=UTC), datetime(2023, 9, 2, tzinfo=UTC)
+    dated = with_dates("The user's trip to Lisbon is next month", may)
+    assert dated == "The user's trip to Lisbon is next month (June 2023)"
+    moved = with_dates(undated(dated), september, dated, "we moved the trip to next month.")
+    assert moved == "The user's trip to Lisbon is next month (October 2023)"
+    assert undated("The user's last trip (2019) was to Rome") == "The user's last trip (2019) was to Rome"
+
+
 def test_only_words_that_point_from_the_moment_are_dated() -> None:
     said = datetime(2026, 1, 8, 9, 30, tzinfo=UTC)
     habit = "The user eats vegetarian on the 1st and 15th of the lunar month"

@@ -1,10 +1,11 @@
 """Changes told over several sentences of a message, or of what a fact says besides (the eleventh session's
-classes, from the blind sets): a fact changed twice in one message ("pushed the wedding to October … it's the
-11th of October now"), a thing ruled out by what it cannot do ("the barn only seats 130 so that's out"), a value
-ruled out that leaves the rest of its fact ("windows was too slow" of "python 3.9 on windows 10, with VS Code"),
-a medicine stopped by a word for its kind ("took me off the old pill"), a job ending on its last day, someone of
-the user's leaving as they told it, a rent said bare ("Rent is ₹21,000 here"), someone new named after their role
-("we found our new CTO: Elena"), and a place said in passing that changes nothing ("… graduation in Lagos").
+classes, from the blind sets, narrowed by a hostile review): a fact changed twice in one message ("pushed the
+wedding to October … it's the 11th of October now"), a thing ruled out by what it cannot do where the message
+says what replaces it ("the barn only seats 130 so that's out … booked Hazelwood Hall instead"), a medicine
+stopped by a word for its kind ("took me off the old pill"), a job ending on its last day, a thing given back,
+someone who left taking along what the message says of them next, a rent said bare ("Rent is ₹21,000 here"),
+someone new named after their role ("we found our new CTO: Elena"), a place said in passing that changes nothing
+("… graduation in Lagos"), and a new value said of someone else that changes only what is known of them.
 
 Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
 """
@@ -55,23 +56,23 @@ from tests.unit.test_fact_rules import settle
             ["I go to the gym on Mondays.", "The gym is closed today so that's out."],
             ["The user goes to the gym on Mondays"],
         ),
-        # a value ruled out leaves the rest of its fact, which later changes change in turn
+        # a fact of several values changed one at a time; when it changed is not what it changed to
         (
             [
-                "I use python 3.9 on windows 10, with VS Code.",
-                "ok I formatted my notebook yesterday and installed ubuntu 22.04, windows was too slow. now I am on "
-                "linux",
+                "I use python 3.9 on a MacBook, with VS Code.",
                 "and I upgraded to python 3.12 too, because of the new setup",
                 "one more: I moved from VS Code to Neovim last week, a friend convinced me.",
             ],
-            [
-                "The user formatted their notebook yesterday",
-                "The user installed ubuntu 22.04",
-                "The user is on linux",
-                "The user moved to Neovim last week",
-                "The user uses python 3.12, with Neovim",
-            ],
+            ["The user moved to Neovim last week", "The user uses python 3.12 on a MacBook, with Neovim"],
         ),
+        # nothing ruled out by what is said of another thing, or for one purpose, or supposed
+        (["I have a cat named Milo.", "I bought a new bed, Milo is too big for the old one."], None),
+        (["I speak English, Spanish, and French.", "I installed Duolingo, French was too hard."], None),
+        (
+            ["My car is a Fiat 500.", "The car only seats four so that's out for the road trip, we'll rent a van."],
+            ["The user's car is a Fiat 500"],
+        ),
+        (["We booked the barn.", "If the barn only seats 130 so that's out, right? It seats 200 thankfully."], None),
         # a medicine stopped by a word for its kind, and the one named after it; not when two are known
         (
             [
@@ -86,10 +87,26 @@ from tests.unit.test_fact_rules import settle
             ["The user takes metformin and sertraline every morning"],
         ),
         (
+            ["I take metformin.", "The doctor took me off metformin. He did not want me on insulin either."],
+            ["The user stopped taking metformin"],
+        ),
+        (
+            ["My wife takes sertraline. I take metformin.", "The doctor took me off the old pill."],
+            ["The user stopped taking their pills", "The user's wife takes sertraline"],
+        ),
+        (
             ["I take metformin every morning.", "The doctor took me off metformin. He put me on Jardiance instead."],
             ["The user is on Jardiance now"],
         ),
-        # a job ends on its last day; someone leaves as they told it, and what follows of them is their story
+        # a thing given back
+        (
+            [
+                "My van is Ford Transit Custom 2017, company van.",
+                "So I must give back company van. I found used VW Transporter 2019, 18 000 euro, 95 000 km.",
+            ],
+            ["The user found used VW Transporter 2019, 18 000 euro, 95 000 km"],
+        ),
+        # a job ends on its last day (not for a break); someone who left takes along what follows of them
         (
             [
                 "american in seoul, 6 years now. teaching at a hagwon in mapo.",
@@ -101,7 +118,7 @@ from tests.unit.test_fact_rules import settle
         (
             [
                 "My co-founder Marcus, our CTO, thinks updates should be dry and factual.",
-                "Big week. Marcus told me he's leaving. He wants to go back to research.",
+                "Big week. Marcus has left us. He wants to go back to research.",
             ],
             [],
         ),
@@ -113,6 +130,59 @@ from tests.unit.test_fact_rules import settle
             ],
             ["The user's fiat 500 is a joke with a pram the user literally can't fit anything in the boot"],
         ),
+        # a new value said of someone by name changes only what is known of them
+        (
+            [
+                "My husband Emeka works in Port Harcourt with an oil services company.",
+                "By the way my colleague Funmi just relocated to Manchester to work for the NHS.",
+            ],
+            [
+                "Emeka works in Port Harcourt with an oil services company",
+                "Funmi just relocated to Manchester to work for the NHS",
+                "The user's colleague is Funmi",
+                "The user's husband is Emeka",
+            ],
+        ),
+        (
+            ["I weigh 90 kg.", "I am down to 85 kg now. My brother is 80 kg now."],
+            ["The user weighs 85 kg", "The user's brother is 80 kg now"],
+        ),
+        (["My salary is 60k.", "I got a raise to 65k. Tom's salary is 70k now though."], ["The user's salary is 65k"]),
+        (
+            [
+                "Budget is around £18,000, which my dad thinks is ridiculous.",
+                "And my dad's put in £4,000, so the budget's £22,000 now.",
+            ],
+            ["The user's budget is around £22,000", "The user's dad's put in £4,000"],
+        ),
+        # … but a name's "has" is no one's thing, and a subject by name is someone only where they are the user's
+        (
+            [
+                "We're planning a trip to Skye with Callum for our anniversary, the first weekend of June.",
+                "And Skye's been moved, Callum's brother is getting married that weekend so we're going in September "
+                "instead.",
+            ],
+            [
+                "Skye has been moved, Callum's brother is getting married that weekend",
+                "The user is planning a trip to Skye with Callum for their anniversary, the first weekend of September",
+            ],
+        ),
+        (
+            [
+                "I'm learning Spanish, lessons every Thursday evening on Zoom.",
+                "Oh and Spanish is on Monday evenings now.",
+            ],
+            ["The user is learning Spanish, lessons every Monday evenings on Zoom"],
+        ),
+        (["I pay $1,200 rent.", "My parents moved to Spain. Rent is €600 there."], None),
+        # an age until a birthday to come is no change of it
+        (
+            [
+                "I need help planning a sleepover for my daughter Poppy who is turning 10 next month.",
+                "And Poppy has decided unicorns are for babies (she's 9!!) so it's Harry Potter now.",
+            ],
+            None,
+        ),
         # a plan called off takes none of its people with it
         (
             [
@@ -121,6 +191,10 @@ from tests.unit.test_fact_rules import settle
                 "October 9, so we'll be staying home this fall.",
             ],
             ["Peggy needs her knee replaced and the surgery is set for October 9"],
+        ),
+        (
+            ["I work at the bank.", "My last day at the bank is Friday before maternity leave."],
+            ["The user works at the bank", "The user's last day at the bank is Friday before maternity leave"],
         ),
         # someone replaced in a role only is still there: what the message says of them is kept
         (
@@ -149,8 +223,12 @@ from tests.unit.test_fact_rules import settle
         ),
     ],
 )
-def test_a_change_told_over_sentences_replaces_what_it_changes(turns: list[str], facts: list[str]) -> None:
-    assert settle(turns) == facts
+def test_a_change_told_over_sentences_replaces_what_it_changes(turns: list[str], facts: list[str] | None) -> None:
+    """(None: what the first message said stays as it was, whatever else the second adds.)"""
+    if facts is None:
+        assert set(settle(turns[:1])) <= set(settle(turns))
+    else:
+        assert settle(turns) == facts
 
 
 @pytest.mark.parametrize(
@@ -162,6 +240,10 @@ def test_a_change_told_over_sentences_replaces_what_it_changes(turns: list[str],
         ("We live in Leeds and have two dogs.", ["The user lives in Leeds", "The user has two dogs"]),
         ("I live in Pune and pay 24,000 rent.", ["The user lives in Pune", "The user pays 24,000 rent"]),
         ("Now Zosia need new school in Swords.", []),
+        (
+            "Looks like I will be selling to my nephew Kyle instead.",
+            ["The user will be selling to their nephew Kyle", "The user's nephew is Kyle"],
+        ),
     ],
 )
 def test_what_a_sentence_says_of_the_user(said: str, facts: list[str]) -> None:

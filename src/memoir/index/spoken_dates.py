@@ -51,7 +51,7 @@ def spoken(span: Span) -> str:
     return f"{start.day} {first}-{end.day} {last} {end.year}"
 
 
-def with_dates(text: str, said_at: datetime, before: str = "") -> str:
+def with_dates(text: str, said_at: datetime, before: str = "", anew: str = "") -> str:
     """`text` with the day each relative phrase means after it: "… yesterday (7 May 2023)".
 
     What a fact keeps of when it was said: read weeks later, "The user ran a 10k yesterday"
@@ -61,9 +61,10 @@ def with_dates(text: str, said_at: datetime, before: str = "") -> str:
     already is left as it is, so dating twice changes nothing; `before` is the fact a change
     rewrote (`text` is its new text): a phrase it kept keeps the day it was told then, not
     the day of the change ("next month" said in March is still April when May's message moves
-    the trip from Lisbon to Porto).
+    the trip from Lisbon to Porto), unless `anew`, the message of the change, says it again
+    ("We moved the trip to next month").
     """
-    text = _carried(text, before) if before else text
+    text = _carried(text, before, anew) if before else text
     day = said_at.astimezone(UTC).date()
     dated, cursor = [], 0
     for span in resolve(text, day):
@@ -91,16 +92,21 @@ def undated(text: str) -> str:
 
 
 # What a told day follows: a relative phrase's last words ("next year", "two weeks ago"), not the user's own "(1990)"
-_TOLD_OF = re.compile(r"\b(?:yesterday|today|tonight|tomorrow|ago|(?:last|next|this)\s+\w+|before|after)$", re.I)
+_TOLD_OF = re.compile(
+    r"\b(?:yesterday|today|tonight|tomorrow|ago|(?:day|night) (?:before|after)|"
+    r"(?:last|next|this)\s+(?:week|weekend|month|year|night|morning|afternoon|evening|summer|winter|spring|autumn|"
+    r"fall|term|semester|\w+day|" + "|".join(MONTH_NAMES) + r"))$",
+    re.I,
+)
 
 
-def _carried(text: str, before: str) -> str:
-    """`text` with the days `before` told after the relative phrases it still says."""
+def _carried(text: str, before: str, anew: str) -> str:
+    """`text` with the days `before` told after the relative phrases it still says and `anew` does not."""
     for span in resolve(undated(before), datetime.now(UTC).date()):  # the phrases only: their day is `before`'s
         at = before.find(span.phrase)
         told = _TOLD.match(before, at + len(span.phrase)) if at >= 0 else None
         here = text.find(span.phrase)
-        if told is None or here < 0 or _TOLD.match(text, here + len(span.phrase)):
+        if told is None or here < 0 or _TOLD.match(text, here + len(span.phrase)) or span.phrase.lower() in anew:
             continue
         end = here + len(span.phrase)
         text = text[:end] + told.group() + text[end:]

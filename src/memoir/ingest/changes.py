@@ -84,15 +84,29 @@ _NAME_RULED_OUT = re.compile(
     re.I,
 )
 # "the barn only seats 130 so that's out": the thing before it is ruled out (found after the phrase, each once)
-_THATS_OUT = re.compile(r"\bso\s+(?:that's|that is|it's|it is)\s+(?:out|off the table|a no-go|not happening)\b", re.I)
-_RULED_THING = re.compile(  # by what it cannot do for the user: not "the gym is closed today so that's out"
-    r"\b(?:the|our|my)\s+(?:[a-z][\w-]+\s+)?(?P<x>(?!(?:only|just|is|was)\b)[a-z][\w-]{2,20})\s+"
+# "the barn only seats 130 so that's out. We've booked Hazelwood Hall instead": a thing ruled out by what it cannot do
+# for the user, where the message says what replaces it (not "the gym is closed today so that's out", "The car only
+# seats four so that's out for the road trip", "If the barn only seats 130 so that's out")
+_THATS_OUT = re.compile(r"\bso\s+(?:that's|that is|it's|it is)\s+(?:out|off the table|a no-go)\b(?!\s+for\b)", re.I)
+_RULED_THING = re.compile(
+    r"\bthe\s+(?:[a-z][\w-]+\s+)?(?P<x>(?!(?:only|just|is|was)\b)[a-z][\w-]{2,20})\s+"
     r"(?:(?:only|just)\s+(?:seats|holds|fits|takes|sleeps)|(?:can't|cannot|won't|doesn't)\s+(?:seat|hold|fit|take)|"
     r"costs|(?:is|was)\s+(?:too|fully booked|booked up|way over))\b",
     re.I,
 )
+_REPLACED = re.compile(r"\b(?:instead|booked|went with|going with|chose|picked|switched|found)\b", re.I)
+
+
+def _ruled_out(text: str, message: str) -> str | None:
+    """The thing a sentence rules out by what it cannot do (`_THATS_OUT`), each pattern tried once."""
+    out = _THATS_OUT.search(text)
+    if out is None or re.match(r"^(?:if|what if|even if)\b", text, re.I) or "?" in text:
+        return None
+    thing = _RULED_THING.search(text, 0, out.start())
+    return thing.group("x") if thing and _REPLACED.search(message) else None
+
+
 _SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
-_TAKEN_UP = re.compile(r"\b(?:installed|bought|went with|chose|picked|replaced (?:it|them) with)\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
     r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota)\b", re.I
@@ -153,13 +167,11 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
-    if (out := _THATS_OUT.search(text)) is not None and (thing := _RULED_THING.search(text, 0, out.start())):
-        old.add(thing.group("x"))
+    if (thing := _ruled_out(text, message or text)) is not None:
+        old.add(thing)
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more
         old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
-    # what was switched from, by its name alone: "i switched to sova, jett is too hard", "installed ubuntu 22.04,
-    # windows was too slow"
-    if (announced and _SWITCHED_TO.search(text)) or _TAKEN_UP.search(text):
+    if announced and _SWITCHED_TO.search(text):  # "i switched to sova, jett is too hard": what it was switched from
         old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
     parts = [taken_off(p) or p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(

@@ -58,11 +58,12 @@ RETRACTION = re.compile(
     r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"
     r"(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settle|settled)\s+(?:the|my|our)\s+"
     r"(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft)|"
-    # someone of the user's leaving, as they told it: "Marcus told me he's leaving"
-    r"(?<=\w )(?:told me|told us|said|says|announced)\s+(?:that\s+)?(?:he|she|they)\s*(?:'s|’s|is|are|'re)\s+"
-    r"leaving(?=\s*(?:[,.;!]|$|\s+(?:us|the company|the team|the firm)\b))|"
+    # a thing given back: "So I must give back company van", "handed back the keys to the flat"
+    r"(?:give|giving|gave|given|hand|handing|handed)\s+back\s+(?:the\s+|my\s+|our\s+)?(?=(?:company|work|old)?\s*\w)|"
     # a job ending: "last day at the hagwon is july 31", "my last day at Google was Friday"
-    r"last (?:day|shift) (?:at|with) (?:the |my |our )?(?=[\w-]+\s+(?:is|was|will be)\b))\b",
+    # (not a break: "my last day at the bank is Friday before maternity leave", "… then summer holidays")
+    r"last (?:day|shift) (?:at|with) (?:the |my |our )?(?=[\w-]+\s+(?:is|was|will be)\b)"
+    r"(?![^.;!?]*\b(?:leave|holidays?|break|vacation|half-term|term)\b))\b",
     re.IGNORECASE,
 )
 # "plot twist, no puppy": in a sentence that says something changed, "no X" takes X back.

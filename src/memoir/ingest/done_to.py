@@ -166,7 +166,23 @@ def put_on_instead(message: str) -> str | None:
     new = _A_MEDICINE.search(message, off.end()) if off else None
     if new is None:
         return None
+    start = max(message.rfind(mark, 0, new.start()) for mark in ".!?;")  # its sentence, to the medicine
+    said = message[start + 1 : new.start()]
+    if not _PRESCRIBED.search(said) or _NOT_THE_USERS.search(said + message[new.end() : new.end() + 40]):
+        return None  # "He didn't want me on insulin either", "Should I ask about Jardiance?", "Mum's still on …"
     return f"The user takes {new.group()[0].upper()}{new.group()[1:]}"
+
+
+# What makes the medicine named after the old one the user's new one: the prescriber's word for it, or "on"
+_PRESCRIBED = re.compile(
+    r"(?:^|\s)(?:(?:he|she|they|the doc\w*)\s+(?:says|said|thinks|reckons)\s+(?:that\s+)?the|"
+    r"(?:put|started|switched)\s+me\s+(?:on|to)|(?:i'm|i am)\s+(?:now\s+)?on)\s*$",
+    re.I,
+)
+_NOT_THE_USERS = re.compile(
+    r"\b(?:not|no|n't|never|either|if|maybe|should|could|would|might|ask|asked|try|about|my \w+|\w+'s|still)\b|\?",
+    re.I,
+)
 
 
 # A medicine a prescriber added beside what else they did: "the doctor increased the metformin to 1000 mg and added

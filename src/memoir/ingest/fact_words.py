@@ -62,7 +62,7 @@ _TAKEN_BACK = stem_set(
     "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
     "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
     "abandoned abandoning scratch scratching scratched forget let us close closed closing paid pay paying back "
-    "cleared settled told announced leaving last day shift"
+    "cleared settled last day shift must back handed handing giving"
 )
 
 

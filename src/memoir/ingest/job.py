@@ -258,7 +258,8 @@ class ExtractFactsJob:
             if decision.event == "UPDATE":
                 return self.book.update(
                     target.id,
-                    with_dates(decision.text, event.timestamp, target.content),  # its phrases keep their days
+                    # the phrases it kept keep their days; one the message says again is dated anew
+                    with_dates(decision.text, event.timestamp, target.content, event.text.lower()),
                     event_ids=[event.event_id],
                     source=decision.source,
                     reconciled_by=decision.reconciled_by,

@@ -18,7 +18,7 @@ from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.stemming import stem, stem_set, stems
-from memoir.ingest.topics import topics
+from memoir.ingest.topics import still_before, topics
 from memoir.ingest.values import Value
 
 __all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "new_value", "of_a_job"]
@@ -77,6 +77,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue
             if value.kind == "number" and not _same_measure(value, reading.text, known):
                 continue  # "so we're 7 now" is no age: "67 years old" stays
+            if still_before(known.text, value.text):
+                continue  # "(she's 9!!)" of "Poppy is turning 10 next month"
             if not _same_topic(value, reading, known):
                 continue  # a new job's clinic in Brunswick is not where the user studies
             if best is None or shared > best[0]:
@@ -205,29 +207,42 @@ def _someone_elses(value: Value, reading: Reading) -> str | None:
     """Whose thing a statement carrying the new value changes, when someone else's ("The user's brother's race
     got moved to …", "The user's neighbour had to reduce to 30 thousand for his bathroom": "the user's
     brother", "the user's neighbour"); None where it is the user's own."""
-    for statement in reading.statements:
-        if value.text not in statement.text:
-            continue
-        own = _OTHERS_OWN.match(statement.text)
+    carrying = [s.text for s in reading.statements if value.text in s.text]
+    for text in carrying:
+        own = _OTHERS_OWN.match(text)
         if own is not None:
             return own.group("whose").lower()
-        said = subject_of(statement.text)  # "The user's neighbour had to reduce to 30 thousand for his bathroom",
-        if (
-            said.startswith("the user's ")
-            and said.split()[-1] in PEOPLE
-            and re.search(r"\b(?:his|her)\b", statement.text)
-        ):
-            return said  # not "The user's teacher moved the deadline to monday": the user's deadline
-    return None
+        said = subject_of(text)  # "The user's neighbour had to reduce to 30 thousand for his bathroom",
+        # "The user's brother is 80 kg now"; not "The user's teacher moved the deadline to monday": the user's
+        if said.startswith("the user's ") and said.split()[-1] in PEOPLE and re.search(r"\b(?:his|her|is)\b", text):
+            return said
+    # "Tom's salary is 70k now though": said of someone else's thing, though no statement of the user's says it
+    # (not "Skye's been moved": a name's "has")
+    own = None if carrying else _THEIR_THING.match(reading.text)
+    if own is None or own.group("next").lower() in IRREGULAR_PAST:  # "my dad's put in £4,000": has put
+        return None
+    return re.sub(r"^my ", "the user's ", own.group("whose").lower())
+
+
+_THEIR_THING = re.compile(
+    r"^(?P<whose>(?-i:[A-Z])[\w-]+|my [\w-]+)['’]s\s+(?!(?:been|got|gone|going|moved|now|just|still|also|not|a|an|"
+    r"the|back|off|on|in|at|over|done|finished)\b)(?![a-z]+(?:ed|ing)\b)(?P<next>[a-z]+)"
+)
 
 
 def _going(value: Value, reading: Reading) -> str | None:
-    """Whom a statement sends to the new place (as `subject_of` names them), when it is not the user."""
+    """Whom a statement sends to the new place (as `subject_of` names them), when it is not the user; or whom,
+    by their name alone, the statement carrying the new value is about ("Funmi just relocated to Manchester to
+    work for the NHS" changes nothing of where Emeka works)."""
     for statement in reading.statements:
         going = _GOES.match(statement.text)
         if going and going.group("place").startswith(value.text):
             who = subject_of(statement.text)
             return None if who.startswith("the user") else who
+    for statement in reading.statements:
+        if value.text in statement.text and re.fullmatch(r"[a-z][\w'-]*", who := subject_of(statement.text)):
+            kin = re.search(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+{re.escape(who)}\b", reading.text, re.I)
+            return who if kin and kin.group("rel").lower() in PEOPLE else None  # not "Spanish is on Mondays now"
     return None
 
 

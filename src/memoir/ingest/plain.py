@@ -77,6 +77,9 @@ _NEW_ONE = re.compile(
 
 
 def _new_one(match: re.Match[str]) -> str:
+    role = match.group("role").lower().split()[-1]
+    if role not in PEOPLE and not re.fullmatch(r"c[a-z]o|chef|head|cook|director|partner|hire|intern", role):
+        return match.group()  # "We got a new one: Max", "We picked a new name: Luna": no one in a role
     after = match.string[match.end() :]  # "…, who starts Monday" says more of them; "…, ex-N26, starts" is a list
     return f"my new {match.group('role')} is {match.group('name')}" + ("" if re.match(r",\s+who\b", after) else ";")
 

@@ -278,6 +278,8 @@ _TERSE_OWN = frozenset(
     word_list("team budget office company startup business shop restaurant salary rent deadline launch funding stack")
 )
 
+_ELSEWHERE = re.compile(r"\b(?:there|for (?:the|a|my|our) (?:spare|other|second)\b)", re.I)
+
 # What an event has: "the date is …" said of the event named last
 _OF_AN_EVENT = frozenset(
     word_list("date venue time location place theme budget dress code colours colors guest list start end")
@@ -343,13 +345,15 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
         return None
     # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
     of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
+    of_event = of_event and (context.event in _HOSTED or what.lower() not in _TERSE_OWN)  # not the holidays' budget
     if not det and not (
         context.first_person
         or context.important
         or context.changing
         or of_event
         or what.split()[-1] in EVENTS
-        or (context.spoke_of_self and what.split()[-1].lower() in _TERSE_OWN)  # "I'm CTO at X. Eng team is 12."
+        # "I'm CTO at X. Eng team is 12."; not "My parents moved to Spain. Rent is €600 there."
+        or (context.spoke_of_self and what.split()[-1].lower() in _TERSE_OWN and not _ELSEWHERE.search(clause))
     ):
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"

@@ -24,6 +24,7 @@ from memoir.index.keyword import terms
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import (
+    alike_stems,
     counts_people,
     habit_dropped,
     mentions,
@@ -248,10 +249,18 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "value", old))
         elif any(takes_back(words, known.stems) for words in taken) or sold(reading.retracted, known.text):
             found.append((known, "retracted", None))
-    by_kind = [k for k, how, _ in found if how == "retracted" and not any(takes_back(w, k.stems, False) for w in taken)]
-    kinds = {s for k in by_kind for w, _ in taken for s in named_by_kind(k.stems, w)}
-    if len(kinds) > 1:  # "the doctor took me off the old pill" of two medicines known: which one is not said
-        found = [f for f in found if not any(f[0] is k for k in by_kind)]
+    by_kind = [  # taken back by a word for their kind alone ("pill" of metformin)
+        k
+        for k, how, _ in found
+        if how == "retracted"
+        and not any(takes_back(w, k.stems, False) for w in taken)
+        and any(takes_back(w, k.stems) for w in taken)
+    ]
+    # "the doctor took me off the old pill": of the user's medicines only, and of one (which of two is not said)
+    theirs = [k for k in by_kind if not k.text.lower().startswith("the user ")]
+    kinds = {s for k in by_kind if k not in theirs for w, _ in taken for s in named_by_kind(k.stems, w)}
+    dropped = by_kind if len(kinds) > 1 else theirs
+    found = [f for f in found if not any(f[0] is k for k in dropped)]
     for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's
         if not any(k is known for k, _, _ in found):
             found.append((known, "gone", None))
@@ -347,7 +356,7 @@ def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
     said = [found for clause in retracted if (found := taken_words(clause)) is not None]
     head, *parts = re.split(r",\s+", text)  # "… has type 2 diabetes, been on metformin" of "took me off the old pill"
     kept = [p for p in parts if not any(takes_back(w, stems(p)) for w in said)]
-    if len(kept) < len(parts) and not any(takes_back(w, stems(head)) for w in said):
+    if len(kept) < len(parts) and not any(alike_stems(w[0], with_aliases(stems(head))) for w in said):
         return ", ".join([head, *kept])
     both = _TWO_DOINGS.match(text)  # "doing intermittent fasting and gym 4 times a week", "the fasting thing is out"
     taken = [w[0] for w in said]

@@ -93,7 +93,7 @@ _FILLER = (
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
     r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
     r"last but not least|next|(?:one |the )?(?:last|other|another|final) (?:thing|q|question)|quick (?:q|question)|"
-    r"one more question|tho|though(?=\s*,)|"
+    r"one more question|tho|though(?=\s*,)|(?:it\s+)?(?:looks|seems|sounds)\s+like(?=\s+(?:i|we)\b)|"
     # a disclosure's opening: "I should mention that I am vegetarian", "forgot to say, …", "I should add that …"
     r"(?:i\s+)?(?:should|must|forgot to|forget to|meant to|wanted to|need to|have to)\s+(?:also\s+)?"
     r"(?:(?:say|mention|tell you|let you know)(?:\s+that)?|add\s+that)"

@@ -22,6 +22,7 @@ from memoir.ingest.topics import (
     as_named,
     job_words,
     relation_named,
+    still_before,
     topics,
     with_listed_age,
 )
@@ -80,6 +81,8 @@ def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> boo
     for t in mine:
         for o in known.topics:
             if t.key == o.key and t.value != o.value:
+                if o.attribute == "age" and still_before(known.text, t.value):
+                    return False  # "she's 9" of "Poppy is turning 10 next month": no change
                 # an age in a list changes only by what is said of that one: "Isla is 9", not "my niece Isla is 3"
                 return (
                     o.attribute != "age"

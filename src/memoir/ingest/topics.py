@@ -42,6 +42,7 @@ __all__ = [
     "as_named",
     "job_words",
     "relation_named",
+    "still_before",
     "topics",
     "with_listed_age",
 ]
@@ -296,6 +297,15 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if possessive and single and not any(t.attribute != "relation" for t in found):
         found.extend(_possessive(possessive.group("s"), possessive.group("v")))
     return tuple(found)
+
+
+_TURNING = re.compile(r"\b(?:is turning|turns|will turn|will be)\s+(?P<n>\d{1,3})\b(?!\s*(?:years? ago|months?))", re.I)
+
+
+def still_before(known: str, age: str) -> bool:
+    """Is `age` the one a fact says someone has until a birthday to come ("Poppy is turning 10 next month": 9)?"""
+    turning = _TURNING.search(known)
+    return turning is not None and age.isdigit() and int(age) == int(turning.group("n")) - 1
 
 
 _THEN = re.compile(r"\b(?:when|ago|back in|back then|in (?:19|20)\d\d|used to|before)\b", re.I)

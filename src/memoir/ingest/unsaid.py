@@ -199,6 +199,12 @@ _AND_THEN = re.compile(
     r"children|grandkids?)|(?:currently\s+)?pay\s+(?:about\s+|around\s+)?[₹$€£]?(?=\d))\b)",
     re.I,
 )
+_SUPPOSED_BY_ME = re.compile(
+    r"^(?:i|we)(?:'d|’d)?\s+(?:(?:really|still|also|kind of|sort of)\s+)*(?:should|would|could|might|may|must|"
+    r"used to|hope|hoped|want|wanted|wanna|plan|planned|were going|was going|wish|dream|'d love|would love)\b"
+    r"|^(?:i|we)(?:'d|’d)\b",
+    re.I,
+)
 _BY_ME = re.compile(r"^(?:i|i'm|im|i am|i['’]m|i've|i have|we|we're|we are|we['’]re)\b", re.I)
 # "I formatted my notebook and installed ubuntu": two deeds of the user's, the second without its "I"
 _PAST = r"(?:[a-z]+ed|" + "|".join(sorted(IRREGULAR_PAST)) + r")"
@@ -211,8 +217,8 @@ _AND_DID = re.compile(
 def continued(sentence: str) -> str:
     """A sentence of the user's whose second verb left its subject out, with it: "I'm 34, live in Brisbane" ->
     "I'm 34, I live in Brisbane" (only in a sentence the user opens: not "Tom is 34, lives in Leeds")."""
-    if not _BY_ME.match(sentence):
-        return sentence
+    if not _BY_ME.match(sentence) or _SUPPOSED_BY_ME.match(sentence):
+        return sentence  # not "We should live in Leeds and have two dogs": a wish, not where they live
     if _DID_THEN.match(sentence):
         sentence = _AND_DID.sub(" and I ", sentence, count=1)
     return _AND_THEN.sub(lambda m: f"{m.group(0).rstrip()} I ", sentence)

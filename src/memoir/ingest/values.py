@@ -48,8 +48,8 @@ _WEEKDAY = (
 )
 _SHORT_DAY = r"(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\.?"
 _NUMBER_WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
-# "one" standing for a thing said before counts nothing: "the octavia estate, 2019 one", "the new one"
-_NOT_A_PRONOUN = r"(?:(?!one\b)|(?<!\d )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bnew )(?<!\bold ))"
+# "one" standing for a thing counts nothing: "the octavia estate, 2019 one", "the new one", "one of the girls"
+_NOT_A_PRONOUN = r"(?:(?!one\b)|(?<!\d )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bnew )(?<!\bold )(?!one of\b))"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "date",
