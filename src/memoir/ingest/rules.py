@@ -80,16 +80,23 @@ def known_words(facts: Iterable[str]) -> frozenset[str]:
 
 
 READ_AT_MOST = 8_000  # characters of a message the rules read (`within_reach`)
+_TAIL = 2_000  # of which the end of a long message's
 
 
 def within_reach(text: str) -> str:
-    """The part of a message the rules read: up to the last sentence that ends within its first `READ_AT_MOST`
-    characters. A pasted log or document states no fact of the user's past that, and some of the readers' patterns
-    cost the square of a sentence's length: a pasted 40 kB message took seconds (docs/performance.md)."""
+    """The part of a message the rules read: its sentences within the first `READ_AT_MOST` - `_TAIL`
+    characters and within the last `_TAIL` (a pasted CV, then "I just got the job at Google!"). A pasted
+    log or document states no fact of the user's in between, and some of the readers' patterns cost the
+    square of a sentence's length: a pasted 70 kB message took 42 s (docs/performance.md)."""
     if len(text) <= READ_AT_MOST or len(text := squeezed(text)) <= READ_AT_MOST:
         return text
-    end = max(text.rfind(mark, 0, READ_AT_MOST) for mark in (". ", "! ", "? ", "\n"))
-    return text[: end + 1 if end > 0 else READ_AT_MOST]
+    cut = READ_AT_MOST - _TAIL
+    end = max(text.rfind(mark, 0, cut) for mark in (". ", "! ", "? ", "\n"))
+    start = min(
+        (at for mark in (". ", "! ", "? ", "\n") if (at := text.find(mark, len(text) - _TAIL)) >= 0), default=-1
+    )
+    head = text[: end + 1 if end > 0 else cut]
+    return head if start < 0 else f"{head}\n\n{text[start + 1 :].strip()}"
 
 
 def statements(text: str, known: Collection[str] = ()) -> list[Statement]:
