@@ -56,6 +56,19 @@ from tests.unit.test_fact_rules import settle
             ["I go to the gym on Mondays.", "The gym is closed today so that's out."],
             ["The user goes to the gym on Mondays"],
         ),
+        (
+            [
+                "I'm a jazz bassist in Chicago, mostly upright.",
+                "Ok so big life thing: my girlfriend Dani got into the MFA program at Pratt, so we're moving from "
+                "Chicago to Brooklyn in August.",
+            ],
+            [
+                "Dani got into the MFA program at Pratt",
+                "The user is a jazz bassist in Brooklyn, mostly upright",
+                "The user is moving to Brooklyn in August",
+                "The user's girlfriend is Dani",
+            ],
+        ),
         # a fact of several values changed one at a time; when it changed is not what it changed to
         (
             [
@@ -183,6 +196,15 @@ from tests.unit.test_fact_rules import settle
             ],
             None,
         ),
+        # someone of the user's moving home no longer lives where they did; a visit home changes nothing
+        (
+            [
+                "My brother Declan lives in Boston and is supportive from a distance.",
+                "Dad's 85th was Saturday. Declan flew in and, surprise, he's moving home for good in June.",
+            ],
+            ["Declan is moving home for good in June", "The user's dad's 85th was Saturday"],
+        ),
+        (["My brother Declan lives in Boston.", "Declan is coming home for the holidays."], None),
         # a plan called off takes none of its people with it
         (
             [
@@ -239,6 +261,12 @@ def test_a_change_told_over_sentences_replaces_what_it_changes(turns: list[str],
         ("I got a new dentist: Dr. Reyes.", ["The user's dentist is Dr. Reyes"]),
         ("We live in Leeds and have two dogs.", ["The user lives in Leeds", "The user has two dogs"]),
         ("I live in Pune and pay 24,000 rent.", ["The user lives in Pune", "The user pays 24,000 rent"]),
+        (
+            "I'm 34, live in Brisbane, and currently run about 30 km a week over 4 runs.",
+            ["The user is 34", "The user lives in Brisbane", "The user currently runs about 30 km a week over 4 runs"],
+        ),
+        ("I live in Leeds and run a cafe.", ["The user lives in Leeds", "The user runs a cafe"]),
+        ("We should live in Leeds and have two dogs.", []),
         ("Now Zosia need new school in Swords.", []),
         (
             "Looks like I will be selling to my nephew Kyle instead.",

@@ -43,8 +43,11 @@ _FROM_TO = re.compile(
     r"\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<a>(?:(?!\b(?:i|me|we|you|so|and|up|down)\b)[^,;]){1,40}?)"
     r"\s+(?:to|until|till)\s+(?:the\s+|a\s+|an\s+)?(?P<b>[^,;]+?)"
     r"(?=\s*(?:[,;!]|\.(?!\d)|$)|\s+(?:because|since|as|and|but|so|after|when|now)\b"
-    # when it changed is not what it changed to: "from VS Code to Neovim last week"
-    r"|\s+(?:(?:last|this)\s+(?:week|weekend|month|year|night|\w+day)|yesterday|today|recently|\w+\s+\w+\s+ago)\b)",
+    # when it changed is not what it changed to: "from VS Code to Neovim last week", "from Chicago to Brooklyn in
+    # August"
+    r"|\s+(?:(?:last|this)\s+(?:week|weekend|month|year|night|\w+day)|yesterday|today|recently|\w+\s+\w+\s+ago|"
+    r"(?:in|by|from)\s+(?:early\s+|mid\s+|late\s+)?(?:January|February|March|April|May|June|July|August|September|"
+    r"October|November|December))\b)",
     re.IGNORECASE,
 )
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)

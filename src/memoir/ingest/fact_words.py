@@ -37,7 +37,6 @@ __all__ = [
     "takes_back",
     "untouched",
     "with_aliases",
-    "without_value",
 ]
 
 # a habit dropped: a doing ("stopped smoking"), or a thing consumed ("stopped the Coca-Cola", "gave up sugar")
@@ -287,22 +286,3 @@ def untouched(text: str, about: frozenset[str], old: str | None) -> str | None:
     if not pairs or named(head) or not any(named(p) for _, p in pairs):
         return None
     return head + "".join(sep + p for sep, p in pairs if not named(p))
-
-
-def without_value(text: str, old: str) -> str | None:
-    """A fact without the phrase that holds a value ruled out, when it says more than that: "The user uses
-    python 3.9 on windows 10, with VS Code" after "windows was too slow" still uses python 3.9 and VS Code.
-    None: the value is no phrase of its own ("uses Trello for everything"), or nothing is left of what the
-    fact says of its subject."""
-    phrase = re.compile(
-        rf"\s+(?:on|in|at|with|using|from)\s+(?:the\s+|a\s+|an\s+)?{re.escape(old)}(?:\s+v?\d+(?:\.\d+)*)?(?=,|$)",
-        re.I,
-    )
-    found = phrase.search(text)
-    if found is None:
-        return None
-    left = text[: found.start()] + text[found.end() :]
-    head = left.split(",")[0]
-    if re.search(r"\b(?:is|are|was|were|has|have)$", head) or not stems(head) - stems(subject_of(head)):
-        return None
-    return left

@@ -21,7 +21,7 @@ from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.topics import still_before, topics
 from memoir.ingest.values import Value
 
-__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "new_value", "of_a_job"]
+__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "moving_home", "new_value", "of_a_job"]
 
 # Stems that say a change happened, not what it is about: they never make a fact the one changed.
 CHANGE_STEMS = stem_set(
@@ -278,3 +278,20 @@ def _about(value: Value, reading: Reading) -> frozenset[str]:
     if not said - stems(value.text) - CHANGE_STEMS:  # "so only 22 now"
         said = stems(reading.message)
     return said
+
+
+# "Declan is moving home for good in June": someone of the user's coming to live where the user does
+_MOVING_HOME = re.compile(
+    r"^(?P<who>(?-i:[A-Z])[\w'-]+) (?:is|are|will be) (?:moving|coming|going) (?:back )?home\b"
+    r"(?! for (?:the|a|christmas)\b)"  # not a visit home
+)
+
+
+def moving_home(reading: Reading, live: Sequence[Known]) -> list[Known]:
+    """Where a statement says someone is moving home, the known facts of where they live elsewhere."""
+    found = []
+    for statement in reading.statements:
+        if (home := _MOVING_HOME.match(statement.text)) is not None:
+            who = home.group("who")
+            found += [k for k in live if k.id is not None and re.search(rf"\b{re.escape(who)} lives in\b", k.text)]
+    return found

@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from memoir.index.keyword import terms
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import (
-    alike_stems,
     counts_people,
     habit_dropped,
     mentions,
@@ -40,13 +39,21 @@ from memoir.ingest.fact_words import (
     takes_back,
     untouched,
     with_aliases,
-    without_value,
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
 from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given_on, sold
-from memoir.ingest.new_values import CHANGE_STEMS, GROUP_WORDS, US_COUNT, bare_count, counted, new_value
+from memoir.ingest.new_values import (
+    CHANGE_STEMS,
+    GROUP_WORDS,
+    US_COUNT,
+    bare_count,
+    counted,
+    moving_home,
+    new_value,
+)
 from memoir.ingest.old_story import without_the_old_story
+from memoir.ingest.parts import one_of_list, without_the_old, without_value
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import (
     BARE_CHANGE,
@@ -61,7 +68,6 @@ from memoir.ingest.restated import (
     upgraded_text,
 )
 from memoir.ingest.settling import settle
-from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem, stems
 from memoir.ingest.topics import with_listed_age
 from memoir.ingest.values import WEEKDAYS, Value, values
@@ -175,7 +181,7 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
         for index, statement in enumerate(reading.statements):
             if index in used or (changed and BARE_CHANGE.match(statement.text)):
                 continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
-            said += settle(_without_the_old(statement, reading.old) if changed else statement, live)
+            said += settle(without_the_old(statement, reading.old) if changed else statement, live)
         # What a later sentence of the message says of someone an earlier one took away is their story too
         # ("Marcus told me he's leaving. He wants to go back to research"; not of one only replaced in a role:
         # "Ravi is planning it now, not Elena. She's on parental leave"), and what a model's facts (a reading of
@@ -186,16 +192,6 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
         if any(d.event == "DELETE" for d in changed):
             departed |= {v.text.lower() for c in reading.retracted for v in values(c) if v.kind == "name"}
     return decisions
-
-
-def _without_the_old(statement: Statement, old: Sequence[str]) -> Statement:
-    """A statement without its parts that say why an old value went: "The user installed ubuntu 22.04, windows
-    was too slow" is the new system; the old one's story is in the event log."""
-    head, *parts = re.split(r",\s+", statement.text)
-    kept = [p for p in parts if not any(mentions(p, o) for o in old)]
-    if len(kept) == len(parts) or any(mentions(head, o) for o in old):
-        return statement
-    return replace(statement, text=", ".join([head, *kept]))
 
 
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
@@ -261,6 +257,9 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     kinds = {s for k in by_kind if k not in theirs for w, _ in taken for s in named_by_kind(k.stems, w)}
     dropped = by_kind if len(kinds) > 1 else theirs
     found = [f for f in found if not any(f[0] is k for k in dropped)]
+    for known in moving_home(reading, live):  # "Declan is moving home for good" of "… Declan lives in Boston"
+        if not any(k is known for k, _, _ in found):
+            found.append((known, "retracted", None))
     for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's
         if not any(k is known for k, _, _ in found):
             found.append((known, "gone", None))
@@ -326,7 +325,7 @@ def _replacement(
             and not (v.kind == "number" and _SPAN_AFTER.match(reading.text, v.end))  # "3 weeks no cigarette": how long
         ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
-        if swapped is None and (listed := _one_of_list(known.text, reading.retracted)) is not None:
+        if swapped is None and (listed := one_of_list(known.text, reading.retracted)) is not None:
             return listed, set()  # the rest of the list holds; what the sentence says besides is its own fact
         if said is not None:
             return said, took
@@ -340,46 +339,6 @@ def _replacement(
     text = swap_value(known.text, whole, new)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
-
-
-def _one_of_list(text: str, retracted: Sequence[str]) -> str | None:
-    """A fact without the one of its listed things a clause took back: "The user is visiting Kyoto in May" of
-    "… Kyoto and Hiroshima in May" after "we cut Hiroshima", "The user is doing gym 4 times a week" of "… doing
-    intermittent fasting and gym …" after "the fasting thing is out the window" (None: none of them)."""
-    for clause in retracted:
-        for value in (v.text.split() for v in values(clause) if v.kind in ("name", "place")):
-            for name in (" ".join(value[i:]) for i in range(len(value))):  # "Dropped Florence": Florence
-                n = re.escape(name)
-                cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*|\s+and\s+)", " ", text, count=1)
-                if cut != text:
-                    return " ".join(cut.split()).replace(" ,", ",")
-    said = [found for clause in retracted if (found := taken_words(clause)) is not None]
-    head, *parts = re.split(r",\s+", text)  # "… has type 2 diabetes, been on metformin" of "took me off the old pill"
-    kept = [p for p in parts if not any(takes_back(w, stems(p)) for w in said)]
-    if len(kept) < len(parts) and not any(alike_stems(w[0], with_aliases(stems(head))) for w in said):
-        return ", ".join([head, *kept])
-    both = _TWO_DOINGS.match(text)  # "doing intermittent fasting and gym 4 times a week", "the fasting thing is out"
-    taken = [w[0] for w in said]
-    if both is None or not taken:
-        return None
-    qualified = _QUALIFIED.match(both.group("b"))
-    second, qualifier = (qualified.group("item"), qualified.group("rest")) if qualified else (both.group("b"), "")
-    first, then = stems(both.group("a")), stems(second)
-    for words in (w - stems(both.group("head")) for w in taken):
-        if words <= first and not words & then:
-            return f"{both.group('head')} {both.group('b')}"
-        if words <= then and not words & first:  # "tennis and squash on Mondays": tennis, still on Mondays
-            return f"{both.group('head')} {both.group('a')}{qualifier}"
-    return None
-
-
-# The last thing of a list, and what is said of the whole list after it ("squash" and " on Mondays")
-_QUALIFIED = re.compile(
-    r"^(?P<item>.+?)(?P<rest>(?:\s+(?:on|in|at|every|each|twice|once|with|for|during|\d+\s+times)\b.*)?)$", re.I
-)
-
-
-_TWO_DOINGS = re.compile(r"^(?P<head>the user (?:is |are |was )?\w+) (?P<a>[^,]+?) and (?P<b>[^,]+)$", re.I)
 
 
 def _counted(text: str, value: Value) -> set[str]:

@@ -196,7 +196,8 @@ _AND_THEN = re.compile(
     r"work\s+(?:from\s+home|nights|shifts|weekends|(?:in|at|as|for)\s+(?!(?:it|that|this|progress|the\s+moment)\b)"
     r"(?=[a-zA-Z]))|teach\s+(?:at|in)|study\s+(?:at|in)|"
     r"own\s+(?:a|an|two|three|\d|my|our)|have\s+(?:a|an|two|three|four|\d)\s+(?:kids?|sons?|daughters?|dogs?|cats?|"
-    r"children|grandkids?)|(?:currently\s+)?pay\s+(?:about\s+|around\s+)?[₹$€£]?(?=\d))\b)",
+    r"children|grandkids?)|(?:currently\s+)?pay\s+(?:about\s+|around\s+)?[₹$€£]?(?=\d)|"
+    r"(?:currently\s+)?(?:run|cycle|swim|walk)\s+(?:about\s+|around\s+)?(?=\d)|run\s+(?:a|an|my|our|the)(?=\s))\b)",
     re.I,
 )
 _SUPPOSED_BY_ME = re.compile(
