@@ -105,7 +105,14 @@ from tests.unit.test_fact_rules import settle
         ),
         (
             ["My wife takes sertraline. I take metformin.", "The doctor took me off the old pill."],
-            ["The user stopped taking their pills", "The user's wife takes sertraline"],
+            ["The user stopped taking metformin", "The user's wife takes sertraline"],
+        ),
+        (
+            [
+                "I take metformin every morning.",
+                "The doctor took me off the old pill. I asked about Ozempic but he said no.",
+            ],
+            ["The user asked about Ozempic", "The user stopped taking metformin"],
         ),
         (
             ["I take metformin every morning.", "The doctor took me off metformin. He put me on Jardiance instead."],
@@ -205,6 +212,11 @@ from tests.unit.test_fact_rules import settle
             ["Declan is moving home for good in June", "The user's dad's 85th was Saturday"],
         ),
         (["My brother Declan lives in Boston.", "Declan is coming home for the holidays."], None),
+        # "52 minutes, not 55": the value said just before "not" the old one
+        (
+            ["I ran a 10k yesterday in 55 minutes.", "Correction: the 10k yesterday was 52 minutes, not 55."],
+            ["The user ran a 10k yesterday in 52 minutes"],
+        ),
         # a plan called off takes none of its people with it
         (
             [

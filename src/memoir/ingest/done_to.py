@@ -11,7 +11,7 @@ import re
 
 from memoir.ingest.lexicon import EVENTS, MEDICATIONS
 
-__all__ = ["done_to_me", "done_to_plans", "prescribed", "put_on_instead", "taken_off"]
+__all__ = ["done_to_me", "done_to_plans", "prescribed", "put_on_instead", "stopped_taking", "taken_off"]
 
 _DONE_TO_PLANS = re.compile(
     r"^(?:they|someone|the \w+|(?-i:[A-Z])[\w'’-]+)\s+(?:have\s+|has\s+)?"
@@ -155,8 +155,14 @@ def taken_off(clause: str) -> str | None:
     return f"I stopped taking {old if old.lower() in _MEDICINES else 'my pills'}"
 
 
-_MEDICINES = frozenset(MEDICATIONS.split())
 _A_MEDICINE = re.compile(rf"\b(?:{_MEDICINE})\b", re.I)
+_MEDICINES = frozenset(MEDICATIONS.split())
+
+
+def stopped_taking(dropped: str | None, known: str) -> str | None:
+    """ "The user stopped taking their pills" of a fact naming one medicine: that medicine ("… taking metformin")."""
+    medicine = _A_MEDICINE.search(known) if dropped and dropped.endswith("taking their pills") else None
+    return dropped.removesuffix("their pills") + medicine.group() if dropped and medicine else dropped
 
 
 def put_on_instead(message: str) -> str | None:

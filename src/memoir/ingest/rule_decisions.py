@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.cues import CORRECTION
+from memoir.ingest.done_to import stopped_taking
 from memoir.ingest.fact_words import (
     counts_people,
     habit_dropped,
@@ -329,7 +330,7 @@ def _replacement(
             return listed, set()  # the rest of the list holds; what the sentence says besides is its own fact
         if said is not None:
             return said, took
-        return swapped or habit_dropped(reading.retracted), set()
+        return swapped or stopped_taking(habit_dropped(reading.retracted), known.text), set()
     assert old is not None
     new = _counterpart(old, reading, known, said)
     if new is None or not any(v.text.lower().removeprefix("the ") == old.lower() for v in values(reading.text)):
@@ -380,6 +381,10 @@ def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> 
     kind = next((v.kind for v in named if v.text.lower().removeprefix("the ") == old.lower()), "name")
     kinds = {"place", "name"} if kind in ("place", "name") else {kind}
     candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
+    # "the 10k yesterday was 52 minutes, not 55": the value said just before "not" the old one
+    said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}\b", reading.text, re.I)
+    at = said_not.start() if said_not else -100
+    candidates.sort(key=lambda v: not at - 25 <= v.end <= at)
     preferred = [v for v in candidates if said is not None and v.text in said]
     chosen = preferred or candidates
     return chosen[0].text if chosen else None

@@ -240,6 +240,9 @@ _NOT_A_HOME = re.compile(
 )
 
 
+_A_GROUP = re.compile(r"\b(?:team|staff|class|group|crew|squad|band|family|household|company|headcount)$", re.I)
+
+
 @lru_cache(maxsize=4096)
 def topics(fact: str) -> tuple[Topic, ...]:
     """The single-valued topics a fact speaks to (none for most facts)."""
@@ -247,8 +250,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     found: list[Topic] = []
     for attribute, pattern in _PATTERNS:
         match = pattern.match(text)
-        if match and attribute == "age" and not _an_age_now(match.group("v"), text):
-            continue  # "turned 65 in 2005", "turned 30 when I was born", "turned 180 on brexit"
+        if match and attribute == "age" and (not _an_age_now(match.group("v"), text) or _A_GROUP.search(match["s"])):
+            continue  # "turned 65 in 2005", "turned 30 when I was born", "turned 180 on brexit"; "team is five"
         if match and attribute in ("employer", "shift") and BESIDE.search(text):
             continue  # "works at Tesco on weekends too, second job": another job beside the one known
         if match and attribute == "residence" and _NOT_A_HOME.search(text):
