@@ -126,6 +126,7 @@ from tests.unit.test_fact_rules import settle
             ],
             ["The user found used VW Transporter 2019, 18 000 euro, 95 000 km"],
         ),
+        (["I am writing a book about birds.", "I gave back the book to my sister."], None),
         # a job ends on its last day (not for a break); someone who left takes along what follows of them
         (
             [

@@ -58,8 +58,9 @@ RETRACTION = re.compile(
     r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"
     r"(?:clos(?:e|ed|ing)|paid off|pay off|paying off|paid back|cleared|settle|settled)\s+(?:the|my|our)\s+"
     r"(?:[\w-]+\s+)?(?:loan|mortgage|debt|overdraft)|"
-    # a thing given back: "So I must give back company van", "handed back the keys to the flat"
-    r"(?:give|giving|gave|given|hand|handing|handed)\s+back\s+(?:the\s+|my\s+|our\s+)?(?=(?:company|work|old)?\s*\w)|"
+    # a thing of work given back: "So I must give back company van" (not "gave back the book to my sister")
+    r"(?:give|giving|gave|given|hand|handing|handed)\s+back\s+(?:the\s+|my\s+|our\s+)?"
+    r"(?=(?:company|work|rental|leased|lease|hire)\s+\w)|"
     # a job ending: "last day at the hagwon is july 31", "my last day at Google was Friday"
     # (not a break: "my last day at the bank is Friday before maternity leave", "… then summer holidays")
     r"last (?:day|shift) (?:at|with) (?:the |my |our )?(?=[\w-]+\s+(?:is|was|will be)\b)"
