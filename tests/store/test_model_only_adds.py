@@ -23,11 +23,12 @@ from tests.replays import FACTS_REPLAYS, Replayer, load
 from tests.scripted_server import scripted_server
 
 FACTS_ROWS = load(FACTS_REPLAYS)
-# Two telegraphic conversations of `blind4` where the model reads facts the rules do not ("thinking 2nd location,
-# vancouver wa" as a move to Vancouver, "on square now", "flying home to ohio for christmas") and neither reads the
-# later change ("killing the 2nd shop idea" of a move, "went w lightspeed", "doing jeju w min-ji's family instead"):
-# the model leaves those old values, the rules never had them. Known, and in docs/performance.md.
-_UNREAD_CHANGES = frozenset(("bike-shop-owner-terse", "expat-teacher-korea-terse"))
+# Conversations where the model reads facts the rules do not ("thinking 2nd location, vancouver wa" as a move to
+# Vancouver, "on square now", "flying home to ohio for christmas"; of `blind5`, "The user lives in Baner" once the
+# rules read the rent apart from the home) and neither reads the later change ("killing the 2nd shop idea" of a
+# move, "went w lightspeed", "doing jeju w min-ji's family instead", "since last week we are in a 2BHK in
+# Hinjewadi"): the model leaves those old values, the rules never had them. Known, and in docs/performance.md.
+_UNREAD_CHANGES = frozenset(("bike-shop-owner-terse", "expat-teacher-korea-terse", "flat-savings-pune"))
 # Every set: `dev`, written beside the rules, and those written by others who never saw them.
 CONVERSATIONS = [
     conversation
