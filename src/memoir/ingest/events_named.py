@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
-from memoir.ingest.lexicon import EVENTS
+from memoir.ingest.lexicon import EVENTS, word_list
 from memoir.ingest.referents import Context
 
-__all__ = ["events_named"]
+__all__ = ["HOSTED", "events_named", "headcount"]
 
 _EVENT = re.compile(rf"\b(?:{'|'.join(sorted(EVENTS, key=len, reverse=True))})(?:e?s)?\b", re.I)
 # "we have moved it to 20th February", "UWC postponed it to September": an event moved, named before
@@ -50,3 +50,25 @@ def events_named(text: str, context: Context) -> str:
 def _singular(event: str) -> str:
     lowered = event.lower()
     return lowered if lowered in EVENTS else lowered[:-2] if lowered[:-2] in EVENTS else lowered[:-1]
+
+
+_HEADCOUNT_ALONE = re.compile(
+    r"^(?:(?:about|around|roughly|maybe|over|nearly|almost|at least|just|like|only)\s+)?(?P<n>\d[\d,]*)\s+"
+    r"(?P<who>guests|people|kids|children|attendees|adults)$",
+    re.I,
+)
+
+
+# Events the user holds, whose guests they count: of one the known facts or the message before named
+HOSTED = frozenset(
+    word_list("wedding party dinner lunch birthday reunion retreat ceremony launch offsite conference graduation camp")
+)
+
+
+def headcount(clause: str, context: Context) -> list[str] | None:
+    """ "About 140 guests." said of the event the user holds that the known facts or the message before name:
+    how many it will have."""
+    match = _HEADCOUNT_ALONE.match(clause)
+    if match is None or context.event not in HOSTED or not context.event_known:
+        return None  # "Went to a concert last night. About 20000 people.": no event of the user's to come
+    return [f"The user's {context.event} will have {clause[0].lower()}{clause[1:]}"]

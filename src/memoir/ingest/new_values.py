@@ -12,13 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memoir.ingest.ages import still_before
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.fact_words import alike_stems, counts_people, other_of_kind, subject_of, with_aliases
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.stemming import stem, stem_set, stems
-from memoir.ingest.topics import still_before, topics
+from memoir.ingest.topics import topics
 from memoir.ingest.values import Value
 
 __all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "moving_home", "new_value", "of_a_job"]

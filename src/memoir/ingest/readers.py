@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from memoir.index.keyword import terms
+from memoir.ingest.events_named import HOSTED, headcount
 from memoir.ingest.introductions import NAME, introduction, self_description
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS, word_list
 from memoir.ingest.person import others, third_person
@@ -286,27 +287,7 @@ _OF_AN_EVENT = frozenset(
 )
 
 
-_HEADCOUNT_ALONE = re.compile(
-    r"^(?:(?:about|around|roughly|maybe|over|nearly|almost|at least|just|like|only)\s+)?(?P<n>\d[\d,]*)\s+"
-    r"(?P<who>guests|people|kids|children|attendees|adults)$",
-    re.I,
-)
-
-
-# Events the user holds, whose guests they count: of one the known facts or the message before named
-_HOSTED = frozenset(
-    word_list("wedding party dinner lunch birthday reunion retreat ceremony launch offsite conference graduation camp")
-)
 _OF_AN_EVENT_KNOWN = frozenset(word_list("date venue theme dress code colours colors guest list"))
-
-
-def headcount(clause: str, context: Context) -> list[str] | None:
-    """ "About 140 guests." said of the event the user holds that the known facts or the message before name:
-    how many it will have."""
-    match = _HEADCOUNT_ALONE.match(clause)
-    if match is None or context.event not in _HOSTED or not context.event_known:
-        return None  # "Went to a concert last night. About 20000 people.": no event of the user's to come
-    return [f"The user's {context.event} will have {clause[0].lower()}{clause[1:]}"]
 
 
 # A relation typed without "my", as a clause's subject: "wife works in pharmacy", "Daughter starts school in June"
@@ -345,7 +326,7 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
         return None
     # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
     of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
-    of_event = of_event and (context.event in _HOSTED or what.lower() not in _TERSE_OWN)  # not the holidays' budget
+    of_event = of_event and (context.event in HOSTED or what.lower() not in _TERSE_OWN)  # not the holidays' budget
     if not det and not (
         context.first_person
         or context.important

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memoir.index.keyword import terms
+from memoir.ingest.ages import with_listed_age
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.done_to import stopped_taking
@@ -70,7 +71,6 @@ from memoir.ingest.restated import (
 )
 from memoir.ingest.settling import settle
 from memoir.ingest.stemming import stem, stems
-from memoir.ingest.topics import with_listed_age
 from memoir.ingest.values import WEEKDAYS, Value, values
 from memoir.model.memory import normalise_content
 

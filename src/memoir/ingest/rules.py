@@ -34,11 +34,12 @@ from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
-from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences, squeezed
+from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
 from memoir.ingest.unsaid import NO_MORE_FOR_ME
 from memoir.ingest.values import values
+from memoir.ingest.written import squeezed
 
 __all__ = [
     "Statement",

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 from memoir.ingest.lexicon import DIETS, PEOPLE, word_list
 from memoir.ingest.workplaces import names_a_job
+from memoir.ingest.written import squeezed, written_out
 
-__all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences", "squeezed"]
+__all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
 
 _ABBREVIATIONS = frozenset(
     [
@@ -205,38 +206,6 @@ class Sentence:
     change: bool = False  # an opener announced a change ("actually", "change of plan")
 
 
-# People type fast: "gonna", "im", "dont", a lower-case "i". Read as written out.
-_INFORMAL = {
-    "gonna": "going to",
-    "hav": "have",
-    "wanna": "want to",
-    "gotta": "have to",
-    "im": "I'm",
-    "ive": "I've",
-    "dont": "don't",
-    "didnt": "didn't",
-    "doesnt": "doesn't",
-    "cant": "can't",
-    "wont": "won't",
-    "isnt": "isn't",
-    "i": "I",
-    "i'm": "I'm",
-    "i've": "I've",
-    "i'll": "I'll",
-    "i'd": "I'd",
-}
-_INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
-# An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)".
-_ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")
-
-
-def written_out(text: str) -> str:
-    """`text` with informal spellings written out and chatty asides in brackets left out."""
-    text = _ASIDE.sub("", text)
-    # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
-    return _INFORMAL_WORD.sub(lambda match: _INFORMAL.get(match.group(0).lower(), match.group(0)), text)
-
-
 def _pieces(text: str) -> list[str]:
     """`text` cut at sentence ends, gluing back cuts after an abbreviation or inside a number."""
     pieces: list[str] = []
@@ -325,17 +294,6 @@ def _open(text: str) -> tuple[str, bool, bool]:
             return text.strip(), important, change
         change = change or opener.group("change") is not None
         text = text[opener.end() :]
-
-
-# Runs of blanks read as one: several patterns try each position of a run, and a message padded
-# with thousands of spaces inside a sentence took seconds (4,000: 7 s), quadratically more.
-_BLANKS = re.compile(r"[^\S\n]{2,}")
-_NEWLINES = re.compile(r"\n\s*\n\s*")
-
-
-def squeezed(text: str) -> str:
-    """A message with each run of blanks one blank, and each run of empty lines one."""
-    return _NEWLINES.sub("\n\n", _BLANKS.sub(" ", text))
 
 
 def sentences(text: str) -> list[Sentence]:

@@ -12,19 +12,17 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memoir.ingest.ages import LISTED_AGE, still_before, with_listed_age
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
 from memoir.ingest.topics import (
     FULL_NAME,
-    LISTED_AGE,
     Topic,
     as_named,
     job_words,
     relation_named,
-    still_before,
     topics,
-    with_listed_age,
 )
 from memoir.ingest.workplaces import employer, workplace
 from memoir.model.memory import normalise_content

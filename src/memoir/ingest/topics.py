@@ -42,9 +42,7 @@ __all__ = [
     "as_named",
     "job_words",
     "relation_named",
-    "still_before",
     "topics",
-    "with_listed_age",
 ]
 
 _NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
@@ -202,22 +200,10 @@ _TOGETHER = re.compile(r"^The user and (?:their \w+ )?(?-i:[A-Z])[\w'-]+ are (?P
 
 
 FULL_NAME = re.compile(r"^the user is (?P<first>(?-i:[A-Z][a-z]+)) (?P<last>(?-i:[A-Z][a-z]+))(?: now)?(?:,|$)", re.I)
+
+
 # An age given in brackets after a name, as lists of children are written
 LISTED_AGE = re.compile(r"\b(?P<name>(?-i:[A-Z])[a-z]+)\s*\((?P<n>\d{1,2})\)")
-
-
-def with_listed_age(fact: str, statement: str) -> str | None:
-    """The fact with one person's age of its list corrected, where the statement gives it ("Tobe is 6 now" of
-    "two children, Chidera (9) and Tobe (5)"), or None."""
-    for age in (t for t in topics(statement) if t.attribute == "age" and t.value.isdigit()):
-        listed = next((m for m in LISTED_AGE.finditer(fact) if m.group("name").lower() == age.subject), None)
-        # of the one so named: "Isla is 9", not "Isla's friend is 9" or "The user's niece Isla is 3"
-        plain = re.match(
-            rf"{re.escape(age.subject)}(?:\s+(?:is|turned|turns|just turned|will be)|['’]s)\s+\d", statement, re.I
-        )
-        if listed and plain:
-            return f"{fact[: listed.start('n')]}{age.value}{fact[listed.end('n') :]}"
-    return None
 
 
 @dataclass(frozen=True)
@@ -300,15 +286,6 @@ def topics(fact: str) -> tuple[Topic, ...]:
     if possessive and single and not any(t.attribute != "relation" for t in found):
         found.extend(_possessive(possessive.group("s"), possessive.group("v")))
     return tuple(found)
-
-
-_TURNING = re.compile(r"\b(?:is turning|turns|will turn|will be)\s+(?P<n>\d{1,3})\b(?!\s*(?:years? ago|months?))", re.I)
-
-
-def still_before(known: str, age: str) -> bool:
-    """Is `age` the one a fact says someone has until a birthday to come ("Poppy is turning 10 next month": 9)?"""
-    turning = _TURNING.search(known)
-    return turning is not None and age.isdigit() and int(age) == int(turning.group("n")) - 1
 
 
 _THEN = re.compile(r"\b(?:when|ago|back in|back then|in (?:19|20)\d\d|used to|before)\b", re.I)
