@@ -839,7 +839,11 @@ def test_the_rules_read_a_message_as_far_as_a_chat_message_goes(start: int, past
         ("Need a meal plan that isn't rabbit food.", []),
         ("need a vegetarian dinner idea for tonight", []),
         ("I need an itinerary that's not too much walking", []),
-        ("I need a new car", ["The user needs a new car"]),
+        ("I need a new car", []),  # what the user needs, told an assistant, is asked of it
+        (
+            "I need speech therapy after my stroke, twice a week",
+            ["The user needs speech therapy after their stroke, twice a week"],
+        ),
         ("getting a KeyError in my python dict code, can you check?", []),
         ("my commute is killing me", []),
         ("I need one day off or I'll lose the plot", []),
@@ -848,12 +852,13 @@ def test_the_rules_read_a_message_as_far_as_a_chat_message_goes(start: int, past
         ("Just wondering, I'm not planning to.", []),
         ("Sorry, I've just realised I typed the wrong name", []),
         ("Let me send the final version to Ngozi tomorrow.", []),
-        ("I called him 3 times, nothing happened.", ["The user called him 3 times, nothing happened"]),
+        # whom the user called, the message before said: alone, the fact tells nothing of anyone
+        ("I called him 3 times, nothing happened.", []),
         ("My team lead Rakesh will be happy", []),
         # whose name "his name is …" gives: the person named by relation alone before it
         (
             "I need to write a complaint to my landlord. His name is Herr Vogel.",
-            ["The user needs to write a complaint to their landlord", "The user's landlord's name is Herr Vogel"],
+            ["The user's landlord's name is Herr Vogel"],
         ),
         ("Her number I will add myself.", []),  # the user's doing, told object first
         ("Yes put my sister Ngozi.", ["The user's sister is Ngozi"]),  # asks the assistant: no past
@@ -1083,10 +1088,7 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         # his name, given in the message after the one that named him
         (
             ["I need to write a complaint to my landlord, the heating is broken.", "His name is Herr Vogel."],
-            [
-                "The user needs to write a complaint to their landlord",
-                "The user's landlord's name is Herr Vogel",
-            ],
+            ["The user's landlord's name is Herr Vogel"],
         ),
         # "he" opening a message: the man the message before named last, never a woman
         (
@@ -1269,7 +1271,7 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         # a count corrected or revised by what it counts, whatever else the sentence says ("blind2")
         (
             ["I have 3 grandchildren, all grown now.", "Sorry, I tell a lie — it is 4 grandchildren."],
-            ["The user has 4 grandchildren"],
+            ["The user has 4 grandchildren, all grown now"],  # what else was said of them stays
         ),
         (
             [

@@ -134,7 +134,11 @@ from tests.unit.test_fact_rules import settle
                 "and got the job. hanbit international school in bundang, starting aug. last day at the hagwon is "
                 "july 31",
             ],
-            ["The user got the job, hanbit international school in bundang"],
+            [
+                "The user got the job, hanbit international school in bundang",
+                "The user has lived in seoul for 6 years",
+                "The user is American",
+            ],
         ),
         (
             [
@@ -149,7 +153,10 @@ from tests.unit.test_fact_rules import settle
                 "also our fiat 500 is a joke with a pram we literally cant fit anything in the boot",
                 "went with the octavia estate, 2019 one, the boot is massive. picked it up today",
             ],
-            ["The user's fiat 500 is a joke with a pram the user literally can't fit anything in the boot"],
+            [
+                "The user went with the octavia estate",
+                "The user's fiat 500 is a joke with a pram the user literally can't fit anything in the boot",
+            ],
         ),
         # a new value said of someone by name changes only what is known of them
         (

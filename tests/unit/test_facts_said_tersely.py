@@ -40,7 +40,7 @@ from tests.unit.test_fact_rules import settle
         # Said without "I"
         ("own a bike shop in portland, SE division.", ["The user owns a bike shop in portland, SE division"]),
         ("teaching at a hagwon in mapo.", ["The user is teaching at a hagwon in mapo"]),
-        ("doin the 16:8 fasting thing now.", ["The user is doin the 16:8 fasting thing now"]),
+        ("doin the 16:8 fasting thing now.", ["The user is doing the 16:8 fasting thing now"]),
         (
             "married to a korean citizen (min-ji) since last yr.",
             ["The user is married to a korean citizen (min-ji) since last yr"],
@@ -68,7 +68,7 @@ from tests.unit.test_fact_rules import settle
         ),
         # A request typed without its article asks the assistant; a choice is no job ("went" is no "-ent" role)
         ("need cheap cpap cleaning tips.", []),
-        ("need a new car", ["The user needs a new car"]),
+        ("need a new car", []),
         ("Went with the LandCruiser in the end.", ["The user went with the LandCruiser in the end"]),
         # Near misses: a request, a name that opens with a past verb, nothing owned, a day at home
         ("send my mum a card every week.", []),
@@ -247,7 +247,7 @@ def test_a_change_said_as_the_blind4_set_said_it_replaces_the_old_value(turns: l
             ["need post-op physio twice a week after my ACL surgery"],
             ["The user needs post-op physio twice a week after their ACL surgery"],
         ),
-        (["need plan b"], ["The user needs plan b"]),
+        (["need plan b"], []),
         (
             ["booked Dr Patel for Tuesday. He is a cardiologist."],
             ["Dr Patel is a cardiologist", "The user booked Dr Patel for Tuesday"],

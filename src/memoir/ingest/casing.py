@@ -42,9 +42,17 @@ _KIN = "|".join(sorted(PEOPLE | PETS, key=len, reverse=True))
 _KIN_NAMED = re.compile(
     rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s))"
     rf"(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|"
-    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b)",
+    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came|"
+    r"w|with)\b)",  # "i got my dog peanut w me"
     re.I,
 )
+# last in a sentence, after a comma: "first grandbaby due in march, my daughter keisha 🥹"
+_KIN_NAMED_LAST = re.compile(
+    rf"(?P<kin>,\s+(?:my|our)\s+(?:{_KIN}))\s+(?P<name>(?-i:[a-z]){{3,}})"
+    r"(?=\s*(?:[.!?]|[\U0001F000-\U0001FAFF\u2600-\u27BF]|$))",
+    re.I,
+)
+_SLANG = frozenset(word_list("tbh ngl idk btw omg smh lmao haha hahaha lol xx xox rn fr imo"))
 # What a word naming a thing, not a person, ends with: "my dentist appointment", "my partner visa"
 _A_THING = re.compile(r"(?:ment|tion|sion|ness|ity|ship|ance|ence|age|ure|ism|ing|ed|ly|er|or|al|ic|ous|ful|less)$")
 # Things a relation word names before a verb: "my dog food is", "my partner visa got"
@@ -69,7 +77,7 @@ def cased(text: str, names: Collection[str] = ()) -> str:
     names of the facts known, `names_in`); any other message as it is."""
     if _A_CAPITAL.search(text) is not None:
         return text
-    text = _CALLED.sub(_called, _KIN_NAMED.sub(_kin_named, text))
+    text = _CALLED.sub(_called, _KIN_NAMED_LAST.sub(_kin_named, _KIN_NAMED.sub(_kin_named, text)))
     if not names:
         return text
     return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m, names) else m.group(0), text)
@@ -94,7 +102,7 @@ def _called(match: re.Match[str]) -> str:
 
 def _kin_named(match: re.Match[str]) -> str:
     name = match.group("name")
-    if name.lower() in _NOT_A_NAME or name.lower() in _NOT_NAMES_AFTER_KIN or name.lower() in PEOPLE:
+    if name.lower() in _NOT_A_NAME | _NOT_NAMES_AFTER_KIN | PEOPLE | _SLANG:
         return match.group(0)
     if _A_THING.search(name) or name in _THINGS_AFTER_KIN:  # "my dad working late", "my dentist appointment got"
         return match.group(0)

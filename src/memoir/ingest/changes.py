@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from memoir.ingest.casing import cased
+from memoir.ingest.counts import counted_left
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.done_to import put_on_instead, taken_off
 from memoir.ingest.in_passing import joined_in_passing, named_in_passing
@@ -148,18 +149,38 @@ def read(
     """Every statement sentence of a message, read for its facts and its changes (`before`: the user's
     message before it, whom its pronouns may stand for; `names`: the known facts' names, which a message
     typed in lower case is given its capitals back by, `casing`; `facts`: the live facts' texts, whose ages
-    may say whom a pronoun stands for, `referents.named_by_age`)."""
+    may say whom a pronoun stands for, `referents.named_by_age`, and whose counts what a bare count counts,
+    `counts.counted_left`)."""
     text, before = cased(within_reach(text), names), cased(within_reach(before), names)
-    text = named_by_age(text, before, facts)
+    facts = tuple(facts)
+    text = counted_left(named_by_age(text, before, facts), facts)
     sentences = read_sentences(text, known, before)
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change
     joined = [Reading(s.clause, (s,), message=text) for s in joined_in_passing(text)]
     # "the doctor took me off the old pill. He says the Jardiance works better": unless a statement says it already
+    readings = _without_ages_at_the_end(readings)
     put_on = put_on_instead(text)
     if put_on and not any(put_on.split()[-1] in s.text for r in readings for s in r.statements):
         readings.append(Reading(put_on, (Statement(put_on, clause=put_on),), message=text))
     return joined + readings + [Reading(s.clause, (s,), message=text) for s in passing]
+
+
+_PAST_AGE = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+) was (?:\d{1,3}|[a-z]+teen)(?: years?(?: old)?)?$", re.I)
+
+
+def _without_ages_at_the_end(readings: list[Reading]) -> list[Reading]:
+    """ "Had to put Duke down yesterday. He was 14.": the age of one the message says is gone is part of the loss,
+    no fact of its own kept beside it (it would keep the one gone among the living)."""
+    gone = {w for r in readings if r.gone for s in r.statements for w in re.findall(r"\b[A-Z][\w'-]+", s.text)}
+    if not gone:
+        return readings
+    return [replace(r, statements=tuple(s for s in r.statements if not _aged_gone(s.text, gone))) for r in readings]
+
+
+def _aged_gone(text: str, gone: set[str]) -> bool:
+    aged = _PAST_AGE.match(text)
+    return aged is not None and aged.group("name") in gone
 
 
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:

@@ -21,6 +21,7 @@ import re
 
 from memoir.ingest.done_to import done_to_me, done_to_plans, prescribed
 from memoir.ingest.lexicon import PEOPLE
+from memoir.ingest.spelled_out import spelled_out_clause, spelled_out_sentence
 from memoir.ingest.unsaid import continued
 from memoir.ingest.values import NUMBER_WORDS
 
@@ -64,6 +65,7 @@ def plain_sentence(text: str) -> str:
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
     text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", prescribed(continued(text)))  # "The new A1c came back: 7.2"
     text = _NEW_ONE.sub(_new_one, text)  # "we found our new CTO: Elena, ex-N26"
+    text = spelled_out_sentence(text)  # "my own restaurant, it will be called Racines"
     return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
 
 
@@ -350,7 +352,9 @@ def plain_clause(clause: str) -> str:
     clause = re.sub(r"^([\w'-]+) and me\b", r"\1 and I", clause, flags=re.I)
     clause = done_to_me(done_to_plans(clause))
     clause = re.sub(r"^(she|he)s\b", r"\1's", clause, flags=re.I)  # "shes 78", typed without its apostrophe
-    clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b)", "with ", clause, flags=re.I)  # "w my friends"
+    # "w my friends", "startin monday w Lone Star"
+    clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b|(?-i:[A-Z]))", "with ", clause, flags=re.I)
+    clause = spelled_out_clause(clause)  # "I have cat", "cs2 is my main game now", "the band is a quartet now"
     clause = _MY_BIRTHDAY.sub(lambda m: f"I am {m.group('n')} now", clause)  # "it was my birthday Thursday, 35 now"
     clause = _TEAM_SIZE.sub(lambda m: f"our team is {m.group('n')} people", clause)  # "we're a team of 9"
     clause = _LOWER_NAMED.sub(lambda m: f"{m.group(1)} {m.group(2).capitalize()} ", clause)  # "daughter zosia is 5"

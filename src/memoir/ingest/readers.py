@@ -178,6 +178,11 @@ def home_area(clause: str, context: Context) -> list[str] | None:
 
 
 _MAX_FRAGMENTS = 16
+_N_IN_THE = re.compile(
+    r"^the user is (?P<n>\w+) in (?:the|our) (?P<group>band|team|group|family|house|household|crew|office|class)"
+    r"(?=,|$)",
+    re.I,
+)
 # ", who is a plumber," inside a clause: said of the one before it (`rules._who_is`), not of the user
 _BETWEEN_COMMAS = re.compile(r",\s+(?:who|which)\b[^,]*,\s+(?=[a-z])")
 
@@ -196,7 +201,11 @@ def user(clause: str, context: Context) -> list[str] | None:
     if re.match(r"^the user is (?:\d+|six|seven|eight|nine|ten|\w+teen|\w+ty)\b", text, re.I) and re.match(
         r"^we", clause, re.I
     ):
-        text = "The user's team is" + text[len("The user is") :]  # "we're six engineers plus a designer"
+        within = _N_IN_THE.match(text)  # "we are 4 in the band": the band's size
+        if within:
+            text = f"The user's {within.group('group').lower()} is {within.group('n')} people{text[within.end() :]}"
+        else:
+            text = "The user's team is" + text[len("The user is") :]  # "we're six engineers plus a designer"
     if context.place:  # "my mother lives there"
         text = re.sub(r"\b(lives?|is|are|works?|moved|stays?) there\b", rf"\1 in {context.place}", text)
     head, *fragments = re.split(r",\s+", _BETWEEN_COMMAS.sub(" ", text))
@@ -234,7 +243,7 @@ def _fragment(head: str, fragment: str) -> list[str]:
         return [head, f"The user's {family.group('rel')} {family.group('name')} {family.group('rest')}"]
     if (
         re.match(r"^(?:which|who|whom|that|lol|haha|thank|thanks)\b", fragment, re.I)
-        or re.search(r"\b(?:it|them|that|this)$", fragment, re.I)
+        or re.search(r"\b(?:it|them|that|this|him|her|one|ones)(?:\s+(?:lol|haha+|tbh|ngl))?[.!]*$", fragment, re.I)
         or not _says_something(fragment)
     ):
         return [head]  # ", which is brutal", ", lovely but so slow", ", never liked it": an opinion, not the fact

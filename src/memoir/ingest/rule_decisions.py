@@ -69,7 +69,7 @@ from memoir.ingest.restated import (
     upgraded,
     upgraded_text,
 )
-from memoir.ingest.settling import settle
+from memoir.ingest.settling import recounted, settle
 from memoir.ingest.stemming import stem, stems
 from memoir.ingest.values import WEEKDAYS, Value, values
 from memoir.model.memory import normalise_content
@@ -312,7 +312,9 @@ def _replacement(
             named = with_aliases(known.stems)  # "race" of a half marathon
             more = {w for w in more if stem(w) not in named and not w.startswith(old.lower())}
             if more - _CHANGE_WORDS - _HOW - _FROM_WHEN - {"user", "user's"}:
-                return reading.statements[index].text, {index}
+                text = reading.statements[index].text
+                recount = any(t.attribute.startswith("count of ") for t in known.topics)
+                return (recounted(known.text, text) if recount else text), {index}
         return swap_kind(known.text, value, reading.text), set(carrying)
     if how == "retracted":
         # "I no longer go on Thursdays, it's Mondays and Saturdays now": a schedule's new value takes the

@@ -369,7 +369,7 @@ def _tidy(text: str, changing: bool) -> str:
     text = re.sub(r",?\s+(?:which|who)\s+.*$", "", text)
     text = re.sub(r",\s+(?:what|which|how many|how much|any)\s+[a-z]+(?:\s+[a-z]+)?\??$", "", text)  # ", what parts"
     text = re.sub(r"\s+(?:after|before|with|for|about|at|on|in|into|from)\s+(?:it|them|that|this)$", "", text)
-    text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl)\b", "", text, flags=re.I)
+    text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl|no cap|fr)\b", "", text, flags=re.I)
     text = re.sub(r"\s+(?:then|though|anyway)$", "", text, flags=re.I)
     text = " ".join(text.split()).strip(" ,;:-—–")
     if len(text) > MAX_CHARS:

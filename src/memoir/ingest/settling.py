@@ -16,6 +16,7 @@ from memoir.ingest.ages import LISTED_AGE, still_before, with_listed_age
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
+from memoir.ingest.stemming import stems
 from memoir.ingest.topics import (
     FULL_NAME,
     Topic,
@@ -24,10 +25,11 @@ from memoir.ingest.topics import (
     relation_named,
     topics,
 )
+from memoir.ingest.values import values
 from memoir.ingest.workplaces import employer, workplace
 from memoir.model.memory import normalise_content
 
-__all__ = ["settle"]
+__all__ = ["recounted", "settle"]
 
 
 def settle(statement: Statement, live: list[Known]) -> list[Decision]:
@@ -141,6 +143,8 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
             return merged
     if listed := with_listed_age(known.text, text):  # "Isla (8)" of three kids, after "she's 9": the list stays
         return listed
+    if any(t.attribute.startswith("count of ") for t in mine):
+        return recounted(known.text, text)
     if renamed := _renamed_in(known.text, mine, text):  # "a band called Los Faros", then "We're Marea Alta now"
         return renamed
     # A new employer said without a job keeps the old job: "since joining Flipkart" of a backend dev at Infosys
@@ -151,6 +155,22 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
     if promoted and (where := workplace(known.text)) and workplace(text) is None:
         return f"{text.rstrip('.!')} {where}"
     return _as_known(text, known)
+
+
+def recounted(known: str, text: str) -> str:
+    """A new count keeps what the old fact said of the things counted besides how many: "… eight plants, all
+    Moneymaker, in the glasshouse, except two outside" recounted as "six plants left now, all in the glasshouse"
+    keeps "all Moneymaker" (not "except two outside", a count of its own, nor what the new one says)."""
+    said = stems(text)
+    kept = [
+        part
+        for part in re.split(r",\s+", known)[1:]
+        if not re.search(r"\d", part)
+        and not any(v.kind in ("number", "date", "time", "weekday") for v in values(part))
+        and stems(part)
+        and not stems(part) <= said
+    ]
+    return ", ".join([text.rstrip(".!"), *kept])
 
 
 def _job_moved(known: str, new_employer: str) -> str | None:
@@ -175,9 +195,10 @@ _AS_ROLE = re.compile(r"\s+as\s+(?:an?\s+)?[\w-]+(?:\s+[\w-]+){0,3}$")
 
 
 def _renamed_in(known: str, mine: Sequence[Topic], text: str) -> str | None:
-    """The known fact with a thing's new name where it says the old one as part of more ("The user is a bass
-    player in a band called Los Faros here in CDMX" after "The user's band is Marea Alta now"), or None."""
-    for topic in (t for t in mine if t.attribute == "name"):
+    """The known fact with a thing's new name (or size) where it says the old one as part of more ("The user is a
+    bass player in a band called Los Faros here in CDMX" after "The user's band is Marea Alta now"; "… plays with a
+    trio called Low Tide" after "the band is a quartet now"), or None."""
+    for topic in (t for t in mine if t.attribute in ("name", "size")):
         old = next((o for o in topics(known) if o.key == topic.key and o.value != topic.value), None)
         new = re.search(re.escape(topic.value).replace(r"\ ", r"\s+"), text, re.I)
         at = re.search(rf"\b{re.escape(old.value)}\b", known, re.I) if old else None

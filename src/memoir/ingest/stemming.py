@@ -65,4 +65,11 @@ def stem_set(words: str) -> frozenset[str]:
 
 def stems(text: str) -> frozenset[str]:
     """The stems of a text's content words ("user" and time words left out), and its numbers ("3 cats": 3)."""
-    return frozenset(stem(w) for w in terms(text) if w not in _NOT_TOPICAL) | frozenset(re.findall(r"\b\d\b", text))
+    return (
+        frozenset(stem(w) for w in terms(text) if w not in _NOT_TOPICAL)
+        | frozenset(re.findall(r"\b\d\b", text))
+        | frozenset(code.lower() for code in _CODE.findall(text))  # "f-6", "k-12": a visa, a grade, as one word
+    )
+
+
+_CODE = re.compile(r"(?<![\w-])[a-z]{1,3}-\d{1,3}(?![\w-])", re.I)

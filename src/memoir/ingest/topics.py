@@ -189,6 +189,7 @@ _COUNTED = re.compile(
     r"\s+(?:more\s+)?(?P<what>[a-z]+)\b(?(kept)(?=\s*(?:,|$|\s+(?:now|only|all|online)\b)))",
     re.I,
 )
+_ENSEMBLE = re.compile(r"\b(?:a|the|our|my|their)\s+(?P<v>duo|trio|quartet|quintet|sextet|septet|octet)\b", re.I)
 _MEASURES = frozenset(
     word_list(
         "seconds minutes hours days nights weeks months years decades times kilos kgs pounds lbs miles kms metres "
@@ -270,6 +271,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
     for listed in LISTED_AGE.finditer(text):  # "three kids, Alfie (11), Isla (8) and Freddie (4)": each one's age
         if not any(t.key == (listed.group("name").lower(), "age") for t in found):
             found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
+    if text.lower().startswith("the user") and (size := _ENSEMBLE.search(text)):  # "a trio called Low Tide"
+        found.append(Topic("user's band", "size", size.group("v").lower()))
     counted = _COUNTED.match(text)
     if counted and counted.group("what").lower() not in _MEASURES:
         # the user's work counts as the user's ("six staff", "our team is eight staff"); a family is its own

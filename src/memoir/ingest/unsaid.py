@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import CONSUMED, DIETS, EVENTS, word_list
+from memoir.ingest.lexicon import CONSUMED, DIETS, EVENTS, NATIONALITIES, word_list
 from memoir.ingest.person import IRREGULAR_PAST
 
 if TYPE_CHECKING:
@@ -26,7 +26,9 @@ _MOOD_ED = (
 # intro", "read my draft": a verb whose past is its own base asks the assistant, unless a time says it is past.
 _PAST_START = re.compile(
     rf"^(?!(?:{_MOOD_ED})\b|let\s+(?:me|us)\b"
-    r"|(?:put|set|read|cut)\b(?!.*\b(?:yesterday|last|ago|earlier|already|this morning|today|before)\b))"
+    r"|(?:put|set|read|cut)\b(?!.*\b(?:yesterday|last|ago|earlier|already|this morning|today|before)\b)"
+    # "-ed" that is no past: "need an alarm routine", "feed the cat"
+    r"|(?:need|feed|speed|breed|bleed|proceed|succeed|exceed|seed|weed|heed|shed|bed|red|embed)\b)"
     r"(?P<verb>[a-z]+ed|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\s+(?P<rest>(?!&)\S.*)$",  # not "spoke & chain", a name
@@ -44,7 +46,10 @@ _PLAN_START = re.compile(
     r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+"
     r"|planning on (?!(?:it|that|this|them|going to bed)\b)\S+"
     # "planning a uni break trip to Tassie in april": an event of the user's
-    rf"|planning (?:a|an|our|my) (?:[\w-]+ ){{0,3}}(?:{'|'.join(sorted(EVENTS))})\b)\b(?!.*\b(?:it|that|this|them)$)",
+    rf"|planning (?:a|an|our|my) (?:[\w-]+ ){{0,3}}(?:{'|'.join(sorted(EVENTS))})\b"
+    # "startin monday w Lone Star Dedicated": a new job, when and where
+    r"|starting (?:on )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tomorrow|next week|next month)"
+    r" (?:with|w|at) (?=(?-i:[A-Z])))\b(?!.*\b(?:it|that|this|them)$)",
     re.I,
 )
 
@@ -55,6 +60,9 @@ _PRESENT_START = re.compile(
     r"^(?:(?:want|wanna)\s+(?!to\b|it\b|this\b|that\b|them\b|some\b|more\b)"
     r"|live\s+in\s+(?!fear|hope|denial|peace|the\b|a\b|my\b)(?=[\w-]+(?:\s+[\w-]+)?\s*$)"
     r"|prefer\s+(?!it\b|this\b|that\b|them\b)"
+    # "need a new car", "need post-op physio twice a week"; not "need help with…", "need to …" (asked of the
+    # assistant, or a to-do)
+    r"|need\s+(?!(?:to|it|this|that|them|you|help|some|any|advice|ideas|tips|a hand|a few|more|your)\b)"
     r"|own\s+(?=(?:a|an|two|three|four|\d+)\s)"  # "own a bike shop in portland", not "own the problem"
     r"|run\s+(?=(?:[\w-]+\s+){1,3}out\s+of\s)"  # "run reefer out of el paso", not "run the tests"
     # "do most maintenance myself", not "do it for me"
@@ -112,13 +120,52 @@ _FIELDS = frozenset(
         "my our this that industry media advertising pharma government politics the army navy service production"
     )
 )
-_ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+[^,]+$", re.I)
+_ABROAD = re.compile(
+    r"^(?P<nat>[a-z]+)\s+in\s+(?P<place>(?!the\b|a\b|my\b)[a-zà-ÿ][\w-]+(?: (?!now\b)[a-zà-ÿ][\w-]+)?)"
+    r"(?:,?\s+(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)(?:\s+now)?)?$",
+    re.I,
+)
+_STAFF = re.compile(
+    r"^(?:(?:so|and|now)\s+)*(?P<n>\d{1,4}|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)\s+"
+    r"(?:on\s+)?(?P<who>staff|employees|workers|engineers|developers|devs)"
+    r"(?P<now>\s+(?:now|rn|atm|at the moment|these days))?(?:\s+(?:plus|besides|not counting|incl\.?)\s+me)?$",
+    re.I,
+)
+# "originally from recife", not "from a small town": a place by name
+_ORIGIN = re.compile(
+    r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+(?!(?:a|an|some)\s|the\s+(?-i:[a-z]))[^,]+$",
+    re.I,
+)
 
 
 def subjectless(clause: str, context: Context) -> list[str] | None:
     """ "Got a tiny studio near the harbour", "Found a teacher near us", "planning to visit my mum in
     May": the user, unsaid. A plan only where it opens the message or nobody else was named: after
-    "My brother finished uni." it may be the brother's."""
+    "My brother finished uni." it may be the brother's. A clause no reading fits whole is read part by
+    part, between its commas: "on e-2 now, married to a korean citizen (min-ji) since last yr"."""
+    found = _subjectless(clause, context)
+    if found is not None or ", " not in clause or _SUBJECT_FIRST.match(clause):
+        return found  # "one of my bonsai, a maple, died in summer heat": the bonsai died, not the user
+    # a need said beside something else is no fact of its own: "working at 7am tomorrow, need an alarm routine"
+    parts = [_subjectless(p, context) for p in re.split(r",\s+", clause)[:_MAX_PARTS] if not _NEED.match(p)]
+    return [fact for facts in parts if facts for fact in facts] or None
+
+
+_STATE_IN = re.compile(
+    r"^(?:licensed|certified|qualified|registered|based|trained|located|stationed|fluent|vaccinated|insured)\s+"
+    r"(?:in|as|at|for|to|with|out of)\s+\S",
+    re.I,
+)
+_SUBJECT_FIRST = re.compile(
+    r"^(?:(?:one|some|all|most|two|three|both|each|none|any|many|several|a few)\s+of|my|our|his|her|their|the|a|an|"
+    r"this|that|these|those|it|he|she|they|we|i|you|everyone|everybody|someone|somebody)\b",
+    re.I,
+)
+_MAX_PARTS = 8  # a pasted list is no clause the user said of themselves
+_NEED = re.compile(r"^(?:(?:and|but|so|just|really)\s+)*need\b", re.I)
+
+
+def _subjectless(clause: str, context: Context) -> list[str] | None:
     from memoir.ingest.readers import user  # the reader of "I …", which imports this module's readers
 
     nobody_else = context.opening or not context.person  # whose, where the message named nobody else
@@ -130,6 +177,15 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     if origin and (context.first_person or context.person is None):  # "originally from recife", as a diet is
         verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
         return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
+    abroad = _ABROAD.match(clause)  # "american in seoul, 6 years now", opening a message: who the user is, and where
+    if abroad and abroad.group("nat").lower() in NATIONALITIES and context.opening and not context.person:
+        place, n = abroad.group("place"), abroad.group("n")
+        home = f"The user has lived in {place} for {n} years" if n else f"The user lives in {place}"
+        return [f"The user is {abroad.group('nat').capitalize()}", home]
+    staff = _STAFF.match(clause)  # "3 on staff rn plus me", "so 4 staff now": the user's headcount
+    if staff and nobody_else:
+        now = " now" if staff.group("now") else ""
+        return [f"The user has {staff.group('n')} {staff.group('who').lower()}{now}"]
     lived = _YEARS_IN.match(clause)  # "3 yrs in berlin": where the user has lived, and how long
     if lived and lived.group("place").split()[0].lower() in _FIELDS:
         lived = None  # "5 years in marketing", "3 yrs in total": a field, a sum
@@ -150,6 +206,8 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
+    if _STATE_IN.match(clause) and nobody_else:  # "licensed in ohio for k-12 english": what the user is
+        return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     lone = _LONE_PAST.match(clause)  # "submitted, got a distinction!!": what came of it is the fact
     if lone and _PAST_START.match(clause[lone.end() :]):
         clause = clause[lone.end() :]

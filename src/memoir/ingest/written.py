@@ -34,12 +34,62 @@ _INFORMAL = {
     "cant": "can't",
     "wont": "won't",
     "isnt": "isn't",
+    "thats": "that's",
+    "hes": "he's",
+    "shes": "she's",
+    "wasnt": "wasn't",
+    "arent": "aren't",
+    "havent": "haven't",
+    "couldnt": "couldn't",
     "i": "I",
     "i'm": "I'm",
     "i've": "I've",
     "i'll": "I'll",
     "i'd": "I'd",
 }
+# Verbs typed without their final "g" ("startin monday w Lone Star", "thinkin bout goin dedicated"): a list, as
+# "cousin", "Berlin" and "within" end so too
+_G_DROPPED = (
+    "startin",
+    "stayin",
+    "goin",
+    "doin",
+    "thinkin",
+    "workin",
+    "drivin",
+    "runnin",
+    "gettin",
+    "tryin",
+    "lookin",
+    "movin",
+    "leavin",
+    "takin",
+    "makin",
+    "comin",
+    "livin",
+    "plannin",
+    "headin",
+    "talkin",
+    "sayin",
+    "trainin",
+    "playin",
+    "teachin",
+    "learnin",
+    "studyin",
+    "sellin",
+    "buyin",
+    "buildin",
+    "flyin",
+    "sleepin",
+    "eatin",
+    "cookin",
+    "bakin",
+    "waitin",
+    "havin",
+)
+_INFORMAL.update({word: f"{word}g" for word in _G_DROPPED})
+_INFORMAL.update({f"{word}'": f"{word}g" for word in _G_DROPPED})
+_INFORMAL["bout"] = "about"
 _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
 # An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)".
 _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")

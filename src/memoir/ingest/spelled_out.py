@@ -1,0 +1,75 @@
+"""Short ways of saying a thing of the user's, spelled out for the readers (`plain` calls these).
+
+People who type fast, or in a second language, leave words out that the readers of "I …" and "my X is …" need:
+"I have cat, her name is Dubu" (its article), "open my own restaurant, it will be called Racines" (the name said
+after a comma), "all my friends moved to cs2 so thats my main game now" (what "that" is), "the band is a quartet
+now" (whose band). Each is put as it would be said in full.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memoir.ingest.lexicon import PEOPLE, PETS, word_list
+
+__all__ = ["spelled_out_clause", "spelled_out_sentence"]
+
+
+def spelled_out_sentence(text: str) -> str:
+    """A sentence with a name said after a comma put with its thing, and "so that's my X" with what it is."""
+    text = _CALLED_AFTER.sub(r"\g<thing> called ", text)  # "my own restaurant, it will be called Racines"
+    return _THATS_MINE.sub(r"\g<lead>\g<x> so \g<x> is \g<mine>", text)  # "moved to cs2 so thats my main game"
+
+
+def spelled_out_clause(clause: str) -> str:
+    """A clause with a pet's article, the user's band, and "X is my Y" put as "my Y is X"."""
+    clause = _THE_BAND.sub("our ", clause)  # "the band is a quartet now": the user's band, as only theirs is sized
+    clause = _NO_ARTICLE.sub(r"\g<v> a ", clause)  # "I have cat, her name is Dubu": a cat, as said in English
+    return _IS_MINE.sub(_mine_is, clause)  # "cs2 is my main game now": the user's main game is cs2
+
+
+# A thing of the user's, its name said after a comma: "open my own restaurant, it will be called Racines", "I started
+# a podcast, it's called Deep Cuts"
+_CALLED_AFTER = re.compile(
+    r"(?P<thing>\b(?:my|our|a|an)\s+(?:[\w-]+\s+){0,2}[\w-]+),\s+(?:it|it's|its|it’s)\s+"
+    r"(?:(?:will be|'ll be|is going to be|is|was|'s)\s+)?(?:called|named)\s+(?=(?-i:[A-Z]))",
+    re.I,
+)
+# What the clause before went to, said to be the user's after "so that's": "all my friends moved to cs2 so thats
+# my main game now" (cs2 is the user's main game), "switched to Notion so that's our wiki now"
+_THATS_MINE = re.compile(
+    r"(?P<lead>\b(?:to|with|on)\s+)(?P<x>[\w-]+(?:\s+[\w-]+)?)\s+so\s+(?:that's|thats|that is|that’s)\s+"
+    r"(?P<mine>(?:my|our)\s+(?:[\w-]+\s+){0,2}[\w-]+(?:\s+now)?)(?=\s*(?:[.!,;]|$))",
+    re.I,
+)
+# A thing said to be the user's one of a kind, the thing first ("cs2 is my main game now", "Notion is our wiki"):
+# put as the user's one ("my main game is cs2 now") for the readers of "my X is Y"; not a person ("Sarah is my
+# sister" is read as said), nor a word pointing elsewhere ("that is my main worry")
+_IS_MINE = re.compile(
+    r"^(?P<x>(?!(?:it|this|that|which|who|what|there|here|he|she|they|everything|nothing|something|work|life|"
+    r"family|health|money|time)\b)[\w-]+(?:\s+[\w-]+)?)\s+is\s+(?P<whose>my|our)\s+"
+    r"(?P<role>(?:(?:main|new|favourite|favorite|go-to|usual|current|daily|only)\s+)?[a-z][\w-]+)"
+    r"(?P<now>\s+now)?(?=\s*(?:[.!,;]|$))",
+    re.I,
+)
+
+
+_IDIOMS = frozenset(word_list("jam thing life passion vibe weakness pleasure everything favourite favorite world"))
+
+
+def _mine_is(match: re.Match[str]) -> str:
+    if match.group("role").split()[-1].lower() in PEOPLE | _IDIOMS:
+        return match.group(0)
+    return f"{match.group('whose')} {match.group('role')} is {match.group('x')}{match.group('now') or ''}"
+
+
+# "the band is a quartet now": only the user's own band is sized so
+_THE_BAND = re.compile(
+    r"^the\s+(?=(?:band|group)\s+(?:is|'s)\s+(?:now\s+)?a\s+(?:duo|trio|quartet|quintet|sextet)\b)", re.I
+)
+# A pet had, said without its article (as people whose first language has none write): "I have cat", "we got dog"
+_NO_ARTICLE = re.compile(
+    rf"\b(?P<v>(?:i|we)\s+(?:have|got|own|adopted|bought|also have))\s+(?=(?:{'|'.join(sorted(PETS))})"
+    r"(?:\s*(?:[,.;!?]|$)|\s+(?:and|named|called|who|that|at home|too)\b))",  # not "dog food", "fish for dinner"
+    re.I,
+)

@@ -1,0 +1,195 @@
+"""Facts that say what they say on their own, the way the `blind3`-`blind5` sets' people spoke (sets written by
+helpers who saw neither the rules nor the other sets), twelfth session.
+
+A kept fact is read later, alone, by a model or a person who never saw the message: "The user buried him under
+the apple tree", "The user has six left now" and "The user needs a window sign" tell them nothing (whom? six of
+what? asked of the assistant, done once answered). What a terse or non-native message leaves unsaid is read as
+meant where that is plain: a count's thing from the one count known, a pet said without its article, a verb
+typed without its "g", a name said after a comma, a clause without its "I" split at its commas.
+
+Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memoir.ingest import extract_by_rules
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # whom the verb acts on, the message before said: alone, the fact tells nothing of anyone
+        ("I buried him under the apple tree where he liked to sit.", []),
+        ("I asked her last week.", []),
+        ("I told her we're too old to be raising a pup.", []),
+        ("I call her mum every day.", ["The user calls her mum every day"]),  # hers, not whom
+        # what a pointing word stands for, said before, and nothing more said
+        ("I make it myself of course.", []),
+        ("I have pulled out the two outside ones.", []),
+        # a need told to an assistant is what the user asks of it; a need of their health stays
+        ("I need a new car", []),
+        ("So we need motels that take dogs.", []),
+        ("need a window sign: tune-up special $89 thru may. make it punchy", []),
+        ("We don't need anything pet-friendly.", []),
+        ("I need speech therapy after my stroke.", ["The user needs speech therapy after their stroke"]),
+        ("Also I need register with Safe Electric.", ["The user needs register with Safe Electric"]),
+        # a comparison with what the message before said, or the moment's constraint
+        ("Room is bigger.", []),
+        ("My flat is more expensive now.", []),
+        ("I am Javier, I am from Valencia.", ["The user's name is Javier", "The user is from Valencia"]),  # no "-er"
+        ("My name is Peter", ["The user's name is Peter"]),
+        ("My son is older than my daughter.", ["The user's son is older than the user's daughter"]),
+        ("I can't swap.", []),
+        ("I can't leave before friday.", []),
+        ("I cannot kneel for long.", ["The user cannot kneel for long"]),
+        ("I can't eat gluten.", ["The user can't eat gluten"]),
+        # "-eed" is no past tense
+        ("need an alarm routine", []),
+    ],
+)
+def test_a_fact_kept_says_what_it_says_without_the_message(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # a clause without its "I", read part by part between its commas where no reading fits it whole
+        (
+            "also visa stuff. on e-2 now, married to a korean citizen (min-ji) since last yr.",
+            ["The user is married to a korean citizen (min-ji) since last yr"],
+        ),
+        ("working at 7am tomorrow, need an alarm routine", []),  # a need beside is no fact of its own
+        ("one of my bonsai, a maple, died in summer heat.", []),  # the bonsai died, not the user
+        ("originally from a small town, nothing special", []),
+        # who the user is, and where, opening a message
+        (
+            "american in seoul, 6 years now. teaching at a hagwon in mapo.",
+            [
+                "The user is American",
+                "The user has lived in seoul for 6 years",
+                "The user is teaching at a hagwon in mapo",
+            ],
+        ),
+        ("we had italian in boston", ["The user had italian in boston"]),
+        # a state said by its participle
+        ("ma in tesol, licensed in ohio for k-12 english. 38", ["The user is licensed in ohio for k-12 english"]),
+        # how many work for the user, however tersely
+        ("3 on staff rn plus me.", ["The user has 3 staff now"]),
+        (
+            "hired the mechanic. tomas. starts mon. so 4 staff now",
+            ["The user hired the mechanic, tomas", "The user has 4 staff now"],
+        ),
+        # verbs typed without their "g"; "w" before a name
+        (
+            "well i did it. startin monday w Lone Star Dedicated, el paso to dallas and back, home every weekend",
+            ["The user is starting monday with Lone Star Dedicated, el paso to dallas and back, home every weekend"],
+        ),
+        (
+            "I live in Dublin and my cousin lives in Berlin",
+            ["The user lives in Dublin", "The user's cousin lives in Berlin"],
+        ),
+        # after "so": a clause of its own, typed without its apostrophe
+        ("its my older brothers old pc lol, im 15 so cant exactly afford a new one", ["The user is 15"]),
+        # what the clause before went to, said to be the user's; a thing's name said after it
+        (
+            "all my friends moved to cs2 so thats my main game now, uninstalled the other one lol.",
+            ["The user's main game is cs2 now"],
+        ),
+        ("Valorant is my main game", ["The user's main game is Valorant"]),
+        ("Baking is my jam!", ["The user likes baking"]),
+        ("Sarah is my sister", ["Sarah is the user's sister"]),
+        (
+            "Now I prepare to open my own restaurant, it will be called Racines.",
+            ["The user prepares to open their own restaurant called Racines"],
+        ),
+        ("I started a podcast, it's called Deep Cuts", ["The user started a podcast called Deep Cuts"]),
+        # a pet said without its article, not a food
+        ("Oh, I have cat, her name is Dubu.", ["The user has a cat", "The user's cat's name is Dubu"]),
+        ("I have dog food", ["The user has dog food"]),
+        # the band's size, and a fragment that points elsewhere left out
+        ("we are 4 in the band", ["The user's band is 4 people"]),
+        (
+            "bring my corgi noodle to the shop every day, customers love him lol.",
+            ["The user brings their corgi noodle to the shop every day"],
+        ),
+    ],
+)
+def test_what_a_terse_or_non_native_message_leaves_unsaid_is_read_as_meant(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a count said without what it counts is of the one count known, and keeps what was said of them
+        (
+            [
+                "I have eight plants, all Moneymaker, in the glasshouse, except two that are outside by the fence.",
+                "I have pulled out the two outside ones. So I have six left now, all in the glasshouse.",
+            ],
+            ["The user has six plants left now, all in the glasshouse, all Moneymaker"],
+        ),
+        # two counts known: the one the message names, or none
+        (
+            ["I have eight plants.", "I keep four hens.", "Six left now."],
+            ["The user has eight plants", "The user keeps four hens"],
+        ),
+        # the age of one the message says is gone is part of the loss, not a fact of the living
+        (
+            ["Our old border collie Duke follows me out every morning.", "Had to put Duke down yesterday. He was 14."],
+            ["The user had to put Duke down yesterday"],
+        ),
+        # a band's size changes as a name does, the rest of the fact kept
+        (
+            [
+                "I play with a trio called Low Tide (piano, bass, drums).",
+                "And the band is a quartet now: we added Simone.",
+            ],
+            ["The user added Simone", "The user plays with a quartet called Low Tide (piano, bass, drums)"],
+        ),
+        # a habit of taking something somewhere is no change ("bring" moves a date only: "brought forward")
+        (
+            ["own a bike shop in portland, SE division.", "bring my corgi noodle to the shop every day"],
+            [
+                "The user brings their corgi noodle to the shop every day",
+                "The user owns a bike shop in portland, SE division",
+            ],
+        ),
+        (
+            ["Our offsite is in Porto on 3 May.", "The offsite got brought forward to 26 April."],
+            ["The user's offsite is in Porto on 26 April"],
+        ),
+        # a code of letters and digits is one word: "got the f-6" is new beside "6 years"
+        (
+            ["american in seoul, 6 years now.", "got the f-6!! approved today."],
+            ["The user got the f-6", "The user has lived in seoul for 6 years", "The user is American"],
+        ),
+        # whom the verb acts on, named in the fact
+        (
+            ["My husband Yaw works in Accra.", "And Yaw's company has posted him to Kumasi for six months."],
+            [
+                "The user's husband is Yaw",
+                "Yaw works in Accra",
+                "Yaw's company has posted him to Kumasi for six months",
+            ],
+        ),
+        # a name after a comma, last in the sentence, typed in lower case
+        (
+            ["home is el paso btw. first grandbaby due in march, my daughter keisha 🥹"],
+            ["The user's daughter is Keisha"],
+        ),
+        (["went to the park, my son tbh"], ["The user went to the park"]),
+        (["i got my dog peanut w me, shes a chihuahua"], ["Peanut is a chihuahua", "The user's dog is Peanut"]),
+        # "cs2 is my main game now" replaces what was the main game
+        (
+            ["valorant is my main game", "ngl all my friends moved to cs2 so thats my main game now"],
+            ["The user's main game is cs2 now"],
+        ),
+    ],
+)
+def test_what_is_known_says_what_a_short_message_meant(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
