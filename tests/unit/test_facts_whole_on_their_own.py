@@ -46,6 +46,11 @@ from tests.unit.test_fact_rules import settle
         ("I can't leave before friday.", []),
         ("I cannot kneel for long.", ["The user cannot kneel for long"]),
         ("I can't eat gluten.", ["The user can't eat gluten"]),
+        # what someone says "it" is, the message before said; a plan of the moment, however emphatic
+        ("My dad says it's a loan.", []),
+        ("My landlord said it's going up to 1500 a month.", ["The user's landlord said it's going up to 1500 a month"]),
+        ("I'm literally going to fail.", []),
+        ("I'm literally going to move to Berlin in May.", ["The user is literally going to move to Berlin in May"]),
         # "-eed" is no past tense
         ("need an alarm routine", []),
     ],
@@ -193,3 +198,120 @@ def test_what_a_terse_or_non_native_message_leaves_unsaid_is_read_as_meant(said:
 )
 def test_what_is_known_says_what_a_short_message_meant(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+# Near misses of these classes, from a hostile review of the first version (a helper given the commit: about
+# 1,100 written messages and conversations, 3,300 generated; 128 wrong readings, by class, each narrowed).
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # a job or a name ending in "-er" is no comparison; the comparatives are a list
+        ("I am engineer", ["The user is engineer"]),
+        ("my husband is peter", ["The user's husband is peter"]),
+        ("I'm a pensioner", ["The user is a pensioner"]),
+        # a need of health, diet, faith or papers stays, however named
+        ("I need chemotherapy every three weeks", ["The user needs chemotherapy every three weeks"]),
+        ("I need blood thinners", ["The user needs blood thinners"]),
+        ("I need halal food", ["The user needs halal food"]),
+        # an apology beside a fact is cut from it, not the fact; a name with "Sorry" in it stays
+        ("I'm dyslexic, sorry for the typos", ["The user is dyslexic"]),
+        ("I own Sorry Not Sorry Bakery", ["The user owns Sorry Not Sorry Bakery"]),
+        # a lasting constraint with a time in it stays
+        ("I can't leave work before 5", ["The user can't leave work before 5"]),
+        ("I can't go near nuts, this allergy is serious", ["The user can't go near nuts, this allergy is serious"]),
+        ("I need to pray 5 times a day", ["The user needs to pray 5 times a day"]),
+        # whom the user cares for or has been with says who the user is, named or not
+        ("I care for him full time since his stroke.", ["The user cares for him full time since his stroke"]),
+        ("I've been with him for 12 years.", ["The user has been with him for 12 years"]),
+        # whom "her" or "him" stands for, where the message named them
+        (
+            "My mum has dementia so I visit her every day",
+            ["The user's mum has dementia", "The user visits the user's mum every day"],
+        ),
+        # what follows "so" stays the first clause's, however typed
+        ("I'm on blood thinners so cant take ibuprofen", ["The user is on blood thinners so can't take ibuprofen"]),
+        ("I'm Muslim so cant eat pork", ["The user is Muslim so can't eat pork"]),
+        # clauses of someone else's, a meal, a client's headcount: not the user's
+        ("Sister's wedding yesterday, married to a dutch guy now", []),
+        ("new neighbour, retired teacher, lives alone with 3 cats", []),
+        ("italian in york, best pasta ever", []),
+        ("chinese in soho tonight", []),
+        ("born in the uk", ["The user was born in the uk"]),
+        ("raised in a small town in ohio", ["The user was raised in a small town in ohio"]),
+        ("feed the cat twice a day", ["The user feeds the cat twice a day"]),
+        # a "bout" is a bout; a capitalised "Makin" or "Goin Road" is a name; "W" is a letter of an address
+        ("I'm recovering from a bout of pneumonia.", ["The user is recovering from a bout of pneumonia"]),
+        ("My manager is Rachel Makin", ["The user's manager is Rachel Makin"]),
+        ("I live on Goin Road", ["The user lives on Goin Road"]),
+        ("I live at 120 W Broadway.", ["The user lives at 120 W Broadway"]),
+        ("I have no cap on my overtime", ["The user has no cap on their overtime"]),
+        # a name said after a comma names what the user made or has, not whatever "my X" came last
+        (
+            "I'm reading a book by my favourite author, it's called Dune.",
+            ["The user is reading a book by their favourite author"],
+        ),
+        (
+            "I live in a small town near my parents, it's called Hebden Bridge",
+            ["The user lives in a small town near their parents"],
+        ),
+        # "so that's my X" of a person, or of an evening, is no identity
+        ("I was talking to my boss so that's my evening ruined", ["The user was talking to their boss"]),
+        ("I moved in with my boyfriend so that's my home now", ["The user moved in with their boyfriend"]),
+        ("Cleaning is my job.", []),
+        # someone else's band, a band seen, food: not the user's
+        ("I saw Nirvana live, the band is a trio", ["The user saw Nirvana live"]),
+        ("We got fish and chips tonight.", ["The user got fish and chips tonight"]),
+        ("I have cat and dog allergy", ["The user has cat and dog allergy"]),
+    ],
+)
+def test_near_misses_of_these_classes_are_read_as_before(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a bare count is fewer of one thing known, not of people, not money till payday, not of a mixed count
+        (["I have 2 kids", "I get 25 days of annual leave", "I have 5 left"], None),
+        (["I have 2 kids", "I only have 20 left till payday"], None),
+        (["I have 3 cats and 2 dogs", "2 left now, sadly"], None),
+        (["I have 12 hens", "a fox got two, I have 10 left"], ["The user has 10 hens left"]),
+        (["I have 3 cats.", "My prescription ran out, I only have 2 left, need a refill."], None),
+        (["I have 4 rental properties.", "I sold one, so I have 3 left."], ["The user has 3 rental properties left"]),
+        # what all of them were holds of fewer, not of more
+        (
+            ["I have 3 grandchildren, all grown now.", "Sorry, I tell a lie — it is 4 grandchildren."],
+            ["The user has 4 grandchildren"],
+        ),
+        # someone else's band, or one booked, leaves the user's band's size
+        (["I play in a trio called Low Tide", "My sister plays in a quintet"], None),
+        (["I play with a trio called Low Tide", "We booked a duo for the wedding"], None),
+        # a date brought to a month, a weekday or earlier is a change
+        (
+            ["My surgery is on March 20.", "The hospital brought my surgery to March 5."],
+            ["The user's surgery is on March 5"],
+        ),
+        (["Our meeting is on Tuesday.", "They brought the meeting to Monday."], ["The user's meeting is on Monday"]),
+        # the age of the one gone, not of the one beside them
+        (
+            ["Max and Bella are my dogs.", "We had to put Max down and Bella was 9."],
+            ["Bella was 9", "The user had to put Max down"],
+        ),
+        # a word after "my son" or "my dog" that is no name stays a word
+        (["we moved to leeds last year. he got a job at tesco, my son wow."], ["The user moved to leeds last year"]),
+        (
+            ["my husband along with his brother owns a garage"],
+            ["The user's husband along with his brother owns a garage"],
+        ),
+        (["i got my dog asleep w me, shes a chihuahua"], ["The user's dog is a chihuahua"]),
+        # someone else's clause after a comma moves no one
+        (["I live in London.", "old roommate Ben, works as a pilot now, based in Dubai"], ["The user lives in London"]),
+        (["I have 5 employees.", "client is acme corp, 30 employees"], ["The user has 5 employees"]),
+    ],
+)
+def test_near_misses_leave_what_is_known(turns: list[str], facts: list[str] | None) -> None:
+    """(None: what the first messages said stays, whatever else the last adds.)"""
+    if facts is None:
+        assert set(settle(turns[:-1])) <= set(settle(turns))
+    else:
+        assert settle(turns) == facts

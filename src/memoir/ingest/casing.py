@@ -42,8 +42,8 @@ _KIN = "|".join(sorted(PEOPLE | PETS, key=len, reverse=True))
 _KIN_NAMED = re.compile(
     rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s))"
     rf"(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|"
-    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came|"
-    r"w|with)\b)",  # "i got my dog peanut w me"
+    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b"
+    r"|\s+(?:w|with)\s+(?:me|us)\b)",  # "i got my dog peanut w me" (not "my husband along with his brother")
     re.I,
 )
 # last in a sentence, after a comma: "first grandbaby due in march, my daughter keisha 🥹"
@@ -52,7 +52,14 @@ _KIN_NAMED_LAST = re.compile(
     r"(?=\s*(?:[.!?]|[\U0001F000-\U0001FAFF\u2600-\u27BF]|$))",
     re.I,
 )
-_SLANG = frozenset(word_list("tbh ngl idk btw omg smh lmao haha hahaha lol xx xox rn fr imo"))
+# Words said after "my daughter" that are no name of hers: slang, a feeling, a word to the listener
+_SLANG = frozenset(
+    word_list(
+        "tbh ngl idk btw omg smh lmao haha hahaha lol xx xox rn fr imo ugh rip wow mate anyway anyways bless love "
+        "sigh yay yikes oops aww phew hun babe bro dude innit though tho asleep right along away stuck born awake "
+        "alone together included aside instead either neither especially mostly mainly"
+    )
+)
 # What a word naming a thing, not a person, ends with: "my dentist appointment", "my partner visa"
 _A_THING = re.compile(r"(?:ment|tion|sion|ness|ity|ship|ance|ence|age|ure|ism|ing|ed|ly|er|or|al|ic|ous|ful|less)$")
 # Things a relation word names before a verb: "my dog food is", "my partner visa got"

@@ -172,7 +172,14 @@ _PAST_AGE = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'-]+) was (?:\d{1,3}|[a-z]+teen
 def _without_ages_at_the_end(readings: list[Reading]) -> list[Reading]:
     """ "Had to put Duke down yesterday. He was 14.": the age of one the message says is gone is part of the loss,
     no fact of its own kept beside it (it would keep the one gone among the living)."""
-    gone = {w for r in readings if r.gone for s in r.statements for w in re.findall(r"\b[A-Z][\w'-]+", s.text)}
+    gone = {
+        word
+        for r in readings
+        if r.gone
+        for s in r.statements
+        if says_gone(s.clause or s.text)  # "We had to put Max down and Bella was 9": Max is gone, not Bella
+        for word in re.findall(r"\b[A-Z][\w'-]+", s.text)
+    }
     if not gone:
         return readings
     return [replace(r, statements=tuple(s for s in r.statements if not _aged_gone(s.text, gone))) for r in readings]

@@ -2,7 +2,9 @@
 
 People say a new count in the fewest words once the thing counted is known: the rules read
 "The user has six left now" as a count of "left", which matches no known count and replaces
-none. Where the user has one known count (or one the message names), the count is of that.
+none. Where the user has one known count of things (or one the message names) that the bare
+count is fewer than, the count is of that; a count "left till payday" or "left to go" is money
+or time, and people are never counted so ("I have 5 left" is no fewer kids).
 """
 
 from __future__ import annotations
@@ -10,35 +12,52 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from memoir.ingest.lexicon import PEOPLE
 from memoir.ingest.stemming import stem
 from memoir.ingest.topics import topics
 from memoir.ingest.values import NUMBER_WORDS
 
-__all__ = ["counted_left"]
+__all__ = ["counted_left", "number"]
 
 _N = rf"(?:\d{{1,4}}|{'|'.join(NUMBER_WORDS)})"
-# "I have six left now", "we've only got 3 left", "I'm down to two" (not "six left the company": a count said
-# as the user's own, before "left" or "remaining" and nothing they count)
+# "I have six left now", "we've only got 3 left" (not "six left the company", "20 left till payday")
 _LEFT = re.compile(
     rf"\b(?:i|we)(?:\s+(?:only|now|just))?\s+(?:have|'ve\s+got|’ve\s+got|have\s+got|got)\s+(?:only\s+|just\s+)?"
-    rf"(?P<n>{_N})(?=\s+(?:left|remaining)\b(?!\s+(?:the|my|our|a|an|for|to|in|at|on)\b))",
+    rf"(?P<n>{_N})(?=\s+(?:left|remaining)\b"
+    r"(?!\s+(?:the|my|our|a|an|for|to|in|at|on|till|until|til|before|of|over|after|this|each|per)\b))",
     re.I,
 )
+# Some of them gone, said before the count: "pulled out the two outside ones", "a fox got two", "sold one"
+_TAKEN = re.compile(
+    rf"\b(?:pulled out|pulled up|dug up|lost|sold|gave away|given away|got rid of|took|got|killed|ate|rehomed|"
+    rf"culled|died|passed away|put down)\s+(?:\w+\s+){{0,2}}?(?:{_N}|ones?|them|some|a couple)\b",
+    re.I,
+)
+_SMALL = {word: n for n, word in enumerate(NUMBER_WORDS[:20])}
+
+
+def number(text: str) -> int | None:
+    """A count as a number: "six" 6, "12" 12 (None for what is no count)."""
+    lowered = text.lower()
+    return int(lowered) if lowered.isdigit() else _SMALL.get(lowered)
 
 
 def counted_left(text: str, facts: Iterable[str]) -> str:
     """The message with what its bare count counts ("six plants left"), where one known count of the
-    user's says what (or the message names one of those counted); else the message as it was."""
+    user's, more than the new one, says what (or the message names one of those counted); else the
+    message as it was."""
     said = _LEFT.search(text)
-    if said is None:
-        return text
-    counted: dict[str, str] = {}  # stem -> the word as the fact says it
+    if said is None or (n := number(said.group("n"))) is None or not _TAKEN.search(text):
+        return text  # "My prescription ran out, I only have 2 left": none of what is counted was said to go
+    counted: dict[str, str] = {}  # stem -> the words the fact counts with ("rental properties")
     for fact in facts:
-        for topic in topics(fact):
-            if topic.subject == "user" and topic.attribute.startswith("count of "):
-                word = re.search(rf"\b{re.escape(topic.value)}\s+(?:more\s+)?(?P<what>[a-z]+)", fact, re.I)
-                if word:
-                    counted.setdefault(topic.attribute.removeprefix("count of "), word.group("what"))
+        counts = [t for t in topics(fact) if t.subject == "user" and t.attribute.startswith("count of ")]
+        if len(counts) != 1 or len(re.findall(rf"\b{_N}\s+(?:[a-z]+\s+)?[a-z]+s\b", fact, re.I)) != 1:
+            continue  # "3 cats and 2 dogs": which of them is left, the count does not say
+        what = re.search(rf"\b{re.escape(counts[0].value)}\s+(?P<what>(?:[a-z]+\s+)?[a-z]+s)\b", fact, re.I)
+        known = number(counts[0].value)
+        if what and known is not None and n < known and what.group("what").split()[-1].lower() not in PEOPLE:
+            counted.setdefault(counts[0].attribute.removeprefix("count of "), what.group("what"))
     if len(counted) > 1:  # "two of the hens" beside plants: the one the message names
         named = {stem(w.lower()) for w in re.findall(r"[a-z]+", text, re.I)}
         counted = {k: v for k, v in counted.items() if k in named}

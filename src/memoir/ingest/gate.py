@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 
 from memoir.index.keyword import terms
-from memoir.ingest.lexicon import EVENTS, HEADCOUNT, PEOPLE, word_list
+from memoir.ingest.alone import says_nothing_alone, someone_unnamed
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.referents import WHICH_ONE
 from memoir.ingest.values import values
@@ -127,7 +128,11 @@ _CHITCHAT = re.compile(
     r"(?:back|forward|up|off)$",
     re.IGNORECASE,
 )
-_FUTURE = re.compile(r"^(?:will|'ll|is going to|are going to|is gonna)\b", re.I)
+_FUTURE = re.compile(
+    r"^(?:will|'ll|(?:is|are)(?:\s+(?:literally|probably|definitely|totally|so|just|actually))?"
+    r"\s+(?:going to|gonna))\b",
+    re.I,
+)
 # "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
 _LOSING_IT = re.compile(r"\b(?:lose|losing)\s+(?:the plot|(?:my|their|the user's|his|her) (?:mind|marbles))\b", re.I)
 # "so I correct the capacity: 28 couverts maximum": that something is corrected, not what it is now
@@ -191,47 +196,6 @@ _POINTING_OBJECT = re.compile(
     r"(?!\s+(?:is|was|are|were|has|had)\b)",
     re.I,
 )
-# Whom the verb acts on is someone the fact does not name ("buried him under the apple tree", "asked her last
-# week", "told her they're too old"): whoever it is, the message before said, and the fact tells nothing of
-# anyone. "her" is hers only before a word of her own ("calls her mum every day").
-_SOMEONE_UNNAMED = re.compile(
-    r"^(?:[\w'-]+\s+){1,3}?(?:him|her(?=\s+(?:to|at|in|on|for|with|about|from|into|under|over|last|next|this|"
-    r"yesterday|today|tomorrow|tonight|so|and|but|that|they|they're|he|she|we|i|you|because|when|every|again|back|"
-    r"up|out|off|home|there)\b|$))\b",
-    re.I,
-)
-_CANNOT_NOW = re.compile(
-    r"^(?:can't|cannot|can not|couldn't|won't|can’t)\s+(?:really\s+|even\s+|just\s+)?"
-    r"(?:(?:swap|change|make|do|attend|join|afford|take|get|find|fix|remember|decide|choose|tell|say|help|believe)"
-    r"(?:\s+(?:it|that|this|them))?[.!]*$"
-    r"|(?:go|come|leave|attend|make it|get away|travel|be there)\b.*\b(?:before|until|till|this|next|today|"
-    r"tonight|tomorrow|on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b)",
-    re.I,
-)
-_BARE_COMPARATIVE = re.compile(
-    r"^(?:is|are|was|were|got|gets|is getting)\s+(?:(?:much|way|a lot|a bit|so|even|far|a little|slightly)\s+)?"
-    r"(?:more\s+[a-z]+|(?!(?:sober|over|clever|eager|proper|bitter|tender|under|silver|super|after|other|ever|never|"
-    r"together|water|paper|summer|winter|number|river|power|center|centre|corner|border|dinner|manager|leader|"
-    r"lawyer|teacher|member|partner|sister|brother|mother|father|daughter|ginger|lavender|amber|copper|clear|"
-    r"vegetarian|pescatarian|here|there|where)\b)(?-i:[a-z]+er))(?:\s+(?:now|too|already))?[.!]*$",  # not "Javier"
-    re.I,
-)
-# What the user needs, told to an assistant, is what they ask it for ("need a window sign: … make it punchy",
-# "I need to write a complaint to my landlord", "we need motels that take dogs"), gone once answered; what
-# their health needs stays true ("needs speech therapy after their stroke", "post-op physio twice a week"), and
-# what they must do to work or stay (a registration, a licence, a visa).
-_A_NEED = re.compile(
-    r"^the user (?:(?:really|just|also|still|now|only)\s+)*(?:needs?|does not need|doesn't need|don't need)\b", re.I
-)
-_CARE = re.compile(
-    r"\b(?:surgery|operation|op|post-op|therapy|therapist|physio\w*|insulin|glasses|contacts|hearing aids?|"
-    r"wheelchair|walker|cane|crutches|dialysis|medication|meds|medicine|inhaler|epipen|transplant|injections?|"
-    r"treatment|rehab|replacement|replaced|stitches|oxygen|carer|care|diet|gluten-free|a new (?:hip|knee)|"
-    # what the user must do to work or stay: "need register with Safe Electric so I can sign my own certificates"
-    r"register|registration|renew|licen[cs]e|permit|visa|certification)\b",
-    re.I,
-)
-_NAMES_SOMEONE = re.compile(rf"(?<!^)(?<!^The )\b(?-i:[A-Z])[\w'-]+|\b(?:{'|'.join(sorted(PEOPLE))})\b", re.I)
 # Words that carry nothing on their own: a clause with no content word but these is small talk.
 _GENERIC = frozenset(
     word_list(
@@ -299,16 +263,8 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "The user's boss": whom, and nothing said of them
     if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
-    if _SOMEONE_UNNAMED.match(predicate) and not _NAMES_SOMEONE.search(text):
+    if unnamed_object(text) is not None or says_nothing_alone(text, predicate):
         return False
-    if re.search(r"\bsorry\b", text, re.I):
-        return False  # "The user's English is not so good, sorry": an apology for the chat, not a fact
-    if _CANNOT_NOW.match(predicate):
-        return False  # "I can't swap", "can't leave before friday": the moment's constraint, or what, unsaid
-    if _BARE_COMPARATIVE.match(predicate):
-        return False  # "Room is bigger", "… is more expensive now": than what, the message before said
-    if _A_NEED.match(text) and not _CARE.search(predicate):
-        return False  # "The user needs a window sign", "… needs to write a complaint": asked of the assistant
     with_other = _WITH_OTHER_SUBJECT.match(text) is not None
     plural = with_other or _PLURAL_OWN.match(text)  # a verb as said: "run", "start"
     if not _VERB.search(predicate) and not _NAMED_SUBJECT.match(text) and not plural:
@@ -334,6 +290,12 @@ def is_fact(text: str, clause: str) -> bool:
     if text.lower().startswith("the user ") and words and predicate.lower().startswith(words[0]):
         words = words[1:]  # the verb ("teaches piano"): the object must say something
     return bool(words)
+
+
+def unnamed_object(text: str) -> tuple[int, int] | None:
+    """Where in a fact its verb acts on someone it does not name ("The user visits her every day"): the span
+    of "him" or "her", which whom the message named may fill (`rules`); None where there is none."""
+    return someone_unnamed(text, _predicate(text))
 
 
 def _says_more(rest: str) -> bool:

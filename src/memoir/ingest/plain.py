@@ -353,7 +353,9 @@ def plain_clause(clause: str) -> str:
     clause = done_to_me(done_to_plans(clause))
     clause = re.sub(r"^(she|he)s\b", r"\1's", clause, flags=re.I)  # "shes 78", typed without its apostrophe
     # "w my friends", "startin monday w Lone Star"
-    clause = re.sub(r"\bw/?\s+(?=(?:my|our|the|a|an|his|her|their)\b|(?-i:[A-Z]))", "with ", clause, flags=re.I)
+    clause = re.sub(
+        r"\b(?-i:w)/?\s+(?=(?:my|our|the|a|an|his|her|their)\b|(?-i:[A-Z][a-z]))", "with ", clause, flags=re.I
+    )
     clause = spelled_out_clause(clause)  # "I have cat", "cs2 is my main game now", "the band is a quartet now"
     clause = _MY_BIRTHDAY.sub(lambda m: f"I am {m.group('n')} now", clause)  # "it was my birthday Thursday, 35 now"
     clause = _TEAM_SIZE.sub(lambda m: f"our team is {m.group('n')} people", clause)  # "we're a team of 9"

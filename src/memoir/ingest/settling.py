@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.ages import LISTED_AGE, still_before, with_listed_age
+from memoir.ingest.counts import number
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.rules import Statement
@@ -160,8 +161,11 @@ def _topic_text(text: str, mine: Sequence[Topic], known: Known) -> str:
 def recounted(known: str, text: str) -> str:
     """A new count keeps what the old fact said of the things counted besides how many: "… eight plants, all
     Moneymaker, in the glasshouse, except two outside" recounted as "six plants left now, all in the glasshouse"
-    keeps "all Moneymaker" (not "except two outside", a count of its own, nor what the new one says)."""
+    keeps "all Moneymaker" (not "except two outside", a count of its own, nor what the new one says). What all
+    of them were holds of fewer, not of more ("3 kids, all boys", then "4 kids now, finally a girl")."""
     said = stems(text)
+    old, new = _count_in(known), _count_in(text)
+    fewer = old is not None and new is not None and new < old
     kept = [
         part
         for part in re.split(r",\s+", known)[1:]
@@ -169,8 +173,13 @@ def recounted(known: str, text: str) -> str:
         and not any(v.kind in ("number", "date", "time", "weekday") for v in values(part))
         and stems(part)
         and not stems(part) <= said
+        and (fewer or not re.match(r"(?:all|both|each|every|none|most|neither)\b", part, re.I))
     ]
     return ", ".join([text.rstrip(".!"), *kept])
+
+
+def _count_in(fact: str) -> int | None:
+    return next((number(t.value) for t in topics(fact) if t.attribute.startswith("count of ")), None)
 
 
 def _job_moved(known: str, new_employer: str) -> str | None:

@@ -28,18 +28,23 @@ def spelled_out_clause(clause: str) -> str:
     return _IS_MINE.sub(_mine_is, clause)  # "cs2 is my main game now": the user's main game is cs2
 
 
-# A thing of the user's, its name said after a comma: "open my own restaurant, it will be called Racines", "I started
-# a podcast, it's called Deep Cuts"
+# A thing the user made, opens or has, its name said after a comma: "open my own restaurant, it will be called
+# Racines", "I started a podcast, it's called Deep Cuts" (not "a book by my favourite author, it's called Dune",
+# "a small town near my parents, it's called Hebden Bridge": the name is of the thing the verb has)
 _CALLED_AFTER = re.compile(
-    r"(?P<thing>\b(?:my|our|a|an)\s+(?:[\w-]+\s+){0,2}[\w-]+),\s+(?:it|it's|its|it’s)\s+"
+    r"(?P<thing>\b(?:open|opening|start|started|starting|launch|launched|launching|run|running|own|owning|build|"
+    r"built|building|found|founded|set up|setting up|bought|got|have|adopted|joined)\s+"
+    r"(?:my|our|a|an)\s+(?:(?:own|new|little|small)\s+)?[\w-]+),\s+(?:it|it's|its|it’s)\s+"
     r"(?:(?:will be|'ll be|is going to be|is|was|'s)\s+)?(?:called|named)\s+(?=(?-i:[A-Z]))",
     re.I,
 )
 # What the clause before went to, said to be the user's after "so that's": "all my friends moved to cs2 so thats
 # my main game now" (cs2 is the user's main game), "switched to Notion so that's our wiki now"
+# (a thing moved or switched to, one of a kind and "now": not "went out with Sarah so that's my weekend sorted")
 _THATS_MINE = re.compile(
-    r"(?P<lead>\b(?:to|with|on)\s+)(?P<x>[\w-]+(?:\s+[\w-]+)?)\s+so\s+(?:that's|thats|that is|that’s)\s+"
-    r"(?P<mine>(?:my|our)\s+(?:[\w-]+\s+){0,2}[\w-]+(?:\s+now)?)(?=\s*(?:[.!,;]|$))",
+    r"(?P<lead>\b(?:to|on)\s+)(?P<x>[\w-]+(?:\s+[\w-]+)?)\s+so\s+(?:that's|thats|that is|that’s)\s+"
+    r"(?P<mine>(?:my|our)\s+(?:main|new|favourite|favorite|go-to|usual|current|daily)\s+[\w-]+\s+now)"
+    r"(?=\s*(?:[.!,;]|$))",
     re.I,
 )
 # A thing said to be the user's one of a kind, the thing first ("cs2 is my main game now", "Notion is our wiki"):
@@ -47,8 +52,10 @@ _THATS_MINE = re.compile(
 # sister" is read as said), nor a word pointing elsewhere ("that is my main worry")
 _IS_MINE = re.compile(
     r"^(?P<x>(?!(?:it|this|that|which|who|what|there|here|he|she|they|everything|nothing|something|work|life|"
-    r"family|health|money|time)\b)[\w-]+(?:\s+[\w-]+)?)\s+is\s+(?P<whose>my|our)\s+"
-    r"(?P<role>(?:(?:main|new|favourite|favorite|go-to|usual|current|daily|only)\s+)?[a-z][\w-]+)"
+    r"family|health|money|time|the|a|an|today|tomorrow|tonight|yesterday)\b)(?![\w-]+ing\b)[\w-]+(?:\s+[\w-]+)?)"
+    r"\s+is\s+(?P<whose>my|our)\s+"
+    # one of a kind said so ("my main game"; not "Today is my birthday", "The gym is my home now")
+    r"(?P<role>(?:main|new|favourite|favorite|go-to|usual|current|daily)\s+[a-z][\w-]+)"
     r"(?P<now>\s+now)?(?=\s*(?:[.!,;]|$))",
     re.I,
 )
@@ -64,12 +71,16 @@ def _mine_is(match: re.Match[str]) -> str:
 
 
 # "the band is a quartet now": only the user's own band is sized so
+# (a new size, "now": not "I saw Nirvana live, the band is a trio")
 _THE_BAND = re.compile(
-    r"^the\s+(?=(?:band|group)\s+(?:is|'s)\s+(?:now\s+)?a\s+(?:duo|trio|quartet|quintet|sextet)\b)", re.I
+    r"^the\s+(?=(?:band|group)\s+(?:is|'s)\s+(?:now\s+a\s+(?:duo|trio|quartet|quintet|sextet)\b|"
+    r"a\s+(?:duo|trio|quartet|quintet|sextet)\s+now\b))",
+    re.I,
 )
 # A pet had, said without its article (as people whose first language has none write): "I have cat", "we got dog"
 _NO_ARTICLE = re.compile(
     rf"\b(?P<v>(?:i|we)\s+(?:have|got|own|adopted|bought|also have))\s+(?=(?:{'|'.join(sorted(PETS))})"
-    r"(?:\s*(?:[,.;!?]|$)|\s+(?:and|named|called|who|that|at home|too)\b))",  # not "dog food", "fish for dinner"
+    # not "dog food", "fish for dinner", "fish and chips", "cat and dog allergy"
+    r"(?:\s*(?:[,.;!?]|$)|\s+(?:named|called|who|at home|too)\b))",
     re.I,
 )

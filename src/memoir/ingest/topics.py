@@ -189,7 +189,12 @@ _COUNTED = re.compile(
     r"\s+(?:more\s+)?(?P<what>[a-z]+)\b(?(kept)(?=\s*(?:,|$|\s+(?:now|only|all|online)\b)))",
     re.I,
 )
-_ENSEMBLE = re.compile(r"\b(?:a|the|our|my|their)\s+(?P<v>duo|trio|quartet|quintet|sextet|septet|octet)\b", re.I)
+# The user's own band's size (not a sister's, nor one booked for a wedding)
+_OWN_ENSEMBLE = re.compile(
+    r"^the user(?:'s (?:band|group) is (?:now )?a|(?: also)? (?:plays?|is|sings?) (?:in|with) (?:a|their)) "
+    r"(?P<v>duo|trio|quartet|quintet|sextet|septet|octet)\b",
+    re.I,
+)
 _MEASURES = frozenset(
     word_list(
         "seconds minutes hours days nights weeks months years decades times kilos kgs pounds lbs miles kms metres "
@@ -271,7 +276,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
     for listed in LISTED_AGE.finditer(text):  # "three kids, Alfie (11), Isla (8) and Freddie (4)": each one's age
         if not any(t.key == (listed.group("name").lower(), "age") for t in found):
             found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
-    if text.lower().startswith("the user") and (size := _ENSEMBLE.search(text)):  # "a trio called Low Tide"
+    if (size := _OWN_ENSEMBLE.match(text)) is not None:  # "plays with a trio called Low Tide"
         found.append(Topic("user's band", "size", size.group("v").lower()))
     counted = _COUNTED.match(text)
     if counted and counted.group("what").lower() not in _MEASURES:

@@ -27,8 +27,8 @@ _MOOD_ED = (
 _PAST_START = re.compile(
     rf"^(?!(?:{_MOOD_ED})\b|let\s+(?:me|us)\b"
     r"|(?:put|set|read|cut)\b(?!.*\b(?:yesterday|last|ago|earlier|already|this morning|today|before)\b)"
-    # "-ed" that is no past: "need an alarm routine", "feed the cat"
-    r"|(?:need|feed|speed|breed|bleed|proceed|succeed|exceed|seed|weed|heed|shed|bed|red|embed)\b)"
+    # "-ed" that is no past: "need an alarm routine" (a present "feed the cat twice a day" reads as meant)
+    r"|need\b)"
     r"(?P<verb>[a-z]+ed|"
     + "|".join(sorted(IRREGULAR_PAST))
     + r")\s+(?P<rest>(?!&)\S.*)$",  # not "spoke & chain", a name
@@ -122,7 +122,8 @@ _FIELDS = frozenset(
 )
 _ABROAD = re.compile(
     r"^(?P<nat>[a-z]+)\s+in\s+(?P<place>(?!the\b|a\b|my\b)[a-zà-ÿ][\w-]+(?: (?!now\b)[a-zà-ÿ][\w-]+)?)"
-    r"(?:,?\s+(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)(?:\s+now)?)?$",
+    # how long: a nationality and a place alone may be a meal ("italian in york, best pasta ever")
+    r",?\s+(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\s+(?:years?|yrs?)(?:\s+now)?$",
     re.I,
 )
 _STAFF = re.compile(
@@ -131,11 +132,7 @@ _STAFF = re.compile(
     r"(?P<now>\s+(?:now|rn|atm|at the moment|these days))?(?:\s+(?:plus|besides|not counting|incl\.?)\s+me)?$",
     re.I,
 )
-# "originally from recife", not "from a small town": a place by name
-_ORIGIN = re.compile(
-    r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+(?!(?:a|an|some)\s|the\s+(?-i:[a-z]))[^,]+$",
-    re.I,
-)
+_ORIGIN = re.compile(r"^(?P<v>originally from|born (?:and (?:raised|bred) )?in|raised in)\s+[^,]+$", re.I)
 
 
 def subjectless(clause: str, context: Context) -> list[str] | None:
@@ -144,7 +141,7 @@ def subjectless(clause: str, context: Context) -> list[str] | None:
     "My brother finished uni." it may be the brother's. A clause no reading fits whole is read part by
     part, between its commas: "on e-2 now, married to a korean citizen (min-ji) since last yr"."""
     found = _subjectless(clause, context)
-    if found is not None or ", " not in clause or _SUBJECT_FIRST.match(clause):
+    if found is not None or ", " not in clause or not _STATE_FIRST.match(clause):
         return found  # "one of my bonsai, a maple, died in summer heat": the bonsai died, not the user
     # a need said beside something else is no fact of its own: "working at 7am tomorrow, need an alarm routine"
     parts = [_subjectless(p, context) for p in re.split(r",\s+", clause)[:_MAX_PARTS] if not _NEED.match(p)]
@@ -156,9 +153,11 @@ _STATE_IN = re.compile(
     r"(?:in|as|at|for|to|with|out of)\s+\S",
     re.I,
 )
-_SUBJECT_FIRST = re.compile(
-    r"^(?:(?:one|some|all|most|two|three|both|each|none|any|many|several|a few)\s+of|my|our|his|her|their|the|a|an|"
-    r"this|that|these|those|it|he|she|they|we|i|you|everyone|everybody|someone|somebody)\b",
+# A clause that opens with where the user is now ("on e-2 now, married to …"), not with whom or what it is about
+# ("old roommate Ben, works as a pilot now, based in Dubai", "Sister's wedding yesterday, married to a dutch guy")
+_STATE_FIRST = re.compile(
+    r"^(?:(?:on|in|at|still|now|currently|also|back|since)\s+(?-i:[a-z0-9])[\w-]*(?:\s+now)?"
+    r"|(?:ma|ba|bsc|msc|mba|phd|bs|ms|llb|beng|meng)\s+in\s+[\w-]+(?:\s+[\w-]+)?),",  # "ma in tesol, licensed in …"
     re.I,
 )
 _MAX_PARTS = 8  # a pasted list is no clause the user said of themselves
@@ -180,8 +179,7 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
     abroad = _ABROAD.match(clause)  # "american in seoul, 6 years now", opening a message: who the user is, and where
     if abroad and abroad.group("nat").lower() in NATIONALITIES and context.opening and not context.person:
         place, n = abroad.group("place"), abroad.group("n")
-        home = f"The user has lived in {place} for {n} years" if n else f"The user lives in {place}"
-        return [f"The user is {abroad.group('nat').capitalize()}", home]
+        return [f"The user is {abroad.group('nat').capitalize()}", f"The user has lived in {place} for {n} years"]
     staff = _STAFF.match(clause)  # "3 on staff rn plus me", "so 4 staff now": the user's headcount
     if staff and nobody_else:
         now = " now" if staff.group("now") else ""

@@ -63,7 +63,6 @@ _G_DROPPED = (
     "lookin",
     "movin",
     "leavin",
-    "takin",
     "makin",
     "comin",
     "livin",
@@ -89,7 +88,6 @@ _G_DROPPED = (
 )
 _INFORMAL.update({word: f"{word}g" for word in _G_DROPPED})
 _INFORMAL.update({f"{word}'": f"{word}g" for word in _G_DROPPED})
-_INFORMAL["bout"] = "about"
 _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
 # An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)".
 _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")
@@ -99,4 +97,11 @@ def written_out(text: str) -> str:
     """`text` with informal spellings written out and chatty asides in brackets left out."""
     text = _ASIDE.sub("", text)
     # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
-    return _INFORMAL_WORD.sub(lambda match: _INFORMAL.get(match.group(0).lower(), match.group(0)), text)
+    return _INFORMAL_WORD.sub(_written_out, text)
+
+
+def _written_out(match: re.Match[str]) -> str:
+    word = match.group(0)
+    if word[:1].isupper() and word.lower() in _G_DROPPED:
+        return word  # a name: "Rachel Makin", "Goin Road", "Lookin Good salon"
+    return _INFORMAL.get(word.lower(), word)
