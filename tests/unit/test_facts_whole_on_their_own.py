@@ -182,12 +182,7 @@ def test_what_a_terse_or_non_native_message_leaves_unsaid_is_read_as_meant(said:
                 "Yaw's company has posted him to Kumasi for six months",
             ],
         ),
-        # a name after a comma, last in the sentence, typed in lower case
-        (
-            ["home is el paso btw. first grandbaby due in march, my daughter keisha 🥹"],
-            ["The user's daughter is Keisha"],
-        ),
-        (["went to the park, my son tbh"], ["The user went to the park"]),
+        # a lower-case word after "my dog" and before "w me" is its name (not a state: "my dog busy w me")
         (["i got my dog peanut w me, shes a chihuahua"], ["Peanut is a chihuahua", "The user's dog is Peanut"]),
         # "cs2 is my main game now" replaces what was the main game
         (
@@ -223,11 +218,12 @@ def test_what_is_known_says_what_a_short_message_meant(turns: list[str], facts: 
         # whom the user cares for or has been with says who the user is, named or not
         ("I care for him full time since his stroke.", ["The user cares for him full time since his stroke"]),
         ("I've been with him for 12 years.", ["The user has been with him for 12 years"]),
-        # whom "her" or "him" stands for, where the message named them
+        # "her" or "him" in a sentence that names someone is kept as said (whom, the reader of the sentence knows)
         (
             "My mum has dementia so I visit her every day",
-            ["The user's mum has dementia", "The user visits the user's mum every day"],
+            ["The user's mum has dementia", "The user visits her every day"],
         ),
+        ("dad's ill so I visit him daily", ["The user visits him daily"]),
         # what follows "so" stays the first clause's, however typed
         ("I'm on blood thinners so cant take ibuprofen", ["The user is on blood thinners so can't take ibuprofen"]),
         ("I'm Muslim so cant eat pork", ["The user is Muslim so can't eat pork"]),
@@ -268,6 +264,43 @@ def test_near_misses_of_these_classes_are_read_as_before(said: str, facts: list[
     assert extract_by_rules(said) == facts
 
 
+# Near misses from a second hostile pass over the narrowed rules (about 570 fresh messages; 80 wrong readings).
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # a lasting need, however named, stays; only what one asks an assistant for goes
+        ("I need a guide dog.", ["The user needs a guide dog"]),
+        ("I need my tablets every morning", ["The user needs their tablets every morning"]),
+        ("I need to fast during Ramadan", ["The user needs to fast during Ramadan"]),
+        ("I need Sundays off for church", ["The user needs Sundays off for church"]),
+        ("I need a green card", ["The user needs a green card"]),
+        ("I need a gift for keisha under 100 bucks", []),
+        ("I need saner hours", []),
+        # a change of health is no comparison with what was said before
+        ("My eyesight is getting worse.", ["The user's eyesight is getting worse"]),
+        ("My dad is less mobile now", ["The user's dad is less mobile now"]),
+        ("My tinnitus is louder now.", ["The user's tinnitus is louder now"]),
+        # "sorry" that is content stays
+        ("I've been sober 3 years, not sorry", ["The user has been sober 3 years, not sorry"]),
+        ("my cat is called sorry", ["The user's cat is called sorry"]),
+        ("I hate saying sorry", ["The user hates saying sorry"]),
+        # a weekday is a habit, not the moment's constraint
+        ("I can't attend church on sunday because I work.", ["The user can't attend church on sunday"]),
+        # what no one is, or everyone: no value of the user's
+        ("Neither is my main focus", []),
+        ("Nobody is my usual type", []),
+        ("I got a headache, it's called Monday", ["The user got a headache"]),
+        ("my boss is called Hes", ["The user's boss is called Hes"]),
+        # a colleague's, a match's or a class's: not the user's
+        ("at school, new teacher, married to a vicar", []),
+        ("on holiday, met a couple, retired teachers, based in Spain", []),
+        ("spanish in school, 5 years", []),
+    ],
+)
+def test_near_misses_of_the_narrowed_rules_are_read_as_before(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
 @pytest.mark.parametrize(
     ("turns", "facts"),
     [
@@ -277,6 +310,9 @@ def test_near_misses_of_these_classes_are_read_as_before(said: str, facts: list[
         (["I have 3 cats and 2 dogs", "2 left now, sadly"], None),
         (["I have 12 hens", "a fox got two, I have 10 left"], ["The user has 10 hens left"]),
         (["I have 3 cats.", "My prescription ran out, I only have 2 left, need a refill."], None),
+        (["I have 12 hens.", "Took 2 days off, I have 10 left"], None),
+        (["I have 14 tomato plants.", "I lost 2 kilos, I have 12 left"], None),
+        (["I have 3 horses.", "I sold one saddle, I have 2 left"], None),
         (["I have 4 rental properties.", "I sold one, so I have 3 left."], ["The user has 3 rental properties left"]),
         # what all of them were holds of fewer, not of more
         (
@@ -286,6 +322,10 @@ def test_near_misses_of_these_classes_are_read_as_before(said: str, facts: list[
         # someone else's band, or one booked, leaves the user's band's size
         (["I play in a trio called Low Tide", "My sister plays in a quintet"], None),
         (["I play with a trio called Low Tide", "We booked a duo for the wedding"], None),
+        (["I play in a duo with my wife.", "I also play with a quartet on Sundays."], None),
+        (["I sing in a trio called The Larks.", "I also play in a quintet at church."], None),
+        (["I play with a trio called Low Tide.", "I play with a duo at the park sometimes."], None),
+        (["I live in Leeds.", "at work, new starter, based in manchester"], ["The user lives in Leeds"]),
         # a date brought to a month, a weekday or earlier is a change
         (
             ["My surgery is on March 20.", "The hospital brought my surgery to March 5."],
@@ -299,6 +339,9 @@ def test_near_misses_of_these_classes_are_read_as_before(said: str, facts: list[
         ),
         # a word after "my son" or "my dog" that is no name stays a word
         (["we moved to leeds last year. he got a job at tesco, my son wow."], ["The user moved to leeds last year"]),
+        (["first grandbaby due in march, my daughter yep"], []),
+        (["i got my dog busy w me, shes a chihuahua"], ["The user's dog is a chihuahua"]),
+        (["it's just my dog and me. my dog sleeps w me"], ["The user's dog sleeps w the user"]),
         (
             ["my husband along with his brother owns a garage"],
             ["The user's husband along with his brother owns a garage"],

@@ -27,13 +27,12 @@ def says_nothing_alone(text: str, predicate: str) -> bool:
     return _A_NEED.match(text) is not None and not _CARE.search(predicate)  # "… needs a window sign"
 
 
-def someone_unnamed(text: str, predicate: str) -> tuple[int, int] | None:
-    """The span in `text` of a "him" or "her" its verb acts on, where the fact names no one it could be."""
-    match = _SOMEONE_UNNAMED.match(predicate)
-    at = text.rfind(predicate)
-    if match is None or at < 0 or _NAMES_SOMEONE.search(text):
-        return None
-    return at + match.start("p"), at + match.end("p")
+def someone_unnamed(text: str, predicate: str, sentence: str = "") -> bool:
+    """Does the fact's verb act on a "him" or "her" whom neither it nor its sentence names ("I buried him under
+    the apple tree"; not "My mum has dementia so I visit her every day", kept as said)?"""
+    if _SOMEONE_UNNAMED.match(predicate) is None:
+        return False
+    return _NAMES_SOMEONE.search(text) is None and _NAMES_SOMEONE.search(sentence) is None
 
 
 # Whom the verb acts on is someone the fact does not name ("buried him under the apple tree", "asked her last
@@ -58,24 +57,37 @@ _CANNOT_NOW = re.compile(
     r"(?:(?:swap|change|make|do|attend|join|take|get|find|fix|remember|decide|choose|tell|say|help|believe)"
     r"(?:\s+(?:it|that|this|them))?[.!]*$"
     # "can't leave before friday", "can't go this weekend" (not "can't leave work before 5", "… until my green card")
-    r"|(?:go|come|leave|attend|make it|get away|travel|be there)\b.*\b(?:(?:before|until|till|on|this|next)\s+"
+    r"|(?:go|come|leave|attend|make it|get away|travel|be there)\b.*\b(?:(?:before|until|till|this|next)\s+"
     r"(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|today|this (?:week|weekend)|next week)\b)",
     re.I,
 )
 _BARE_COMPARATIVE = re.compile(
-    r"^(?:is|are|was|were|got|gets|is getting)\s+(?:(?:much|way|a lot|a bit|so|even|far|a little|slightly)\s+)?"
-    r"(?:(?:more|less)\s+[a-z]+|bigger|smaller|larger|cheaper|dearer|pricier|better|worse|nicer|higher|lower|faster|"
-    r"slower|longer|shorter|busier|easier|harder|quieter|louder|closer|further|farther|warmer|colder|hotter|cooler|"
-    r"heavier|lighter|happier|safer|calmer|weaker|stronger|healthier|fitter|thinner|wider|narrower|newer|brighter|"
-    r"darker|cleaner|tighter|shorter|tidier|cosier|comfier|smoother)(?:\s+(?:now|too|already))?[.!]*$",
+    # a place's size, price or distance, compared with one the message before named (not a change of health:
+    # "My eyesight is getting worse", "My dad is less mobile now" are facts)
+    r"^(?:is|are|was|were)\s+(?:(?:much|way|a lot|a bit|so|even|far|a little|slightly)\s+)?"
+    r"(?:(?:more|less)\s+(?:expensive|pricey|spacious|central|convenient|affordable)|bigger|smaller|larger|cheaper|"
+    r"dearer|pricier|nicer|closer|further|farther|quieter|brighter|darker|newer|wider|narrower|tidier|cosier|comfier|"
+    r"roomier)(?:\s+(?:now|too|already))?[.!]*$",
     re.I,
 )
 # What the user needs, told to an assistant, is what they ask it for ("need a window sign: … make it punchy",
 # "I need to write a complaint to my landlord", "we need motels that take dogs"), gone once answered; what
 # their health needs stays true ("needs speech therapy after their stroke", "post-op physio twice a week"), and
-# what they must do to work or stay (a registration, a licence, a visa).
+# what they must do to work, believe or stay (a registration, a licence, a visa, a prayer).
+# The need must be of a thing one asks an assistant for (to write, plan or find something; a sign, a menu, a
+# gift, motels, time), never a lasting one ("a guide dog", "my tablets every morning", "to fast during Ramadan",
+# "a green card", "Sundays off for church": kept, as is anything `_CARE` names).
 _A_NEED = re.compile(
-    r"^the user (?:(?:really|just|also|still|now|only)\s+)*(?:needs?|does not need|doesn't need|don't need)\b", re.I
+    r"^the user (?:(?:really|just|also|still|now|only)\s+)*(?:needs?|does not need|doesn't need|don't need)\s+"
+    r"(?:to\s+(?:write|draft|plan|find|buy|book|choose|pick|make|prepare|figure out|decide|sort out|organi[sz]e|send|"
+    r"reply|respond|email|finish|scale|pack|tidy|update|create|design|translate|convert|calculate|come up with|"
+    r"put together|think of|get (?:a|an|some)|print|order|hire|grind|vent|rant)\b"
+    r"|(?:a|an|some|the|more|any|anything|something)\s+(?:[\w'-]+\s+){0,3}?(?:sign|menu|plan|idea|ideas|name|caption|"
+    r"gift|present|recipe|list|template|email|letter|message|post|bio|speech|toast|outline|summary|itinerary|logo|"
+    r"slogan|title|poem|story|cv|resume|draft|quote|invoice|motels?|hotels?|stop|costume|theme|playlist|car|laptop|"
+    r"routine|strategy|pitch|excuse|answer|description|pet-friendly|help|advice|tips)\b"
+    r"|time to\b|plan b\b|saner\b|a break\b|a holiday\b|a day off\b|a vacation\b|motels?\b|hotels?\b)",
+    re.I,
 )
 _CARE = re.compile(
     r"\b(?:\w*therap\w*|\w*surg\w*|operation|op|post-op|physio\w*|rehab|treatment|medic\w*|meds|pills?|drugs?|"
@@ -87,4 +99,5 @@ _CARE = re.compile(
     r"register|registration|renew|licen[cs]e|permit|visa|sponsor\w*|certification)\b",
     re.I,
 )
-_NAMES_SOMEONE = re.compile(rf"(?<!^)(?<!^The )\b(?-i:[A-Z])[\w'-]+|\b(?:{'|'.join(sorted(PEOPLE))})\b", re.I)
+# Someone named: a capitalised word past the first ("I'm" is none) or a relation ("my mum", "dad's ill")
+_NAMES_SOMEONE = re.compile(rf"(?<!^)(?<!^The )\b(?-i:[A-Z][a-z])[\w'-]*|\b(?:{'|'.join(sorted(PEOPLE))})\b", re.I)

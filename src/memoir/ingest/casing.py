@@ -43,21 +43,17 @@ _KIN_NAMED = re.compile(
     rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s))"
     rf"(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|"
     r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b"
-    r"|\s+(?:w|with)\s+(?:me|us)\b)",  # "i got my dog peanut w me" (not "my husband along with his brother")
+    # "i got my dog peanut w me" (not "… along with his brother", "my dog sleeps w me")
+    r"|(?<!s)\s+(?:w|with)\s+(?:me|us)\b)",
     re.I,
 )
-# last in a sentence, after a comma: "first grandbaby due in march, my daughter keisha 🥹"
-_KIN_NAMED_LAST = re.compile(
-    rf"(?P<kin>,\s+(?:my|our)\s+(?:{_KIN}))\s+(?P<name>(?-i:[a-z]){{3,}})"
-    r"(?=\s*(?:[.!?]|[\U0001F000-\U0001FAFF\u2600-\u27BF]|$))",
-    re.I,
-)
-# Words said after "my daughter" that are no name of hers: slang, a feeling, a word to the listener
 _SLANG = frozenset(
     word_list(
         "tbh ngl idk btw omg smh lmao haha hahaha lol xx xox rn fr imo ugh rip wow mate anyway anyways bless love "
         "sigh yay yikes oops aww phew hun babe bro dude innit though tho asleep right along away stuck born awake "
-        "alone together included aside instead either neither especially mostly mainly"
+        "alone together included aside instead either neither especially mostly mainly busy safe quiet sick ill "
+        "tired happy sad home out here there outside inside upstairs downstairs fine ok okay good well please first "
+        "soon yep nope hehe cuz fam"
     )
 )
 # What a word naming a thing, not a person, ends with: "my dentist appointment", "my partner visa"
@@ -84,7 +80,7 @@ def cased(text: str, names: Collection[str] = ()) -> str:
     names of the facts known, `names_in`); any other message as it is."""
     if _A_CAPITAL.search(text) is not None:
         return text
-    text = _CALLED.sub(_called, _KIN_NAMED_LAST.sub(_kin_named, _KIN_NAMED.sub(_kin_named, text)))
+    text = _CALLED.sub(_called, _KIN_NAMED.sub(_kin_named, text))
     if not names:
         return text
     return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m, names) else m.group(0), text)

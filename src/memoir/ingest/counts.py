@@ -30,7 +30,8 @@ _LEFT = re.compile(
 # Some of them gone, said before the count: "pulled out the two outside ones", "a fox got two", "sold one"
 _TAKEN = re.compile(
     rf"\b(?:pulled out|pulled up|dug up|lost|sold|gave away|given away|got rid of|took|got|killed|ate|rehomed|"
-    rf"culled|died|passed away|put down)\s+(?:\w+\s+){{0,2}}?(?:{_N}|ones?|them|some|a couple)\b",
+    rf"culled|put down)\s+(?:the\s+|another\s+)?(?:(?P<n>{_N})|one|ones|them|some|a couple)\b"
+    r"(?P<after>(?:\s+(?:of them|of the \w+|[a-z]+\s+ones|[a-z]+))?)(?=\s*(?:[,.;!?]|$|\s+(?:and|so|but|now)\b))",
     re.I,
 )
 _SMALL = {word: n for n, word in enumerate(NUMBER_WORDS[:20])}
@@ -43,12 +44,12 @@ def number(text: str) -> int | None:
 
 
 def counted_left(text: str, facts: Iterable[str]) -> str:
-    """The message with what its bare count counts ("six plants left"), where one known count of the
-    user's, more than the new one, says what (or the message names one of those counted); else the
-    message as it was."""
+    """The message with what its bare count counts ("six plants left"), where the message said some of them
+    went ("pulled out the two outside ones", "a fox got two") and one known count of the user's, as many as
+    those gone and those left, says what (or the message names one of those counted); else the message."""
     said = _LEFT.search(text)
-    if said is None or (n := number(said.group("n"))) is None or not _TAKEN.search(text):
-        return text  # "My prescription ran out, I only have 2 left": none of what is counted was said to go
+    if said is None or (n := number(said.group("n"))) is None:
+        return text
     counted: dict[str, str] = {}  # stem -> the words the fact counts with ("rental properties")
     for fact in facts:
         counts = [t for t in topics(fact) if t.subject == "user" and t.attribute.startswith("count of ")]
@@ -56,11 +57,26 @@ def counted_left(text: str, facts: Iterable[str]) -> str:
             continue  # "3 cats and 2 dogs": which of them is left, the count does not say
         what = re.search(rf"\b{re.escape(counts[0].value)}\s+(?P<what>(?:[a-z]+\s+)?[a-z]+s)\b", fact, re.I)
         known = number(counts[0].value)
-        if what and known is not None and n < known and what.group("what").split()[-1].lower() not in PEOPLE:
-            counted.setdefault(counts[0].attribute.removeprefix("count of "), what.group("what"))
+        if what and known is not None and what.group("what").split()[-1].lower() not in PEOPLE:
+            thing = counts[0].attribute.removeprefix("count of ")
+            if _went(text[: said.start()], thing, known - n):
+                counted.setdefault(thing, what.group("what"))
     if len(counted) > 1:  # "two of the hens" beside plants: the one the message names
         named = {stem(w.lower()) for w in re.findall(r"[a-z]+", text, re.I)}
         counted = {k: v for k, v in counted.items() if k in named}
     if len(counted) != 1:
         return text
     return f"{text[: said.end('n')]} {next(iter(counted.values()))}{text[said.end('n') :]}"
+
+
+def _went(before: str, thing: str, gone: int) -> bool:
+    """Does the message say, before the count, that `gone` of the things went: "pulled out the two outside
+    ones", "a fox got two", "sold one" (not "took 2 days off", "lost 2 kilos", "sold one saddle")?"""
+    for match in _TAKEN.finditer(before):
+        said = number(match.group("n")) if match.group("n") else None
+        if said is not None and said != gone:
+            continue
+        after = match.group("after")
+        if not after or stem(after.split()[-1].lower()) in (thing, stem("one")):
+            return True
+    return False

@@ -244,8 +244,9 @@ _MONEY_OF_MINE = re.compile(
 )
 
 
-def is_fact(text: str, clause: str) -> bool:
-    """Does `text` (made from `clause`) say something worth keeping? (The gate: see the module's docstring.)"""
+def is_fact(text: str, clause: str, sentence: str = "") -> bool:
+    """Does `text` (made from `clause`, of `sentence`) say something worth keeping? (The gate: see the module's
+    docstring.)"""
     if not text or ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
         return False
     if _RELAYED.match(text):
@@ -263,7 +264,7 @@ def is_fact(text: str, clause: str) -> bool:
         return False  # "The user's boss": whom, and nothing said of them
     if (pointing := _POINTING_OBJECT.match(predicate)) and not _says_more(predicate[pointing.end() :]):
         return False
-    if unnamed_object(text) is not None or says_nothing_alone(text, predicate):
+    if someone_unnamed(text, predicate, sentence) or says_nothing_alone(text, predicate):
         return False
     with_other = _WITH_OTHER_SUBJECT.match(text) is not None
     plural = with_other or _PLURAL_OWN.match(text)  # a verb as said: "run", "start"
@@ -290,12 +291,6 @@ def is_fact(text: str, clause: str) -> bool:
     if text.lower().startswith("the user ") and words and predicate.lower().startswith(words[0]):
         words = words[1:]  # the verb ("teaches piano"): the object must say something
     return bool(words)
-
-
-def unnamed_object(text: str) -> tuple[int, int] | None:
-    """Where in a fact its verb acts on someone it does not name ("The user visits her every day"): the span
-    of "him" or "her", which whom the message named may fill (`rules`); None where there is none."""
-    return someone_unnamed(text, _predicate(text))
 
 
 def _says_more(rest: str) -> bool:

@@ -26,13 +26,13 @@ from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.events_named import events_named
 from memoir.ingest.fact_words import gives_up
-from memoir.ingest.gate import ADDRESSED, content_words, is_fact, unnamed_object
+from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.in_passing import named_in_passing
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
 from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS
-from memoir.ingest.referents import Context, fits, gendered, mentioned, named_at_once, unnamed_in
+from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import naming_facts, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.statement import Statement
@@ -303,26 +303,16 @@ def _on_the_way(made: list[str]) -> list[str]:
 def _gated(text: str, clause: str, context: Context) -> Statement | None:
     if any(w in text.lower() for w in CHANGEABLE) and not re.match(r"^the user's [\w-]+ is ", text, re.I):
         text = without_relations(text)
-    text = _whom(_tidy(text, context.changing), context)
+    text = _tidy(text, context.changing)
     if _LETS_DO.match(text) and _LETS_NOW.search(context.said) and not values(text):
         return None  # "so now I can walk to lab", "I can manage": what a change lets the user do, no fact of its own
-    if is_fact(text, clause) or (context.important and _noted(text)) or _instead(text, clause, context):
+    if is_fact(text, clause, context.said) or (context.important and _noted(text)) or _instead(text, clause, context):
         return Statement(text, context.important, clause)
     for after in (_HEDGED_AFTER, _SO_AFTER):  # the fact before a guess, or before what follows from it
         said, hedge = after.search(text), after.search(clause)
         if said and hedge and is_fact(text[: said.start()], clause[: hedge.start()]):
             return Statement(text[: said.start()], context.important, clause[: hedge.start()])
     return None
-
-
-def _whom(text: str, context: Context) -> str:
-    """ "My mum has dementia so I visit her every day": "her" is whom the message named last, where the pronoun
-    fits them (the gate refuses a fact whose "him" or "her" no one fills: "The user buried him under the tree")."""
-    span = unnamed_object(text)
-    who = None if context.pet and context.pet_last else context.person  # a person: a pet found again is news
-    if span is None or who is None or not fits(text[span[0] : span[1]], who):
-        return text
-    return f"{text[: span[0]]}{who}{text[span[1] :]}"
 
 
 def _instead(text: str, clause: str, context: Context) -> bool:
@@ -385,7 +375,7 @@ def _tidy(text: str, changing: bool) -> str:
     text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl)\b", "", text, flags=re.I)
     text = re.sub(r"\s+no cap$", "", text, flags=re.I)  # "installed it myself no cap": slang for "honestly"
     # an apology beside the fact is for the chat ("I'm dyslexic, sorry for the typos"; not "Sorry Not Sorry Bakery")
-    text = re.sub(r"(?:,\s*|\s+)(?:(?:so|very|really)\s+)?(?-i:sorry)\b(?:\s+(?:for|about|if)\b.*)?$", "", text)
+    text = re.sub(r",\s*(?:(?:so|very|really)\s+)?(?-i:sorry)\b(?:\s+(?:for|about|if)\b.*)?$", "", text)
     text = re.sub(r"\s+(?:then|though|anyway)$", "", text, flags=re.I)
     text = " ".join(text.split()).strip(" ,;:-—–")
     if len(text) > MAX_CHARS:

@@ -33,7 +33,7 @@ def spelled_out_clause(clause: str) -> str:
 # "a small town near my parents, it's called Hebden Bridge": the name is of the thing the verb has)
 _CALLED_AFTER = re.compile(
     r"(?P<thing>\b(?:open|opening|start|started|starting|launch|launched|launching|run|running|own|owning|build|"
-    r"built|building|found|founded|set up|setting up|bought|got|have|adopted|joined)\s+"
+    r"built|building|found|founded|set up|setting up|bought|adopted|joined)\s+"
     r"(?:my|our|a|an)\s+(?:(?:own|new|little|small)\s+)?[\w-]+),\s+(?:it|it's|its|it’s)\s+"
     r"(?:(?:will be|'ll be|is going to be|is|was|'s)\s+)?(?:called|named)\s+(?=(?-i:[A-Z]))",
     re.I,
@@ -52,7 +52,8 @@ _THATS_MINE = re.compile(
 # sister" is read as said), nor a word pointing elsewhere ("that is my main worry")
 _IS_MINE = re.compile(
     r"^(?P<x>(?!(?:it|this|that|which|who|what|there|here|he|she|they|everything|nothing|something|work|life|"
-    r"family|health|money|time|the|a|an|today|tomorrow|tonight|yesterday)\b)(?![\w-]+ing\b)[\w-]+(?:\s+[\w-]+)?)"
+    r"family|health|money|time|the|a|an|today|tomorrow|tonight|yesterday|neither|nobody|none|mine|yours|his|hers|ours|"
+    r"theirs|everyone|everybody|anyone|anything|someone|both|all|each)\b)(?![\w-]+ing\b)[\w-]+(?:\s+[\w-]+)?)"
     r"\s+is\s+(?P<whose>my|our)\s+"
     # one of a kind said so ("my main game"; not "Today is my birthday", "The gym is my home now")
     r"(?P<role>(?:main|new|favourite|favorite|go-to|usual|current|daily)\s+[a-z][\w-]+)"

@@ -191,8 +191,8 @@ _COUNTED = re.compile(
 )
 # The user's own band's size (not a sister's, nor one booked for a wedding)
 _OWN_ENSEMBLE = re.compile(
-    r"^the user(?:'s (?:band|group) is (?:now )?a|(?: also)? (?:plays?|is|sings?) (?:in|with) (?:a|their)) "
-    r"(?P<v>duo|trio|quartet|quintet|sextet|septet|octet)\b",
+    r"^the user(?:'s (?:band|group) is (?:now )?a (?P<v>duo|trio|quartet|quintet|sextet|septet|octet)\b"
+    r"| (?:plays?|is|sings?) (?:in|with) (?:a|their) (?P<w>duo|trio|quartet|quintet|sextet|septet|octet) called\s)",
     re.I,
 )
 _MEASURES = frozenset(
@@ -277,7 +277,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
         if not any(t.key == (listed.group("name").lower(), "age") for t in found):
             found.append(Topic(listed.group("name").lower(), "age", listed.group("n")))
     if (size := _OWN_ENSEMBLE.match(text)) is not None:  # "plays with a trio called Low Tide"
-        found.append(Topic("user's band", "size", size.group("v").lower()))
+        found.append(Topic("user's band", "size", (size.group("v") or size.group("w")).lower()))
     counted = _COUNTED.match(text)
     if counted and counted.group("what").lower() not in _MEASURES:
         # the user's work counts as the user's ("six staff", "our team is eight staff"); a family is its own

@@ -120,6 +120,7 @@ _FIELDS = frozenset(
         "my our this that industry media advertising pharma government politics the army navy service production"
     )
 )
+_STUDIED_AT = frozenset(word_list("high uni university college school class classes lessons kindergarten"))
 _ABROAD = re.compile(
     r"^(?P<nat>[a-z]+)\s+in\s+(?P<place>(?!the\b|a\b|my\b)[a-zà-ÿ][\w-]+(?: (?!now\b)[a-zà-ÿ][\w-]+)?)"
     # how long: a nationality and a place alone may be a meal ("italian in york, best pasta ever")
@@ -153,10 +154,10 @@ _STATE_IN = re.compile(
     r"(?:in|as|at|for|to|with|out of)\s+\S",
     re.I,
 )
-# A clause that opens with where the user is now ("on e-2 now, married to …"), not with whom or what it is about
-# ("old roommate Ben, works as a pilot now, based in Dubai", "Sister's wedding yesterday, married to a dutch guy")
+# A clause that opens with what the user is on now ("on e-2 now, married to …"), not with whom, what or where it is
+# about ("old roommate Ben, works as a pilot now, based in Dubai", "at work, new starter, based in manchester")
 _STATE_FIRST = re.compile(
-    r"^(?:(?:on|in|at|still|now|currently|also|back|since)\s+(?-i:[a-z0-9])[\w-]*(?:\s+now)?"
+    r"^(?:(?:on|still|currently|back)\s+(?:on\s+)?(?-i:[a-z0-9])[\w-]*(?:\s+[\w-]+)?\s+now"
     r"|(?:ma|ba|bsc|msc|mba|phd|bs|ms|llb|beng|meng)\s+in\s+[\w-]+(?:\s+[\w-]+)?),",  # "ma in tesol, licensed in …"
     re.I,
 )
@@ -177,7 +178,13 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
         verb = "was" if origin.group("v").lower().startswith(("born", "raised")) else "am"
         return user(f"I {verb} {clause[0].lower()}{clause[1:]}", context)
     abroad = _ABROAD.match(clause)  # "american in seoul, 6 years now", opening a message: who the user is, and where
-    if abroad and abroad.group("nat").lower() in NATIONALITIES and context.opening and not context.person:
+    if (
+        abroad
+        and abroad.group("nat").lower() in NATIONALITIES
+        and abroad.group("place").split()[0].lower() not in _FIELDS | _STUDIED_AT  # "spanish in school, 5 years"
+        and context.opening
+        and not context.person
+    ):
         place, n = abroad.group("place"), abroad.group("n")
         return [f"The user is {abroad.group('nat').capitalize()}", f"The user has lived in {place} for {n} years"]
     staff = _STAFF.match(clause)  # "3 on staff rn plus me", "so 4 staff now": the user's headcount

@@ -88,6 +88,7 @@ _G_DROPPED = (
 )
 _INFORMAL.update({word: f"{word}g" for word in _G_DROPPED})
 _INFORMAL.update({f"{word}'": f"{word}g" for word in _G_DROPPED})
+_NAMES_TOO = frozenset([*_G_DROPPED, "hes", "shes", "thats"])  # capitalised mid-sentence, a name
 _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
 # An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)".
 _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")
@@ -102,6 +103,6 @@ def written_out(text: str) -> str:
 
 def _written_out(match: re.Match[str]) -> str:
     word = match.group(0)
-    if word[:1].isupper() and word.lower() in _G_DROPPED:
-        return word  # a name: "Rachel Makin", "Goin Road", "Lookin Good salon"
+    if word[:1].isupper() and word.lower() in _NAMES_TOO and re.search(r"\w\s+$", match.string[: match.start()]):
+        return word  # a name mid-sentence: "Rachel Makin", "Goin Road", "my boss is called Hes"
     return _INFORMAL.get(word.lower(), word)
