@@ -178,6 +178,14 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     # nor what someone else does, told as the user's ("explains": not how the user speaks of themselves)
     said = "omggg ty. mr delgado explains it so fast i never get it"
     assert usable_facts(["The user explains it so fast"], said) == []
+    # … or did, or did to the user: "the user took one of the girls" of a stoat, "threw a party" of "they threw me"
+    said = "And then a stoat got into the run on Saturday night and took one of the girls."
+    assert usable_facts(["The user took one of the girls on Saturday night"], said) == []
+    assert usable_facts(["The user came early"], "GRANDBABY CAME EARLY!!! boy, 6 lb 2 oz") == []
+    said = "They threw me a party at the church hall on Sunday, so I'm 73 now."
+    assert usable_facts(["The user threw a party at the church hall on Sunday"], said) == []
+    said = "I went to the shop and took the dog to the vet."
+    assert usable_facts(["The user took the dog to the vet"], said) == ["The user took the dog to the vet"]
     # nor why, nor what the message never named ("It's at Sea Point Primary" of a post applied for)
     said = "we switched hotels too because the Granvia didn't have rooms"
     assert usable_facts(["The user switched hotels too because the Granvia didn't have rooms"], said) == [

@@ -35,7 +35,8 @@ from collections.abc import Collection, Iterable, Sequence
 
 from memoir.index.keyword import terms
 from memoir.ingest.gate import is_fact
-from memoir.ingest.person import about_the_user
+from memoir.ingest.lexicon import word_list
+from memoir.ingest.person import IRREGULAR_PAST, about_the_user
 from memoir.ingest.rules import Statement
 from memoir.ingest.sentences import sentences
 from memoir.ingest.stemming import stem, stems
@@ -284,13 +285,43 @@ def someone_elses(fact: str, source: str) -> bool:
         return re.search(theirs, source, re.I) is not None and re.search(mine, source, re.I) is None
     claim = re.match(r"^the user (?P<verb>[a-z]+s)\s+(?P<rest>\S.*)$", fact, re.I)
     if claim is None or claim.group("verb").lower() in ("is", "has", "does", "was"):
-        return False
+        return _someone_elses_deed(fact, source)
     said = re.search(
         rf"(?P<who>[\w'’]+)\s+{re.escape(claim.group('verb'))}\s+{re.escape(claim.group('rest').split()[0])}",
         source,
         re.I,
     )
     return said is not None and said.group("who").lower() not in ("i", "we", "also", "just", "still", "really")
+
+
+def _someone_elses_deed(fact: str, source: str) -> bool:
+    """Is "The user VERBed …" what someone else did in the sentence ("The user took one of the girls" of "a stoat
+    got into the run and took one of the girls", "The user came early" of "GRANDBABY CAME EARLY"), or did to the
+    user ("The user threw a party" of "They threw me a party")?"""
+    claim = re.match(r"^the user (?P<verb>[a-z]+)\s+(?P<first>[\w'’-]+)", fact, re.I)
+    if claim is None or not _PAST.fullmatch(claim.group("verb").lower()) or claim.group("verb").lower() in ("was",):
+        return False
+    verb, first = re.escape(claim.group("verb")), re.escape(claim.group("first"))
+    said = re.search(rf"(?P<who>[\w'’]+)\s+{verb}\s+(?P<to>(?:me|us)\s+)?{first}\b", source, re.I)
+    if said is None:
+        return False
+    if said.group("to"):  # "They threw me a party": done to the user, by someone else
+        return True
+    who = said.group("who").lower()
+    if who in ("and", "but", "then", "so"):  # "a stoat got into the run … and took": the clause's subject
+        opening = re.sub(r"^\W*(?:(?:oh|and|so|well|ok|okay|then|but|also|yesterday|today|sadly)\W+)*", "", source)
+        return re.match(r"(?:i|we|i've|we've|i'd|we'd)\b", opening, re.I) is None
+    return who not in _MY_OWN_DOING
+
+
+_PAST = re.compile(rf"[a-z]+ed|{'|'.join(sorted(IRREGULAR_PAST))}")
+# Words before a verb that leave it the user's: "I took", "we came", "finally got", "yesterday sold"
+_MY_OWN_DOING = frozenset(
+    word_list(
+        "i we i've we've also just still really finally then yesterday today recently already never once lol ok "
+        "okay well oh actually literally even both all"
+    )
+)
 
 
 def _not_theirs(fact: str, source: str, known: Collection[str]) -> bool:
