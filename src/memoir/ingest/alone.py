@@ -42,7 +42,7 @@ _SOMEONE_UNNAMED = re.compile(
     # (whom the user cares for, lives with or has been with says who the user is: "cares for him full time")
     r"^(?!(?:\w+\s+)?(?:cares?|caring|looks? after|looking after|lives? with|living with|been with|married|"
     r"supports?|raising|raises|raised)\b)"
-    r"(?:[\w'-]+\s+){1,3}?(?P<p>him|her(?=\s+(?:to|at|in|on|for|with|about|from|into|under|over|last|next|this|"
+    r"(?:[\w'-]+\s+){1,3}?(?:him|her(?=\s+(?:to|at|in|on|for|with|about|from|into|under|over|last|next|this|"
     r"yesterday|today|tomorrow|tonight|so|and|but|that|they|they're|he|she|we|i|you|because|when|every|again|back|"
     r"up|out|off|home|there)\b|$))\b",
     re.I,

@@ -299,7 +299,7 @@ def _someone_elses_deed(fact: str, source: str) -> bool:
     got into the run and took one of the girls", "The user came early" of "GRANDBABY CAME EARLY"), or did to the
     user ("The user threw a party" of "They threw me a party")?"""
     claim = re.match(r"^the user (?P<verb>[a-z]+)\s+(?P<first>[\w'’-]+)", fact, re.I)
-    if claim is None or not _PAST.fullmatch(claim.group("verb").lower()) or claim.group("verb").lower() in ("was",):
+    if claim is None or claim.group("verb").lower() == "was" or not _PAST.fullmatch(claim.group("verb").lower()):
         return False
     verb, first = re.escape(claim.group("verb")), re.escape(claim.group("first"))
     said = re.search(rf"(?P<who>[\w'’]+)\s+{verb}\s+(?P<to>(?:me|us)\s+)?{first}\b", source, re.I)

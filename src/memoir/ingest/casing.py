@@ -47,6 +47,7 @@ _KIN_NAMED = re.compile(
     r"|(?<!s)\s+(?:w|with)\s+(?:me|us)\b)",
     re.I,
 )
+# Words said after a relation that are no name of theirs ("my dog busy w me"): slang, a state, a word to the listener
 _SLANG = frozenset(
     word_list(
         "tbh ngl idk btw omg smh lmao haha hahaha lol xx xox rn fr imo ugh rip wow mate anyway anyways bless love "

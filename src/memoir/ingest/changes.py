@@ -20,6 +20,7 @@ of plan", "instead") says that what follows replaces something.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -152,14 +153,15 @@ def read(
     may say whom a pronoun stands for, `referents.named_by_age`, and whose counts what a bare count counts,
     `counts.counted_left`)."""
     text, before = cased(within_reach(text), names), cased(within_reach(before), names)
-    facts = tuple(facts)
-    text = counted_left(named_by_age(text, before, facts), facts)
+    # each reads the facts only where its own words are said: most messages need neither
+    by_age, by_count = itertools.tee(facts)
+    text = counted_left(named_by_age(text, before, by_age), by_count)
     sentences = read_sentences(text, known, before)
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change
     joined = [Reading(s.clause, (s,), message=text) for s in joined_in_passing(text)]
-    # "the doctor took me off the old pill. He says the Jardiance works better": unless a statement says it already
     readings = _without_ages_at_the_end(readings)
+    # "the doctor took me off the old pill. He says the Jardiance works better": unless a statement says it already
     put_on = put_on_instead(text)
     if put_on and not any(put_on.split()[-1] in s.text for r in readings for s in r.statements):
         readings.append(Reading(put_on, (Statement(put_on, clause=put_on),), message=text))
