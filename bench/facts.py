@@ -62,9 +62,19 @@ SHARED = 0.5  # or: this share of the memory's content words are the observation
 START = 1_767_225_600_000  # 2026-01-01: the conversations' turns are 30 s apart from here
 
 
+# A day or month the annotators wrote short ("wed" for "next Wednesday", as "mon and wed" is typed): its full name too
+_DAYS = "monday tuesday wednesday thursday friday saturday sunday"
+_MONTHS = "january february march april june july august september october november december"
+_CALENDAR = {name[:3]: name[3:] for name in f"{_DAYS} {_MONTHS}".split()}
+
+
 def has(text: str, phrase: str) -> bool:
     """Does `text` hold `phrase` as words ("peanut" in "peanuts", "5" in "5am", not "4" in "45")?"""
     tail = r"\w*" if len(phrase) >= 4 and not phrase.isdigit() else r"(?:s|es|am|pm|th|st|nd|rd)?(?!\w)"
+    if phrase[-1:].isdigit() and not phrase.isdigit():  # "2.1" in "€2.1M", "1.2" in "1.2m won": a sum's unit
+        tail = r"(?:s|es|am|pm|th|st|nd|rd|k|m|bn)?(?!\w)"
+    if phrase in _CALENDAR:
+        tail = f"(?:{re.escape(_CALENDAR[phrase])})?s?(?!\\w)"
     return re.search(r"(?<!\w)" + re.escape(phrase) + tail, text.lower()) is not None
 
 

@@ -9,12 +9,12 @@ for the purpose (tests/data/facts). What each recorded answer may hold: tests/un
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+from bench.facts import has  # the benchmark's own reading of a fact's words
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,12 +23,12 @@ from tests.replays import FACTS_REPLAYS, Replayer, load
 from tests.scripted_server import scripted_server
 
 FACTS_ROWS = load(FACTS_REPLAYS)
-# Conversations where the model reads facts the rules do not ("thinking 2nd location, vancouver wa" as a move to
-# Vancouver, "on square now", "flying home to ohio for christmas"; of `blind5`, "The user lives in Baner" once the
-# rules read the rent apart from the home) and neither reads the later change ("killing the 2nd shop idea" of a
-# move, "went w lightspeed", "doing jeju w min-ji's family instead", "since last week we are in a 2BHK in
-# Hinjewadi"): the model leaves those old values, the rules never had them. Known, and in docs/performance.md.
-_UNREAD_CHANGES = frozenset(("bike-shop-owner-terse", "expat-teacher-korea-terse", "flat-savings-pune"))
+# Conversations where the model reads facts the rules do not ("on square now" as "Fees for eating the user are on
+# square now", "flying home to ohio for christmas") and neither reads the later change ("went w lightspeed" after
+# asking for alternatives, "flights insane. doing jeju w min-ji's family instead"): the model leaves those old
+# values, the rules never had them. Known, and in docs/performance.md. (`flat-savings-pune` left this list when a
+# model's fact naming the place the same message moved away from was no longer kept, `_without_old_places`.)
+_UNREAD_CHANGES = frozenset(("bike-shop-owner-terse", "expat-teacher-korea-terse"))
 # Every set: `dev`, written beside the rules, and those written by others who never saw them.
 CONVERSATIONS = [
     conversation
@@ -36,11 +36,6 @@ CONVERSATIONS = [
     for conversation in json.loads((Path(__file__).parents[1] / "data" / "facts" / f"{name}.json").read_text())
     if conversation["name"] not in _UNREAD_CHANGES
 ]
-
-
-def has(text: str, phrase: str) -> bool:
-    tail = r"\w*" if len(phrase) >= 4 and not phrase.isdigit() else r"(?:s|es|am|pm|th|st|nd|rd)?(?!\w)"
-    return re.search(r"(?<!\w)" + re.escape(phrase) + tail, text.lower()) is not None
 
 
 def outcome(conversation: dict[str, Any], live: list[str]) -> tuple[int, int]:

@@ -37,6 +37,7 @@ __all__ = [
     "takes_back",
     "untouched",
     "with_aliases",
+    "without_stay",
 ]
 
 # a habit dropped: a doing ("stopped smoking"), or a thing consumed ("stopped the Coca-Cola", "gave up sugar")
@@ -211,6 +212,7 @@ _SAID_OF = {
     "waitress": ("restaurant", "cafe", "café", "diner"),
     "bartender": ("bar", "pub"),
     "baker": ("bakery",),
+    "location": ("shop", "store", "branch", "site", "outlet"),  # "2nd location", then "the 2nd shop idea"
     "goalie": ("soccer", "football", "hockey"),
     "due": ("deadline",),  # "teacher moved the deadline to monday" of "essay due friday"
     # a race of its kind: "the race got pushed to March 2" of the half marathon
@@ -286,3 +288,19 @@ def untouched(text: str, about: frozenset[str], old: str | None) -> str | None:
     if not pairs or named(head) or not any(named(p) for _, p in pairs):
         return None
     return head + "".join(sep + p for sep, p in pairs if not named(p))
+
+
+# How long the user has been somewhere: "since two years" (as typed by many), "for 6 years", "since 2019"
+_STAY = re.compile(
+    r",?\s+(?:since|for)\s+(?:(?:the\s+)?(?:last|past)\s+)?(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|"
+    r"nine|ten|a few|a couple of|several)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?\b"
+    r"|,?\s+since\s+(?:(?:19|20)\d\d|last\s+(?:year|yr|month))\b",
+    re.I,
+)
+
+
+def without_stay(text: str, place: str) -> str:
+    """A fact whose place was just swapped, without how long the user had been in the old one."""
+    at = text.find(place)
+    stay = _STAY.search(text, at + len(place)) if at >= 0 else None
+    return text[: stay.start()] + text[stay.end() :] if stay else text

@@ -14,7 +14,7 @@ import re
 
 from memoir.index.keyword import terms
 from memoir.ingest.alone import says_nothing_alone, someone_unnamed
-from memoir.ingest.lexicon import EVENTS, HEADCOUNT, word_list
+from memoir.ingest.lexicon import EVENTS, HEADCOUNT, HOLIDAYS, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.referents import WHICH_ONE
 from memoir.ingest.values import values
@@ -149,11 +149,7 @@ _EVENT_COUNT = re.compile(
     re.I,
 )
 # A holiday says when as a date does: "we'll visit my parents in Kisumu over Christmas"
-_HOLIDAY = re.compile(
-    r"\b(?:christmas|xmas|easter|new year|thanksgiving|diwali|deepavali|eid|ramadan|hanukkah|passover|onam|pongal|"
-    r"holi|lunar new year|chinese new year|midsummer|half[- ]term|(?:the|summer|school|winter) holidays)\b",
-    re.I,
-)
+_HOLIDAY = re.compile(rf"\b(?:{HOLIDAYS})\b", re.I)
 # A move, a start or a change without where, what or to what ("we have moved", "I'm going in
 # September", "starting in June", "my rota changed"): the rest of the message says it, or nothing
 # does; alone it is no fact.
@@ -214,7 +210,9 @@ _PLAN_WORDS = 4  # a plan without a date says what it is: "gonna teach guitar le
 _LIFE_PLAN = re.compile(
     r"\b(?:teach\w*|lessons?|class(?:es)?|course|degree|study\w*|job|business|company|shop|studio|open\w*|"
     r"launch\w*|start\w*|build\w*|adopt\w*|apply\w*|train\w*|volunteer\w*|retir\w*|move|moving|relocat\w*|"
-    r"learn\w*|chat with|meet with|run for|campaign\w*|write|writing|publish\w*|record\w*|tour\w*)\b",
+    # "Dubu will stay with my parents in Busan": where someone of the user's will live
+    r"learn\w*|(?:stay|live|move in|moving in) with|chat with|meet with|run for|campaign\w*|write|writing|"
+    r"publish\w*|record\w*|tour\w*)\b",
     re.I,
 )
 

@@ -41,6 +41,7 @@ from memoir.ingest.reconcile import reconcile_with_llm, same_topic
 from memoir.ingest.rule_decisions import Decision, Names, reconcile_known
 from memoir.ingest.rules import Statement
 from memoir.ingest.topics import topics
+from memoir.ingest.values import values
 from memoir.llm import LLM
 from memoir.model import Event, EventType, Memory
 from memoir.model.secrets import holds_secret
@@ -157,6 +158,7 @@ class ExtractFactsJob:
         if llm.configured:
             decisions = self._with_model(decisions, readings, event, llm)
         decisions += _model_echoes(decisions, live, readings)
+        decisions = _without_old_places(decisions, live)
         # A fact that says a secret ("The user's AWS key is [MASKED]") tells nothing worth
         # injecting, and says where a secret was: it is never kept.
         decisions = [d for d in decisions if d.event == "DELETE" or not holds_secret(d.text)]
@@ -324,3 +326,22 @@ def _model_echoes(decisions: Sequence[Decision], live: LiveFacts, readings: Sequ
         ):
             echoes.append(Decision("DELETE", fact.text, memory_id=fact.id))
     return echoes
+
+
+def _without_old_places(decisions: Sequence[Decision], live: LiveFacts) -> list[Decision]:
+    """A model's new fact naming a place or name this message's change took away tells of the old value: not kept.
+
+    "The landlord in Baner is selling the flat", read beside the rules' move from a 2BHK in Baner to one in
+    Hinjewadi, would keep Baner live after the user left it (the model's facts of earlier messages that say the
+    old value again are `_model_echoes`).
+    """
+    gone: set[str] = set()
+    for decision in decisions:
+        if decision.event in ("UPDATE", "DELETE") and decision.memory_id and (fact := live.get(decision.memory_id)):
+            now = {v.key for v in values(decision.text)} if decision.event == "UPDATE" else set()
+            gone |= {v.key for v in values(fact.text) if v.kind in ("place", "name")} - now
+    if not gone:
+        return list(decisions)
+    return [
+        d for d in decisions if not (d.event == "ADD" and d.source == "llm" and gone & {v.key for v in values(d.text)})
+    ]

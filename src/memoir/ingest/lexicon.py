@@ -7,6 +7,7 @@ __all__ = [
     "DIETS",
     "EVENTS",
     "HEADCOUNT",
+    "HOLIDAYS",
     "JOB_ENDINGS",
     "NATIONALITIES",
     "NOT_JOBS",
@@ -22,6 +23,11 @@ def word_list(text: str) -> list[str]:
     return text.split()
 
 
+# A holiday says when as a date does ("we'll visit my parents in Kisumu over Christmas"): alternatives, as DIETS.
+HOLIDAYS = (
+    r"christmas|xmas|easter|new year|thanksgiving|diwali|deepavali|eid|ramadan|hanukkah|passover|onam|pongal|"
+    r"holi|lunar new year|chinese new year|midsummer|half[- ]term|(?:the|summer|school|winter) holidays"
+)
 # What someone eats, or does not: a regular expression's alternatives (one at a time: a new one replaces the old).
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|"

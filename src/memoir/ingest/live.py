@@ -31,10 +31,11 @@ from memoir.index.keyword import terms
 from memoir.index.spoken_dates import undated
 from memoir.ingest.casing import names_in
 from memoir.ingest.changes import Reading
+from memoir.ingest.named_kin import relation_named
 from memoir.ingest.rule_decisions import Known, Names, naming, naming_again
 from memoir.ingest.rules import known_words
 from memoir.ingest.stemming import stem, stems
-from memoir.ingest.topics import relation_named, topics
+from memoir.ingest.topics import topics
 from memoir.store import IndexItem, SearchIndex
 
 __all__ = ["Fact", "FactCache", "KnownWords", "LiveFacts", "keys"]

@@ -15,7 +15,7 @@ from memoir.ingest.changes import Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_value
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import MEDICATIONS, PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import HOLIDAYS, MEDICATIONS, PEOPLE, PETS, word_list
 from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
@@ -41,6 +41,8 @@ _VERB_STEMS = stem_set(
     # "changing the band name" restates no name of the user's: a name changes by its topic ("name is …")
     "name please mention"
 )
+
+_HOLIDAY = re.compile(rf"(?:{HOLIDAYS})", re.I)
 
 
 def all_stems(text: str) -> frozenset[str]:
@@ -143,7 +145,8 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         return []
     found: list[tuple[Known, str, str | None]] = []
     # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
-    names = stems(" ".join(_but_kind(v) for v in values(reading.text)))
+    # ... but a holiday says when, as a date does: "Christmas in Jeju instead" is the Christmas plan said again
+    names = stems(" ".join(_but_kind(v) for v in values(reading.text) if not _HOLIDAY.fullmatch(v.text)))
     kinds_named = stems(" ".join(v.text for v in values(reading.text))) - names  # "marathon" of "the Sydney Marathon"
     for index, statement in enumerate(reading.statements):
         if BARE_CHANGE.match(statement.text):

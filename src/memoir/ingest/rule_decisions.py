@@ -41,6 +41,7 @@ from memoir.ingest.fact_words import (
     takes_back,
     untouched,
     with_aliases,
+    without_stay,
 )
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.lexicon import HEADCOUNT, word_list
@@ -340,6 +341,8 @@ def _replacement(
     lead = new.split()[0]  # "October 3rd", "not the 3rd", "October 10th": the whole date goes
     whole = f"{lead} {old}" if len(new.split()) > 1 and mentions(known.text, f"{lead} {old}") else old
     text = swap_value(known.text, whole, new)
+    if any(v.kind == "place" and v.text == old for v in values(known.text)):  # "since two years" was Berlin's
+        text = without_stay(text, new)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
 

@@ -52,8 +52,12 @@ _ABBREVIATIONS = frozenset(
         "co",
     ]
 )
-# An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"
-_END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
+# An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"; so does a face typed ("Thanks :) I
+# want minimum 70k salary")
+_END = re.compile(
+    r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+"
+    r"|\s+(?:[:;=]-?[()DPpOo/|]+|<3+|(?-i:xD|XD)+)(?=\s|$)\s*"
+)
 _QUESTION_TAG = re.compile(
     r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
     r"what about|how about|and|or)\b[^,]*\?$"

@@ -16,16 +16,10 @@ from memoir.ingest.ages import LISTED_AGE, still_before, with_listed_age
 from memoir.ingest.counts import number
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
+from memoir.ingest.named_kin import as_named, relation_named
 from memoir.ingest.rules import Statement
 from memoir.ingest.stemming import stems
-from memoir.ingest.topics import (
-    FULL_NAME,
-    Topic,
-    as_named,
-    job_words,
-    relation_named,
-    topics,
-)
+from memoir.ingest.topics import FULL_NAME, Topic, job_words, topics
 from memoir.ingest.values import values
 from memoir.ingest.workplaces import employer, workplace
 from memoir.model.memory import normalise_content

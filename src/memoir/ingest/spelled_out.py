@@ -18,6 +18,7 @@ __all__ = ["spelled_out_clause", "spelled_out_sentence"]
 def spelled_out_sentence(text: str) -> str:
     """A sentence with a name said after a comma put with its thing, and "so that's my X" with what it is."""
     text = _CALLED_AFTER.sub(r"\g<thing> called ", text)  # "my own restaurant, it will be called Racines"
+    text = _EXTENDED.sub(r", so \g<whose> \g<what> now runs \g<to>", text)  # "… extended my contract until June"
     return _THATS_MINE.sub(r"\g<lead>\g<x> so \g<x> is \g<mine>", text)  # "moved to cs2 so thats my main game"
 
 
@@ -36,6 +37,15 @@ _CALLED_AFTER = re.compile(
     r"built|building|found|founded|set up|setting up|bought|adopted|joined)\s+"
     r"(?:my|our|a|an)\s+(?:(?:own|new|little|small)\s+)?[\w-]+),\s+(?:it|it's|its|it’s)\s+"
     r"(?:(?:will be|'ll be|is going to be|is|was|'s)\s+)?(?:called|named)\s+(?=(?-i:[A-Z]))",
+    re.I,
+)
+# The user's term someone else lengthened, and to when: "the startup found investor and extended my contract until end
+# of June" (the contract now runs until then: that is the fact, whoever did it)
+_EXTENDED = re.compile(
+    r"(?:,?\s+and)?\s+(?:has\s+|have\s+|just\s+)?(?:extended|renewed|prolonged)\s+(?P<whose>my|our)\s+"
+    r"(?P<what>contract|lease|tenancy|visa|work permit|residence permit|permit|placement|internship|probation|"
+    r"secondment|membership|subscription)\s+(?P<to>until|till|through|to)\b(?=\s+(?:the\s+)?(?:end|mid|[a-z]*\d|"
+    r"(?-i:[A-Z])))",
     re.I,
 )
 # What the clause before went to, said to be the user's after "so that's": "all my friends moved to cs2 so thats

@@ -14,8 +14,7 @@ a model), so a fact stored last year and one written now compare alike.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PETS, word_list
@@ -39,9 +38,7 @@ __all__ = [
     "FULL_NAME",
     "LISTED_AGE",
     "Topic",
-    "as_named",
     "job_words",
-    "relation_named",
     "topics",
 ]
 
@@ -147,6 +144,18 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    (  # one end per term of the user's: "my contract ends in March", then "… extended my contract until June"
+        "end of",
+        re.compile(
+            r"^(?P<s>the user)'s (?P<a>contract|lease|tenancy|visa|work permit|residence permit|permit|placement|"
+            r"internship|probation|secondment|membership|subscription)\s+(?:now\s+)?"
+            # "ends in March", "runs until end of June"; not "is at Google" (where, not when it ends)
+            r"(?:(?:ends|finishes|finish|expires|runs out)\s+(?:now\s+)?(?:(?:until|till|through|to|in|on|at|by)\s+)*"
+            r"|(?:runs|lasts|goes|is)\s+(?:now\s+)?(?:until|till|through)\s+)"
+            r"(?P<v>.+?)(?:\s+now)?$",
+            re.I,
+        ),
+    ),
     (
         "favourite",
         re.compile(r"^(?P<s>the user)'s (?:favou?rite|fav)\s+(?P<a>[\w\s]+?)\s+(?:is|are)\s+(?P<v>.+)$", re.I),
@@ -249,7 +258,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
         if match and attribute == "residence" and _NOT_A_HOME.search(text):
             continue  # "rented a studio in Paris for the week", "found apartment in Riverdale for my mom"
         if match:
-            name = f"favourite {match.group('a').lower()}" if attribute == "favourite" else attribute
+            name = f"{attribute} {match.group('a').lower()}" if attribute in ("favourite", "end of") else attribute
             value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")
             found.append(Topic(_subject(match.group("s")), name, _value(value)))
     relation = _RELATION.match(text)
@@ -311,33 +320,6 @@ def _of_language(topic: Topic, text: str) -> Topic:
         return topic
     named = re.search(r"\b(?!The\b|User\b|[ABC][12]\b)(?-i:[A-Z])[a-z]+\b", text)
     return Topic(topic.subject, f"{named.group(0).lower()} level", topic.value) if named else topic
-
-
-# Relations a person has one of: "The user's dad" is the dad a known fact names ("The user's dad Paddy is 84")
-_ONE_OF = ONE_AT_A_TIME | frozenset(
-    word_list("dad mum mom mam father mother daddy mummy mommy stepdad stepmum stepmom")
-)
-_REL_NAMED = re.compile(r"^the user's (?P<rel>[\w-]+) (?P<name>(?-i:[A-Z])[\w'-]+)\b(?!['’]s)", re.I)
-
-
-@lru_cache(maxsize=4096)
-def relation_named(fact: str) -> tuple[str, str] | None:
-    """The relation a person has one of and the name a fact gives it: ("dad", "Paddy") of "The user's dad
-    Paddy is 84", or None."""
-    named = _REL_NAMED.match(fact)
-    if named is None or named.group("rel").lower() not in _ONE_OF:
-        return None
-    return named.group("rel").lower(), named.group("name")
-
-
-def as_named(mine: Sequence[Topic], known: str) -> Sequence[Topic]:
-    """A statement's topics of the user's dad (wife, boss) as of the one a known fact names: "The user's dad
-    turned 85" is Paddy's age when "The user's dad Paddy is 84" is known."""
-    named = relation_named(known)
-    if named is None:
-        return mine
-    whose = f"user's {named[0]}"
-    return [replace(t, subject=named[1].lower()) if t.subject == whose else t for t in mine]
 
 
 def job_words(fact: str) -> set[str]:

@@ -94,9 +94,18 @@ _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL
 _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")
 
 
+# A verb of when typed without its "-s" after one thing of the user's, as many write English: "My contract finish in
+# end of March" (not "my kids start in May", "my contracts end")
+_BARE_WHEN = re.compile(
+    r"\b(?P<thing>(?:my|our)\s+[a-z-]*[a-rt-z])\s+(?P<verb>finish|end|start|begin|expire|close|open)"
+    r"(?=\s+(?:in|on|at|by|until|till|next|this|soon|tomorrow)\b)",
+    re.I,
+)
+
+
 def written_out(text: str) -> str:
     """`text` with informal spellings written out and chatty asides in brackets left out."""
-    text = _ASIDE.sub("", text)
+    text = _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text))
     # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
     return _INFORMAL_WORD.sub(_written_out, text)
 
@@ -106,3 +115,8 @@ def _written_out(match: re.Match[str]) -> str:
     if word[:1].isupper() and word.lower() in _NAMES_TOO and re.search(r"\w\s+$", match.string[: match.start()]):
         return word  # a name mid-sentence: "Rachel Makin", "Goin Road", "my boss is called Hes"
     return _INFORMAL.get(word.lower(), word)
+
+
+def _with_s(match: re.Match[str]) -> str:
+    verb = match.group("verb")
+    return f"{match.group('thing')} {verb}{'es' if verb.lower().endswith('sh') else 's'}"

@@ -1,0 +1,104 @@
+"""Terms that end and are lengthened, where someone of the user's will stay, a place's duration that does not move
+with it, and a plan weighed then dropped, the way the `blind3`-`blind5` sets' people spoke (sets written by helpers
+who saw neither the rules nor the other sets), thirteenth session.
+
+A contract, a lease or a visa has one end at a time: "my contract finish in end of March" (as many write English),
+then "they extended my contract until end of June", leaves June. "Dubu will stay with my parents in Busan" is where
+the cat lives from now on. "Living in Berlin since two years", then a move to Hamburg, is not two years in Hamburg.
+
+Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memoir.ingest import extract_by_rules
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # a term lengthened by someone else: when it runs until now is the fact, whoever did it
+        (
+            "the startup found investor and extended my contract until end of June, so I have more time.",
+            ["The user's contract now runs until end of June"],
+        ),
+        ("They extended my lease until March 2027.", ["The user's lease now runs until March 2027"]),
+        ("they renewed my visa until 2028", ["The user's visa now runs until 2028"]),
+        # a verb of when typed without its "-s" after one thing of the user's
+        ("My contract finish in end of March.", ["The user's contract finishes in end of March"]),
+        ("my visa expire in June", ["The user's visa expires in June"]),
+        # where someone of the user's will live from now on is a plan of their life, with or without a date
+        ("So Dubu will stay with my parents in Busan for now.", ["Dubu will stay with the user's parents in Busan"]),
+        (
+            "Our dog Bram will stay with my parents in Amersfoort, so we do not need anything pet-friendly.",
+            ["The user's dog Bram will stay with the user's parents in Amersfoort"],
+        ),
+        # a face typed ends a sentence as an emoji does
+        ("Thanks :) I want minimum 70k salary.", ["The user wants minimum 70k salary"]),
+        ("I live in Leeds ;)", ["The user lives in Leeds"]),
+        ("meeting at 10:30 in Leeds", []),  # a time's colon is no face
+        # a second one of the user's, weighed
+        ("thinking 2nd location, vancouver wa.", ["The user is thinking 2nd location, vancouver wa"]),
+    ],
+)
+def test_terms_stays_and_plans_are_read_as_meant(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # one end per term: the new end replaces the old
+        (
+            [
+                "My contract finish in end of March, they cannot extend because of money problems.",
+                "One thing changed: the startup found investor and extended my contract until end of June.",
+            ],
+            ["The user's contract now runs until end of June"],
+        ),
+        (
+            ["My lease runs until March 2026.", "They extended my lease until March 2027."],
+            ["The user's lease now runs until March 2027"],
+        ),
+        # how long the user had been in the old place is not how long they have been in the new one
+        (
+            [
+                "I am from Valencia but I am living in Berlin since two years.",
+                "But now I search job in Hamburg, not Berlin.",
+            ],
+            ["The user is from Valencia", "The user is living in Hamburg", "The user searches job in Hamburg"],
+        ),
+        # a plan weighed, then dropped in other words ("the 2nd shop idea" of "2nd location")
+        (
+            ["thinking 2nd location, vancouver wa.", "killing the 2nd shop idea. numbers dont work"],
+            [],
+        ),
+    ],
+)
+def test_what_is_known_follows_terms_stays_and_plans(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # not a term of the user's, or no end said
+        ("we extended our stay until Friday", ["The user extended their stay until Friday"]),
+        (
+            "extended my contract to the point of no return",
+            ["The user extended their contract to the point of no return"],
+        ),
+        ("My son start school in September.", []),
+        # a stay of the moment, or with the assistant
+        ("I'll stay with my sister tonight.", []),
+        ("I will stay with you.", []),
+        ("I'll stay with the old plan.", []),
+        # thinking of something other than a second one of the user's
+        ("thinking about it", []),
+    ],
+)
+def test_near_misses_are_read_as_before(said: str, facts: list[str]) -> None:
+    assert extract_by_rules(said) == facts
