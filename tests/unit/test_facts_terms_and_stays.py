@@ -40,6 +40,9 @@ from tests.unit.test_fact_rules import settle
         ("Thanks :) I want minimum 70k salary.", ["The user wants minimum 70k salary"]),
         ("I live in Leeds ;)", ["The user lives in Leeds"]),
         ("meeting at 10:30 in Leeds", []),  # a time's colon is no face
+        # an adverb in "-ly" is no verb to put in the third person
+        ("I nearly came off my bicycle last week.", ["The user nearly came off their bicycle last week"]),
+        ("I rely on my sister for childcare.", ["The user relies on their sister for childcare"]),
         # a second one of the user's, weighed
         ("thinking 2nd location, vancouver wa.", ["The user is thinking 2nd location, vancouver wa"]),
     ],

@@ -149,6 +149,8 @@ def third_person(clause: str) -> str | None:
     return "The user " + _inner(verb, user_subject=True)
 
 
+# Verbs that end like an adverb
+_LY_VERBS = frozenset(word_list("apply reply supply rely ally bully tally rally multiply imply comply dally sully"))
 _HEDGE = re.compile(r"^(?:sort|kind) of$", re.I)
 
 
@@ -157,8 +159,8 @@ def _conjugated(rest: str) -> str:
     words = rest.split(" ")
     for index, word in enumerate(words):
         bare = word.lower().strip(",")
-        if bare in ADVERBS:
-            continue
+        if bare in ADVERBS or (len(bare) > 4 and bare.endswith("ly") and bare not in _LY_VERBS):
+            continue  # "I nearly came off my bike": the user nearly came, not "nearlies"
         if bare in ("not", "never") or (bare == "no" and index + 1 < len(words) and words[index + 1] == "longer"):
             continue
         if bare == "longer" and index > 0 and words[index - 1].lower() == "no":
