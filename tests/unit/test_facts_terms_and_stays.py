@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from memoir.ingest import extract_by_rules
+from memoir.ingest.person import about_the_user
 from tests.unit.test_fact_rules import settle
 
 
@@ -105,3 +106,23 @@ def test_what_is_known_follows_terms_stays_and_plans(turns: list[str], facts: li
 )
 def test_near_misses_are_read_as_before(said: str, facts: list[str]) -> None:
     assert extract_by_rules(said) == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        # "we" inside a fact of someone else's, or of a model's in the first person, with its verb in the third person
+        (
+            "Flights to Hobart got crazy so we're doing Byron Bay instead",
+            "Flights to Hobart got crazy so the user is doing Byron Bay instead",
+        ),
+        ("summer is when we actually have time to plan", "summer is when the user actually has time to plan"),
+        ("Mum says we were lucky", "Mum says the user was lucky"),
+        ("My sister says we love it", "The user's sister says the user loves it"),
+        ("Jen says we can eat it", "Jen says the user can eat it"),
+        ("He says I was right", "He says the user was right"),
+        ("My boss thinks I have potential", "The user's boss thinks the user has potential"),
+    ],
+)
+def test_we_in_a_fact_becomes_the_user_with_its_verb(said: str, fact: str) -> None:
+    assert about_the_user(said) == fact

@@ -99,9 +99,22 @@ _OTHER_INNER = [
     (r"\bme\b", "the user"),
     (_HOW_MANY_OF_US, r"\1 people"),
     (r"(?-i:\bus\b)", "the user"),
+    # "so we're doing Byron Bay instead": the user is, not "the user're"
+    (r"(?-i:\bwe're\b)", "the user is"),
+    (r"(?-i:\bwe've\b)", "the user has"),
+    (r"(?-i:\bwe'd\b)", "the user would"),
+    (r"(?-i:\bwe'll\b)", "the user will"),
+    (r"(?-i:\bwe are\b)", "the user is"),
+    (r"(?-i:\bwe were\b)", "the user was"),
+    (r"(?-i:\bwe have\b)", "the user has"),
     (r"(?-i:\bwe\b)", "the user"),
 ]
-_I_VERB = re.compile(r"(^|[^\w'])I ((?!am\b|was\b|have\b|had\b)[a-z]+)\b")
+# "my note says I keep 3 pens", "summer is when we actually have time": the verb after any adverbs
+_I_VERB = re.compile(
+    r"(^|[^\w'])(?:I|(?-i:we)) ((?:(?:[a-z]{3,}ly|last|first|both|all|"
+    + "|".join(sorted(ADVERBS))
+    + r") )*+)((?!was\b|had\b|(?:cant|dont|wont|didnt|doesnt|isnt)\b)[a-z]+)\b"
+)
 _INNER_USER = [(re.compile(p, re.IGNORECASE), r) for p, r in _USER_INNER]
 _INNER_OTHER = [(re.compile(p, re.IGNORECASE), r) for p, r in _OTHER_INNER]
 
@@ -123,7 +136,7 @@ def conjugate(verb: str) -> str:
 
 def _inner(text: str, user_subject: bool) -> str:
     if not user_subject:  # "my note says I keep 3 pens": the user keeps them
-        text = _I_VERB.sub(lambda m: f"{m.group(1)}the user {conjugate(m.group(2))}", text)
+        text = _I_VERB.sub(lambda m: f"{m.group(1)}the user {m.group(2)}{conjugate(m.group(3))}", text)
     for pattern, replacement in _INNER_USER if user_subject else _INNER_OTHER:
         text = pattern.sub(replacement, text)
     return text
