@@ -1,10 +1,13 @@
-"""Terms that end and are lengthened, where someone of the user's will stay, a place's duration that does not move
-with it, and a plan weighed then dropped, the way the `blind3`-`blind5` sets' people spoke (sets written by helpers
-who saw neither the rules nor the other sets), thirteenth session.
+"""Terms that end and are lengthened, where someone of the user's will live, a home's duration that does not move
+with a new place, a holiday trip said again in its place, typed faces, and "we" inside a fact, the way the
+`blind3`-`blind5` sets' people spoke (sets written by helpers who saw neither the rules nor the other sets),
+thirteenth session.
 
 A contract, a lease or a visa has one end at a time: "my contract finish in end of March" (as many write English),
 then "they extended my contract until end of June", leaves June. "Dubu will stay with my parents in Busan" is where
 the cat lives from now on. "Living in Berlin since two years", then a move to Hamburg, is not two years in Hamburg.
+Each class has its near misses, from a hostile review of the first version (a helper given the commit: about 900
+written messages and conversations, 320 from templates, 12,000 generated; 167 wrong readings, each narrowed).
 
 Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
 """
@@ -44,8 +47,6 @@ from tests.unit.test_fact_rules import settle
         # an adverb in "-ly" is no verb to put in the third person
         ("I nearly came off my bicycle last week.", ["The user nearly came off their bicycle last week"]),
         ("I rely on my sister for childcare.", ["The user relies on their sister for childcare"]),
-        # a second one of the user's, weighed
-        ("thinking 2nd location, vancouver wa.", ["The user is thinking 2nd location, vancouver wa"]),
     ],
 )
 def test_terms_stays_and_plans_are_read_as_meant(said: str, facts: list[str]) -> None:
@@ -75,10 +76,34 @@ def test_terms_stays_and_plans_are_read_as_meant(said: str, facts: list[str]) ->
             ],
             ["The user is from Valencia", "The user is living in Hamburg", "The user searches job in Hamburg"],
         ),
-        # a plan weighed, then dropped in other words ("the 2nd shop idea" of "2nd location")
+        # a holiday trip said again in its place; not a gift, a birthday, a habit or another holiday's trip
         (
-            ["thinking 2nd location, vancouver wa.", "killing the 2nd shop idea. numbers dont work"],
-            [],
+            [
+                "We're flying home to Ohio for Christmas.",
+                "Flights are insane, so we're spending Christmas in Jeju with Min-ji's family instead.",
+            ],
+            ["The user is spending Christmas in Jeju with Min-ji's family"],
+        ),
+        (
+            ["I'm buying my dad a watch for Christmas", "we're spending Christmas in Jeju instead"],
+            ["The user is buying their dad a watch for Christmas", "The user is spending Christmas in Jeju"],
+        ),
+        (
+            ["My daughter was born on Christmas Day", "we're spending Christmas in Jeju instead"],
+            ["The user is spending Christmas in Jeju", "The user's daughter was born on Christmas Day"],
+        ),
+        (
+            ["we go to Cornwall every Easter", "this Easter we're going to Devon instead"],
+            ["The user goes to Cornwall every Easter", "The user is going to Devon this Easter"],
+        ),
+        # a stay's length goes with the home it was of, not with a trip or a marriage
+        (
+            ["I'm travelling to Japan for 3 weeks in May", "actually Korea instead of Japan"],
+            ["The user is travelling to Korea for 3 weeks in May"],
+        ),
+        (
+            ["I live in Berlin, married for 3 years", "I live in Hamburg now, not Berlin"],
+            ["The user lives in Hamburg, married for 3 years"],
         ),
     ],
 )
@@ -89,19 +114,35 @@ def test_what_is_known_follows_terms_stays_and_plans(turns: list[str], facts: li
 @pytest.mark.parametrize(
     ("said", "facts"),
     [
-        # not a term of the user's, or no end said
+        # not a term of the user's, no end said, or not lengthened after all
         ("we extended our stay until Friday", ["The user extended their stay until Friday"]),
+        ("they never extended my contract until March, so I'm leaving", []),
+        ("they haven't extended my contract until June", []),
+        ("I wish they extended my contract until June", []),
+        (
+            "I just renewed my subscription to Spotify Premium",
+            ["The user just renewed their subscription to Spotify Premium"],
+        ),
+        ("they extended my probation to 6 months", []),
+        ("the company extended my secondment to London", []),
         (
             "extended my contract to the point of no return",
             ["The user extended their contract to the point of no return"],
         ),
         ("My son start school in September.", []),
+        ("I keep my shop open on Sundays", ["The user keeps their shop open on Sundays"]),
+        ("my children start in May", []),
         # a stay of the moment, or with the assistant
         ("I'll stay with my sister tonight.", []),
         ("I will stay with you.", []),
         ("I'll stay with the old plan.", []),
-        # thinking of something other than a second one of the user's
-        ("thinking about it", []),
+        ("I'm going to stay with the default settings", []),
+        ("I will stay with my boyfriend in Madrid for a week", []),
+        # a face inside a sentence is left out, and one that is what was said stays
+        ("my mom ;( passed away last year", ["The user's mom passed away last year"]),
+        ("I'm getting married :D in June", ["The user is getting married in June"]),
+        ("I use XD for design and Figma for prototyping", ["The user uses XD for design and Figma for prototyping"]),
+        ("I run <3 miles a day", ["The user runs <3 miles a day"]),
     ],
 )
 def test_near_misses_are_read_as_before(said: str, facts: list[str]) -> None:

@@ -212,7 +212,6 @@ _SAID_OF = {
     "waitress": ("restaurant", "cafe", "café", "diner"),
     "bartender": ("bar", "pub"),
     "baker": ("bakery",),
-    "location": ("shop", "store", "branch", "site", "outlet"),  # "2nd location", then "the 2nd shop idea"
     "goalie": ("soccer", "football", "hockey"),
     "due": ("deadline",),  # "teacher moved the deadline to monday" of "essay due friday"
     # a race of its kind: "the race got pushed to March 2" of the half marathon
@@ -290,6 +289,7 @@ def untouched(text: str, about: frozenset[str], old: str | None) -> str | None:
     return head + "".join(sep + p for sep, p in pairs if not named(p))
 
 
+_LIVES_IN = re.compile(r"\b(?:lives?|living|lived|based|resident|settled)\s+(?:\w+\s+)?(?:in|at|near)\s+$", re.I)
 # How long the user has been somewhere: "since two years" (as typed by many), "for 6 years", "since 2019"
 _STAY = re.compile(
     r",?\s+(?:since|for)\s+(?:(?:the\s+)?(?:last|past)\s+)?(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|"
@@ -300,7 +300,9 @@ _STAY = re.compile(
 
 
 def without_stay(text: str, place: str) -> str:
-    """A fact whose place was just swapped, without how long the user had been in the old one."""
+    """A fact of where the user lives whose place was just swapped, without how long they had lived in the old
+    one (not a trip's length: "travelling to Korea for 3 weeks in May" keeps its three weeks)."""
     at = text.find(place)
-    stay = _STAY.search(text, at + len(place)) if at >= 0 else None
+    lives = _LIVES_IN.search(text[:at]) if at >= 0 else None
+    stay = _STAY.match(text, at + len(place)) if lives else None  # right after it: not "…, married for 3 years"
     return text[: stay.start()] + text[stay.end() :] if stay else text

@@ -210,8 +210,10 @@ _PLAN_WORDS = 4  # a plan without a date says what it is: "gonna teach guitar le
 _LIFE_PLAN = re.compile(
     r"\b(?:teach\w*|lessons?|class(?:es)?|course|degree|study\w*|job|business|company|shop|studio|open\w*|"
     r"launch\w*|start\w*|build\w*|adopt\w*|apply\w*|train\w*|volunteer\w*|retir\w*|move|moving|relocat\w*|"
-    # "Dubu will stay with my parents in Busan": where someone of the user's will live
-    r"learn\w*|(?:stay|live|move in|moving in) with|chat with|meet with|run for|campaign\w*|write|writing|"
+    # "Dubu will stay with my parents in Busan": where someone of the user's will live, with family, not for a while
+    r"learn\w*|(?:stay|live|move in|moving in) with (?:my|our|his|her|their|the user's) (?:grand)?(?:parents|mum|mom|"
+    r"mother|dad|father|sister|brother|aunt|uncle|gran|nan|family|in-laws)\b(?!.*\b(?:while|for (?:a|the|two|three|"
+    r"\d+)|next|this week|tonight|weekend|until|till)\b)|chat with|meet with|run for|campaign\w*|write|writing|"
     r"publish\w*|record\w*|tour\w*)\b",
     re.I,
 )

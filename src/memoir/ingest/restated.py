@@ -43,6 +43,13 @@ _VERB_STEMS = stem_set(
 )
 
 _HOLIDAY = re.compile(rf"(?:{HOLIDAYS})", re.I)
+_TRIP = re.compile(r"\b(?:flying|driving|going|heading|travell?ing|spending|visiting|staying)\b", re.I)
+
+
+def _trips(said: str, known: str) -> bool:
+    """Are both a trip over one holiday, not a habit ("we go to Cornwall every Easter"), a gift or a birthday?"""
+    one = len(re.findall(rf"\b(?:{HOLIDAYS})\b", known, re.I)) == 1
+    return one and all(_TRIP.search(t) and not re.search(r"\b(?:every|each|always)\b", t, re.I) for t in (said, known))
 
 
 def all_stems(text: str) -> frozenset[str]:
@@ -145,8 +152,9 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         return []
     found: list[tuple[Known, str, str | None]] = []
     # values say what changed, not what about: "3 nights in a row" is not "3 weeks back" restated
-    # ... but a holiday says when, as a date does: "Christmas in Jeju instead" is the Christmas plan said again
-    names = stems(" ".join(_but_kind(v) for v in values(reading.text) if not _HOLIDAY.fullmatch(v.text)))
+    names = stems(" ".join(_but_kind(v) for v in values(reading.text)))
+    # ... but a holiday says when a trip is, as a date does: "Christmas in Jeju instead" is the Christmas trip again
+    holidays = stems(" ".join(v.text for v in values(reading.text) if _HOLIDAY.fullmatch(v.text)))
     kinds_named = stems(" ".join(v.text for v in values(reading.text))) - names  # "marathon" of "the Sydney Marathon"
     for index, statement in enumerate(reading.statements):
         if BARE_CHANGE.match(statement.text):
@@ -172,7 +180,8 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             # "Eko Hotel was fully booked" speaks of the known hotel, no other in its place
             same = stems(" ".join(n.split()[-1] for n in named if mentions(known.text, n)))
             # "My sister's team switched to Asana": not the user's
-            shared = (known.stems & (own - same)) | opposed | kin
+            trip = holidays & known.stems if _trips(statement.text, known.text) else frozenset()
+            shared = (known.stems & (own - same)) | opposed | kin | trip
             if known.id is None or not shared - _VERB_STEMS or any(k is known for k, _, _ in found):
                 continue
             who = shared - _VERB_STEMS

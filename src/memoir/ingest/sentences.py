@@ -52,12 +52,15 @@ _ABBREVIATIONS = frozenset(
         "co",
     ]
 )
-# An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"; so does a face typed ("Thanks :) I
-# want minimum 70k salary")
-_END = re.compile(
-    r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+"
-    r"|\s+(?:[:;=]-?[()DPpOo/|]+|<3+|(?-i:xD|XD)+)(?=\s|$)\s*"
-)
+# An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"
+_END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
+# A face typed: before a sentence's opening word it ends the sentence before ("Thanks :) I want minimum 70k salary");
+# inside a sentence or last it is left out ("my mom ;( passed away last year", "… our bunny :("); "<3" inside one stays
+# ("runs <3 miles").
+_FACE = r"(?:[:;=]-?[()DPpOo/|]+|<3+)"
+_AFTER_A_WORD = r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bare)\s+"  # not the face said ("my favourite emoticon is :)")
+_FACE_ENDS = re.compile(rf"{_AFTER_A_WORD}{_FACE}(?=\s+(?:(?-i:[A-Z])|(?:i|im|i'm|i’m|ive|i've|we)\b))", re.I)
+_FACE_INSIDE = re.compile(rf"{_AFTER_A_WORD}(?:[:;=]-?[()DPpOo/|]+(?=\s+(?-i:[a-z]))|{_FACE}(?=\s*(?:\n|$)))")
 _QUESTION_TAG = re.compile(
     r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
     r"what about|how about|and|or)\b[^,]*\?$"
@@ -214,6 +217,7 @@ class Sentence:
 def _pieces(text: str) -> list[str]:
     """`text` cut at sentence ends, gluing back cuts after an abbreviation or inside a number."""
     pieces: list[str] = []
+    text = _FACE_INSIDE.sub("", _FACE_ENDS.sub(".", text))
     for part in _END.split(text):
         part = part.strip()
         if not part:

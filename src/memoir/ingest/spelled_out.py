@@ -18,7 +18,8 @@ __all__ = ["spelled_out_clause", "spelled_out_sentence"]
 def spelled_out_sentence(text: str) -> str:
     """A sentence with a name said after a comma put with its thing, and "so that's my X" with what it is."""
     text = _CALLED_AFTER.sub(r"\g<thing> called ", text)  # "my own restaurant, it will be called Racines"
-    text = _EXTENDED.sub(r", so \g<whose> \g<what> now runs \g<to>", text)  # "… extended my contract until June"
+    if not _NOT_DONE.search(text):  # "they never extended my contract until June", "if they renewed my visa …"
+        text = _EXTENDED.sub(r", so \g<whose> \g<what> now runs \g<to>", text)  # "… extended my contract until June"
     return _THATS_MINE.sub(r"\g<lead>\g<x> so \g<x> is \g<mine>", text)  # "moved to cs2 so thats my main game"
 
 
@@ -41,11 +42,25 @@ _CALLED_AFTER = re.compile(
 )
 # The user's term someone else lengthened, and to when: "the startup found investor and extended my contract until end
 # of June" (the contract now runs until then: that is the fact, whoever did it)
+_MONTHS = (
+    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
+    r"nov(?:ember)?|dec(?:ember)?"
+)
 _EXTENDED = re.compile(
-    r"(?:,?\s+and)?\s+(?:has\s+|have\s+|just\s+)?(?:extended|renewed|prolonged)\s+(?P<whose>my|our)\s+"
+    r"(?:,?\s+and)?(?:\s+(?:they|he|she))?\s+(?:has\s+|have\s+|just\s+)?(?:extended|renewed|prolonged)\s+"
+    r"(?P<whose>my|our)\s+"
     r"(?P<what>contract|lease|tenancy|visa|work permit|residence permit|permit|placement|internship|probation|"
-    r"secondment|membership|subscription)\s+(?P<to>until|till|through|to)\b(?=\s+(?:the\s+)?(?:end|mid|[a-z]*\d|"
-    r"(?-i:[A-Z])))",
+    r"secondment|membership|subscription)\s+(?P<to>until|till|through|to)\b"
+    # to an end in time ("until end of June", "until March 2027", "to 2028"), not a length ("to 6 months") or a
+    # place or a service ("to London", "to The Economist")
+    rf"(?=\s+(?:the\s+)?(?:(?:end|middle|mid|start|beginning)\b|(?:{_MONTHS})\b|(?:19|20)\d\d\b"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b))",
+    re.I,
+)
+# What says the term was not lengthened after all, or only might be
+_NOT_DONE = re.compile(
+    r"n't\b|\b(?:not|never|nobody|no one|wish|if|unless|would|could|might|should|hope|hoping|wants?|wanted|refused|"
+    r"yet)\b",
     re.I,
 )
 # What the clause before went to, said to be the user's after "so that's": "all my friends moved to cs2 so thats

@@ -255,6 +255,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
             continue  # "turned 65 in 2005", "turned 30 when I was born", "turned 180 on brexit"; "team is five"
         if match and attribute in ("employer", "shift") and BESIDE.search(text):
             continue  # "works at Tesco on weekends too, second job": another job beside the one known
+        if match and attribute == "end of" and (not _A_TIME.search(match.group("v")) or " if " in text):
+            continue  # "The user's visa is through their employer", "runs until June if …": no end said
         if match and attribute == "residence" and _NOT_A_HOME.search(text):
             continue  # "rented a studio in Paris for the week", "found apartment in Riverdale for my mom"
         if match:
@@ -305,6 +307,12 @@ def topics(fact: str) -> tuple[Topic, ...]:
     return tuple(found)
 
 
+# When a term ends: a month, a year, a day, or "end of …", "soon"
+_A_TIME = re.compile(
+    r"\b(?:\d{1,4}|end|mid|middle|start|beginning|soon|jan\w*|feb\w*|march|mar|apr\w*|may|june?|july?|aug\w*|"
+    r"sep\w*|oct\w*|nov\w*|dec\w*|spring|summer|autumn|fall|winter|next|this)\b",
+    re.I,
+)
 _THEN = re.compile(r"\b(?:when|ago|back in|back then|in (?:19|20)\d\d|used to|before)\b", re.I)
 
 

@@ -45,9 +45,6 @@ _LONE_PAST = re.compile(r"^(?:[a-z]+ed|done|sent)[,;]\s+(?=\S)", re.I)
 _PLAN_START = re.compile(
     r"^(?:(?:going|planning|hoping) to (?!(?:the|a|an|my|our|his|her|their|be|bed)\b)[a-z]+"
     r"|planning on (?!(?:it|that|this|them|going to bed)\b)\S+"
-    # "thinking 2nd location, vancouver wa": a plan still being weighed, of a second one of the user's
-    r"|thinking (?:about |of )?(?:a |an )?(?:2nd|second|3rd|third|another|new) (?:location|shop|store|restaurant|"
-    r"cafe|café|branch|office|studio|kid|baby|dog|cat|car|house|flat|job|business)"
     # "planning a uni break trip to Tassie in april": an event of the user's
     rf"|planning (?:a|an|our|my) (?:[\w-]+ ){{0,3}}(?:{'|'.join(sorted(EVENTS))})\b"
     # "startin monday w Lone Star Dedicated": a new job, when and where

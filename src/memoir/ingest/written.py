@@ -97,8 +97,10 @@ _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|ca
 # A verb of when typed without its "-s" after one thing of the user's, as many write English: "My contract finish in
 # end of March" (not "my kids start in May", "my contracts end")
 _BARE_WHEN = re.compile(
-    r"\b(?P<thing>(?:my|our)\s+[a-z-]*[a-rt-z])\s+(?P<verb>finish|end|start|begin|expire|close|open)"
-    r"(?=\s+(?:in|on|at|by|until|till|next|this|soon|tomorrow)\b)",
+    # first in its clause ("let my son start in September" asks it), one thing ("my children start", "my week end")
+    r"(?:^|(?<=[,.;:!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"
+    r"(?P<thing>(?:my|our)\s+(?!(?:children|people|men|women|feet|teeth|staff|police|week|own)\b)[a-z-]*[a-rt-z])"
+    r"\s+(?P<verb>finish|end|start|begin|expire)(?=\s+(?:in|on|at|by|until|till|next|this|soon|tomorrow)\b)",
     re.I,
 )
 
