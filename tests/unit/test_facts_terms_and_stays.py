@@ -124,6 +124,10 @@ def test_what_is_known_follows_terms_stays_and_plans(turns: list[str], facts: li
             ["The user just renewed their subscription to Spotify Premium"],
         ),
         ("they extended my probation to 6 months", []),
+        ("apparently they extended my contract until june", []),
+        ("back in 2019 they extended my lease until 2021", []),
+        ("landlord renewed my lease to 1950 a month", []),
+        ("they renewed my visa to March Madness lol", []),
         ("the company extended my secondment to London", []),
         (
             "extended my contract to the point of no return",
@@ -132,17 +136,28 @@ def test_what_is_known_follows_terms_stays_and_plans(turns: list[str], facts: li
         ("My son start school in September.", []),
         ("I keep my shop open on Sundays", ["The user keeps their shop open on Sundays"]),
         ("my children start in May", []),
+        ("my best finish at Boston was 3:10", ["The user's best finish at Boston was 3:10"]),
+        ("my semester start in feb was rough", ["The user's semester start in feb was rough"]),
         # a stay of the moment, or with the assistant
         ("I'll stay with my sister tonight.", []),
         ("I will stay with you.", []),
         ("I'll stay with the old plan.", []),
         ("I'm going to stay with the default settings", []),
         ("I will stay with my boyfriend in Madrid for a week", []),
+        ("I'll stay with my parents for four days", []),
+        ("Rex will stay with my parents when we travel", []),
+        ("I'll stay with my parents' insurance plan", []),
         # a face inside a sentence is left out, and one that is what was said stays
         ("my mom ;( passed away last year", ["The user's mom passed away last year"]),
         ("I'm getting married :D in June", ["The user is getting married in June"]),
         ("I use XD for design and Figma for prototyping", ["The user uses XD for design and Figma for prototyping"]),
         ("I run <3 miles a day", ["The user runs <3 miles a day"]),
+        ("my wife :) Anna is pregnant", ["Anna is pregnant", "The user's wife is Anna"]),
+        ("i <3 Paris and I live in Lyon", ["The user loves Paris", "The user lives in Lyon"]),
+        (
+            "my sister is a nurse :) brother is a doctor",
+            ["The user's sister is a nurse", "The user's brother is a doctor"],
+        ),
     ],
 )
 def test_near_misses_are_read_as_before(said: str, facts: list[str]) -> None:
@@ -163,6 +178,11 @@ def test_near_misses_are_read_as_before(said: str, facts: list[str]) -> None:
         ("Jen says we can eat it", "Jen says the user can eat it"),
         ("He says I was right", "He says the user was right"),
         ("My boss thinks I have potential", "The user's boss thinks the user has potential"),
+        ("Mum says we don't visit enough", "Mum says the user doesn't visit enough"),
+        ("Mum says we kids were spoiled", "Mum says the user kids were spoiled"),
+        ("My boss says I reply too slowly", "The user's boss says the user replies too slowly"),
+        ("I weekly visit my gran", "The user weekly visits their gran"),
+        ("I reapply sunscreen every two hours", "The user reapplies sunscreen every two hours"),
     ],
 )
 def test_we_in_a_fact_becomes_the_user_with_its_verb(said: str, fact: str) -> None:

@@ -289,19 +289,24 @@ def untouched(text: str, about: frozenset[str], old: str | None) -> str | None:
     return head + "".join(sep + p for sep, p in pairs if not named(p))
 
 
+_CORRECTED = re.compile(r"\b(?:meant|mean|sorry|typo|correction|mistake|misspoke|wrong|oops)\b", re.I)
 _LIVES_IN = re.compile(r"\b(?:lives?|living|lived|based|resident|settled)\s+(?:\w+\s+)?(?:in|at|near)\s+$", re.I)
 # How long the user has been somewhere: "since two years" (as typed by many), "for 6 years", "since 2019"
 _STAY = re.compile(
-    r",?\s+(?:since|for)\s+(?:(?:the\s+)?(?:last|past)\s+)?(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|"
+    r"(?:,?\s+(?:since|for)\s+(?:(?:the\s+)?(?:last|past)\s+)?(?:\d{1,2}|a|an|one|two|three|four|five|six|seven|eight|"
     r"nine|ten|a few|a couple of|several)\s+(?:years?|yrs?|months?|weeks?)(?:\s+now)?\b"
-    r"|,?\s+since\s+(?:(?:19|20)\d\d|last\s+(?:year|yr|month))\b",
+    r"|,?\s+since\s+(?:(?:19|20)\d\d|last\s+(?:year|yr|month))\b"
+    r")(?=\s*$|\s*,\s+(?!since\b|for\b))",  # all of it: not "for 6 months a year", "since two years ago"
     re.I,
 )
 
 
-def without_stay(text: str, place: str) -> str:
+def without_stay(text: str, place: str, said: str) -> str:
     """A fact of where the user lives whose place was just swapped, without how long they had lived in the old
-    one (not a trip's length: "travelling to Korea for 3 weeks in May" keeps its three weeks)."""
+    one (not a trip's length: "travelling to Korea for 3 weeks in May" keeps its three weeks; not where `said`, the
+    sentence, corrects the place: "sorry i meant Munich, not Berlin" keeps the six years)."""
+    if _CORRECTED.search(said):
+        return text
     at = text.find(place)
     lives = _LIVES_IN.search(text[:at]) if at >= 0 else None
     stay = _STAY.match(text, at + len(place)) if lives else None  # right after it: not "…, married for 3 years"

@@ -212,8 +212,9 @@ _LIFE_PLAN = re.compile(
     r"launch\w*|start\w*|build\w*|adopt\w*|apply\w*|train\w*|volunteer\w*|retir\w*|move|moving|relocat\w*|"
     # "Dubu will stay with my parents in Busan": where someone of the user's will live, with family, not for a while
     r"learn\w*|(?:stay|live|move in|moving in) with (?:my|our|his|her|their|the user's) (?:grand)?(?:parents|mum|mom|"
-    r"mother|dad|father|sister|brother|aunt|uncle|gran|nan|family|in-laws)\b(?!.*\b(?:while|for (?:a|the|two|three|"
-    r"\d+)|next|this week|tonight|weekend|until|till)\b)|chat with|meet with|run for|campaign\w*|write|writing|"
+    r"mother|dad|father|sister|brother|aunt|uncle|gran|nan|family|in-laws)(?!['’]s)"  # all it says: whom, and where
+    r"(?:\s+in\s+(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?)?(?:\s+(?:for now|from now on|for good|permanently))?$"
+    r"|chat with|meet with|run for|campaign\w*|write|writing|"
     r"publish\w*|record\w*|tour\w*)\b",
     re.I,
 )

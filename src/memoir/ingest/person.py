@@ -100,20 +100,32 @@ _OTHER_INNER = [
     (_HOW_MANY_OF_US, r"\1 people"),
     (r"(?-i:\bus\b)", "the user"),
     # "so we're doing Byron Bay instead": the user is, not "the user're"
+    (r"(?-i:\bwe don't\b)", "the user doesn't"),
+    (r"(?-i:\bwe aren't\b)", "the user isn't"),
+    (r"(?-i:\bwe haven't\b)", "the user hasn't"),
+    (r"(?-i:\bwe weren't\b)", "the user wasn't"),
     (r"(?-i:\bwe're\b)", "the user is"),
     (r"(?-i:\bwe've\b)", "the user has"),
-    (r"(?-i:\bwe'd\b)", "the user would"),
     (r"(?-i:\bwe'll\b)", "the user will"),
     (r"(?-i:\bwe are\b)", "the user is"),
     (r"(?-i:\bwe were\b)", "the user was"),
     (r"(?-i:\bwe have\b)", "the user has"),
     (r"(?-i:\bwe\b)", "the user"),
 ]
+# Words in -ly that are no adverbs
+_LY_NOT_ADVERBS = (
+    r"(?:re)?(?:apply|reply|supply|imply|comply|multiply|rely|bully|rally|tally|dally|sully|ally)|family|lily|july|"
+    r"italy|assembly|belly|jelly|holly|folly|monopoly|anomaly|fly"
+)
 # "my note says I keep 3 pens", "summer is when we actually have time": the verb after any adverbs
 _I_VERB = re.compile(
-    r"(^|[^\w'])(?:I|(?-i:we)) ((?:(?:[a-z]{3,}ly|last|first|both|all|"
+    r"(^|[^\w'])(?:I|(?-i:we)) ((?:(?:(?!(?:"
+    + _LY_NOT_ADVERBS
+    + r")\b)[a-z]{3,}ly|last|first|both|all|"
     + "|".join(sorted(ADVERBS))
-    + r") )*+)((?!was\b|had\b|(?:cant|dont|wont|didnt|doesnt|isnt)\b)[a-z]+)\b"
+    # not "don't", nor "we kids", "we three" (a plural or a number said of "we")
+    + r") )*+)((?!was\b|had\b|(?:cant|dont|wont|didnt|doesnt|isnt)\b|[a-z]*[^s]s\b|(?:two|three|four|five|six)\b)"
+    + r"[a-z]+)\b(?!['’])"
 )
 _INNER_USER = [(re.compile(p, re.IGNORECASE), r) for p, r in _USER_INNER]
 _INNER_OTHER = [(re.compile(p, re.IGNORECASE), r) for p, r in _OTHER_INNER]
@@ -162,8 +174,13 @@ def third_person(clause: str) -> str | None:
     return "The user " + _inner(verb, user_subject=True)
 
 
-# Verbs that end like an adverb
-_LY_VERBS = frozenset(word_list("apply reply supply rely ally bully tally rally multiply imply comply dally sully"))
+# An adverb by its ending ("nearly", "slowly", "weekly", "deeply"); not a verb that ends so (apply, reapply, rely,
+# bully, rally, tally)
+_ADVERB_LY = re.compile(
+    rf"^(?!(?:{_LY_NOT_ADVERBS})$)"
+    r"[a-z]{2,}(?:al|i|ful|less|ous|ive|ent|ant|at|ut|ed|ing|ib|ab|ar|er|ct|st|ght|rd|nd|ow|ort|ss|t|d|n|r|s|m|w|k|"
+    r"ep|ap|os|is|ur|et|im|in|ug|ig|ng|on)ly$"
+)
 _HEDGE = re.compile(r"^(?:sort|kind) of$", re.I)
 
 
@@ -172,7 +189,7 @@ def _conjugated(rest: str) -> str:
     words = rest.split(" ")
     for index, word in enumerate(words):
         bare = word.lower().strip(",")
-        if bare in ADVERBS or (len(bare) > 4 and bare.endswith("ly") and bare not in _LY_VERBS):
+        if bare in ADVERBS or bare in ("both", "all") or _ADVERB_LY.match(bare):
             continue  # "I nearly came off my bike": the user nearly came, not "nearlies"
         if bare in ("not", "never") or (bare == "no" and index + 1 < len(words) and words[index + 1] == "longer"):
             continue

@@ -342,7 +342,7 @@ def _replacement(
     whole = f"{lead} {old}" if len(new.split()) > 1 and mentions(known.text, f"{lead} {old}") else old
     text = swap_value(known.text, whole, new)
     if any(v.kind == "place" and v.text == old for v in values(known.text)):  # "since two years" was Berlin's
-        text = without_stay(text, new)
+        text = without_stay(text, new, reading.text)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
 

@@ -54,13 +54,39 @@ _ABBREVIATIONS = frozenset(
 )
 # An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"
 _END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
-# A face typed: before a sentence's opening word it ends the sentence before ("Thanks :) I want minimum 70k salary");
-# inside a sentence or last it is left out ("my mom ;( passed away last year", "… our bunny :("); "<3" inside one stays
-# ("runs <3 miles").
-_FACE = r"(?:[:;=]-?[()DPpOo/|]+|<3+)"
-_AFTER_A_WORD = r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bare)\s+"  # not the face said ("my favourite emoticon is :)")
-_FACE_ENDS = re.compile(rf"{_AFTER_A_WORD}{_FACE}(?=\s+(?:(?-i:[A-Z])|(?:i|im|i'm|i’m|ive|i've|we)\b))", re.I)
-_FACE_INSIDE = re.compile(rf"{_AFTER_A_WORD}(?:[:;=]-?[()DPpOo/|]+(?=\s+(?-i:[a-z]))|{_FACE}(?=\s*(?:\n|$)))")
+# A face typed (":)", ";(", ":D", "<3"): where a clause ends before it, it ends the sentence ("Thanks :) I want
+# minimum 70k salary", "we are a family of 4 :) kids are 3 and 5"); it is left out where the sentence goes on through
+# it ("my wife :) Anna is pregnant", "married :D in June", "… our bunny :("); "i <3 Paris" is a verb; "runs <3 miles",
+# "Adobe XD" and "my favourite emoticon is :)" stay as written.
+_FACE = re.compile(
+    r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bare)\s+(?P<face>[:;=]-?[()DPpOo/|]+|<3+)(?=\s+(?P<next>[\w'’]+)|\s*(?:\n|$))"
+)
+_GOES_ON_BEFORE = re.compile(
+    r"\b(?:(?:my|our|his|her|their)\s+[\w-]+|to|at|in|on|for|from|with|of|like|name's|names)$", re.I
+)
+_GOES_ON_AFTER = frozenset(
+    word_list(
+        "in at on with to for from and but because cos since until near by of or than as after before when while if "
+        "tho though lol haha lmao"
+    )
+)
+
+
+def _without_faces(text: str) -> str:
+    def read(match: re.Match[str]) -> str:
+        before, face, after = text[: match.start()], match.group("face"), match.group("next")
+        if face.startswith("<3"):
+            if re.search(r"\b(?:i|we)$", before, re.I):
+                return " love"  # "i <3 Paris"
+            if after is not None and after[0].islower():
+                return match.group(0)  # "runs <3 miles": less than three
+        if after is None or _GOES_ON_BEFORE.search(before) or after.lower() in _GOES_ON_AFTER:
+            return ""
+        return "."
+
+    return _FACE.sub(read, text)
+
+
 _QUESTION_TAG = re.compile(
     r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
     r"what about|how about|and|or)\b[^,]*\?$"
@@ -217,7 +243,7 @@ class Sentence:
 def _pieces(text: str) -> list[str]:
     """`text` cut at sentence ends, gluing back cuts after an abbreviation or inside a number."""
     pieces: list[str] = []
-    text = _FACE_INSIDE.sub("", _FACE_ENDS.sub(".", text))
+    text = _without_faces(text)
     for part in _END.split(text):
         part = part.strip()
         if not part:

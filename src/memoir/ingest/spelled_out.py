@@ -53,14 +53,18 @@ _EXTENDED = re.compile(
     r"secondment|membership|subscription)\s+(?P<to>until|till|through|to)\b"
     # to an end in time ("until end of June", "until March 2027", "to 2028"), not a length ("to 6 months") or a
     # place or a service ("to London", "to The Economist")
-    rf"(?=\s+(?:the\s+)?(?:(?:end|middle|mid|start|beginning)\b|(?:{_MONTHS})\b|(?:19|20)\d\d\b"
+    rf"(?=\s+(?:the\s+)?(?:(?:end|middle|start|beginning)\s+of\s+(?:the\s+)?(?:{_MONTHS}|year|month|week|term|"
+    rf"semester|summer|winter|spring|autumn|season|next|this|20\d\d)\b|mid[- ](?:{_MONTHS}|year|month|20\d\d)\b"
+    rf"|(?:{_MONTHS})\b(?!\s+(?-i:[A-Z]))|20[2-9]\d\b(?!\s*(?:a|an|per|/|credits?|euros?|dollars?|pounds?|k)\b)"
     rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:{_MONTHS})\b))",
     re.I,
 )
 # What says the term was not lengthened after all, or only might be
 _NOT_DONE = re.compile(
     r"n't\b|\b(?:not|never|nobody|no one|wish|if|unless|would|could|might|should|hope|hoping|wants?|wanted|refused|"
-    r"yet)\b",
+    # hearsay, a guess, or long ago ("back in 2019 they extended my lease until 2021")
+    r"yet|apparently|probably|supposedly|supposed|promised|maybe|perhaps|almost|heard|rumou?r\w*|jk|dream\w*|"
+    r"back in|ago|had|then|used to|once|previous|expired|was|were|when|after that|before)\b",
     re.I,
 )
 # What the clause before went to, said to be the user's after "so that's": "all my friends moved to cs2 so thats

@@ -74,8 +74,7 @@ _DOING_NOW = re.compile(
     r"^(?:doing|doin['’]?|playing|working|studying|learning|training|teaching|coaching|living)\s+"
     r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b|much\b|pretty\b|"
     r"really\b|so\b|way\b|alright\b|(?:the |my )?(?:dishes|laundry|taxes|homework|chores)\b)"  # how, or a chore now
-    # "doing jeju w min-ji's family instead": what the user does now, in place of what was planned
-    r"(?!.*\b(?:brb|help|what were)\b)\S.*\b(?:now\b|instead[.!]*$)",
+    r"(?!.*\b(?:brb|help|what were)\b)\S.*\bnow\b",
     re.I,
 )
 # "teaching at a hagwon in mapo", "working for a logistics firm": where the user works now; not "working for free",

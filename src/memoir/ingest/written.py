@@ -97,10 +97,14 @@ _ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|ca
 # A verb of when typed without its "-s" after one thing of the user's, as many write English: "My contract finish in
 # end of March" (not "my kids start in May", "my contracts end")
 _BARE_WHEN = re.compile(
-    # first in its clause ("let my son start in September" asks it), one thing ("my children start", "my week end")
-    r"(?:^|(?<=[,.;:!?]\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bso\s))"
-    r"(?P<thing>(?:my|our)\s+(?!(?:children|people|men|women|feet|teeth|staff|police|week|own)\b)[a-z-]*[a-rt-z])"
-    r"\s+(?P<verb>finish|end|start|begin|expire)(?=\s+(?:in|on|at|by|until|till|next|this|soon|tomorrow)\b)",
+    # first in its clause ("let my son start in September" asks it), a term or an event of the user's ("my best
+    # finish at Boston", "my wife and my son start" are not)
+    r"(?:^|(?<=[,.;:!?]\s)|(?<=\bbut\s)|(?<=\bso\s))"
+    r"(?P<thing>(?:my|our)\s+(?:contract|lease|tenancy|visa|permit|course|class|semester|term|exam|internship|"
+    r"placement|probation|shift|training|holiday|vacation|leave|trip|flight|appointment|surgery|treatment|"
+    r"subscription|membership|season|programme|program|project|interview|job|school|degree|residency))"
+    r"\s+(?P<verb>finish|end|start|begin|expire)(?=\s+(?:in|on|at|by|until|till|next|this|soon|tomorrow)\b)"
+    r"(?![^,.;!?]*\b(?:is|was|were|are)\b)",  # "my semester start in feb was rough": a noun
     re.I,
 )
 
