@@ -56,13 +56,16 @@ _ABBREVIATIONS = frozenset(
 _END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
 # A face typed (":)", ";(", ":D", "<3"): where a clause ends before it, it ends the sentence ("Thanks :) I want
 # minimum 70k salary", "we are a family of 4 :) kids are 3 and 5"); it is left out where the sentence goes on through
-# it ("my wife :) Anna is pregnant", "married :D in June", "… our bunny :("); "i <3 Paris" is a verb; "runs <3 miles",
-# "Adobe XD" and "my favourite emoticon is :)" stay as written.
+# it ("my wife :) Anna is pregnant", "married :D in June", "… our bunny :("), not after an object ("we had to rehome
+# our bunny :( kevin is allergic"); "i <3 Paris" is a verb; "runs <3 miles", "Adobe XD" and "my favourite emoticon is
+# :)" stay as written.
 _FACE = re.compile(
     r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bare)\s+(?P<face>[:;=]-?[()DPpOo/|]+|<3+)(?=\s+(?P<next>[\w'’]+)|\s*(?:\n|$))"
 )
-_GOES_ON_BEFORE = re.compile(
-    r"\b(?:(?:my|our|his|her|their)\s+[\w-]+|to|at|in|on|for|from|with|of|like|name's|names)$", re.I
+_GOES_ON_BEFORE = re.compile(  # the subject, not yet its verb ("my mom ;( passed away"); a word wanting more
+    r"(?:(?:^|[,.;!?]\s*|\b(?:and|but|so)\s+)(?:my|our|his|her|their)\s+[\w-]+"
+    r"|\b(?:to|at|in|on|for|from|with|of|like|name's|names))$",
+    re.I,
 )
 _GOES_ON_AFTER = frozenset(
     word_list(
