@@ -42,14 +42,15 @@ _VERB_STEMS = stem_set(
     "name please mention"
 )
 
-_HOLIDAY = re.compile(rf"(?:{HOLIDAYS})", re.I)
+_HOLIDAY = re.compile(rf"\b(?:{HOLIDAYS})\b", re.I)
 _TRIP = re.compile(r"\b(?:flying|driving|going|heading|travell?ing|spending|visiting|staying)\b", re.I)
+_HABIT = re.compile(r"\b(?:every|each|always)\b", re.I)
 
 
 def _trips(said: str, known: str) -> bool:
     """Are both a trip over one holiday, not a habit ("we go to Cornwall every Easter"), a gift or a birthday?"""
-    one = len(re.findall(rf"\b(?:{HOLIDAYS})\b", known, re.I)) == 1
-    return one and all(_TRIP.search(t) and not re.search(r"\b(?:every|each|always)\b", t, re.I) for t in (said, known))
+    one = len(_HOLIDAY.findall(known)) == 1
+    return one and all(_TRIP.search(t) and not _HABIT.search(t) for t in (said, known))
 
 
 def all_stems(text: str) -> frozenset[str]:

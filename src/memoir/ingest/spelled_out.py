@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
+from memoir.ingest.values import MONTHS
 
 __all__ = ["spelled_out_clause", "spelled_out_sentence"]
 
@@ -42,10 +43,7 @@ _CALLED_AFTER = re.compile(
 )
 # The user's term someone else lengthened, and to when: "the startup found investor and extended my contract until end
 # of June" (the contract now runs until then: that is the fact, whoever did it)
-_MONTHS = (
-    r"jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|"
-    r"nov(?:ember)?|dec(?:ember)?"
-)
+_MONTHS = "|".join(sorted(MONTHS, key=len, reverse=True))  # the month words the values know
 _EXTENDED = re.compile(
     r"(?:,?\s+and)?(?:\s+(?:they|he|she))?\s+(?:has\s+|have\s+|just\s+)?(?:extended|renewed|prolonged)\s+"
     r"(?P<whose>my|our)\s+"
