@@ -71,8 +71,8 @@ _CALENDAR = {name[:3]: name[3:] for name in f"{_DAYS} {_MONTHS}".split()}
 def has(text: str, phrase: str) -> bool:
     """Does `text` hold `phrase` as words ("peanut" in "peanuts", "5" in "5am", not "4" in "45")?"""
     tail = r"\w*" if len(phrase) >= 4 and not phrase.isdigit() else r"(?:s|es|am|pm|th|st|nd|rd)?(?!\w)"
-    if phrase[-1:].isdigit() and not phrase.isdigit():  # "2.1" in "€2.1M", "1.2" in "1.2m won": a sum's unit
-        tail = r"(?:s|es|am|pm|th|st|nd|rd|k|m|bn)?(?!\w)"
+    if phrase[-1:].isdigit():  # "2.1" in "€2.1M", "1.2" in "1.2m won", "61" in "61kg": a number with its unit
+        tail = r"(?:s|es|am|pm|th|st|nd|rd|k|m|bn|kg|kgs|lb|lbs|g|km|cm|mm|ml|h|hrs?|mins?|yo|yrs?)?(?!\w)"
     if phrase in _CALENDAR:
         tail = f"(?:{re.escape(_CALENDAR[phrase])})?s?(?!\\w)"
     return re.search(r"(?<!\w)" + re.escape(phrase) + tail, text.lower()) is not None
@@ -412,7 +412,7 @@ def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4,blind5"
+    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4,blind5,blind6"
     parser.add_argument("--sets", default=sets, help="conversation sets, comma-separated")
     parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
     parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")

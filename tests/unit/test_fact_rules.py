@@ -522,7 +522,10 @@ def settle(turns: list[str]) -> list[str]:
             ["We're thinking of getting a puppy in the spring.", "Also, plot twist, no puppy. We got a kitten."],
             ["The user got a kitten"],
         ),
-        (["My boyfriend is Callum.", "Callum and I broke up, so I'm single again."], ["The user is single again"]),
+        (
+            ["My boyfriend is Callum.", "Callum and I broke up, so I'm single again."],
+            ["The user and Callum broke up", "The user is single again"],  # the break-up is news (decision 126)
+        ),
         (
             ["My cousin Arjun is handling logistics.", "And Arjun has left us to do his MBA in Pune."],
             [],
@@ -796,7 +799,7 @@ def test_the_rules_read_a_message_as_far_as_a_chat_message_goes(start: int, past
         ("Yes please, something my son-in-law Mark could knock together.", ["The user's son-in-law is Mark"]),
         ("Hmm, my husband-to-be Sipho says I should sound more confident lol.", ["The user's husband-to-be is Sipho"]),
         ("Can my sister Dana come too?", ["The user's sister is Dana"]),
-        ("I broke up with my boyfriend Tom", []),  # a relation ended names nobody the user has
+        ("I broke up with my boyfriend Tom", ["The user broke up with Tom"]),  # news; no boyfriend the user has
         # a question or request typed without its mark, after what the user says
         ("my birthday is in march, can u suggest a theme for the party", ["The user's birthday is in march"]),
         (
@@ -1247,7 +1250,10 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         ),
         # people named in passing are kept from a message as from a sentence, and taken back by a split
         (["Yes please, something my son-in-law Mark could knock together."], ["The user's son-in-law is Mark"]),
-        (["my girlfriend Kayla thinks I should go to Belmont. thoughts?", "also Kayla and I split up."], []),
+        (
+            ["my girlfriend Kayla thinks I should go to Belmont. thoughts?", "also Kayla and I split up."],
+            ["The user and Kayla split up"],  # the break-up is news; what was said of her as the partner goes
+        ),
         # how many "we" are now: the user's team
         (
             ["our team (four of us) is migrating the billing service", "3 new engineers joined so we're 7 now"],
@@ -1509,7 +1515,7 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
         # why the old value went, said with the change, is the old value's story: not kept
         (
             ["My team lead is Marcus.", "fyi Marcus left for Amazon, my new lead is Hannah"],
-            ["The user's lead is Hannah"],
+            ["The user's team lead is Hannah"],
         ),
         (
             [
@@ -1800,7 +1806,7 @@ def test_a_value_is_read_as_its_kind(text: str, found: list[tuple[str, str]]) ->
         (["My boss is Tom.", "My boss Tom retired."], []),
         (
             ["My manager is Priya.", "My manager is retiring next year, maybe"],
-            ["The user's manager is retiring next year"],
+            ["The user's manager is Priya", "The user's manager is retiring next year"],  # still Priya
         ),
         (
             ["My manager is Priya.", "My manager Priya left to join Stripe, my new lead is Hannah"],

@@ -14,6 +14,8 @@ from collections.abc import Collection
 
 from memoir.index.keyword import STOPWORDS
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
+from memoir.ingest.person import IRREGULAR_PAST
+from memoir.ingest.values import MONTHS, WEEKDAYS
 
 __all__ = ["cased", "names_in"]
 
@@ -37,15 +39,35 @@ _NOT_NAMES_AFTER_KIN = frozenset(
 )
 _A_CAPITAL = re.compile(r"\b(?-i:[A-Z][a-z])")  # a word written with a capital; "HOLY", "LOL" are shouted
 _WORD = re.compile(r"(?<![\w'’-])(?-i:[a-z][a-z'’-]*[a-z])(?![\w-])")
-_KIN = "|".join(sorted(PEOPLE | PETS, key=len, reverse=True))
+_KIN = "|".join(sorted(PEOPLE | PETS | {"missus", "missis", "hubby", "gf", "bf"}, key=len, reverse=True))
 # who someone is, a lower-case word, then a verb said of it: "wife jen does our books", "sister chloe shes 12"
 _KIN_NAMED = re.compile(
-    rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s))"
+    rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s)|"
+    rf"(?<=\bme and\s)|(?<=\bme & ))"
     rf"(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|"
-    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came)\b"
+    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came|keeps|kept|"
+    r"barks|likes|needs|sleeps|cries|just|got|both)\b"
     # "i got my dog peanut w me" (not "… along with his brother", "my dog sleeps w me")
     r"|(?<!s)\s+(?:w|with)\s+(?:me|us)\b)",
     re.I,
+)
+# the user's own relation, last in its clause: "first grandbaby due in march, my daughter keisha 🥹", "put my sister
+# magda"; not "my dad sunday", "my wife though"
+_KIN_NAMED_LAST = re.compile(
+    rf"(?:(?<=\bmy\s)|(?<=\bour\s))(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s*(?:[.!?;,]|[^\w\s'’-]|$))", re.I
+)
+_CALENDAR = frozenset(word_list(" ".join(WEEKDAYS + MONTHS))) | frozenset(
+    word_list(
+        "tonight tmrw tmr tomorrow yesterday today weekends weekdays anymore everywhere somewhere overseas abroad"
+    )
+)
+# Said of a relation at the end of a clause, and no name: a title ("my colleague dr. salma"), a deed ("my mum won, …")
+_NOT_NAMES_LAST = frozenset(
+    word_list(
+        "dr mr mrs ms miss prof sir won lost left ran quit died said agrees insists knows thinks says helps cares "
+        "approves disagrees refuses help come comes go goes stay stays work cook cooks drive drives pay pays agree "
+        "know think say want need do does did can could would should might must wants needs gave told"
+    )
 )
 # Words said after a relation that are no name of theirs ("my dog busy w me"): slang, a state, a word to the listener
 _SLANG = frozenset(
@@ -81,7 +103,8 @@ def cased(text: str, names: Collection[str] = ()) -> str:
     names of the facts known, `names_in`); any other message as it is."""
     if _A_CAPITAL.search(text) is not None:
         return text
-    text = _CALLED.sub(_called, _KIN_NAMED.sub(_kin_named, text))
+    text = _TITLED.sub(_titled, _KIN_NAMED.sub(_kin_named, text))
+    text = _CALLED.sub(_called, _KIN_NAMED_LAST.sub(_kin_named_last, text))
     if not names:
         return text
     return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m, names) else m.group(0), text)
@@ -106,11 +129,41 @@ def _called(match: re.Match[str]) -> str:
 
 def _kin_named(match: re.Match[str]) -> str:
     name = match.group("name")
-    if name.lower() in _NOT_A_NAME | _NOT_NAMES_AFTER_KIN | PEOPLE | _SLANG:
+    if name.lower() in _NOT_A_NAME | _NOT_NAMES_AFTER_KIN | PEOPLE | PETS | _SLANG | _CALENDAR:
         return match.group(0)
     if _A_THING.search(name) or name in _THINGS_AFTER_KIN:  # "my dad working late", "my dentist appointment got"
         return match.group(0)
     return f"{match.group('kin')} {_capital(name)}"
+
+
+# A title and the name after it: "dr okafor is taking over", "my supervisor dr hebert wants" (not "dr appointment")
+_TITLED = re.compile(
+    r"\b(?P<title>dr|mr|mrs|ms|prof)(?P<dot>\.?)\s+(?P<name>(?-i:[a-z])[a-z'’-]+)(?:\s+(?P<last>(?-i:[a-z])[a-z'’-]+))?\b",
+    re.I,
+)
+
+
+_AFTER_A_TITLE = frozenset(
+    word_list("appt appts appointments visit visits note notes orders letter office clinic told")
+)
+
+
+def _titled(match: re.Match[str]) -> str:
+    name = match.group("name")
+    if name in _NOT_A_NAME or name in _THINGS_AFTER_KIN or name in _NOT_NAMES_LAST or name in _AFTER_A_TITLE:
+        return match.group(0)
+    last = match.group("last")
+    if last is None:
+        return f"{_capital(match.group('title'))}{match.group('dot')} {_capital(name)}"
+    verb = last in IRREGULAR_PAST or last.endswith(("ing", "ed"))  # "mr delgado went on leave"
+    surname = not (verb or last in _NOT_A_NAME | _NOT_NAMES_LAST | _NOT_NAMES_AFTER_KIN | _SLANG)
+    return (
+        f"{_capital(match.group('title'))}{match.group('dot')} {_capital(name)} {_capital(last) if surname else last}"
+    )
+
+
+def _kin_named_last(match: re.Match[str]) -> str:
+    return match.group(0) if match.group("name").lower() in _NOT_NAMES_LAST else _kin_named(match)
 
 
 # Where a known name stands in a sentence: before a verb said of it ("freddie is 2 months"), or after a word that

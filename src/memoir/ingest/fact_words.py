@@ -29,6 +29,7 @@ __all__ = [
     "related",
     "said_for",
     "same_subject",
+    "still_holds",
     "subject_of",
     "swap_kind",
     "swap_value",
@@ -72,7 +73,7 @@ def mentions(text: str, value: str) -> bool:
 
 def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The stems a clause takes back, and those of its names (None: it takes back no word)."""
-    clause = taken_part(clause)
+    clause = _SINCE_WHEN.sub("", taken_part(clause))
     said = third_person(clause) or clause
     taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
     if not taken:
@@ -80,10 +81,30 @@ def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     return taken, stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
 
 
+# When a thing taken back ends, which no fact of it says: "no more nights starting March 3rd" takes back the nights
+_SINCE_WHEN = re.compile(
+    r",?\s+(?:starting|from|as of|beginning|effective)\s+(?:on\s+|in\s+)?(?:the\s+)?"
+    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|"
+    r"\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|"
+    r"next\s+(?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    re.I,
+)
+
+
 def alike_stems(words: frozenset[str], others: frozenset[str]) -> frozenset[str]:
     """The stems of `words` that are `others`', or begin alike ("retirem" of retirement, "retir" of retires)."""
     starts = {o[:5] for o in others if len(o) >= 5}
     return frozenset(w for w in words if w in others or (len(w) >= 5 and w[:5] in starts))
+
+
+def still_holds(swapped: str, known: str, retracted: Sequence[str]) -> bool:
+    """Does a fact, its value swapped, still hold all a retraction takes back: every word, and every value of the
+    fact it names ("no more nights" of "three night shifts"; not "no longer 3 times a week" of "3 times a week")?"""
+    named = [v.text for clause in retracted for v in values(clause) if mentions(known, v.text)]
+    if any(not mentions(swapped, value) for value in named):
+        return False
+    taken = [words[0] for clause in retracted if (words := taken_words(clause)) is not None]
+    return bool(taken) and all(alike_stems(words, stems(swapped)) == words for words in taken)
 
 
 _HOW_IT_ENDED = re.compile(r"\s*\b(?:in the end|eventually|at last|after all)\b", re.I)
@@ -161,7 +182,9 @@ def swap_kind(text: str, value: Value, said: str = "") -> str | None:
     unit = _unit(said, value.end) if said else ""
     counting = [f for f in found if unit and _unit(text, f.end) == unit]
     for chosen in counting or found:
-        return text[: chosen.start] + value.text + text[chosen.end :]
+        swapped = text[: chosen.start] + value.text + text[chosen.end :]
+        # "We live in North York now": not "since two years", which was the old place's
+        return without_stay(swapped, value.text, said) if value.kind == "place" else swapped
     return None
 
 

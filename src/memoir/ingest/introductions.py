@@ -124,7 +124,9 @@ def self_description(clause: str, context: Context) -> list[str] | None:
         job = clause.split(",")[0]
         started = re.search(r",\s*(?:just\s+)?(?:started|starting|start)\b", clause, re.I)
         the = re.match(r"the\s", job, re.I)  # "the promoter for the last show bailed" is someone else
-        if (context.changing or started) and not the and _names_a_role(job) and re.search(r"\s(?:at|for|with)\s", job):
+        # where the job is held, not how many it is done for ("so cook for 4 on weeknights" asks it)
+        where = re.search(r"\s(?:at|for|with)\s+(?!\d|two|three|four|five|six|everyone|all\b)", job)
+        if (context.changing or started) and not the and _names_a_role(job) and where:
             return _described(job)
         return _told_tersely(clause) if not context.person and not _of_someone(context.said) else None
     facts = _described(clause)

@@ -78,6 +78,7 @@ _BROKE_UP = re.compile(
     # not "we split up the bill", "I broke up the fight", "I'm single-handedly running it"
     r"\b(?:(?:we|i)\s+(?:have\s+|'ve\s+|’ve\s+|just\s+|finally\s+)?(?:broke|broken|split)\s+up"
     r"(?!\s+(?:the|a|an|my|our|his|her|their|into|in|over|between)\b)|"
+    r"(?:we|i|me)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:called it quits|parted ways)|"
     r"(?:i'm|i’m|im|i am)\s+single(?![\w-])(?:\s+now|\s+again)?(?=\s*(?:[.,;:!?]|$|and|so|but|lol|haha)))"
     rf"(?:\s+with\s+(?:my\s+\w+\s+)?(?P<name>{_NAME}))?",
     re.I,
@@ -141,7 +142,15 @@ def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
         has = re.match(rf"the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND})\b", lower)
         # "has a dog named Pepper and a cat named Salt" is the cat's too: not taken back for the dog
         alone = has is not None and len(re.findall(rf"\b(?:{_ANY_KIND})\b", lower)) == 1
-        if subject in names or theirs or (pet and pet[0] in names) or (has and alone and has.group("kind") in kinds):
+        # "The user lives with Kayla in Perth", "The user and Kayla split the rent": what they did together is over
+        together = any(re.search(rf"\b(?:with|the user and)\s+{re.escape(name)}\b", lower) for name in names)
+        if (
+            subject in names
+            or theirs
+            or together
+            or (pet and pet[0] in names)
+            or (has and alone and has.group("kind") in kinds)
+        ):
             found.append(known)
     return found
 

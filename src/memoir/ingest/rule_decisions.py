@@ -33,6 +33,7 @@ from memoir.ingest.fact_words import (
     named_by_kind,
     related,
     said_for,
+    still_holds,
     subject_of,
     swap_kind,
     swap_value,
@@ -329,6 +330,8 @@ def _replacement(
             and not (v.kind == "number" and _SPAN_AFTER.match(reading.text, v.end))  # "3 weeks no cigarette": how long
         ]
         swapped = next((t for v in schedule if (t := swap_kind(known.text, v)) is not None), None)
+        if swapped is not None and still_holds(swapped, known.text, reading.retracted):
+            swapped = None  # "no more nights …, I'll be 7a to 7p": no number of nights is what is taken back
         if swapped is None and (listed := one_of_list(known.text, reading.retracted)) is not None:
             return listed, set()  # the rest of the list holds; what the sentence says besides is its own fact
         if said is not None:

@@ -203,12 +203,25 @@ _DID_NEXT = re.compile(
 )
 
 
+# A break-up with someone named: "Kayla and I broke up", "I split up with Ines last week" (not "we split up the bill")
+_BROKE_UP_WITH = re.compile(
+    r"^(?:(?:and|so|but|also)\s+)*(?:(?-i:[A-Z])[\w'-]+\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?"
+    r"(?:broke up|split up|split|called it quits|separated|parted ways|divorced)|"
+    r"(?:i|i've|i have)\s+(?:just\s+|finally\s+)?(?:broke up|split up|split)\s+with\s+(?:my\s+\w+\s+)?"
+    r"(?-i:[A-Z])[\w'-]+)(?=\s|$)(?!\s+(?:the|a|an|our|my|into|in|over|between)\b)",
+    re.I,
+)
+
+
 def _not_taken_back(clause: str, changing: bool) -> str:
     """The clause without its parts that take something back ("…, till now we sold only through Etsy" keeps
     all; "I'm not doing Berlin" keeps nothing); in a changing sentence "no puppy" takes the puppy back."""
     parts = re.split(r",\s+", clause)
     if len(parts) == 1 and (NO_MORE_FOR_ME.match(clause) or gives_up(clause)):
         return clause  # "no more dairy for me", "I gave up alcohol in January": taken back, and a fact of its own
+    if broke_up := next((p for p in parts if _BROKE_UP_WITH.match(p)), None):
+        # news, as a death is; what it ended goes (`losses`), and so does who they were: "with my girlfriend Kayla"
+        return re.sub(r"\s*\([^)]*$", "", re.sub(r"\bwith\s+my\s+\w+\s+(?=(?-i:[A-Z]))", "with ", broke_up))
     kept = [p for p in parts if not is_retraction(p) and not (changing and NO_MORE.match(p))]
     if len(kept) == len(parts) or (kept and not is_retraction(parts[0])):
         return ", ".join(kept)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from memoir.ingest.lexicon import DIETS, PEOPLE, word_list
 from memoir.ingest.workplaces import names_a_job
-from memoir.ingest.written import squeezed, written_out
+from memoir.ingest.written import squeezed, without_faces, written_out
 
 __all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
 
@@ -54,42 +54,6 @@ _ABBREVIATIONS = frozenset(
 )
 # An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"
 _END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
-# A face typed (":)", ";(", ":D", "<3"): where a clause ends before it, it ends the sentence ("Thanks :) I want
-# minimum 70k salary", "we are a family of 4 :) kids are 3 and 5"); it is left out where the sentence goes on through
-# it ("my wife :) Anna is pregnant", "married :D in June", "… our bunny :("), not after an object ("we had to rehome
-# our bunny :( kevin is allergic"); "i <3 Paris" is a verb; "runs <3 miles", "Adobe XD" and "my favourite emoticon is
-# :)" stay as written.
-_FACE = re.compile(
-    r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bare)\s+(?P<face>[:;=]-?[()DPpOo/|]+|<3+)(?=\s+(?P<next>[\w'’]+)|\s*(?:\n|$))"
-)
-_GOES_ON_BEFORE = re.compile(  # the subject, not yet its verb ("my mom ;( passed away"); a word wanting more
-    r"(?:(?:^|[,.;!?]\s*|\b(?:and|but|so)\s+)(?:my|our|his|her|their)\s+[\w-]+"
-    r"|\b(?:to|at|in|on|for|from|with|of|like|name's|names))$",
-    re.I,
-)
-_GOES_ON_AFTER = frozenset(
-    word_list(
-        "in at on with to for from and but because cos since until near by of or than as after before when while if "
-        "tho though lol haha lmao"
-    )
-)
-
-
-def _without_faces(text: str) -> str:
-    def read(match: re.Match[str]) -> str:
-        before, face, after = text[: match.start()], match.group("face"), match.group("next")
-        if face.startswith("<3"):
-            if re.search(r"\b(?:i|we)$", before, re.I):
-                return " love"  # "i <3 Paris"
-            if after is not None and after[0].islower():
-                return match.group(0)  # "runs <3 miles": less than three
-        if after is None or _GOES_ON_BEFORE.search(before) or after.lower() in _GOES_ON_AFTER:
-            return ""
-        return "."
-
-    return _FACE.sub(read, text)
-
-
 _QUESTION_TAG = re.compile(
     r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
     r"what about|how about|and|or)\b[^,]*\?$"
@@ -124,7 +88,8 @@ _FILLER = (
     r"yes|yeah|yep|yup|no(?=\s*[,!.:—–-]|$)|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|"
     r"awesome|thanks|thank you|"
     r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
-    r"for context|for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
+    r"for context|(?:some |a bit of |bit of |quick )?(?:context|background)(?=\s*[:,—–-]|\s+(?:i|im|i'm|we|my)\b)|"
+    r"for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
     r"omg|omfg|yay|phew|great news|sad news|amazing news|exciting news|"
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
@@ -188,8 +153,9 @@ _SPLIT = re.compile(
     # "daughter zosia is 5 does she go on cv": a question run on
     r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
     r"|,?\s+(?:because|bc|cuz|coz|bcoz)\s+"
-    r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|i|we|you|it|that|my|our|the|im|ive|thats|that's)\b"
-    r"|[\w-]+\s+is\s+(?:my|our)\s)"
+    r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|add|put|include|remove|change|update|use|keep|count|"
+    r"skip|drop|delete|i|we|you|it|that|my|our|the|im|ive|thats|that's)\b"
+    r"|[\w-]+\s+is\s+(?:my|our)\s|(?-i:[A-Z])[\w'.-]+\s+(?-i:[A-Z])[\w'-]+\s+(?:is|was|has)\s)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
     r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|put|got|says|said|wants|told)\s)"
@@ -246,7 +212,7 @@ class Sentence:
 def _pieces(text: str) -> list[str]:
     """`text` cut at sentence ends, gluing back cuts after an abbreviation or inside a number."""
     pieces: list[str] = []
-    text = _without_faces(text)
+    text = without_faces(text)
     for part in _END.split(text):
         part = part.strip()
         if not part:

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PETS, word_list
+from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PEOPLE, PETS, word_list
 from memoir.ingest.stemming import stem
 from memoir.ingest.values import NUMBER_WORDS, values
 from memoir.ingest.workplaces import (
@@ -348,8 +348,10 @@ _CALLED = re.compile(
 def _possessive(subject: str, value: str) -> list[Topic]:
     """ "The user's goal is …" holds one value; an event's place and date are two ("in Malaga on 14 June")."""
     head = subject.split()[-1].lower()
-    if (head in PETS or head in _GROUPS) and _A_NAME.match(value):  # "The user's kitten is Mango now", "The
-        return [Topic(_subject(subject), "name", _value(value))]  # user's band is Marea Alta now": its name
+    # "The user's kitten is Mango now", "The user's band is Marea Alta now", "The user's wife is Sneha": a name,
+    # which "The user's wife is pregnant" does not replace
+    if (head in PETS or head in _GROUPS or head in PEOPLE) and _A_NAME.match(value):
+        return [Topic(_subject(subject), "name", _value(value))]
     if head not in EVENTS and not subject.lower().endswith(tuple(f" {e}" for e in EVENTS)):
         return [Topic(_subject(subject), "is", _value(value))]
     kinds = {"place": "place", "name": "place", "date": "date", "weekday": "date", "time": "time"}

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["squeezed", "written_out"]
+from memoir.ingest.lexicon import word_list
+
+__all__ = ["squeezed", "without_faces", "written_out"]
 
 
 # Runs of blanks read as one: several patterns try each position of a run, and a message padded
@@ -109,9 +111,61 @@ _BARE_WHEN = re.compile(
 )
 
 
+# "we're" typed without its apostrophe, first in its clause, of how things are now: "so were on kendamil now" (not
+# "were you there", "so were we", "we were on holiday")
+_WERE_NOW = re.compile(
+    r"(?:^|(?<=[,.;:!?]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bcause\s)|(?<=\bcuz\s))were(?=\s+"
+    r"(?!(?:we|they|you|i|he|she|it|not|there|all|both|the|a|an|my|your|his|her|their|our|those|these)\b)"
+    r"[a-z][^,.;!?]*\bnow\b)",
+)
+
+
+# A sum of the user's said without its verb, as terse writers do: "budget 8 lakh max", "budget now 42k", "my salary
+# 14 lakh", "rent 450 a week" (first in its sentence; not "a budget 5k car", "rent 3 bikes", nor after a comma: "a
+# gaming pc, budget 30k" is the pc's)
+_TERSE_SUM = re.compile(
+    r"(?:^|(?<=[.;:!?]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s))(?P<whose>(?:my|our)\s+)?"
+    r"(?P<what>(?:total\s+|monthly\s+|max\s+|new\s+)?(?:budget|rent|salary|income|take[- ]home|savings|deposit|"
+    r"mortgage|loan))\s+(?P<now>now\s+)?"
+    r"(?=(?:about|around|approx\.?|roughly|~)?\s*[$€£₹]?\s?\d[\d,.]*\s*(?:k|m|lakhs?|crores?|grand|bucks|euros?|"
+    r"dollars?|pounds?|rupees?|eur|usd|gbp|inr|aud|cad)?(?![\w/-])(?!\s+(?:bikes?|cars?|rooms?|people|items?)\b))",
+    re.I,
+)
+
+
+# and another's beside it: "my salary 14 lakh she 9" is hers
+_THEIRS_BESIDE = re.compile(
+    r"(?<=\d)(?P<unit>\s*(?:k|lakhs?|grand))\s+(?P<who>she|he)\s+(?=\d[\d,.]*\s*(?:k|lakhs?)?$)", re.I
+)
+
+
+def _sum_said(match: re.Match[str]) -> str:
+    return f"{match.group('whose') or 'my '}{match.group('what')} is {match.group('now') or ''}"
+
+
+def _theirs(match: re.Match[str]) -> str:
+    return f"{match.group('unit')}, {'hers' if match.group('who').lower() == 'she' else 'his'} is "
+
+
+# A new name said after the old one is taken back: "the puppy is not Pepper anymore she's Waffles now" is "the puppy
+# is Waffles now, not Pepper" (whose "she" is the puppy, not Pepper)
+_RENAMED = re.compile(
+    r"\b(?P<who>(?:the|my|our)\s+[\w-]+)\s+is\s+not\s+(?P<old>(?-i:[A-Z])[\w'-]+)\s+any\s?more,?\s+"
+    r"(?:she|he|it)(?:['’]s|\s+is)\s+(?P<new>(?-i:[A-Z])[\w'-]+)(?:\s+now)?\b",
+    re.I,
+)
+
+
+# A word stretched for feeling at its end: "newsss", "heyyy", "sooo" (no English word ends in three of a letter)
+_STRETCHED = re.compile(r"(?<=[a-z])([a-z])\1{2,}\b", re.I)
+
+
 def written_out(text: str) -> str:
     """`text` with informal spellings written out and chatty asides in brackets left out."""
-    text = _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text))
+    text = _RENAMED.sub(r"\g<who> is \g<new> now, not \g<old>", _STRETCHED.sub(r"\1", text))
+    text = _THEIRS_BESIDE.sub(
+        _theirs, _TERSE_SUM.sub(_sum_said, _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text))))
+    )
     # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
     return _INFORMAL_WORD.sub(_written_out, text)
 
@@ -126,3 +180,41 @@ def _written_out(match: re.Match[str]) -> str:
 def _with_s(match: re.Match[str]) -> str:
     verb = match.group("verb")
     return f"{match.group('thing')} {verb}{'es' if verb.lower().endswith('sh') else 's'}"
+
+
+# A face typed (":)", ";(", ":D", "<3"): where a clause ends before it, it ends the sentence ("Thanks :) I want
+# minimum 70k salary", "we are a family of 4 :) kids are 3 and 5"); it is left out where the sentence goes on through
+# it ("my wife :) Anna is pregnant", "married :D in June", "… our bunny :("), not after an object ("we had to rehome
+# our bunny :( kevin is allergic"); "i <3 Paris" is a verb; "runs <3 miles", "Adobe XD" and "my favourite emoticon is
+# :)" stay as written.
+_FACE = re.compile(
+    r"(?<=\w)(?<!\bis)(?<!\bwas)(?<!\bare)\s+(?P<face>[:;=]-?[()DPpOo/|]+|<3+)(?=\s+(?P<next>[\w'’]+)|\s*(?:\n|$))"
+)
+_GOES_ON_BEFORE = re.compile(  # the subject, not yet its verb ("my mom ;( passed away"); a word wanting more
+    r"(?:(?:^|[,.;!?]\s*|\b(?:and|but|so)\s+)(?:my|our|his|her|their)\s+[\w-]+"
+    r"|\b(?:to|at|in|on|for|from|with|of|like|name's|names))$",
+    re.I,
+)
+_GOES_ON_AFTER = frozenset(
+    word_list(
+        "in at on with to for from and but because cos since until near by of or than as after before when while if "
+        "tho though lol haha lmao"
+    )
+)
+
+
+def without_faces(text: str) -> str:
+    """`text` with its typed faces ending the sentences they end, and left out where a sentence goes on."""
+
+    def read(match: re.Match[str]) -> str:
+        before, face, after = text[: match.start()], match.group("face"), match.group("next")
+        if face.startswith("<3"):
+            if re.search(r"\b(?:i|we)$", before, re.I):
+                return " love"  # "i <3 Paris"
+            if after is not None and after[0].islower():
+                return match.group(0)  # "runs <3 miles": less than three
+        if after is None or _GOES_ON_BEFORE.search(before) or after.lower() in _GOES_ON_AFTER:
+            return ""
+        return "."
+
+    return _FACE.sub(read, text)
