@@ -46,7 +46,10 @@ def _user_turns(name: str) -> Iterator[tuple[str, list[str]]]:
         yield conversation["name"], [t["text"] for t in conversation["turns"] if t["role"] == "user"]
 
 
-@pytest.mark.parametrize("name", ["dev", "heldout", "test", "final", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"])
+SETS = ["dev", "heldout", "test", "final", "blind", "blind2", "blind3", "blind4", "blind5", "blind6"]
+
+
+@pytest.mark.parametrize("name", SETS)
 def test_the_facts_near_a_message_decide_as_every_fact_does(name: str) -> None:
     """Each set's conversations, each beside the facts every other conversation of the set leaves (alike in
     kind, topic and wording: "The user lives in …"), read and reconciled both ways, turn by turn."""

@@ -45,16 +45,38 @@ _KIN_NAMED = re.compile(
     rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s)|"
     rf"(?<=\bme and\s)|(?<=\bme & ))"
     rf"(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s+(?:is|was|has|had|does|did|says|said|works|lives|"
-    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came|keeps|kept|"
-    r"barks|likes|needs|sleeps|cries|just|got|both)\b"
+    r"gets|starts|started|turned|turns|shes|hes|loves|hates|wants|rides|runs|goes|went|plays|comes|came|both|keeps|"
+    r"kept|barks|likes|needs|sleeps|cries|got|just)\b"
     # "i got my dog peanut w me" (not "… along with his brother", "my dog sleeps w me")
     r"|(?<!s)\s+(?:w|with)\s+(?:me|us)\b)",
     re.I,
 )
-# the user's own relation, last in its clause: "first grandbaby due in march, my daughter keisha 🥹", "put my sister
-# magda"; not "my dad sunday", "my wife though"
+# The user's own relation named last in its clause, said as an aside or as whom to put down: "first grandbaby due in
+# march, my daughter keisha 🥹", "put my sister magda"; only a relation a person has by name (not "my baby girl", "my
+# dog treats"), and not a thing of theirs said without its "'s" ("i need to buy my daughter diapers", "my wife
+# salary", "worried about my dad health"), a day, or a word to the listener ("my dad sunday", "my mum pls")
+_NAMED_KIN = "|".join(
+    word_list(
+        "wife husband partner fiancé fiancée fiance fiancee boyfriend girlfriend gf bf hubby missus son daughter "
+        "brother sister mum mom mother dad father cousin niece nephew aunt uncle grandson granddaughter friend "
+        "bestie stepson stepdaughter"
+    )
+)
 _KIN_NAMED_LAST = re.compile(
-    rf"(?:(?<=\bmy\s)|(?<=\bour\s))(?P<kin>{_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s*(?:[.!?;,]|[^\w\s'’-]|$))", re.I
+    r"(?:^|(?<=[,.;:!?]\s)|(?<=\band\s)|(?<=\bput\s)|(?<=\badd\s)|(?<=\bask\s)|(?<=\binvite\s)|(?<=\bwith\s)|"
+    r"(?<=\bof\s)|(?<=\bfor\s))"
+    rf"(?P<whose>(?:my|our)\s+)(?P<kin>{_NAMED_KIN})\s+(?P<name>(?-i:[a-z]){{2,}})(?=\s*(?:[.!?;,]|[^\w\s'’-]|$))",
+    re.I,
+)
+# What follows a relation, last in its clause, and is theirs, not their name
+_THEIRS_LAST = frozenset(
+    word_list(
+        "health medicine meds homework uni school daycare nursery salary bday birthday football concert practice "
+        "knee back hair tooth teeth surgery allergy asthma cough diapers formula laptop phone bike car truck tablet "
+        "shoes garden house flat room wedding funeral party pls plz asap ofc aswell everyday overnight lowkey jk tbf "
+        "xxx hahah haha sorry too also again first flap door boy girl bump tree bed crate cage tank bowl toy lead "
+        "somehow seldom never nvr always really bottle wipes pram cot stroller monitor seat clothes food"
+    )
 )
 _CALENDAR = frozenset(word_list(" ".join(WEEKDAYS + MONTHS))) | frozenset(
     word_list(
@@ -66,7 +88,8 @@ _NOT_NAMES_LAST = frozenset(
     word_list(
         "dr mr mrs ms miss prof sir won lost left ran quit died said agrees insists knows thinks says helps cares "
         "approves disagrees refuses help come comes go goes stay stays work cook cooks drive drives pay pays agree "
-        "know think say want need do does did can could would should might must wants needs gave told"
+        "know think say want need do does did can could would should might must wants needs gave told send give take "
+        "make fix call tell ask bring get let put see"
     )
 )
 # Words said after a relation that are no name of theirs ("my dog busy w me"): slang, a state, a word to the listener
@@ -129,18 +152,43 @@ def _called(match: re.Match[str]) -> str:
 
 def _kin_named(match: re.Match[str]) -> str:
     name = match.group("name")
+    if re.sub(r"(.)\1{2,}$", r"\1", name.lower()) in _NOT_A_NAME:  # "my wife sooo likes this place"
+        return match.group(0)
     if name.lower() in _NOT_A_NAME | _NOT_NAMES_AFTER_KIN | PEOPLE | PETS | _SLANG | _CALENDAR:
         return match.group(0)
-    if _A_THING.search(name) or name in _THINGS_AFTER_KIN:  # "my dad working late", "my dentist appointment got"
+    if _A_THING.search(name) or name in _THINGS_AFTER_KIN or name.lower() in _THEIRS_LAST:  # "my dad working late",
+        # "my dentist appointment got", "my son asthma got worse"
         return match.group(0)
     return f"{match.group('kin')} {_capital(name)}"
 
 
 # A title and the name after it: "dr okafor is taking over", "my supervisor dr hebert wants" (not "dr appointment")
+# (not "42 maple dr near the park": a title follows a word that takes a person, or opens its clause)
+_TAKES_A_PERSON = [
+    *word_list(
+        "my our the his her their your with to and so but by from saw see seeing new is was am im i'm its it's asked "
+        "called met"
+    ),
+    *PEOPLE,
+]
 _TITLED = re.compile(
-    r"\b(?P<title>dr|mr|mrs|ms|prof)(?P<dot>\.?)\s+(?P<name>(?-i:[a-z])[a-z'’-]+)(?:\s+(?P<last>(?-i:[a-z])[a-z'’-]+))?\b",
+    r"(?:^|(?<=[,.;:!?(]\s)|" + "|".join(rf"(?<=\b{word}\s)" for word in _TAKES_A_PERSON) + ")"
+    # "ms" only where no illness or software is meant ("i have ms", "with ms", "ms teams")
+    r"(?P<title>dr|mr|mrs|prof|(?<!\bwith\s)ms(?!\s+(?:teams|excel|word|office|dynamics|paint|access|outlook|edge|"
+    r"sql|project|since|symptoms|relapse|flare|fatigue|nurse|society)\b))"
+    r"(?P<dot>\.?)\s+(?P<name>(?-i:[a-z])[a-z'’-]+)(?:\s+(?P<last>(?-i:[a-z])[a-z'’-]+))?\b",
     re.I,
 )
+
+
+def _no_name(word: str) -> bool:
+    """Is a lower-case word after a title no name: a verb, a day, a word that is no one's?"""
+    verb = word in IRREGULAR_PAST or word.endswith("ing")
+    return verb or word in _NOT_A_NAME | _NOT_NAMES_LAST | _NOT_NAMES_AFTER_KIN | _SLANG | _CALENDAR
+
+
+def _done(word: str) -> bool:
+    return word.endswith(("ed", "es"))
 
 
 _AFTER_A_TITLE = frozenset(
@@ -150,20 +198,26 @@ _AFTER_A_TITLE = frozenset(
 
 def _titled(match: re.Match[str]) -> str:
     name = match.group("name")
-    if name in _NOT_A_NAME or name in _THINGS_AFTER_KIN or name in _NOT_NAMES_LAST or name in _AFTER_A_TITLE:
+    # of "my dr", a word in "-ed" or "-es" is what they did ("my dr prescribed me …", "my prof hates my thesis"); of
+    # "seeing dr", "is dr", a name ("dr ahmed", "dr hayes")
+    owned = re.search(r"\b(?:my|our|the|his|her|their|your)\s+$", match.string[: match.start()], re.I) is not None
+    if _no_name(name) or name in _THINGS_AFTER_KIN or name in _AFTER_A_TITLE or (owned and _done(name)):
         return match.group(0)
     last = match.group("last")
     if last is None:
         return f"{_capital(match.group('title'))}{match.group('dot')} {_capital(name)}"
-    verb = last in IRREGULAR_PAST or last.endswith(("ing", "ed"))  # "mr delgado went on leave"
-    surname = not (verb or last in _NOT_A_NAME | _NOT_NAMES_LAST | _NOT_NAMES_AFTER_KIN | _SLANG)
+    surname = not (_no_name(last) or _done(last))  # "mr delgado went on leave", "dr kim retired"
     return (
         f"{_capital(match.group('title'))}{match.group('dot')} {_capital(name)} {_capital(last) if surname else last}"
     )
 
 
 def _kin_named_last(match: re.Match[str]) -> str:
-    return match.group(0) if match.group("name").lower() in _NOT_NAMES_LAST else _kin_named(match)
+    name = match.group("name").lower()
+    if name in _NOT_NAMES_LAST or name in _THEIRS_LAST or name.endswith("s"):  # "my son shoes", "my dog treats"
+        return match.group(0)
+    named = _kin_named(match)
+    return named if named == match.group(0) else match.group("whose") + named
 
 
 # Where a known name stands in a sentence: before a verb said of it ("freddie is 2 months"), or after a word that

@@ -38,8 +38,11 @@ RETRACTION = re.compile(
     r"\b(?:no longer|anymore|any more|no more|used to|not \w+ing (?-i:[A-Z])\w*|quit (?:my|the|our|\w+ing)|"
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
     r"(?:we|i|we've|i've)\s+cut (?-i:[A-Z])\w+|"  # "we cut Hiroshima, too much for dad's hip": dropped from a plan
-    r"broke up|split up|divorced|called it quits|parted ways|went our separate ways|dropped out|"
-    r"moved (?:off|away from)|"
+    r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
+    # a break-up said otherwise, of someone named ("kayla and me called it quits"; not "we called it quits on the
+    # renovation", "we parted ways with our old accountant")
+    r"(?-i:[A-Z])[\w'-]+\s+and\s+(?:i|me)\s+(?:have\s+|just\s+)?(?:called it quits|parted ways)"
+    r"(?!\s+(?:on|with|for|around|at)\b)|"
     r"old\s+[\w-]+\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)|"  # "old card is going to my cousin"
     # the user's own: "Efua pulled out of the 10k" leaves the user in it
     r"(?:i|we|i've|we've|i have|we have)\s+(?:\w+\s+)?(?:withdr[ae]wn? from|withdrew from|pulled out of)"
@@ -48,7 +51,10 @@ RETRACTION = re.compile(
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
     r"startup|lab|us|(?-i:[A-Z]))|"
-    r"(?:handed|handing|hand|put|putting|gave|given|giving) in (?:my|our|his|her|their) notice|resigned|"
+    # the user's own notice at work ("put in my notice"; not "my wife is putting in her notice", "gave in my notice
+    # to the landlord")
+    r"handed in (?:my|our|his|her|their) notice|(?:put|gave|handed|hand|have put) in my notice"
+    r"(?!\s+(?:to|on|for)\s+(?:the\s+|my\s+)?(?:landlord|landlady|flat|apartment|lease|house|room|place))|resigned|"
     r"cancell?ed|called off|isn't happening|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"

@@ -73,7 +73,9 @@ def mentions(text: str, value: str) -> bool:
 
 def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The stems a clause takes back, and those of its names (None: it takes back no word)."""
-    clause = _SINCE_WHEN.sub("", taken_part(clause))
+    clause = taken_part(clause)
+    if not any(v.kind == "weekday" for v in values(clause)):  # a day taken back is a schedule's part: as said
+        clause = _SINCE_WHEN.sub("", clause)
     said = third_person(clause) or clause
     taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
     if not taken:

@@ -140,7 +140,9 @@ _CORRECTS = re.compile(
     r"^(?:corrects?|correcting|corrected|fix(?:es|ed)?|updat(?:es|ed|ing))\s+(?:the|their)\s+\w+$", re.I
 )
 _GOT_IT_WRONG = re.compile(
-    r"\b(?:got|had|typed|wrote|said|put)\s+(?:[\w'’]+\s+){0,3}?(?:wrong|incorrect)\b(?!\s+(?:with|about)\b)", re.I
+    r"\b(?:got|had|typed|wrote|said|put|calculates?|calculated|counts?|counted|weighs?|weighed|measures?|measured)"
+    r"\s+(?:[\w'’]+\s+){0,3}?(?:wrong|incorrect)\b(?!\s+(?:with|about)\b)",
+    re.I,
 )
 _EVENT_COUNT = re.compile(
     rf"^the user's (?:\w+ )?(?:{'|'.join(sorted(EVENTS))}) will have\s+"

@@ -124,8 +124,8 @@ def self_description(clause: str, context: Context) -> list[str] | None:
         job = clause.split(",")[0]
         started = re.search(r",\s*(?:just\s+)?(?:started|starting|start)\b", clause, re.I)
         the = re.match(r"the\s", job, re.I)  # "the promoter for the last show bailed" is someone else
-        # where the job is held, not how many it is done for ("so cook for 4 on weeknights" asks it)
-        where = re.search(r"\s(?:at|for|with)\s+(?!\d|two|three|four|five|six|everyone|all\b)", job)
+        # where the job is held ("so cook for 4 on weeknights" asks it: no cook)
+        where = re.search(r"\s(?:at|for|with)\s", job) and not re.match(r"cook\s+for\s", job, re.I)
         if (context.changing or started) and not the and _names_a_role(job) and where:
             return _described(job)
         return _told_tersely(clause) if not context.person and not _of_someone(context.said) else None

@@ -73,12 +73,14 @@ _GIVEN = re.compile(
     r"|re-?homed\s+(?P<rehomed>[\w'’-]+))",
     re.I,
 )
+_OUTLIVES = re.compile(r"\b(?:daughter|son|child|children|kids?|baby|babies|twins)\b")
 _PARTNERS = frozenset(word_list("girlfriend boyfriend partner fiance fiancee fiancé fiancée gf bf"))
 _BROKE_UP = re.compile(
     # not "we split up the bill", "I broke up the fight", "I'm single-handedly running it"
     r"\b(?:(?:we|i)\s+(?:have\s+|'ve\s+|’ve\s+|just\s+|finally\s+)?(?:broke|broken|split)\s+up"
     r"(?!\s+(?:the|a|an|my|our|his|her|their|into|in|over|between)\b)|"
-    r"(?:we|i|me)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)?(?:called it quits|parted ways)|"
+    r"(?-i:[A-Z])[\w'-]+\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?(?:called it quits|parted ways)"
+    r"(?!\s+(?:on|with|for|around|at)\b)|"
     r"(?:i'm|i’m|im|i am)\s+single(?![\w-])(?:\s+now|\s+again)?(?=\s*(?:[.,;:!?]|$|and|so|but|lol|haha)))"
     rf"(?:\s+with\s+(?:my\s+\w+\s+)?(?P<name>{_NAME}))?",
     re.I,
@@ -126,6 +128,7 @@ def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
     kinds, names, relations = _gone(text, live)
     if not (kinds or names or relations):
         return []
+    broke_up = _BROKE_UP.search(text) is not None
     found = []
     for known in live:
         if known.id is None:
@@ -142,8 +145,13 @@ def gone_facts(text: str, live: Sequence[Known]) -> list[Known]:
         has = re.match(rf"the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND})\b", lower)
         # "has a dog named Pepper and a cat named Salt" is the cat's too: not taken back for the dog
         alone = has is not None and len(re.findall(rf"\b(?:{_ANY_KIND})\b", lower)) == 1
-        # "The user lives with Kayla in Perth", "The user and Kayla split the rent": what they did together is over
-        together = any(re.search(rf"\b(?:with|the user and)\s+{re.escape(name)}\b", lower) for name in names)
+        # after a break-up, what the user did with the partner is over ("The user lives with Kayla in Perth", "The
+        # user and Kayla split the rent"), not what outlives it ("has a daughter with Kayla")
+        together = (
+            broke_up
+            and not _OUTLIVES.search(lower)
+            and any(re.search(rf"\b(?:with|the user and)\s+{re.escape(name)}\b", lower) for name in names)
+        )
         if (
             subject in names
             or theirs

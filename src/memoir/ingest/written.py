@@ -114,9 +114,9 @@ _BARE_WHEN = re.compile(
 # "we're" typed without its apostrophe, first in its clause, of how things are now: "so were on kendamil now" (not
 # "were you there", "so were we", "we were on holiday")
 _WERE_NOW = re.compile(
-    r"(?:^|(?<=[,.;:!?]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bcause\s)|(?<=\bcuz\s))were(?=\s+"
+    r"(?:^|(?<=[.!?:]\s)|(?<=\bso\s))were(?=\s+"
     r"(?!(?:we|they|you|i|he|she|it|not|there|all|both|the|a|an|my|your|his|her|their|our|those|these)\b)"
-    r"[a-z][^,.;!?]*\bnow\b)",
+    r"(?:(?!\b(?:but|and|then)\b)[a-z' ])*\bnow\b)",  # "were planning to move but now …" is the past
 )
 
 
@@ -125,10 +125,23 @@ _WERE_NOW = re.compile(
 # gaming pc, budget 30k" is the pc's)
 _TERSE_SUM = re.compile(
     r"(?:^|(?<=[.;:!?]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s))(?P<whose>(?:my|our)\s+)?"
-    r"(?P<what>(?:total\s+|monthly\s+|max\s+|new\s+)?(?:budget|rent|salary|income|take[- ]home|savings|deposit|"
-    r"mortgage|loan))\s+(?P<now>now\s+)?"
+    r"(?P<what>(?:total\s+|monthly\s+|max\s+|new\s+)?(?:budget|rent|salary|income|take[- ]home|savings|"
+    r"mortgage|loan|deposit))\s+"
+    r"(?P<now>now\s+)?"
+    # a sum, and nothing after it but how often or how firm ("2 hours", "2 chairs for the party", "900 for her place"
+    # are no sum of the user's)
     r"(?=(?:about|around|approx\.?|roughly|~)?\s*[$€£₹]?\s?\d[\d,.]*\s*(?:k|m|lakhs?|crores?|grand|bucks|euros?|"
-    r"dollars?|pounds?|rupees?|eur|usd|gbp|inr|aud|cad)?(?![\w/-])(?!\s+(?:bikes?|cars?|rooms?|people|items?)\b))",
+    r"dollars?|pounds?|rupees?|eur|usd|gbp|inr|aud|cad)?(?![\w/-])"
+    r"(?:\s+(?:a|per|/)\s*(?:week|wk|month|mo|year|yr|night)|\s+(?:max|maximum|min|minimum|total|tops|ish|now|pw|pcm|"
+    r"left|owing|outstanding|remaining))?"
+    r"\s*(?:[,.;!]|$|\s+(?:split|and|but|so|btw|lol)\b))",
+    re.I,
+)
+# Someone else the message speaks of before a sum: theirs, not the user's ("help my sister plan. budget 2k")
+_SOMEONE_ELSE = re.compile(
+    r"\b(?:his|her|their|he|she|they|for (?:my|a|our) \w+|help(?:ing)? (?:my|a|our) \w+|"
+    r"my (?:sister|brother|son|daughter|mum|mom|dad|parents|friend|client|kid|kids|wife|husband|partner)\b"
+    r"(?!\s+and\s+i))",
     re.I,
 )
 
@@ -140,6 +153,8 @@ _THEIRS_BESIDE = re.compile(
 
 
 def _sum_said(match: re.Match[str]) -> str:
+    if not match.group("whose") and _SOMEONE_ELSE.search(match.string, 0, match.start()):
+        return match.group(0)
     return f"{match.group('whose') or 'my '}{match.group('what')} is {match.group('now') or ''}"
 
 
@@ -156,16 +171,26 @@ _RENAMED = re.compile(
 )
 
 
-# A word stretched for feeling at its end: "newsss", "heyyy", "sooo" (no English word ends in three of a letter)
-_STRETCHED = re.compile(r"(?<=[a-z])([a-z])\1{2,}\b", re.I)
+# A word stretched for feeling at its end: "newsss", "heyyy", "sooo" (no English word ends in three of a letter) is
+# written with two ("freeee", "fulll"), or one where that is the chatty word ("news", "hey"); Roman numerals stay
+_STRETCHED = re.compile(r"(?<=[a-z])(?P<letter>[a-hj-uwyz])(?P=letter){2,}\b", re.I)
+_CHATTY = frozenset(
+    word_list("news hey yes so no omg ugh hi oh ok yay wow lol pls plz thanks thx please hello yo ah aw nice cute")
+)
+
+
+def _unstretched(match: re.Match[str]) -> str:
+    start = match.string.rfind(" ", 0, match.start()) + 1
+    once = match.string[start : match.start()] + match.group("letter")
+    twice = once.lower() not in _CHATTY and match.group("letter").lower() in "deflosz"  # "freeee", "fulll"; "jobbb"
+    return match.group("letter") * (2 if twice else 1)
 
 
 def written_out(text: str) -> str:
     """`text` with informal spellings written out and chatty asides in brackets left out."""
-    text = _RENAMED.sub(r"\g<who> is \g<new> now, not \g<old>", _STRETCHED.sub(r"\1", text))
-    text = _THEIRS_BESIDE.sub(
-        _theirs, _TERSE_SUM.sub(_sum_said, _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text))))
-    )
+    text = _RENAMED.sub(r"\g<who> is \g<new> now, not \g<old>", _STRETCHED.sub(_unstretched, text))
+    text = _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text)))
+    text = _TERSE_SUM.sub(_sum_said, _THEIRS_BESIDE.sub(_theirs, text))
     # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
     return _INFORMAL_WORD.sub(_written_out, text)
 
