@@ -2,7 +2,8 @@
 
 The readers know a name by its capital. People who type without capitals still name the
 people, pets and places their facts already hold ("Freddie", "Taco", "Square"), and name
-someone new right after who they are ("wife jen", "my sister chloe shes 12"). In a message
+someone new right after who they are ("wife jen", "my sister chloe shes 12", "…, my daughter
+keisha 🥹") or after a title ("dr okafor is taking over"). In a message
 with no word written with a capital ("I" and shouting, "HOLY", aside), those words get theirs
 back before it is read; a message with capitals is left as typed, as its writer chose them.
 """
@@ -188,6 +189,7 @@ def _no_name(word: str) -> bool:
 
 
 def _done(word: str) -> bool:
+    """Does a word end as a deed does ("prescribed", "hates")? Said of "my dr", it is one; of "dr", it may be a name."""
     return word.endswith(("ed", "es"))
 
 

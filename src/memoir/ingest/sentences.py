@@ -89,6 +89,7 @@ _FILLER = (
     r"awesome|thanks|thank you|"
     r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
     r"for context|(?:some |a bit of |bit of |quick )?(?:context|background)(?=\s*[:,—–-]|\s+(?:i|im|i'm|we|my)\b)|"
+    r"(?:currently|at the moment|right now|at present)(?=,?\s+(?:i|i'm|we|we're)\s+(?:have|am|are|has|work|live)\b)|"
     r"for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
     r"omg|omfg|yay|phew|great news|sad news|amazing news|exciting news|"
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"

@@ -192,7 +192,7 @@ _PAYS = re.compile(
 # number at a time (not a span or a measure: "The user has 3 weeks left")
 _COUNTED = re.compile(
     r"^the user(?:'s (?P<whose>team|staff|company|business|shop|café|cafe|restaurant|class|family|household|school))?"
-    r"\s+(?:has|have|is|are|has got|is down to|(?P<kept>is keeping|keeps))\s+(?:now\s+)?"
+    r"\s+(?:(?:currently|now|still)\s+)?(?:has|have|is|are|has got|is down to|(?P<kept>is keeping|keeps))\s+(?:now\s+)?"
     rf"(?:about\s+|around\s+|only\s+)?(?P<n>\d{{1,4}}|{_NUMBER})"
     # "is keeping 5 students, all online" of 12, not "2 kids home today" nor "2 cats for my neighbour"
     r"\s+(?:more\s+)?(?P<what>[a-z]+)\b(?(kept)(?=\s*(?:,|$|\s+(?:now|only|all|online)\b)))",
