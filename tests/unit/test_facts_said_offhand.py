@@ -79,6 +79,17 @@ def test_what_is_said_offhand_is_read(said: str, facts: list[str] | None) -> Non
         ("we live at 42 maple dr near the park", ["The user lives at 42 maple dr near the park"]),
         ("my dr prescribed me antibiotics", ["The user's dr prescribed the user antibiotics"]),
         ("my gp is dr ahmed", ["The user's gp is Dr Ahmed"]),
+        # (a second hostile review's cases)
+        ("my son wallet got stolen at the mall", ["The user's son wallet got stolen at the mall"]),
+        ("gift ideas for my wife anniversary", []),
+        ("dinner with my wife tomorow", []),
+        ("my dr recommends yoga", ["The user's dr recommends yoga"]),
+        ("my ms neurologist is great", ["The user's ms neurologist is great"]),
+        ("saw dr strange last night, great movie", ["The user saw Dr Strange last night, great movie"]),
+        ("client wants a logo. budget 300", []),
+        ("im homeee", []),
+        ("i weigh 80kg i counted calories wrong", ["The user weighs 80kg they counted calories wrong"]),
+        ("i moved so update my address to leeds", ["The user moved so update their address to leeds"]),
         # a sum that is not one of the user's, or no sum; a word stretched that is written with two of its letter
         ("budget 2 hours for this task", []),
         ("help my sister plan. budget 2k", []),
@@ -209,6 +220,8 @@ def test_what_is_known_follows_what_is_said_offhand(turns: list[str], facts: lis
             ["I work at the bank", "my wife is putting in her notice at the bank"],
             ["The user works at the bank", "The user's wife is putting in her notice at the bank"],
         ),
+        # a name after a title is a name whatever else the word may be ("lee")
+        (["my gp is dr ahmed", "my gp is dr lee now"], ["The user's gp is Dr Lee now"]),
         # a thing of theirs is no name that replaces theirs
         (
             ["my husband is Dev", "my husband truck needs new tires"],

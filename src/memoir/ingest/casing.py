@@ -76,12 +76,15 @@ _THEIRS_LAST = frozenset(
         "knee back hair tooth teeth surgery allergy asthma cough diapers formula laptop phone bike car truck tablet "
         "shoes garden house flat room wedding funeral party pls plz asap ofc aswell everyday overnight lowkey jk tbf "
         "xxx hahah haha sorry too also again first flap door boy girl bump tree bed crate cage tank bowl toy lead "
-        "somehow seldom never nvr always really bottle wipes pram cot stroller monitor seat clothes food"
+        "somehow seldom never nvr always really bottle wipes pram cot stroller monitor seat clothes food wallet hip "
+        "hips leg legs arm arms foot feet hand hands eye eyes ear ears neck head stomach tummy skin crib bus glasses "
+        "braces anniversary essay etc mothersday quinceanera graduation prescription diagnosis"
     )
 )
 _CALENDAR = frozenset(word_list(" ".join(WEEKDAYS + MONTHS))) | frozenset(
     word_list(
-        "tonight tmrw tmr tomorrow yesterday today weekends weekdays anymore everywhere somewhere overseas abroad"
+        "tonight tonite tmrw tmr tomorrow tomorow tommorow yesterday today weekends weekdays anymore everywhere "
+        "somewhere overseas abroad"
     )
 )
 # Said of a relation at the end of a clause, and no name: a title ("my colleague dr. salma"), a deed ("my mum won, …")
@@ -90,7 +93,7 @@ _NOT_NAMES_LAST = frozenset(
         "dr mr mrs ms miss prof sir won lost left ran quit died said agrees insists knows thinks says helps cares "
         "approves disagrees refuses help come comes go goes stay stays work cook cooks drive drives pay pays agree "
         "know think say want need do does did can could would should might must wants needs gave told send give take "
-        "make fix call tell ask bring get let put see"
+        "make fix call tell ask bring get let put see last next this that"
     )
 )
 # Words said after a relation that are no name of theirs ("my dog busy w me"): slang, a state, a word to the listener
@@ -175,26 +178,31 @@ _TAKES_A_PERSON = [
 _TITLED = re.compile(
     r"(?:^|(?<=[,.;:!?(]\s)|" + "|".join(rf"(?<=\b{word}\s)" for word in _TAKES_A_PERSON) + ")"
     # "ms" only where no illness or software is meant ("i have ms", "with ms", "ms teams")
-    r"(?P<title>dr|mr|mrs|prof|(?<!\bwith\s)ms(?!\s+(?:teams|excel|word|office|dynamics|paint|access|outlook|edge|"
-    r"sql|project|since|symptoms|relapse|flare|fatigue|nurse|society)\b))"
+    r"(?P<title>dr|mr|mrs|prof|(?<!\bwith\s)(?<!\bmy\s)ms(?!\s+(?:teams|excel|word|office|dynamics|paint|access|"
+    r"outlook|edge|sql|project|since|symptoms|relapse|flare|fatigue|nurse|society|diagnosis|meds|neurologist)\b))"
     r"(?P<dot>\.?)\s+(?P<name>(?-i:[a-z])[a-z'’-]+)(?:\s+(?P<last>(?-i:[a-z])[a-z'’-]+))?\b",
     re.I,
 )
 
 
 def _no_name(word: str) -> bool:
-    """Is a lower-case word after a title no name: a verb, a day, a word that is no one's?"""
+    """Is a lower-case word after a title no name: a verb, a day, a word that is no one's? ("dr lee", "dr may" are
+    names: the words that are names as often as not, `_ALSO_WORDS`, are after a title)"""
     verb = word in IRREGULAR_PAST or word.endswith("ing")
-    return verb or word in _NOT_A_NAME | _NOT_NAMES_LAST | _NOT_NAMES_AFTER_KIN | _SLANG | _CALENDAR
+    return verb or word in STOPWORDS | _NOT_NAMES_LAST | _NOT_NAMES_AFTER_KIN | _SLANG | _CALENDAR | _THEIRS_LAST
 
 
 def _done(word: str) -> bool:
-    """Does a word end as a deed does ("prescribed", "hates")? Said of "my dr", it is one; of "dr", it may be a name."""
-    return word.endswith(("ed", "es"))
+    """Does a word end as a deed does ("prescribed", "recommends")? Said of "my dr", it is one; of "dr", it may be a
+    name."""
+    return word.endswith(("ed", "s"))
 
 
 _AFTER_A_TITLE = frozenset(
-    word_list("appt appts appointments visit visits note notes orders letter office clinic told")
+    word_list(
+        "appt appts appointments visit visits note notes orders letter office clinic told prescription receptionist "
+        "surgery nurse"
+    )
 )
 
 

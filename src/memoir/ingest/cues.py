@@ -51,10 +51,7 @@ RETRACTION = re.compile(
     r"(?:is|are) out the window|moved out of|cut out|(?:i'm|im|i am|we're|we are) out of|done with|"
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
     r"startup|lab|us|(?-i:[A-Z]))|"
-    # the user's own notice at work ("put in my notice"; not "my wife is putting in her notice", "gave in my notice
-    # to the landlord")
-    r"handed in (?:my|our|his|her|their) notice|(?:put|gave|handed|hand|have put) in my notice"
-    r"(?!\s+(?:to|on|for)\s+(?:the\s+|my\s+)?(?:landlord|landlady|flat|apartment|lease|house|room|place))|resigned|"
+    r"handed in (?:my|our|his|her|their) notice|resigned|"
     r"cancell?ed|called off|isn't happening|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"

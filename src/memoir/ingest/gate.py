@@ -140,8 +140,10 @@ _CORRECTS = re.compile(
     r"^(?:corrects?|correcting|corrected|fix(?:es|ed)?|updat(?:es|ed|ing))\s+(?:the|their)\s+\w+$", re.I
 )
 _GOT_IT_WRONG = re.compile(
-    r"\b(?:got|had|typed|wrote|said|put|calculates?|calculated|counts?|counted|weighs?|weighed|measures?|measured)"
-    r"\s+(?:[\w'’]+\s+){0,3}?(?:wrong|incorrect)\b(?!\s+(?:with|about)\b)",
+    r"\b(?:(?:got|had|typed|wrote|said|put)\s+(?:[\w'’]+\s+){0,3}?|"
+    # "I calculate wrong", "i weighed wrong lol" (not "i counted calories wrong": what was counted is said)
+    r"(?:calculat(?:e|es|ed)|counted|weigh(?:s|ed)?|measured)\s+(?:it\s+|that\s+|them\s+)?)(?:wrong|incorrect)\b"
+    r"(?!\s+(?:with|about)\b)",
     re.I,
 )
 _EVENT_COUNT = re.compile(

@@ -154,7 +154,7 @@ _SPLIT = re.compile(
     # "daughter zosia is 5 does she go on cv": a question run on
     r"|\s+(?=(?:does|do|did|can|could|should|would|will)\s+(?:she|he|it|i|we|they|you|u)\s)"
     r"|,?\s+(?:because|bc|cuz|coz|bcoz)\s+"
-    r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|add|include|remove|update|skip|delete|i|we|you|it|that|"
+    r"|\s+so\s+(?=(?:dont|don't|do not|no|please|pls|make|add|include|remove|skip|delete|i|we|you|it|that|"
     r"my|our|the|im|ive|thats|that's)\b"
     r"|[\w-]+\s+is\s+(?:my|our)\s|(?-i:[A-Z])[\w'.-]+\s+(?-i:[A-Z])[\w'-]+\s+(?:is|was|has)\s)"
     r"|,\s+(?=(?:my |the )?name's\s)"

@@ -134,12 +134,13 @@ _TERSE_SUM = re.compile(
     r"dollars?|pounds?|rupees?|eur|usd|gbp|inr|aud|cad)?(?![\w/-])"
     r"(?:\s+(?:a|per|/)\s*(?:week|wk|month|mo|year|yr|night)|\s+(?:max|maximum|min|minimum|total|tops|ish|now|pw|pcm|"
     r"left|owing|outstanding|remaining))?"
-    r"\s*(?:[,.;!]|$|\s+(?:split|and|but|so|btw|lol)\b))",
+    r"\s*(?:[,.;!]|$|\s+(?:split|but|btw|lol)\b))",
     re.I,
 )
 # Someone else the message speaks of before a sum: theirs, not the user's ("help my sister plan. budget 2k")
 _SOMEONE_ELSE = re.compile(
-    r"\b(?:his|her|their|he|she|they|for (?:my|a|our) \w+|help(?:ing)? (?:my|a|our) \w+|"
+    r"\b(?:his|her|their|he|she|they|for (?:my|a|our) \w+|help(?:ing)? (?:my|a|our) \w+|client|customer|friend|"
+    r"son|daughter|brother|sister|boss|"
     r"my (?:sister|brother|son|daughter|mum|mom|dad|parents|friend|client|kid|kids|wife|husband|partner)\b"
     r"(?!\s+and\s+i))",
     re.I,
@@ -182,7 +183,7 @@ _CHATTY = frozenset(
 def _unstretched(match: re.Match[str]) -> str:
     start = match.string.rfind(" ", 0, match.start()) + 1
     once = match.string[start : match.start()] + match.group("letter")
-    twice = once.lower() not in _CHATTY and match.group("letter").lower() in "deflosz"  # "freeee", "fulll"; "jobbb"
+    twice = once.lower() not in _CHATTY and match.group("letter").lower() in "lsfz"  # "fulll", "classs"; "homeee"
     return match.group("letter") * (2 if twice else 1)
 
 
