@@ -88,6 +88,9 @@ def test_what_is_said_offhand_is_read(said: str, facts: list[str] | None) -> Non
         ("saw dr strange last night, great movie", ["The user saw Dr Strange last night, great movie"]),
         ("client wants a logo. budget 300", []),
         ("im homeee", []),
+        ("im freeee finally", ["The user is free finally"]),
+        ("my dr wont prescribe antibiotics", ["The user's dr won't prescribe antibiotics"]),
+        ("my vet is dr kent", ["The user's vet is Dr Kent"]),
         ("i weigh 80kg i counted calories wrong", ["The user weighs 80kg they counted calories wrong"]),
         ("i moved so update my address to leeds", ["The user moved so update their address to leeds"]),
         # a sum that is not one of the user's, or no sum; a word stretched that is written with two of its letter

@@ -188,8 +188,11 @@ _TITLED = re.compile(
 def _no_name(word: str) -> bool:
     """Is a lower-case word after a title no name: a verb, a day, a word that is no one's? ("dr lee", "dr may" are
     names: the words that are names as often as not, `_ALSO_WORDS`, are after a title)"""
-    verb = word in IRREGULAR_PAST or word.endswith("ing")
+    verb = word in IRREGULAR_PAST or word.endswith("ing") or word in _TYPED_SHORT  # "my dr wont prescribe"
     return verb or word in STOPWORDS | _NOT_NAMES_LAST | _NOT_NAMES_AFTER_KIN | _SLANG | _CALENDAR | _THEIRS_LAST
+
+
+_TYPED_SHORT = frozenset(word_list("im ive ill id dont cant wont doesnt didnt isnt wasnt shouldnt couldnt wouldnt"))
 
 
 def _done(word: str) -> bool:

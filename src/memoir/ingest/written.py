@@ -175,6 +175,7 @@ _RENAMED = re.compile(
 # A word stretched for feeling at its end: "newsss", "heyyy", "sooo" (no English word ends in three of a letter) is
 # written with two ("freeee", "fulll"), or one where that is the chatty word ("news", "hey"); Roman numerals stay
 _STRETCHED = re.compile(r"(?<=[a-z])(?P<letter>[a-hj-uwyz])(?P=letter){2,}\b", re.I)
+_EE = frozenset(word_list("free tree see agree three knee flee glee wee bee fee degree coffee toffee"))
 _CHATTY = frozenset(
     word_list("news hey yes so no omg ugh hi oh ok yay wow lol pls plz thanks thx please hello yo ah aw nice cute")
 )
@@ -183,7 +184,8 @@ _CHATTY = frozenset(
 def _unstretched(match: re.Match[str]) -> str:
     start = match.string.rfind(" ", 0, match.start()) + 1
     once = match.string[start : match.start()] + match.group("letter")
-    twice = once.lower() not in _CHATTY and match.group("letter").lower() in "lsfz"  # "fulll", "classs"; "homeee"
+    twice = once.lower() not in _CHATTY and (match.group("letter").lower() in "lsfz" or f"{once}e".lower() in _EE)
+    # "fulll", "classs", "freeee"; "homeee" is home
     return match.group("letter") * (2 if twice else 1)
 
 
