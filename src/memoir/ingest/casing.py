@@ -168,21 +168,23 @@ def _kin_named(match: re.Match[str]) -> str:
 
 # A title and the name after it: "dr okafor is taking over", "my supervisor dr hebert wants" (not "dr appointment")
 # (not "42 maple dr near the park": a title follows a word that takes a person, or opens its clause)
-_TAKES_A_PERSON = [
-    *word_list(
-        "my our the his her their your with to and so but by from saw see seeing new is was am im i'm its it's asked "
-        "called met"
-    ),
-    *PEOPLE,
-]
+_TAKES_A_PERSON = (
+    frozenset(
+        word_list(
+            "my our the his her their your with to and so but by from saw see seeing new is was am im i'm its it's "
+            "asked called met"
+        )
+    )
+    | PEOPLE
+)
 _TITLED = re.compile(
-    r"(?:^|(?<=[,.;:!?(]\s)|" + "|".join(rf"(?<=\b{word}\s)" for word in _TAKES_A_PERSON) + ")"
     # "ms" only where no illness or software is meant ("i have ms", "with ms", "ms teams")
-    r"(?P<title>dr|mr|mrs|prof|(?<!\bwith\s)(?<!\bmy\s)ms(?!\s+(?:teams|excel|word|office|dynamics|paint|access|"
+    r"\b(?P<title>dr|mr|mrs|prof|(?<!\bwith\s)(?<!\bmy\s)ms(?!\s+(?:teams|excel|word|office|dynamics|paint|access|"
     r"outlook|edge|sql|project|since|symptoms|relapse|flare|fatigue|nurse|society|diagnosis|meds|neurologist)\b))"
     r"(?P<dot>\.?)\s+(?P<name>(?-i:[a-z])[a-z'’-]+)(?:\s+(?P<last>(?-i:[a-z])[a-z'’-]+))?\b",
     re.I,
 )
+_WORD_BEFORE = re.compile(r"(?:^|(?P<mark>[,.;:!?(])|(?P<word>[\w'’-]+))\s*$")
 
 
 def _no_name(word: str) -> bool:
@@ -209,7 +211,17 @@ _AFTER_A_TITLE = frozenset(
 )
 
 
+def _takes_a_person(before: str) -> bool:
+    """Does a title stand where a person is named: first in its clause, or after a word that takes a person ("my",
+    "with", "is", "supervisor"), not "42 maple dr"? (The word before, read here: as lookbehinds, one for each word,
+    the pattern tried them all at every position of a message.)"""
+    found = _WORD_BEFORE.search(before[-40:])
+    return found is None or found.group("word") is None or found.group("word").lower() in _TAKES_A_PERSON
+
+
 def _titled(match: re.Match[str]) -> str:
+    if not _takes_a_person(match.string[: match.start()]):
+        return match.group(0)
     name = match.group("name")
     # of "my dr", a word in "-ed" or "-es" is what they did ("my dr prescribed me …", "my prof hates my thesis"); of
     # "seeing dr", "is dr", a name ("dr ahmed", "dr hayes")

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "CORRECTION", "NO_MORE", "RETRACTION", "is_retraction"]
+__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "CORRECTION", "NAMED_PARTING", "NO_MORE", "RETRACTION", "is_retraction"]
+
+# A break-up said otherwise, of someone named ("kayla and me called it quits"; not "we called it quits on the
+# renovation", "we parted ways with our old accountant"): a retraction here, a loss in `losses`
+NAMED_PARTING = (
+    r"(?-i:[A-Z])[\w'-]+\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?(?:called it quits|parted ways)"
+    r"(?!\s+(?:on|with|for|around|at)\b)"
+)
 
 CHANGE_VERB = re.compile(
     r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|chang(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|"
@@ -39,10 +46,7 @@ RETRACTION = re.compile(
     r"sold (?:the|my|our|his|her)|gave up|give up|given up|stopped \w+|stop \w+ing|dropped \w+|got rid of|"
     r"(?:we|i|we've|i've)\s+cut (?-i:[A-Z])\w+|"  # "we cut Hiroshima, too much for dad's hip": dropped from a plan
     r"broke up|split up|divorced|dropped out|moved (?:off|away from)|"
-    # a break-up said otherwise, of someone named ("kayla and me called it quits"; not "we called it quits on the
-    # renovation", "we parted ways with our old accountant")
-    r"(?-i:[A-Z])[\w'-]+\s+and\s+(?:i|me)\s+(?:have\s+|just\s+)?(?:called it quits|parted ways)"
-    r"(?!\s+(?:on|with|for|around|at)\b)|"
+    rf"{NAMED_PARTING}|"
     r"old\s+[\w-]+\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)|"  # "old card is going to my cousin"
     # the user's own: "Efua pulled out of the 10k" leaves the user in it
     r"(?:i|we|i've|we've|i have|we have)\s+(?:\w+\s+)?(?:withdr[ae]wn? from|withdrew from|pulled out of)"

@@ -15,7 +15,7 @@ from memoir.ingest.gate import content_words
 from memoir.ingest.lexicon import CONSUMED, EVENTS, HEADCOUNT, JOB_ENDINGS, MEDICATIONS
 from memoir.ingest.person import third_person
 from memoir.ingest.stemming import stem, stem_set, stems
-from memoir.ingest.values import Value, values
+from memoir.ingest.values import MONTHS, WEEKDAYS, Value, values
 
 __all__ = [
     "alike_stems",
@@ -84,11 +84,11 @@ def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
 
 
 # When a thing taken back ends, which no fact of it says: "no more nights starting March 3rd" takes back the nights
+_MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _SINCE_WHEN = re.compile(
     r",?\s+(?:starting|from|as of|beginning|effective)\s+(?:on\s+|in\s+)?(?:the\s+)?"
-    r"(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}(?:st|nd|rd|th)?)?|"
-    r"\d{1,2}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|"
-    r"next\s+(?:week|month|year)|(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b",
+    rf"(?:(?:{_MONTH})\.?(?:\s+\d{{1,2}}(?:st|nd|rd|th)?)?|\d{{1,2}}(?:st|nd|rd|th)?(?:\s+of)?\s+(?:{_MONTH})|"
+    rf"next\s+(?:week|month|year)|{'|'.join(WEEKDAYS[:7])})\b",
     re.I,
 )
 

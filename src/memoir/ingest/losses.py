@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
+from memoir.ingest.cues import NAMED_PARTING
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 
@@ -79,8 +80,7 @@ _BROKE_UP = re.compile(
     # not "we split up the bill", "I broke up the fight", "I'm single-handedly running it"
     r"\b(?:(?:we|i)\s+(?:have\s+|'ve\s+|’ve\s+|just\s+|finally\s+)?(?:broke|broken|split)\s+up"
     r"(?!\s+(?:the|a|an|my|our|his|her|their|into|in|over|between)\b)|"
-    r"(?-i:[A-Z])[\w'-]+\s+and\s+(?:i|me)\s+(?:have\s+|just\s+|finally\s+)?(?:called it quits|parted ways)"
-    r"(?!\s+(?:on|with|for|around|at)\b)|"
+    rf"{NAMED_PARTING}|"
     r"(?:i'm|i’m|im|i am)\s+single(?![\w-])(?:\s+now|\s+again)?(?=\s*(?:[.,;:!?]|$|and|so|but|lol|haha)))"
     rf"(?:\s+with\s+(?:my\s+\w+\s+)?(?P<name>{_NAME}))?",
     re.I,
