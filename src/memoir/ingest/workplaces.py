@@ -40,8 +40,7 @@ EMPLOYER = re.compile(
     r"is(?=\s+(?:now\s+)?(?:self-employed|freelance|a freelancer)\b)|"  # "From Monday I am self-employed"
     # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
     # "started at Contoso last week", not "started at Pilates classes" or "at Oakwood Primary as a volunteer"
-    r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)"
-    r"(?=\s+(?:the\s+)?(?-i:[A-Z])[\w&'.-]*"
+    r"(?:has\s+|have\s+)?(?:started\s+at|starts\s+at|is\s+starting\s+at)(?=\s+(?:the\s+)?(?-i:[A-Z])[\w&'.-]*"
     r"(?:\s+(?-i:[A-Z])[\w&'.-]*)*(?:\s*$|\s*[,;]|\s+(?:last|this|on|in|from|next|a few|yesterday|today)\b))|"
     r"(?:has\s+)?joined(?:\s+a\s+new\s+(?:firm|company|employer|practice|agency|startup)\b[^,]*,)?"
     r"(?=\s+(?:the\s+)?(?-i:[A-Z])))\s+(?P<v>.+)$",
