@@ -142,7 +142,8 @@ def test_with_an_llm_the_model_adds_what_the_rules_miss(open_memoir: Callable[..
 def test_a_model_reconciliation_replaces_a_fact_only_when_the_message_says_it_changed(
     open_memoir: Callable[..., Memoir],
 ) -> None:
-    """The rules miss "not the cello" (no name, no value); the model's UPDATE is taken for a changing message."""
+    """The rules miss which instrument "now" replaces (no name, no value, no word of the old fact); the model's
+    UPDATE is taken for a changing message."""
 
     def replace_the_cello(body: dict[str, Any]) -> tuple[int, Any]:
         if "extract facts" in body["messages"][0]["content"] or "pick out" in body["messages"][0]["content"]:
@@ -159,7 +160,7 @@ def test_a_model_reconciliation_replaces_a_fact_only_when_the_message_says_it_ch
         say(memoir, "I play the cello.")
         say(memoir, "I play the piano.")  # says nothing changed: the model may not remove the cello
         assert sorted(live(memoir)) == ["The user plays the cello", "The user plays the piano"]
-        say(memoir, "Actually, I play the viola now, not the cello.")
+        say(memoir, "Actually, I play the viola now.")
     assert sorted(live(memoir)) == ["The user plays the piano", "The user plays the viola now"]
     [cello] = [m for m in memoir.memories("sam", include_deleted=True) if m.deleted]
     [viola] = [m for m in memoir.memories("sam") if "viola" in m.content]

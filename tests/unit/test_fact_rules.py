@@ -857,7 +857,7 @@ def test_the_rules_read_a_message_as_far_as_a_chat_message_goes(start: int, past
         ("Let me send the final version to Ngozi tomorrow.", []),
         # whom the user called, the message before said: alone, the fact tells nothing of anyone
         ("I called him 3 times, nothing happened.", []),
-        ("My team lead Rakesh will be happy", []),
+        ("My team lead Rakesh will be happy", ["The user's team lead is Rakesh"]),  # who Rakesh is, at least
         # whose name "his name is …" gives: the person named by relation alone before it
         (
             "I need to write a complaint to my landlord. His name is Herr Vogel.",

@@ -107,7 +107,7 @@ def test_what_is_said_offhand_is_read(said: str, facts: list[str] | None) -> Non
         ("i'm so put off by dating apps", ["The user is so put off by dating apps"]),
         ("went with my wife though", ["The user went with their wife"]),
         ("oh! also, my mum won, we're at 150 guests now.", ["The user has 150 guests now", "The user's mum won"]),
-        ("tuesday is difficult but i find solution, my neighbour help.", ["The user finds solution"]),
+        ("tuesday is difficult but i find solution, my neighbour help.", []),  # of the moment (fifteenth session)
         ("i love my dog.", ["The user loves their dog"]),
         ("my dr appointment is on monday", ["The user's dr appointment is on monday"]),
         (

@@ -52,6 +52,8 @@ _FROM_TO = re.compile(
     r"October|November|December))\b)",
     re.IGNORECASE,
 )
+# "he now wants a lemon cake, not chocolate": in a change, the last word of the sentence ruled out
+_NOT_AT_THE_END = re.compile(r",\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+)?(?P<a>[a-z][\w-]{2,})\s*$", re.I)
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
 _NOT = re.compile(
     rf"(?:(?<=,)|^|\bbut\b|\band\b|(?<=\d)|(?<=\dst)|(?<=\dnd)|(?<=\drd)|(?<=\dth))\s*not\s+"
@@ -114,7 +116,8 @@ def _ruled_out(text: str, message: str) -> str | None:
 _SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
-    r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota)\b", re.I
+    r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota|shifts)\b",
+    re.I,
 )
 _TO_VALUE = re.compile(r"\b(?:down|up|back|over)\s+to\b|\bnow\b", re.I)
 # "Smaller too, like 90 people": a size compared, and a number, is a count changed.
@@ -200,6 +203,8 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
+    if (announced or moved) and (last := _NOT_AT_THE_END.search(text)):
+        old.add(last.group("a"))
     if (thing := _ruled_out(text, message or text)) is not None:
         old.add(thing)
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more

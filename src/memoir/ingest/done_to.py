@@ -137,10 +137,11 @@ def done_to_me(text: str) -> str:
 
 
 # A medicine stopped by whoever prescribes it, said alone: "the doctor took me off the old pill"
+# ("she has taken me off the warfarin": a prescriber said before, a medicine named)
 _TOOK_OFF = re.compile(
-    rf"\b(?:the|my|our)\s+(?:{_PRESCRIBER})\s+(?:(?:has|have|just|finally)\s+)*took\s+me\s+off\s+"
-    r"(?P<old>(?:the|my)\s+(?:old\s+|current\s+)?(?:pills?|meds|medications?|medicines?|tablets?)|"
-    rf"{_MEDICINE})(?=\s*(?:[,.;!]|$))",
+    rf"\b(?:(?:the|my|our)\s+(?:{_PRESCRIBER})|he|she|they)\s+(?:(?:has|have|had|just|finally)\s+)*(?:took|taken)\s+"
+    r"me\s+off\s+(?P<old>(?:the|my)\s+(?:old\s+|current\s+)?(?:pills?|meds|medications?|medicines?|tablets?)|"
+    rf"(?:(?:the|my)\s+)?(?:{_MEDICINE}))(?=\s*(?:[,.;!]|$))",
     re.I,
 )
 
@@ -151,7 +152,7 @@ def taken_off(clause: str) -> str | None:
     off = _TOOK_OFF.search(clause)
     if off is None:
         return None
-    old = off.group("old")
+    old = re.sub(r"^(?:the|my)\s+", "", off.group("old"), flags=re.I)
     return f"I stopped taking {old if old.lower() in _MEDICINES else 'my pills'}"
 
 

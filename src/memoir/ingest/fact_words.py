@@ -63,7 +63,7 @@ _TAKEN_BACK = stem_set(
     "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
     "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
     "abandoned abandoning scratch scratching scratched forget let us close closed closing paid pay paying back "
-    "cleared settled last day shift must back handed handing giving"
+    "cleared settled last day shift must back handed handing giving fell through"
 )
 
 
@@ -73,7 +73,8 @@ def mentions(text: str, value: str) -> bool:
 
 def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The stems a clause takes back, and those of its names (None: it takes back no word)."""
-    clause = taken_part(clause)
+    clause = _WORKED_OUT.sub("", taken_part(clause))  # "the Deloitte thing didn't work out": Deloitte
+    clause = _WHEN_SAID.sub("", clause)  # "I moved out of halls this weekend": the halls
     if not any(v.kind == "weekday" for v in values(clause)):  # a day taken back is a schedule's part: as said
         clause = _SINCE_WHEN.sub("", clause)
     said = third_person(clause) or clause
@@ -83,6 +84,8 @@ def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     return taken, stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
 
 
+_WHEN_SAID = re.compile(r"\s+(?:(?:this|last)\s+(?:week|weekend|month|year)|yesterday|today|recently)\b", re.I)
+_WORKED_OUT = re.compile(r"\b(?:didn't|did not|didnt)\s+work\s+out\b", re.I)
 # When a thing taken back ends, which no fact of it says: "no more nights starting March 3rd" takes back the nights
 _MONTH = "|".join(sorted(MONTHS, key=len, reverse=True))
 _SINCE_WHEN = re.compile(

@@ -133,6 +133,22 @@ _FUTURE = re.compile(
     r"\s+(?:going to|gonna))\b",
     re.I,
 )
+# What the user did or will do about the conversation itself, done with once said: "I checked the contract again",
+# "i looked at bank", "I have new information", "I have reconsidered the location", "I shall report back on how it
+# goes", "but I find solution" (what was checked or reconsidered, the message says as a fact of its own)
+_OF_THE_TALK = re.compile(
+    # (all it says: "checked and it's 4 weeks, not 3" says what was found)
+    r"^(?:has\s+|have\s+|had\s+)?(?:just\s+|also\s+)?(?:(?:double-|re-?)?checked(?:\s+(?:the|my|our)\s+[\w-]+)?"
+    r"(?:\s+again)?$|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?(?:\s+again)?$|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
+    r"(?:location|plans?|budget|numbers|figures|draft|letter|list|menu|idea|dates?|timeline|schedule|speech|email|"
+    r"cv|resume|maths?|math)\b|$))"
+    r"|^(?:has|have|got)\s+(?:some\s+)?(?:new\s+information|news|an\s+update|updates|a\s+question|questions|"
+    r"another\s+question|one\s+more\s+question)$"
+    r"|^(?:shall|will|'ll)\s+(?:report\s+back|let\s+(?:you|the\s+assistant)\s+know|keep\s+(?:you|the\s+assistant)\s+"
+    r"posted|get\s+back\s+to)\b"
+    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$",
+    re.I,
+)
 # "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
 _LOSING_IT = re.compile(r"\b(?:lose|losing)\s+(?:the plot|(?:my|their|the user's|his|her) (?:mind|marbles))\b", re.I)
 # "so I correct the capacity: 28 couverts maximum": that something is corrected, not what it is now
@@ -182,6 +198,7 @@ _DANGLING = re.compile(
     r"\b(?:it|them|that|this|those|these|him|her|one|ones|before|after|until|till|than)$"
     # "The user has applied there": where, the message said before (not "lives out there", "is there now")
     r"|^the user (?:has |have )?(?:applied|works|worked|studies|studied|enrolled|registered|signed up) there$"
+    r"|^the user (?:also )?(?:has|have) (?:family|friends|relatives|cousins|people) there$"  # where, said before
     # "The user wants to plan for", "keeps forgetting to say": cut before what it is about
     r"|\b(?:for|to|with|about|of|from|into|at)$|\bforgetting to (?:say|mention|tell)$"
     # "The user hired two more": more of what, the message said before
@@ -258,6 +275,8 @@ def is_fact(text: str, clause: str, sentence: str = "") -> bool:
         return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
+        return False
+    if _OF_THE_TALK.match(predicate):
         return False
     if _LOSING_IT.search(predicate) or _GOT_IT_WRONG.search(predicate) or _CORRECTS.match(predicate):
         return False  # "realised I got Isla's age wrong": the correction is the fact, not that it was wrong

@@ -6,6 +6,7 @@ __all__ = [
     "CHANGEABLE",
     "DIETS",
     "EVENTS",
+    "FEASTS",
     "HEADCOUNT",
     "HOLIDAYS",
     "JOB_ENDINGS",
@@ -24,10 +25,12 @@ def word_list(text: str) -> list[str]:
 
 
 # A holiday says when as a date does ("we'll visit my parents in Kisumu over Christmas"): alternatives, as DIETS.
-HOLIDAYS = (
-    r"christmas|xmas|easter|new year|thanksgiving|diwali|deepavali|eid|ramadan|hanukkah|passover|onam|pongal|"
-    r"holi|lunar new year|chinese new year|midsummer|half[- ]term|(?:the|summer|school|winter) holidays"
+# The days of the year known by their feast ("for Christmas", "at Diwali"), and the holidays around them
+FEASTS = (
+    r"christmas|xmas|easter|new year|thanksgiving|diwali|deepavali|eid|hanukkah|passover|onam|pongal|lunar new year|"
+    r"chinese new year|midsummer"
 )
+HOLIDAYS = FEASTS + r"|ramadan|holi|half[- ]term|(?:the|summer|school|winter) holidays"
 # What someone eats, or does not: a regular expression's alternatives (one at a time: a new one replaces the old).
 DIETS = (
     r"vegetarian|vegan|pescatarian|pescetarian|keto|paleo|gluten[- ]free|dairy[- ]free|lactose[- ]free|"

@@ -244,7 +244,10 @@ _SOLD_OLD = re.compile(
     r"\b(?:sold|sell|selling|traded in|got rid of|gave away)\s+(?:my|our|the)\s+(?:old|former)\s+"
     r"(?P<x>[a-z][\w-]+(?:\s+(?!(?:to|for|on|at|in|and|so|because|last|this|yesterday)\b)[a-z][\w-]+){0,2})"
     # "old card is going to my cousin": given on, once a new one came
-    r"|(?:^|\b(?:my|our|the)\s+)old\s+(?P<y>[a-z][\w-]+)\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)\b",
+    r"|(?:^|\b(?:my|our|the)\s+)old\s+(?P<y>[a-z][\w-]+)\s+(?:is going|goes|went)\s+to\s+(?:my|a|the|his|her|our)\b"
+    # "returned the Yamaha to the store": taken back to where it was bought
+    r"|\b(?:returned|sent back|took back|taken back)\s+(?:my|our|the)\s+(?P<z>[\w-]+(?:\s+(?!to\b|for\b)[\w-]+){0,2}?)"
+    r"\s+(?:to\s+(?:the|a)\s+(?:store|shop|seller|dealer|retailer|dealership|website)|for\s+a\s+(?:full\s+)?refund)",
     re.I,
 )
 # A thing said by its kind that a fact names by its make: "old card" of "a GTX 1660 super"
@@ -256,7 +259,7 @@ def sold(retracted: Sequence[str], known: str) -> bool:
     Bass", "The user drives an old Golf"), not something else of its kind ("teaches bass lessons")?"""
     for clause in retracted:
         if sold := _SOLD_OLD.search(clause):  # every word of it: "golf clubs" is no Golf, "bass amp" no bass
-            said = (sold.group("x") or sold.group("y")).lower()
+            said = (sold.group("x") or sold.group("y") or sold.group("z")).lower()
             thing = (
                 f"(?:{'|'.join(_MAKES[said].split())})" if said in _MAKES else r"\s+".join(map(re.escape, said.split()))
             )

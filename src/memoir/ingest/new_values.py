@@ -78,6 +78,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue
             if value.kind == "number" and not _same_measure(value, reading.text, known):
                 continue  # "so we're 7 now" is no age: "67 years old" stays
+            if value.kind == "number" and _things_counted(reading.text, value.end) and _an_age(known) and not measured:
+                continue  # "now it is sixteen children" counts the guests, not Oliver's years ("three kids": kids)
             if still_before(known.text, value.text):
                 continue  # "(she's 9!!)" of "Poppy is turning 10 next month"
             if not _same_topic(value, reading, known):
@@ -94,6 +96,10 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         if len(bare) == 1 and len(counts) == 1:
             return [(counts[0], "implicit", bare[0].text)]
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+def _an_age(known: Known) -> bool:
+    return any(t.attribute == "age" for t in known.topics)
 
 
 def _aged(value: Value, reading: Reading) -> set[str]:

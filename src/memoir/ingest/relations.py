@@ -31,7 +31,16 @@ _RELATION_FRAGMENT = re.compile(
     rf"(?P<name>{NAME})(?:\s+and\s+(?:i|me|myself))?$",
     re.I,
 )
-_NAMED_RELATION = re.compile(rf"\b(?:my|our|their|the user's)\s+(?P<rel>[\w-]+)\s+(?P<name>{_TITLED_NAME})", re.I)
+# A relation said in two words: "my team lead Rakesh", "my best friend Ana" (a business partner is no partner that
+# changes: "… with their business partner Declan" stays as said)
+_COMPOUND = r"(?:(?:team|tech|project|line|research|thesis|phd|best)\s+)?"
+_NAMED_RELATION = re.compile(
+    rf"\b(?:my|our|their|the user's)\s+(?P<rel>{_COMPOUND}[\w-]+)\s+(?P<name>{_TITLED_NAME})", re.I
+)
+# Named between commas: "My supervisor, Dr. Okafor, says it's too long"
+_NAMED_BESIDE = re.compile(
+    rf"\b(?:my|our|their|the user's)\s+(?P<rel>{_COMPOUND}[\w-]+),\s+(?P<name>{_TITLED_NAME}),", re.I
+)
 _BARE_RELATION = re.compile(
     rf"^(?!(?i:my|our|the|this|that|his|her|their|it|he|she)\b)(?:(?P<rel>[A-Za-z-]+)'s name is (?P<name>{NAME})"
     rf"|(?P<rel2>[A-Za-z-]+(?: [a-z-]+)?) is (?P<name2>{NAME}))$"
@@ -82,8 +91,9 @@ def naming_facts(text: str) -> list[str]:
     return [
         # "my partner Mathieu's family": the partner is Mathieu
         f"The user's {m.group('rel')} is {_POSSESSIVE_END.sub('', m.group('name'))}"
-        for m in _NAMED_RELATION.finditer(text)
-        if m.group("rel").lower() in PEOPLE | PETS | CHANGEABLE
+        for pattern in (_NAMED_RELATION, _NAMED_BESIDE)
+        for m in pattern.finditer(text)
+        if m.group("rel").lower().split()[-1] in PEOPLE | PETS | CHANGEABLE
     ]
 
 
@@ -92,6 +102,6 @@ def without_relations(text: str) -> str:
     the relation is a fact of its own, so a boyfriend who becomes a husband changes one fact."""
 
     def name_only(match: re.Match[str]) -> str:
-        return match.group("name") if match.group("rel").lower() in CHANGEABLE else match.group(0)
+        return match.group("name") if match.group("rel").lower().split()[-1] in CHANGEABLE else match.group(0)
 
     return _NAMED_RELATION.sub(name_only, text)

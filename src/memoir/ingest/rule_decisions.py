@@ -90,6 +90,8 @@ _CHANGE_WORDS = frozenset(
         "upped raised reduced increased bumped brought relocated transferred swapped slipped delayed replaced instead "
         "anymore again back forward earlier later reduce increase raise lower drop trim "
         "smaller bigger larger fewer less"  # "the team is smaller, five engineers": a count changed
+        # who changed a schedule, and its name: "my boss changed my shifts so now it's fridays and sundays"
+        " boss manager shifts shift schedule rota"
     )
 )
 # What says a new value may hold, not more of what holds: "The user can go up to 45k now" says the budget
@@ -300,7 +302,8 @@ def _replacement(
         return switched_to(restated, known, reading) or restated, {int(old)}
     best = _best_statement(reading, known, old, used)
     took = {best} if best is not None else set()
-    said = reading.statements[best].text if best is not None else None
+    # what it says of the value it replaced is no part of what holds: "The user is vegetarian now, not vegan"
+    said = without_the_old(reading.statements[best], reading.old).text if best is not None else None
     if how == "implicit" and old is not None:
         value = next(v for v in reading.new if v.text == old)
         for statement in reading.statements:  # "Tobe is 6 now" of "two children, Chidera (9) and Tobe (5)"

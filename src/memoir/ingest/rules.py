@@ -255,6 +255,10 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
     first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
     written = _made(first, context)
     for part in more:  # "… is a nurse and works nights": the second verb's subject is the first's
+        who = list(itertools.islice(_WHO_IS.finditer(first), _MAX_WHO))
+        if who and who[-1].end() == len(first.rstrip()):  # "… our cat, Poutine, who is a menace and knocks …"
+            written.append(f"{who[-1].group('name')} {others(part)}")
+            continue
         subject = re.match(r"^([^,]+?)\s+(?:is|are|was|were|has|had|'s)\b", written[0]) if written else None
         if subject and len(subject.group(1).split()) <= 5:
             written.append(f"{subject.group(1)} {others(part)}")

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass
 
 from memoir.ingest.lexicon import DIETS, PEOPLE, word_list
+from memoir.ingest.values import MONTHS
 from memoir.ingest.workplaces import names_a_job
 from memoir.ingest.written import squeezed, without_faces, written_out
 
@@ -283,6 +284,8 @@ def _continues(before: str, after: str) -> bool:
     if not before.endswith("."):
         return False
     last = before[:-1].rsplit(None, 1)[-1].lower() if before[:-1].split() else ""
+    if last.isdigit() and 1 <= int(last) <= 31 and after.split()[0].lower().strip(".,") in MONTHS:
+        return True  # a day written as many Europeans write it: "i start there 1. june", "so 31. july"
     return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha() and after[:1].islower())
 
 
@@ -347,7 +350,7 @@ def clauses(sentence: str) -> list[str]:
         sentence = _AGE_RUN_ON.sub("; ", sentence)
     merged: list[str] = []
     start, joined_by = 0, ""
-    for cut in [*_SPLIT.finditer(sentence), None]:
+    for cut in [*(c for c in _SPLIT.finditer(sentence) if not _in_brackets(sentence, c.start())), None]:
         part = without_trailing(_REMARK.sub("", sentence[start : cut.start() if cut else len(sentence)])).strip(" ,")
         if part:
             half = merged and _HALF_SUBJECT.match(merged[-1]) and re.search(r"\band\s*$", joined_by, re.I)
@@ -358,6 +361,13 @@ def clauses(sentence: str) -> list[str]:
         if cut is not None:
             start, joined_by = cut.end(), cut.group(0)
     return merged
+
+
+def _in_brackets(sentence: str, at: int) -> bool:
+    """Is `at` inside brackets that close later: "a peanut allergy (the real kind, we carry an epipen)" is one
+    clause, what it says in brackets said of it."""
+    before = sentence[:at]
+    return before.count("(") > before.count(")") and ")" in sentence[at:]
 
 
 def asked_to_remember(clause: str) -> tuple[str, bool]:

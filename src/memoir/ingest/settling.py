@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from memoir.ingest.ages import LISTED_AGE, still_before, with_listed_age
 from memoir.ingest.counts import number
 from memoir.ingest.fact_words import merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.named_kin import as_named, relation_named
+from memoir.ingest.parts import without_the_old
 from memoir.ingest.rules import Statement
 from memoir.ingest.stemming import stems
 from memoir.ingest.topics import FULL_NAME, Topic, job_words, topics
@@ -59,13 +61,27 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
             decisions.append(Decision("DELETE", known.text, known.id))
             live.remove(known)
             continue
-        text = _topic_text(statement.text, mine, known)
+        # what it says of the old value is no part of the new one: "… to Mississauga, the rent in Toronto was crazy"
+        olds = _old_places(statement.text, mine, known)
+        text = without_the_old(replace(statement, text=_topic_text(statement.text, mine, known)), olds).text
         rest = _beside_the_job(text, mine, known) or _beside_the_home(mine, known)
         decisions += replace_known(known, text, rest, statement.important, statement.source, live)
     if not decisions:
         decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
         live.append(new)
     return decisions
+
+
+def _old_places(text: str, mine: Sequence[Topic], known: Known) -> list[str]:
+    """The places of the value a statement replaces on a topic ("Toronto" of "… living in Toronto since 2
+    years"), not those the statement's head says too, nor those of the rest of the fact ("Isla" of a listed age)."""
+    changed = [o.value for o in known.topics for t in mine if t.key == o.key and t.value != o.value]
+    head = text.split(",")[0].lower()
+    return [
+        v.text
+        for v in values(known.text)
+        if v.kind == "place" and any(v.text.lower() in c for c in changed) and v.text.lower() not in head
+    ]
 
 
 def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> bool:

@@ -77,7 +77,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"(?:flat|house|apartment|place|home|room|studio)|"
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
-            r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)\s+(?:back\s+)?"
+            r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)"
+            # when, between the move and where: "moved last weekend (27-28 December 2025) to Mississauga"
+            r"(?:\s+(?:(?:last|this)\s+(?:week|weekend|month|year|\w+day)|yesterday|recently)(?:\s+\([^()]*\))?)?"
+            r"\s+(?:back\s+)?"
             # "moved into graduate dormitory on campus", not "moved into management" or "into the spare room"
             r"(?:in|to|at|into(?=\s+(?:(?:a|an|the|my|our|their|new|own|shared|student|graduate|rented)\s+)*"
             r"(?:flat|house|apartment|place|home|dorm\w*|halls?|studio|condo|bungalow|cottage|accommodation|"
@@ -88,7 +91,9 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "diet",
         re.compile(
-            r"^(?P<s>the user)\s+(?:is|has gone|went|became|has become|has been|eats|stays|keeps)\s+"
+            # "is going vegan from Monday", "switched to vegetarian"
+            r"^(?P<s>the user)\s+(?:is|has gone|went|became|has become|has been|eats|stays|keeps|is going|goes|"
+            r"(?:has\s+|is\s+)?switch(?:ed|ing)\s+to|(?:is\s+)?going\s+back\s+to|went\s+back\s+to)\s+"
             rf"(?:(?:fully|strictly|completely|mostly|now|a|an|totally|entirely)\s+)*(?P<v>{DIETS})\b",
             re.I,
         ),

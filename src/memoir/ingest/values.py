@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 
 from memoir.index.keyword import STOPWORDS
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.lexicon import FEASTS, word_list
 
 __all__ = ["MONTHS", "NUMBER_WORDS", "WEEKDAYS", "Value", "replace_value", "values"]
 
@@ -40,6 +40,12 @@ _MONTH = (
 # A month typed in lower case, known a month by the day beside it: "on 14 of may", "oct 12", "jan 10th"
 _MONTH_TYPED = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?(?![\w'])"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
+# A day of the year by its feast: "we go to Krakow for Christmas" is when, as "in February" is (not "a Christmas tree")
+_HOLIDAY = (
+    rf"(?i:(?:{FEASTS})(?:(?:'s)?\s+(?:eve|day))?)(?!\s+(?:tree|trees|card|cards|present|presents|gift|gifts|party|"
+    r"parties|dinner|lunch|market|jumper|sweater|lights|decorations|songs?|movie|film|special|bonus|shopping|break|"
+    r"holidays?|resolutions?)\b)"
+)
 # What a number after a month counts, so that it is no day: "jan 10 yrs ago", "in May 5 people came"
 _COUNTED_AFTER = r"(?:yrs?|years?|months?|weeks?|days?|hours?|hrs?|times|things|people|guests|kids|of)\b"
 _WEEKDAY_NAME = r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day"
@@ -47,6 +53,7 @@ _WEEKDAY = (
     r"(?:(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)days?|weekends?|weekdays?)(?:\s+(?:morning|afternoon|evening|night)s?)?"
 )
 _SHORT_DAY = r"(?:mon|tues?|wed|weds|thu|thurs?|fri|sat|sun)\.?"
+_PLAIN_DAY = r"(?:mon|tues?|thu|thurs?|fri)\.?"
 _NUMBER_WORD = r"(?:" + "|".join(NUMBER_WORDS) + r")(?:[- ](?:one|two|three|four|five|six|seven|eight|nine))?"
 # "one" standing for a thing counts nothing: "the octavia estate, 2019 one", "the new one", "one of the girls"
 _NOT_A_PRONOUN = r"(?:(?!one\b)|(?<!\d )(?<!\bthe )(?<!\ba )(?<!\bthis )(?<!\bthat )(?<!\bnew )(?<!\bold )(?!one of\b))"
@@ -54,10 +61,12 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "date",
         re.compile(
-            rf"\b(?:(?:{_WEEKDAY_NAME},? )?(?:the )?{_DAY}(?: of)? (?:{_MONTH}|{_MONTH_TYPED})(?:,? \d{{4}})?"
+            # "1. june" as many Europeans write a day; "Tuesday 10th" as "Tuesday the 10th"
+            rf"\b(?:(?:{_WEEKDAY_NAME},? )?(?:the )?{_DAY}\.?(?: of)? (?:{_MONTH}|{_MONTH_TYPED})(?:,? \d{{4}})?"
             rf"|(?:{_MONTH}|{_MONTH_TYPED}) {_DAY}(?:,? \d{{4}})?(?![\w:])(?!\s+{_COUNTED_AFTER})"
-            rf"|{_WEEKDAY_NAME},? the \d{{1,2}}(?:st|nd|rd|th)|the \d{{1,2}}(?:st|nd|rd|th)\b|\d{{4}}-\d{{2}}-\d{{2}}"
-            rf"|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|{_MONTH}(?: \d{{4}})?|(?:19|20)\d{{2}})\b"
+            rf"|{_WEEKDAY_NAME},? (?:the )?\d{{1,2}}(?:st|nd|rd|th)|the \d{{1,2}}(?:st|nd|rd|th)\b"
+            rf"|\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|{_MONTH}(?: \d{{4}})?|(?:19|20)\d{{2}}"
+            rf"|{_HOLIDAY})\b"
         ),
     ),
     (
@@ -65,7 +74,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             rf"\b(?:{_WEEKDAY})(?:(?:,\s*|,?\s+(?:and|or|&|to|through|till|until)\s+|\s*-\s*)(?:{_WEEKDAY}))*\b"
             # days as typed in haste, known days only beside another: "mon and wed", "tue-sun", "tues & thurs"
-            rf"|\b{_SHORT_DAY}(?:(?:,\s*|,?\s+(?:and|or|&|to)\s+|\s*[-/]\s*){_SHORT_DAY})+(?![\w'])",
+            rf"|\b{_SHORT_DAY}(?:(?:,\s*|,?\s+(?:and|or|&|to)\s+|\s*[-/]\s*){_SHORT_DAY})+(?![\w'])"
+            # or by spaces alone, three of them or two that are no other word: "mon wed fri", "tue thu" (not "we
+            # wed sat")
+            rf"|\b{_SHORT_DAY}(?:\s+{_SHORT_DAY}){{2,}}(?![\w'])|\b{_PLAIN_DAY}\s+{_PLAIN_DAY}(?![\w'])",
             re.IGNORECASE,
         ),
     ),

