@@ -57,7 +57,7 @@ _NOT_AT_THE_END = re.compile(r",\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+)
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
 _NOT = re.compile(
     rf"(?:(?<=,)|^|\bbut\b|\band\b|(?<=\d)|(?<=\dst)|(?<=\dnd)|(?<=\drd)|(?<=\dth))\s*not\s+"
-    rf"(?:in\s+|at\s+|on\s+|the\s+)?(?P<a>{_PROPER})",
+    rf"(?:in\s+|at\s+|on\s+|the\s+)?(?P<a>[$€£₹]?{_PROPER})",  # "aim for $850, not $800"
     re.I,
 )
 _INSTEAD = re.compile(

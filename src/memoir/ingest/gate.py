@@ -139,7 +139,7 @@ _FUTURE = re.compile(
 _OF_THE_TALK = re.compile(
     # (all it says: "checked and it's 4 weeks, not 3" says what was found)
     r"^(?:has\s+|have\s+|had\s+)?(?:just\s+|also\s+)?(?:(?:double-|re-?)?checked(?:\s+(?:the|my|our)\s+[\w-]+)?"
-    r"(?:\s+again)?$|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?(?:\s+again)?$|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
+    r"(?:\s+again)?$|(?:read|went\s+through|looked\s+through)\s+(?:the|my|our)\s+[\w-]+\s+again$|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?(?:\s+again)?$|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
     r"(?:location|plans?|budget|numbers|figures|draft|letter|list|menu|idea|dates?|timeline|schedule|speech|email|"
     r"cv|resume|maths?|math)\b|$))"
     r"|^(?:has|have|got)\s+(?:some\s+)?(?:new\s+information|news|an\s+update|updates|a\s+question|questions|"

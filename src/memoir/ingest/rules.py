@@ -250,7 +250,15 @@ _IS_NOT_HIS = re.compile(
 )
 
 
+# "Jamie's 29, I'm 33": a name's age, said with "'s" for "is" (not "Tom's 3 kids", "Ana's 40th")
+_NAMED_AGE = re.compile(
+    r"^(?P<s>(?-i:[A-Z])[a-z]+)['’]s(?=\s+\d{1,3}(?:\s*(?:[,.;!?]|$)|\s+(?:now|this|next|and|but|so|years?|yrs?|in|on|"
+    r"today|already)\b))"
+)
+
+
 def _read_clause(clause: str, context: Context) -> list[Statement]:
+    clause = _NAMED_AGE.sub(r"\g<s> is", clause)
     clause = _IS_NOT_HIS.sub(r"\g<s> is", _OWN_PARENT.sub(lambda m: f"My {m.group('who').lower()}", clause))
     first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
     written = _made(first, context)

@@ -48,6 +48,9 @@ _INFORMAL = {
     "i've": "I've",
     "i'll": "I'll",
     "i'd": "I'd",
+    # words of work typed short: "mgr is sanne", "12 ppl"
+    "mgr": "manager",
+    "ppl": "people",
 }
 # Verbs typed without their final "g" ("startin monday w Lone Star", "thinkin bout goin dedicated"): a list, as
 # "cousin", "Berlin" and "within" end so too
