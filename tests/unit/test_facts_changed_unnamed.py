@@ -189,6 +189,34 @@ def test_what_is_known_follows_a_change_said_in_other_words(turns: list[str], fa
             ["I live in Vancouver", "can you scratch my back lol"],
             ["The user lives in Vancouver"],
         ),
+        # a hostile review's near misses: a return not done or for a repair, one thing of two returned, an offer
+        # closed for talks, a relationship of the past, someone else's failed diet, Scratch the language, a scratch
+        # on a car, a friend never forgotten, a hope, a vegan butter, a diet added "too", another's days, a move of
+        # job, a bracket of its own statements, a budget revised to a new value
+        (["I bought a Kindle", "I haven't returned the Kindle to the store yet"], None),
+        (["I have an iPhone", "I took back the iPhone to the shop to fix the screen"], None),
+        (["I have an iPhone", "I returned the iPhone to the store for a replacement"], None),
+        (["I have a Yamaha C40 and a Yamaha amp", "I returned the amp to the store"], None),
+        (["I have a job offer from Bosch", "the job offer is closed for negotiation, it's final"], None),
+        (["I'm in a relationship with Sam", "my last relationship didn't work out"], None),
+        (["I'm trying keto", "keto didn't work out for my wife"], None),
+        (["My son Leo is learning to code", "he codes in Scratch now"], None),
+        (["I drive a Tesla", "my Tesla has a scratch now."], None),
+        (["My best friend is Lisa", "I'll never forget Lisa"], None),
+        (["I take warfarin", "I hope she has taken me off the warfarin"], None),
+        (["I'm vegetarian", "I switched to vegan butter"], None),
+        (["I'm pescatarian", "I'm going gluten-free too"], None),
+        (["I'm vegetarian", "I'm going vegan for January"], None),
+        (["I work at Tesco. My wife works at Aldi on fridays", "my boss changed my shifts so now it's fridays"], None),
+        (["I live in Toronto", "I moved last year to part-time"], None),
+        (
+            ["I live in York. I love cheap wine", "I moved to Leeds, rent is high, not cheap"],
+            ["The user loves cheap wine", "The user moved to Leeds, rent is high, not cheap"],
+        ),
+        (["My son Oliver is 7", "Oliver is now 8 yr old"], ["Oliver is now 8 yr old"]),
+        (["My son turned 5. May I ask you about schools?"], ["The user's son turned 5"]),
+        (["I revised the budget to 50k"], ["The user revised the budget to 50k"]),
+        (["I'll report back to my manager every Friday"], ["The user will report back to their manager every Friday"]),
         # a count said of the user's kids still changes it; an age said now still changes it
         (
             ["My grandson Oliver turns eight next month.", "Oliver is 9 now, he had his birthday"],
@@ -196,8 +224,16 @@ def test_what_is_known_follows_a_change_said_in_other_words(turns: list[str], fa
         ),
     ],
 )
-def test_near_misses_of_a_change_said_in_other_words_leave_what_is_known(turns: list[str], facts: list[str]) -> None:
-    assert [_undated(f) for f in settle(turns)] == facts
+def test_near_misses_of_a_change_said_in_other_words_leave_what_is_known(
+    turns: list[str], facts: list[str] | None
+) -> None:
+    """(None: the first message's facts stay, whatever the second adds: "I hope she has taken me off the warfarin"
+    leaves "The user takes warfarin".)"""
+    found = [_undated(f) for f in settle(turns)]
+    if facts is None:
+        assert set(settle(turns[:1])) <= set(found), found
+    else:
+        assert found == facts
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,7 @@ _FROM_TO = re.compile(
 )
 # "he now wants a lemon cake, not chocolate": in a change, the last word of the sentence ruled out
 _NOT_AT_THE_END = re.compile(r",\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+)?(?P<a>[a-z][\w-]{2,})\s*$", re.I)
+_NOW_BEFORE = re.compile(r"\b(?:now|instead|anymore|these days)\b", re.I)
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
 _NOT = re.compile(
     rf"(?:(?<=,)|^|\bbut\b|\band\b|(?<=\d)|(?<=\dst)|(?<=\dnd)|(?<=\drd)|(?<=\dth))\s*not\s+"
@@ -203,8 +204,9 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
-    if (announced or moved) and (last := _NOT_AT_THE_END.search(text)):
-        old.add(last.group("a"))
+    last = _NOT_AT_THE_END.search(text) if announced or moved else None
+    if last and _NOW_BEFORE.search(text, 0, last.start()):  # "now wants a lemon cake, not chocolate"; not "rent is
+        old.add(last.group("a"))  # high, not cheap", said beside a move
     if (thing := _ruled_out(text, message or text)) is not None:
         old.add(thing)
     if announced:  # "… the woolshed's too rough so we've booked the clubrooms": the woolshed is no more

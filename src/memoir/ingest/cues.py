@@ -17,6 +17,10 @@ NAMED_PARTING = (
     r"(?!\s+(?:on|with|for|around|at)\b)"
 )
 
+# The words a clause may open with before what it does: "yeah scratch creta" (each its own fixed-width lookbehind)
+_OPENERS = ("yeah", "yes", "ok", "okay", "so", "and", "but", "wait", "actually")
+_AFTER_AN_OPENER = "|".join(rf"(?<=\b{w}\s)" for w in _OPENERS)
+
 CHANGE_VERB = re.compile(
     r"\b(?:switch(?:ed|ing)?|mov(?:ed|ing)|chang(?:ed|ing)|push(?:ed|ing)|postpon(?:ed|ing)|reschedul(?:ed|ing)|"
     r"shift(?:ed|ing)|cut|upgrad(?:ed|ing)|downgrad(?:ed|ing)|updat(?:ed|ing) to|rais(?:ed|ing)|increas(?:ed|ing)|"
@@ -57,16 +61,21 @@ RETRACTION = re.compile(
     r"startup|lab|us|(?-i:[A-Z]))|"
     r"handed in (?:my|our|his|her|their) notice|resigned|"
     r"cancell?ed|called off|isn't happening|"
-    # a plan that came to nothing: "the Lisbon flat fell through", "the Bosch position is closed already" (not
-    # "the gym is closed today": a post, an offer, a deal)
-    r"(?<!\bit\s)(?<!\bthat\s)(?<!\bthis\s)(?<!\bwhich\s)(?<!\bthings\s)"  # a thing named, not "why it didn't"
-    r"(?:fell through|(?:didn't|did not|didnt) work out)|"
+    # a plan that came to nothing, named: "the Lisbon flat fell through", "the Deloitte thing didn't work out" (not
+    # "why it didn't work out", "my last relationship didn't work out", "keto didn't work out for my wife")
+    r"\b(?:the|my|our)\s+(?!(?:last|previous|past|old|first|ex)\b)(?:[\w'-]+\s+){0,3}?"
+    r"(?:fell through|(?:didn't|did not|didnt) work out)(?!\s+for\s+(?:my|his|her|their|our|a|an|him|them)\b)|"
+    # "the Bosch position is closed already" (not "the gym is closed today", "the offer is closed on Sunday", "the
+    # listing was pulled for a day")
     r"(?:position|job|role|opening|vacancy|post|offer|deal|listing)\s+(?:is|was|has been|got)\s+(?:already\s+)?"
-    r"(?:closed|filled|taken|withdrawn|pulled)|"
+    r"(?:closed|filled|taken|withdrawn|pulled)(?:\s+(?:already|now|anyway))?(?=\s*(?:[,.;!]|$|\s+(?:but|so|and)\b))|"
     # a thing the user took back to where it came from: "I returned the Yamaha to the store" (not "returned the
-    # favour", "returned home", "returned the call")
+    # favour", "returned home", "haven't returned the Kindle yet", "took back the iPhone to the shop to fix the screen")
+    r"(?<!n't\s)(?<!\bnot\s)(?<!\bnever\s)(?<!\bwill\s)(?<!\bto\s)"
     r"(?:returned|sent back|took back|taken back)\s+(?:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+"
-    r"(?:to\s+(?:the|a)\s+(?:store|shop|seller|dealer|retailer|dealership|website)|for\s+a\s+(?:refund|full refund))|"
+    r"(?:to\s+(?:the|a)\s+(?:store|shop|seller|dealer|retailer|dealership|website)|for\s+a\s+(?:refund|full refund))"
+    r"(?!\s+(?:to\s+(?:fix|repair|be\s+fixed|be\s+repaired|swap|exchange)|for\s+(?:a\s+)?(?:repair|replacement|fix|"
+    r"exchange|new\s+one))\b)|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"
     # "killing the 2nd shop idea", "scrapped the plan to move", "let us scratch the Lisbon idea": a plan given up
@@ -77,10 +86,11 @@ RETRACTION = re.compile(
     r"(?:scrap(?:ping|ped)?|scratch(?:ing|ed)?|forget|ditch(?:ing|ed)?|shelv(?:e|ing|ed)|binn(?:ing|ed)|"
     r"abandon(?:ing|ed)?|dropp(?:ing|ed))\s+(?:the|that|this|my|our)\s+(?:[\w'-]+\s+){0,3}(?:idea|plan|plans))"
     r"(?:\s+(?:to|of)\s+(?!(?:the|a|an|my|our)\b)[\w'-]+)?\b|"  # "the plan to move": the plan is what it says
-    # a name given up by itself: "scratch vancouver actually", "forget Lisbon, Porto it is" (not "scratch that")
-    r"(?<!\bnot\s)(?<!n't\s)\b(?:forget(?:\s+about)?\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?|"
-    r"scratch\s+(?!(?:that|this|it|the|my|our|his|her|their|a|an|everything|all|what|off|out|up|me|him|them)\b)"
-    r"[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?=\s*(?:[,.;!]|$|\s+(?:actually|then|now|instead)\b))|"
+    # a name given up by itself, first in its clause: "scratch vancouver actually", "yeah scratch creta." (not
+    # "scratch that", "from scratch now", "a scratch golfer", "Milo likes to scratch furniture")
+    rf"(?:^|(?<=[,.;:!]\s)|{_AFTER_AN_OPENER})"
+    r"scratch\s+(?!(?:that|this|it|the|my|our|his|her|their|a|an|everything|all|what|off|out|up|me|him|them|card|"
+    r"cards|golfer)\b)[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?(?=\s*(?:[,.;!]|$|\s+(?:actually|then|instead)\b))|"
     r"(?:it's|it’s|it is|it was) not (?:\w+ ){1,2}at all|"  # "turns out it's not milk at all"
     # a debt paid off ("used my bonus to close the car loan"), not one meant to be ("want to close the loan")
     r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"

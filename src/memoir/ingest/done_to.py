@@ -146,12 +146,16 @@ _TOOK_OFF = re.compile(
 )
 
 
+_NOT_DONE = re.compile(r"\b(?:hope|hopefully|wish|if|maybe|might|should|whether|asked)\b", re.I)
+_UNDONE = re.compile(r"\bput\s+me\s+back\s+on\b", re.I)
+
+
 def taken_off(clause: str) -> str | None:
     """ "the doctor took me off the old pill" -> "I stopped taking my pills": what the user no longer takes, by the
     words a known medicine is named by as well (`fact_words.with_aliases`); None: no medicine was stopped."""
     off = _TOOK_OFF.search(clause)
-    if off is None:
-        return None
+    if off is None or _NOT_DONE.search(clause[: off.start()]) or _UNDONE.search(clause, off.end()):
+        return None  # "I hope she has taken me off the warfarin", "… then put me back on it"
     old = re.sub(r"^(?:the|my)\s+", "", off.group("old"), flags=re.I)
     return f"I stopped taking {old if old.lower() in _MEDICINES else 'my pills'}"
 

@@ -141,11 +141,11 @@ _OF_THE_TALK = re.compile(
     r"^(?:has\s+|have\s+|had\s+)?(?:just\s+|also\s+)?(?:(?:double-|re-?)?checked(?:\s+(?:the|my|our)\s+[\w-]+)?"
     r"(?:\s+again)?$|(?:read|went\s+through|looked\s+through)\s+(?:the|my|our)\s+[\w-]+\s+again$|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?(?:\s+again)?$|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
     r"(?:location|plans?|budget|numbers|figures|draft|letter|list|menu|idea|dates?|timeline|schedule|speech|email|"
-    r"cv|resume|maths?|math)\b|$))"
+    r"cv|resume|maths?|math)(?:\s+(?:again|upwards?|downwards?))?$|$))"
     r"|^(?:has|have|got)\s+(?:some\s+)?(?:new\s+information|news|an\s+update|updates|a\s+question|questions|"
     r"another\s+question|one\s+more\s+question)$"
-    r"|^(?:shall|will|'ll)\s+(?:report\s+back|let\s+(?:you|the\s+assistant)\s+know|keep\s+(?:you|the\s+assistant)\s+"
-    r"posted|get\s+back\s+to)\b"
+    r"|^(?:shall|will|'ll)\s+(?:report\s+back(?:\s+on\s+how\s+it\s+(?:goes|went))?|let\s+(?:you|the\s+assistant)\s+know|"
+    r"keep\s+(?:you|the\s+assistant)\s+posted|get\s+back\s+to\s+(?:you|the\s+assistant))$"
     r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$",
     re.I,
 )

@@ -85,7 +85,8 @@ EVENTS = frozenset(
         "operation birthday holiday holidays vacation honeymoon launch deadline presentation conference "
         "concert gig ceremony graduation shift shifts class lesson lessons course move visit reunion retreat "
         "hike match game tournament recital audition exhibition show release demo sprint review checkup "
-        "check-up test dinner lunch booking reservation festival camp camping stay appointment"
+        "check-up test dinner lunch booking reservation festival camp camping stay appointment "
+        "defense defence viva thesis dissertation"  # a student's: "defense is scheduled april 22", "thesis is on …"
     )
 )
 

@@ -264,6 +264,8 @@ def sold(retracted: Sequence[str], known: str) -> bool:
                 f"(?:{'|'.join(_MAKES[said].split())})" if said in _MAKES else r"\s+".join(map(re.escape, said.split()))
             )
             lower = known.lower()
+            if sold.group("z") and " and " in lower:
+                continue  # "returned the amp" of "a Yamaha C40 and a Yamaha amp": the rest is still had
             if re.match(rf"^the user's (?:[\w-]+ )?{thing}\b", lower) or re.match(
                 rf"^the user(?: has| had| owns| owned| drives| rides| plays| bought| got|'s (?:pc|computer|rig|"
                 rf"setup|laptop)\b)\b.*\b{thing}",

@@ -73,12 +73,13 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
             # "change my days … I'm Tuesday to Thursday": a range of days, not "bins still Thursday"
             ranged = re.search(r"\s(?:to|and|-|through|till|until)\s", value.text) is not None
             days = value.kind == "weekday" and ranged and SCHEDULE_CHANGED.search(reading.text) is not None
+            days = days and _WORK.match(known.text) is not None  # "my shifts": the user's work, not the gym's days
             shared = len(alike_stems(about, named)) + counted + measured + days  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
             if value.kind == "number" and not _same_measure(value, reading.text, known):
                 continue  # "so we're 7 now" is no age: "67 years old" stays
-            if value.kind == "number" and _things_counted(reading.text, value.end) and _an_age(known) and not measured:
+            if value.kind == "number" and _counts_many(reading.text, value.end) and _an_age(known) and not measured:
                 continue  # "now it is sixteen children" counts the guests, not Oliver's years ("three kids": kids)
             if still_before(known.text, value.text):
                 continue  # "(she's 9!!)" of "Poppy is turning 10 next month"
@@ -96,6 +97,19 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         if len(bare) == 1 and len(counts) == 1:
             return [(counts[0], "implicit", bare[0].text)]
     return [(best[1], "implicit", best[2].text)] if best else []
+
+
+_WORK = re.compile(r"^the user\s.*\b(?:work|works|working|worked|job|shifts?|rota)\b", re.I)
+
+
+def _counts_many(text: str, end: int) -> bool:
+    """Does the number ending at `end` count things said in the plural ("sixteen children", "20 guests"), not years
+    said as people type them ("8 yo", "8 yr old", "8 anos")?"""
+    unit = _things_counted(text, end)
+    return (unit.endswith("s") or unit in ("children", "people")) and unit not in _YEARS
+
+
+_YEARS = frozenset(word_list("years yrs anos ans jahre años yos months mos weeks"))
 
 
 def _an_age(known: Known) -> bool:

@@ -33,7 +33,7 @@ _RELATION_FRAGMENT = re.compile(
 )
 # A relation said in two words: "my team lead Rakesh", "my best friend Ana" (a business partner is no partner that
 # changes: "… with their business partner Declan" stays as said)
-_COMPOUND = r"(?:(?:team|tech|project|line|research|thesis|phd|best)\s+)?"
+_COMPOUND = r"(?:(?:team|tech|project|line|research|thesis|phd|best)\s+(?!partner\b))?"
 _NAMED_RELATION = re.compile(
     rf"\b(?:my|our|their|the user's)\s+(?P<rel>{_COMPOUND}[\w-]+)\s+(?P<name>{_TITLED_NAME})", re.I
 )

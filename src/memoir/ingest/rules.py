@@ -267,6 +267,8 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
         if who and who[-1].end() == len(first.rstrip()):  # "… our cat, Poutine, who is a menace and knocks …"
             written.append(f"{who[-1].group('name')} {others(part)}")
             continue
+        if _RELATIVE_LAST.search(first):
+            continue  # "… our cat, poutine, who is a menace and knocks …": whoever it is, not the user
         subject = re.match(r"^([^,]+?)\s+(?:is|are|was|were|has|had|'s)\b", written[0]) if written else None
         if subject and len(subject.group(1).split()) <= 5:
             written.append(f"{subject.group(1)} {others(part)}")
@@ -299,6 +301,9 @@ _WHO_IS = re.compile(
 )
 
 
+_RELATIVE_LAST = re.compile(r"\bwho(?:'s|’s|\s+is|\s+was|\s+are)\s+[^,;]+$", re.I)
+
+
 def _who_is(clause: str, made: list[str]) -> list[str]:
     """Of the people a fact of the user's names, what a relative clause says ("two kids, Youssef who is 8
     and Laila who is 5"): a fact each, as said."""
@@ -318,7 +323,7 @@ def _on_the_way(made: list[str]) -> list[str]:
             lowered = text.lower()  # "The user's cat Pixel is 4": who Pixel is goes without saying, unless the
             # relation is one that changes, which the fact loses (`_gated`): "… roommate Hana cooks" -> "Hana cooks"
             said = lowered.startswith(naming.lower()) or (
-                lowered.startswith(f"the user's {rel} {name} ".lower()) and rel.lower() not in CHANGEABLE
+                lowered.startswith(f"the user's {rel} {name} ".lower()) and rel.lower().split()[-1] not in CHANGEABLE
             )
             if naming not in made and not said:
                 extra.append(naming)

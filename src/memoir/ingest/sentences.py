@@ -279,12 +279,18 @@ def _names_the_object(before: str, after: str) -> bool:
     return named or _INSTITUTION.search(" ".join(words)) is not None
 
 
+# A month typed in lower case after a day's dot (not "May I ask", "may she date?", "March was hard")
+_LOWER_MONTH = re.compile(
+    r"(?-i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b(?!\s+(?:i|he|she|we|you|they|it|be|not)\b)"
+)
+
+
 def _continues(before: str, after: str) -> bool:
     """Did `before` end at an abbreviation ("Dr."), or does `after` go on in lower case after one?"""
     if not before.endswith("."):
         return False
     last = before[:-1].rsplit(None, 1)[-1].lower() if before[:-1].split() else ""
-    if last.isdigit() and 1 <= int(last) <= 31 and after.split()[0].lower().strip(".,") in MONTHS:
+    if last.isdigit() and 1 <= int(last) <= 31 and _LOWER_MONTH.match(after):
         return True  # a day written as many Europeans write it: "i start there 1. june", "so 31. july"
     return last in _ABBREVIATIONS or (len(last) == 1 and last.isalpha() and after[:1].islower())
 
@@ -363,11 +369,17 @@ def clauses(sentence: str) -> list[str]:
     return merged
 
 
+_OWN_SUBJECT = re.compile(r"\s*(?:i|i'm|i've|im|we|we're|he|she|they|my|our)\b", re.I)
+
+
 def _in_brackets(sentence: str, at: int) -> bool:
     """Is `at` inside brackets that close later: "a peanut allergy (the real kind, we carry an epipen)" is one
     clause, what it says in brackets said of it."""
     before = sentence[:at]
-    return before.count("(") > before.count(")") and ")" in sentence[at:]
+    if before.count("(") <= before.count(")") or ")" not in sentence[at:]:
+        return False
+    inside = before[before.rfind("(") + 1 :]  # "(I moved here in 2020, I work at the BBC)": statements of their own
+    return _OWN_SUBJECT.match(inside) is None
 
 
 def asked_to_remember(clause: str) -> tuple[str, bool]:

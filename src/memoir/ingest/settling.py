@@ -11,14 +11,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
 
 from memoir.ingest.ages import LISTED_AGE, still_before, with_listed_age
 from memoir.ingest.counts import number
-from memoir.ingest.fact_words import merge_values, same_subject
+from memoir.ingest.fact_words import mentions, merge_values, same_subject
 from memoir.ingest.known import Decision, Known, replace_known
 from memoir.ingest.named_kin import as_named, relation_named
-from memoir.ingest.parts import without_the_old
 from memoir.ingest.rules import Statement
 from memoir.ingest.stemming import stems
 from memoir.ingest.topics import FULL_NAME, Topic, job_words, topics
@@ -62,14 +60,26 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
             live.remove(known)
             continue
         # what it says of the old value is no part of the new one: "… to Mississauga, the rent in Toronto was crazy"
-        olds = _old_places(statement.text, mine, known)
-        text = without_the_old(replace(statement, text=_topic_text(statement.text, mine, known)), olds).text
+        text = _without_the_old_place(
+            _topic_text(statement.text, mine, known), _old_places(statement.text, mine, known)
+        )
         rest = _beside_the_job(text, mine, known) or _beside_the_home(mine, known)
         decisions += replace_known(known, text, rest, statement.important, statement.source, live)
     if not decisions:
         decisions.append(Decision("ADD", statement.text, None, statement.important, statement.source))
         live.append(new)
     return decisions
+
+
+def _without_the_old_place(text: str, olds: Sequence[str]) -> str:
+    """A new value's fact without its clauses about the old place ("…, the rent in Toronto was crazy"); what places
+    the new one stays ("…, near their parents in Toronto")."""
+    head, *parts = re.split(r",\s+", text)
+    kept = [p for p in parts if not (any(mentions(p, o) for o in olds) and _A_VERB.search(p))]
+    return ", ".join([head, *kept])
+
+
+_A_VERB = re.compile(r"\b(?:is|was|were|are|has|had|got|cost|costs)\b", re.I)
 
 
 def _old_places(text: str, mine: Sequence[Topic], known: Known) -> list[str]:

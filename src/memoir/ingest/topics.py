@@ -78,8 +78,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
             r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
             r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)"
-            # when, between the move and where: "moved last weekend (27-28 December 2025) to Mississauga"
-            r"(?:\s+(?:(?:last|this)\s+(?:week|weekend|month|year|\w+day)|yesterday|recently)(?:\s+\([^()]*\))?)?"
+            # when, between the move and where, a place by its name: "moved last weekend (27-28 December 2025) to
+            # Mississauga" (not "moved last year to part-time", "… to Slack from Teams")
+            r"(?:\s+(?:(?:last|this)\s+(?:week|weekend|month|year|\w+day)|yesterday|recently)(?:\s+\([^()]*\))?"
+            r"(?=\s+to\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?\s*(?:,|$)))?"
             r"\s+(?:back\s+)?"
             # "moved into graduate dormitory on campus", not "moved into management" or "into the spare room"
             r"(?:in|to|at|into(?=\s+(?:(?:a|an|the|my|our|their|new|own|shared|student|graduate|rented)\s+)*"
@@ -91,10 +93,19 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "diet",
         re.compile(
-            # "is going vegan from Monday", "switched to vegetarian"
-            r"^(?P<s>the user)\s+(?:is|has gone|went|became|has become|has been|eats|stays|keeps|is going|goes|"
-            r"(?:has\s+|is\s+)?switch(?:ed|ing)\s+to|(?:is\s+)?going\s+back\s+to|went\s+back\s+to)\s+"
+            r"^(?P<s>the user)\s+(?:is|has gone|went|became|has become|has been|eats|stays|keeps)\s+"
             rf"(?:(?:fully|strictly|completely|mostly|now|a|an|totally|entirely)\s+)*(?P<v>{DIETS})\b",
+            re.I,
+        ),
+    ),
+    (  # "is going vegan from Monday", "switched to vegetarian", "going back to vegetarian": a diet said alone (not
+        # "switched to vegan butter", "going gluten-free too", "going vegan for January")
+        "diet",
+        re.compile(
+            r"^(?P<s>the user)\s+(?:is\s+going|goes|(?:has\s+|is\s+)?switch(?:ed|ing)\s+to|(?:is\s+)?going\s+back\s+to|"
+            r"went\s+back\s+to)\s+(?:(?:fully|strictly|completely|full)\s+)?"
+            r"(?P<v>vegan|vegetarian|veggie|pescatarian|pescetarian|keto|paleo|carnivore|plant-based|flexitarian)"
+            r"(?=\s*(?:$|[,.;!]|(?:now|from|again|instead|since|because|so|and|but)\b))(?!.*\b(?:too|as well|also)\b)",
             re.I,
         ),
     ),

@@ -40,11 +40,13 @@ _MONTH = (
 # A month typed in lower case, known a month by the day beside it: "on 14 of may", "oct 12", "jan 10th"
 _MONTH_TYPED = r"(?:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\.?(?![\w'])"
 _DAY = r"\d{1,2}(?:st|nd|rd|th)?"
-# A day of the year by its feast: "we go to Krakow for Christmas" is when, as "in February" is (not "a Christmas tree")
+# A day of the year by its feast: "we go to Krakow for Christmas" is when, as "in February" is (not "a Christmas tree",
+# "Christmas week", nor a bound: "before Christmas", "after Eid")
 _HOLIDAY = (
+    r"(?<!before )(?<!after )(?<!until )(?<!till )(?<!around )(?<!since )(?<!by )"
     rf"(?i:(?:{FEASTS})(?:(?:'s)?\s+(?:eve|day))?)(?!\s+(?:tree|trees|card|cards|present|presents|gift|gifts|party|"
     r"parties|dinner|lunch|market|jumper|sweater|lights|decorations|songs?|movie|film|special|bonus|shopping|break|"
-    r"holidays?|resolutions?)\b)"
+    r"holidays?|resolutions?|week|weekend|season|time|period|egg|eggs|hunt|rush|cake)\b)"
 )
 # What a number after a month counts, so that it is no day: "jan 10 yrs ago", "in May 5 people came"
 _COUNTED_AFTER = r"(?:yrs?|years?|months?|weeks?|days?|hours?|hrs?|times|things|people|guests|kids|of)\b"

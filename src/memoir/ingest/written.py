@@ -97,8 +97,9 @@ _NAMES_TOO = frozenset([*_G_DROPPED, "hes", "shes", "thats"])  # capitalised mid
 _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
 # An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)", "(yes, I know)".
 _ASIDE = re.compile(
-    r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh|"
-    r"(?i:i know|long story|i swear|trust me))\b[^()]*|[^\w()]*)\)"
+    r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*|"
+    # "(yes, I know)", "(long story)": nothing more than that ("(I know about 500 words)" says something)
+    r"(?i:(?:yes|ok|okay|and)[,\s]+)?(?i:i know|long story|i swear|trust me)(?:[,\s]+(?i:i know|lol))?[!.]?)\)"
 )
 
 
