@@ -1,6 +1,7 @@
 """What is left of a known fact when a change takes part of it: one thing of a list ("we cut Hiroshima" of Kyoto
 and Hiroshima), a part after a comma ("took me off the old pill" of "has type 2 diabetes, been on metformin"), a
-value's phrase (`without_value`); and of a new statement, its clause about the value it replaced.
+value's phrase (`without_value`); and of a new statement, its clause about the value it replaced, the part up to
+the clause after its new value (`up_to_value`), and what its new count counts (`counted_by`).
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ from memoir.ingest.fact_words import (
 )
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stems
-from memoir.ingest.values import values
+from memoir.ingest.values import Value, values
 
-__all__ = ["one_of_list", "without_the_old", "without_value"]
+__all__ = ["counted_by", "one_of_list", "up_to_value", "without_the_old", "without_value"]
 
 
 def one_of_list(text: str, retracted: Sequence[str]) -> str | None:
@@ -91,3 +92,20 @@ def without_value(text: str, old: str) -> str | None:
     if re.search(r"\b(?:is|are|was|were|has|have)$", head) or not stems(head) - stems(subject_of(head)):
         return None
     return left
+
+
+def counted_by(text: str, value: Value) -> set[str]:
+    """What a new count counts, which is no more said of it: "engineers" of "the team is smaller, five engineers"."""
+    at = text.find(value.text)
+    after = re.match(r"\s+([a-z]+s)\b", text[at + len(value.text) :]) if value.kind == "number" and at >= 0 else None
+    return {after.group(1)} if after else set()
+
+
+def up_to_value(text: str, value: str) -> str:
+    """A statement up to the clause after its new value: "The user's store launch is pushed to 5 September"
+    of "…, payment gateway approval is delayed" (a clause of its own after the value is another matter)."""
+    at = text.find(value)
+    comma = text.find(",", at + len(value)) if at >= 0 else -1
+    if comma < 0 or not re.search(r"\b(?:is|are|was|were|has|have|had)\b", text[comma:]):
+        return text  # ", 15 min to office now" says more of the new value, no other matter
+    return text[:comma]

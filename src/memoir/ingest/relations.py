@@ -1,5 +1,6 @@
 """The reader of who is who to the user ("my partner Sven and I", "Son's name is Lwazi"), and the
-relations named on the way in any fact ("… with my cat Pixel"), which are facts of their own.
+relations named on the way in any fact ("… with my cat Pixel"), which are facts of their own, and what a
+relative clause says of whom it follows ("Youssef who is 8", "Poutine, who is a menace and knocks …").
 
 A reader as `readers` describes them: a clause and the message's `Context` in, the facts read
 out in the third person, or None when the clause is not of its kind.
@@ -7,6 +8,7 @@ out in the third person, or None when the clause is not of its kind.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import TYPE_CHECKING
 
@@ -16,7 +18,17 @@ from memoir.ingest.lexicon import CHANGEABLE, JOB_ENDINGS, PEOPLE, PETS
 if TYPE_CHECKING:
     from memoir.ingest.referents import Context
 
-__all__ = ["VERBS", "naming_facts", "relation", "without_relations"]
+__all__ = [
+    "MAX_WHO",
+    "VERBS",
+    "WHO_IS",
+    "named_on_the_way",
+    "naming_facts",
+    "relation",
+    "relative_subject",
+    "who_is",
+    "without_relations",
+]
 
 # A name after a relation may carry its title ("my colleague Dr. Salma Hegazy"): the title alone is no name.
 _TITLED_NAME = rf"(?:(?-i:Dr|Mr|Mrs|Ms|Mx|Prof|Fr|Rev)\.?\s+)?{NAME}"
@@ -105,3 +117,49 @@ def without_relations(text: str) -> str:
         return match.group("name") if match.group("rel").lower().split()[-1] in CHANGEABLE else match.group(0)
 
     return _NAMED_RELATION.sub(name_only, text)
+
+
+MAX_WHO = 8
+WHO_IS = re.compile(
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
+    r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
+)
+
+
+_RELATIVE_LAST = re.compile(r"\bwho(?:'s|’s|\s+is|\s+was|\s+are)\s+[^,;]+$", re.I)
+
+
+def who_is(clause: str, made: list[str]) -> list[str]:
+    """Of the people a fact of the user's names, what a relative clause says ("two kids, Youssef who is 8
+    and Laila who is 5"): a fact each, as said."""
+    if not made:
+        return []
+    # A few: each is gated against the whole clause, and a pasted list of thousands cost seconds.
+    found = itertools.islice(WHO_IS.finditer(clause), MAX_WHO)
+    return [f"{m.group('name')} is {m.group('what').strip()}" for m in found]
+
+
+def named_on_the_way(made: list[str]) -> list[str]:
+    """Relations named inside a fact, each a fact of its own ("… in Leipzig with their cat Pixel")."""
+    extra = []
+    for text in made:
+        for naming in naming_facts(text.replace("their ", "my ").replace("the user's ", "my ")):
+            rel, name = naming.removeprefix("The user's ").split(" is ", 1)
+            lowered = text.lower()  # "The user's cat Pixel is 4": who Pixel is goes without saying, unless the
+            # relation is one that changes, which the fact loses (`rules`): "… roommate Hana cooks" -> "Hana cooks"
+            said = lowered.startswith(naming.lower()) or (
+                lowered.startswith(f"the user's {rel} {name} ".lower()) and rel.lower().split()[-1] not in CHANGEABLE
+            )
+            if naming not in made and not said:
+                extra.append(naming)
+    return extra
+
+
+def relative_subject(first: str) -> str | None:
+    """Whose is a verb after "and" that follows a relative clause ("… our cat, Poutine, who is a menace and knocks
+    …"): the person named before "who" ("Poutine"), "" where the clause names no one in capitals ("… poutine, who is
+    …"), None where no relative clause ends before it (the verb is the sentence's subject's)."""
+    who = list(itertools.islice(WHO_IS.finditer(first), MAX_WHO))
+    if who and who[-1].end() == len(first.rstrip()):
+        return who[-1].group("name")
+    return "" if _RELATIVE_LAST.search(first) else None

@@ -57,7 +57,7 @@ from memoir.ingest.new_values import (
     new_value,
 )
 from memoir.ingest.old_story import without_the_old_story
-from memoir.ingest.parts import one_of_list, without_the_old, without_value
+from memoir.ingest.parts import counted_by, one_of_list, up_to_value, without_the_old, without_value
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import (
     BARE_CHANGE,
@@ -73,7 +73,7 @@ from memoir.ingest.restated import (
 )
 from memoir.ingest.settling import recounted, settle
 from memoir.ingest.stemming import stem, stems
-from memoir.ingest.values import WEEKDAYS, Value, values
+from memoir.ingest.values import WEEKDAYS, values
 from memoir.model.memory import normalise_content
 
 __all__ = ["Decision", "Known", "Names", "naming", "naming_again", "reconcile_by_rules", "reconcile_known"]
@@ -311,8 +311,8 @@ def _replacement(
                 return listed, set()
         carrying = [i for i, s in enumerate(reading.statements) if old in s.text and i not in used]
         for index in carrying:  # "she's on day shifts now, Monday to Thursday" says more than the days
-            said_of = _up_to_value(reading.statements[index].text, old)  # not why: ", payment gateway approval …"
-            more = set(terms(said_of)) - set(terms(known.text)) - set(terms(old)) - _counted(said_of, value)
+            said_of = up_to_value(reading.statements[index].text, old)  # not why: ", payment gateway approval …"
+            more = set(terms(said_of)) - set(terms(known.text)) - set(terms(old)) - counted_by(said_of, value)
             # another form of a word the fact holds, or the value with its unit ("45k"): no more said
             named = with_aliases(known.stems)  # "race" of a half marathon
             more = {w for w in more if stem(w) not in named and not w.startswith(old.lower())}
@@ -351,23 +351,6 @@ def _replacement(
         text = without_stay(text, new, reading.text)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
-
-
-def _counted(text: str, value: Value) -> set[str]:
-    """What a new count counts, which is no more said of it: "engineers" of "the team is smaller, five engineers"."""
-    at = text.find(value.text)
-    after = re.match(r"\s+([a-z]+s)\b", text[at + len(value.text) :]) if value.kind == "number" and at >= 0 else None
-    return {after.group(1)} if after else set()
-
-
-def _up_to_value(text: str, value: str) -> str:
-    """A statement up to the clause after its new value: "The user's store launch is pushed to 5 September"
-    of "…, payment gateway approval is delayed" (a clause of its own after the value is another matter)."""
-    at = text.find(value)
-    comma = text.find(",", at + len(value)) if at >= 0 else -1
-    if comma < 0 or not re.search(r"\b(?:is|are|was|were|has|have|had)\b", text[comma:]):
-        return text  # ", 15 min to office now" says more of the new value, no other matter
-    return text[:comma]
 
 
 def _best_statement(reading: Reading, known: Known, old: str | None, used: set[int]) -> int | None:

@@ -33,7 +33,7 @@ from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
-from memoir.ingest.relations import naming_facts, without_relations
+from memoir.ingest.relations import MAX_WHO, named_on_the_way, naming_facts, relative_subject, who_is, without_relations
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
@@ -263,19 +263,17 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
     first, *more = _VERB_AFTER_AND.split(clause) if re.search(r"\b(?:is|are|was)\b|'s\b|'re\b", clause) else [clause]
     written = _made(first, context)
     for part in more:  # "… is a nurse and works nights": the second verb's subject is the first's
-        who = list(itertools.islice(_WHO_IS.finditer(first), _MAX_WHO))
-        if who and who[-1].end() == len(first.rstrip()):  # "… our cat, Poutine, who is a menace and knocks …"
-            written.append(f"{who[-1].group('name')} {others(part)}")
+        whose = relative_subject(first)  # "… our cat, Poutine, who is a menace and knocks …": Poutine's
+        if whose is not None:
+            written += [f"{whose} {others(part)}"] if whose else []  # lower case: whoever it is, not the user's
             continue
-        if _RELATIVE_LAST.search(first):
-            continue  # "… our cat, poutine, who is a menace and knocks …": whoever it is, not the user
         subject = re.match(r"^([^,]+?)\s+(?:is|are|was|were|has|had|'s)\b", written[0]) if written else None
         if subject and len(subject.group(1).split()) <= 5:
             written.append(f"{subject.group(1)} {others(part)}")
     found = [s for text in written if (s := _gated(text, clause, context)) is not None]
     if not found:  # "a plan from my coach Dana": at least who Dana is
         # each named once, and a few: a pasted "my sister Ana my sister Bea …" was gated thousands of times
-        named = itertools.islice(dict.fromkeys(naming_facts(clause)), _MAX_WHO)
+        named = itertools.islice(dict.fromkeys(naming_facts(clause)), MAX_WHO)
         found = [s for text in named if (s := _gated(text, clause, context)) is not None]
     return found
 
@@ -284,7 +282,7 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *_on_the_way(made), *_who_is(clause, made)]
+            return [*made, *named_on_the_way(made), *who_is(clause, made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
     if context.important and (
         verb or values(clause) or _short_note(clause)
@@ -294,40 +292,6 @@ def _made(clause: str, context: Context) -> list[str]:
 
 
 _NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
-_MAX_WHO = 8
-_WHO_IS = re.compile(
-    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
-    r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
-)
-
-
-_RELATIVE_LAST = re.compile(r"\bwho(?:'s|’s|\s+is|\s+was|\s+are)\s+[^,;]+$", re.I)
-
-
-def _who_is(clause: str, made: list[str]) -> list[str]:
-    """Of the people a fact of the user's names, what a relative clause says ("two kids, Youssef who is 8
-    and Laila who is 5"): a fact each, as said."""
-    if not made:
-        return []
-    # A few: each is gated against the whole clause, and a pasted list of thousands cost seconds.
-    found = itertools.islice(_WHO_IS.finditer(clause), _MAX_WHO)
-    return [f"{m.group('name')} is {m.group('what').strip()}" for m in found]
-
-
-def _on_the_way(made: list[str]) -> list[str]:
-    """Relations named inside a fact, each a fact of its own ("… in Leipzig with their cat Pixel")."""
-    extra = []
-    for text in made:
-        for naming in naming_facts(text.replace("their ", "my ").replace("the user's ", "my ")):
-            rel, name = naming.removeprefix("The user's ").split(" is ", 1)
-            lowered = text.lower()  # "The user's cat Pixel is 4": who Pixel is goes without saying, unless the
-            # relation is one that changes, which the fact loses (`_gated`): "… roommate Hana cooks" -> "Hana cooks"
-            said = lowered.startswith(naming.lower()) or (
-                lowered.startswith(f"the user's {rel} {name} ".lower()) and rel.lower().split()[-1] not in CHANGEABLE
-            )
-            if naming not in made and not said:
-                extra.append(naming)
-    return extra
 
 
 def _gated(text: str, clause: str, context: Context) -> Statement | None:

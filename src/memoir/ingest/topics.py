@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memoir.ingest.homes import RESIDENCE
 from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PEOPLE, PETS, word_list
 from memoir.ingest.stemming import stem
 from memoir.ingest.values import NUMBER_WORDS, values
@@ -66,30 +67,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    (
-        "residence",
-        re.compile(
-            r"^(?P<s>the user)(?: and [\w' ]+?)?\s+(?:(?:now|currently|still|also|just)\s+)*"
-            r"(?:lives|live|is living|are living|resides|is based|"
-            r"(?:got|found|bought|rented|have|has) an? (?:flat|house|apartment|place|home)(?: together)?|"
-            # "found apartment in Riverdale", "found a cheaper room in Leith": typed without the article, or sized
-            r"(?:found|bought|rented) (?:an? )?(?:(?:new|bigger|smaller|cheaper|nicer)\s+)?"
-            r"(?:flat|house|apartment|place|home|room|studio)|"
-            r"has moved|moved|has relocated|relocated|is moving|moves|shares an? (?:flat|house|apartment|place|room|"
-            r"home)(?: with [^,]+?)?|rents an? (?:flat|house|apartment|room)(?: with [^,]+?)?|"
-            r"(?:has )?moved (?:flats|house|houses|home|apartments|places),?(?: and)?(?: is)?(?: now)?)"
-            # when, between the move and where, a place by its name: "moved last weekend (27-28 December 2025) to
-            # Mississauga" (not "moved last year to part-time", "… to Slack from Teams")
-            r"(?:\s+(?:(?:last|this)\s+(?:week|weekend|month|year|\w+day)|yesterday|recently)(?:\s+\([^()]*\))?"
-            r"(?=\s+to\s+(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?\s*(?:,|$)))?"
-            r"\s+(?:back\s+)?"
-            # "moved into graduate dormitory on campus", not "moved into management" or "into the spare room"
-            r"(?:in|to|at|into(?=\s+(?:(?:a|an|the|my|our|their|new|own|shared|student|graduate|rented)\s+)*"
-            r"(?:flat|house|apartment|place|home|dorm\w*|halls?|studio|condo|bungalow|cottage|accommodation|"
-            r"residence|hostel|goshiwon|(?-i:[A-Z]))))\s+(?P<v>.+)$",
-            re.I,
-        ),
-    ),
+    ("residence", RESIDENCE),
     (
         "diet",
         re.compile(
