@@ -53,7 +53,12 @@ _FROM_TO = re.compile(
     re.IGNORECASE,
 )
 # "he now wants a lemon cake, not chocolate": in a change, the last word of the sentence ruled out
-_NOT_AT_THE_END = re.compile(r",\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+)?(?P<a>[a-z][\w-]{2,})\s*$", re.I)
+_NOT_AT_THE_END = re.compile(
+    r",\s*(?:and\s+|but\s+)?not\s+(?:the\s+|a\s+|an\s+)?"
+    r"(?P<a>(?!(?:bad|good|great|sure|really|much|quite|yet|anymore|always|necessarily|exactly|only|ideal|perfect|"
+    r"cheap|easy|fun|so|too|that|this|it|me|us)\b)[a-z][\w-]{2,})\s*$",
+    re.I,
+)
 _NOW_BEFORE = re.compile(r"\b(?:now|instead|anymore|these days)\b", re.I)
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
 _NOT = re.compile(
@@ -114,6 +119,9 @@ def _ruled_out(text: str, message: str) -> str | None:
     return thing.group("x") if thing and _REPLACED.search(message) else None
 
 
+# "scratch Mia, she's too young for the trip": someone or something left out of a plan, said of them after a comma
+# (and a thing returned that is being fixed: "I returned the iPhone to the store, they're fixing it")
+_LEFT_OUT = re.compile(r"\bscratch\s+[\w'-]+\s*,|,\s+they(?:'re|\s+are)\s+(?:fixing|repairing|replacing)\b", re.I)
 _SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
@@ -213,9 +221,11 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         old |= {m.group("x").strip() for m in _RULED_OUT.finditer(text)}
     if announced and _SWITCHED_TO.search(text):  # "i switched to sova, jett is too hard": what it was switched from
         old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
-    parts = [taken_off(p) or p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
+    parts = [taken_off(p, text) or p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     retracted = tuple(
-        p for p in parts if is_retraction(p) or (announced and NO_MORE.match(p)) or _QUIT.search(p) is not None
+        p
+        for p in parts
+        if (is_retraction(p) and not _LEFT_OUT.search(text)) or (announced and NO_MORE.match(p)) or _QUIT.search(p)
     )
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)

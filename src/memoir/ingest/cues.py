@@ -63,19 +63,24 @@ RETRACTION = re.compile(
     r"cancell?ed|called off|isn't happening|"
     # a plan that came to nothing, named: "the Lisbon flat fell through", "the Deloitte thing didn't work out" (not
     # "why it didn't work out", "my last relationship didn't work out", "keto didn't work out for my wife")
-    r"\b(?:the|my|our)\s+(?!(?:last|previous|past|old|first|ex)\b)(?:[\w'-]+\s+){0,3}?"
-    r"(?:fell through|(?:didn't|did not|didnt) work out)(?!\s+for\s+(?:my|his|her|their|our|a|an|him|them)\b)|"
+    r"\b(?:the|my|our)\s+(?!(?:last|previous|past|old|first|ex)\b)(?:[\w'-]+\s+){0,2}?"
+    r"(?:deal|sale|purchase|flat|house|apartment|offer|plan|plans|trip|job|move|booking|venue|loan|mortgage|thing|"
+    r"idea|contract|place|position|internship|visa|lease|transfer|sponsorship)\s+"
+    r"(?:fell through|(?:didn't|did not|didnt) work out)"
+    r"(?!\s+(?:for|the|a|an|so|today|this|last|yet|at\s+first|very|too)\b)|"
     # "the Bosch position is closed already" (not "the gym is closed today", "the offer is closed on Sunday", "the
     # listing was pulled for a day")
     r"(?:position|job|role|opening|vacancy|post|offer|deal|listing)\s+(?:is|was|has been|got)\s+(?:already\s+)?"
-    r"(?:closed|filled|taken|withdrawn|pulled)(?:\s+(?:already|now|anyway))?(?=\s*(?:[,.;!]|$|\s+(?:but|so|and)\b))|"
+    r"(?:closed|filled|withdrawn|pulled)(?:\s+(?:already|now|anyway))?(?=\s*(?:[.;!]|$|,?\s+(?:but|so|and)\b))|"
     # a thing the user took back to where it came from: "I returned the Yamaha to the store" (not "returned the
     # favour", "returned home", "haven't returned the Kindle yet", "took back the iPhone to the shop to fix the screen")
-    r"(?<!n't\s)(?<!\bnot\s)(?<!\bnever\s)(?<!\bwill\s)(?<!\bto\s)"
+    r"(?<!n't\s)(?<!\bnot\s)(?<!\bnever\s)(?<!\bwill\s)(?<!\bto\s)(?<!\bhave\s)(?<!\bhad\s)(?<!'d\s)"
+    r"(?<!\balmost\s)(?<!\bnearly\s)"
     r"(?:returned|sent back|took back|taken back)\s+(?:the|my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+"
     r"(?:to\s+(?:the|a)\s+(?:store|shop|seller|dealer|retailer|dealership|website)|for\s+a\s+(?:refund|full refund))"
-    r"(?!\s+(?:to\s+(?:fix|repair|be\s+fixed|be\s+repaired|swap|exchange)|for\s+(?:a\s+)?(?:repair|replacement|fix|"
-    r"exchange|new\s+one))\b)|"
+    r"(?!\s+(?:to\s+(?:fix|repair|be\s+fixed|be\s+repaired|swap|exchange|get|have)|for\s+(?:a\s+|an\s+)?"
+    r"(?:repair|replacement|fix|exchange|new\s+one|warranty|upgrade|discount)|last\s+year)\b|,\s+they(?:'re|\s+are)\s+"
+    r"fixing)|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"
     # "killing the 2nd shop idea", "scrapped the plan to move", "let us scratch the Lisbon idea": a plan given up
@@ -90,7 +95,9 @@ RETRACTION = re.compile(
     # "scratch that", "from scratch now", "a scratch golfer", "Milo likes to scratch furniture")
     rf"(?:^|(?<=[,.;:!]\s)|{_AFTER_AN_OPENER})"
     r"scratch\s+(?!(?:that|this|it|the|my|our|his|her|their|a|an|everything|all|what|off|out|up|me|him|them|card|"
-    r"cards|golfer)\b)[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?(?=\s*(?:[,.;!]|$|\s+(?:actually|then|instead)\b))|"
+    # a word typed in lower case, then the sentence's end or "actually" (not "scratch Mia, she's too young for the
+    # trip", "scratch Monday, the pool is shut": someone or a day left out of a plan)
+    r"cards|golfer)\b)(?-i:[a-z])[\w'-]+(?=\s*(?:[.;!]|$|\s+(?:actually|then|instead)\b))|"
     r"(?:it's|it’s|it is|it was) not (?:\w+ ){1,2}at all|"  # "turns out it's not milk at all"
     # a debt paid off ("used my bonus to close the car loan"), not one meant to be ("want to close the loan")
     r"(?<!want to )(?<!need to )(?<!going to )(?<!trying to )(?<!plan to )(?<!hope to )(?<!wanna )"

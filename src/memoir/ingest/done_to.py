@@ -146,16 +146,25 @@ _TOOK_OFF = re.compile(
 )
 
 
-_NOT_DONE = re.compile(r"\b(?:hope|hopefully|wish|if|maybe|might|should|whether|asked)\b", re.I)
-_UNDONE = re.compile(r"\bput\s+me\s+back\s+on\b", re.I)
+_NOT_DONE = re.compile(
+    r"\b(?:hope|hopefully|wish|if|maybe|might|should|whether|asked|not sure|don't think|do not think|doubt)\b", re.I
+)
+# put back on, or off only for a while: "… just for the surgery", "… only for a week"
+_UNDONE = re.compile(
+    r"\bput\s+me\s+back\s+on\b|\b(?:just|only)\s+for\b|\bfor\s+(?:a|one|two|three|the)\s+(?:few\s+)?(?:days?|weeks?|"
+    r"months?|surgery|operation|procedure)\b",
+    re.I,
+)
 
 
-def taken_off(clause: str) -> str | None:
+def taken_off(clause: str, sentence: str = "") -> str | None:
     """ "the doctor took me off the old pill" -> "I stopped taking my pills": what the user no longer takes, by the
     words a known medicine is named by as well (`fact_words.with_aliases`); None: no medicine was stopped."""
     off = _TOOK_OFF.search(clause)
     if off is None or _NOT_DONE.search(clause[: off.start()]) or _UNDONE.search(clause, off.end()):
         return None  # "I hope she has taken me off the warfarin", "… then put me back on it"
+    if sentence and _UNDONE.search(sentence):
+        return None  # its sentence says for how long: "she took me off warfarin, just for the surgery"
     old = re.sub(r"^(?:the|my)\s+", "", off.group("old"), flags=re.I)
     return f"I stopped taking {old if old.lower() in _MEDICINES else 'my pills'}"
 

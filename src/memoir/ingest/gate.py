@@ -139,14 +139,18 @@ _FUTURE = re.compile(
 _OF_THE_TALK = re.compile(
     # (all it says: "checked and it's 4 weeks, not 3" says what was found)
     r"^(?:has\s+|have\s+|had\s+)?(?:just\s+|also\s+)?(?:(?:double-|re-?)?checked(?:\s+(?:the|my|our)\s+[\w-]+)?"
-    r"(?:\s+again)?$|(?:read|went\s+through|looked\s+through)\s+(?:the|my|our)\s+[\w-]+\s+again$|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?[\w-]+)?(?:\s+again)?$|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
+    r"(?:\s+again)?$|(?:read|went\s+through|looked\s+through)\s+(?:the|my|our)\s+[\w-]+\s+again$"
+    r"|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?(?:bank|contract|numbers|budget|email|letter|draft|list|menu|"
+    r"calendar|schedule|account|statement|receipt|it))?(?:\s+again)?$"
+    r"|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
     r"(?:location|plans?|budget|numbers|figures|draft|letter|list|menu|idea|dates?|timeline|schedule|speech|email|"
     r"cv|resume|maths?|math)(?:\s+(?:again|upwards?|downwards?))?$|$))"
     r"|^(?:has|have|got)\s+(?:some\s+)?(?:new\s+information|news|an\s+update|updates|a\s+question|questions|"
     r"another\s+question|one\s+more\s+question)$"
     r"|^(?:shall|will|'ll)\s+(?:report\s+back(?:\s+on\s+how\s+it\s+(?:goes|went))?|let\s+(?:you|the\s+assistant)\s+know|"
     r"keep\s+(?:you|the\s+assistant)\s+posted|get\s+back\s+to\s+(?:you|the\s+assistant))$"
-    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$",
+    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$"
+    r"|^(?:does\s+|do\s+|must\s+)?apologi[sz]es?(?:\s+for\s+\w+(?:\s+\w+)?)?$",
     re.I,
 )
 # "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
@@ -208,8 +212,12 @@ _DANGLING = re.compile(
 # What the verb acts on is a word pointing outside the fact ("set it up for the user", "keeps mixing
 # them up", "booked one for Thursday"): without the other message, it says nothing.
 _POINTING_OBJECT = re.compile(
-    r"^(?:[\w'-]+\s+){1,2}(?:it|them|(?:this|that)(?=\s+(?:up|out|down|off|for|with)\b)"
-    r"|one(?=\s+(?:for|on|in|at|to|from|with|last|next|this|of them)\b))\b"
+    r"^(?:(?:[\w'-]+\s+){1,2}(?:it|them|(?:this|that)(?=\s+(?:up|out|down|off|for|with)\b)"
+    r"|one(?=\s+(?:for|on|in|at|to|from|with|last|next|this|of them)\b))"
+    # or after a verb's "to": "needs to cut it down", "has to transport it in the car"
+    # (not a move: "had to move it to Sunday the 22nd" says which day)
+    r"|(?:[\w'-]+\s+){0,2}to\s+(?!(?:move|push|postpone|change|bring|shift|reschedule|cancel)\b)[\w'-]+\s+"
+    r"(?:it|them))\b"
     r"(?!\s+(?:is|was|are|were|has|had)\b)",
     re.I,
 )

@@ -73,7 +73,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
             # "change my days … I'm Tuesday to Thursday": a range of days, not "bins still Thursday"
             ranged = re.search(r"\s(?:to|and|-|through|till|until)\s", value.text) is not None
             days = value.kind == "weekday" and ranged and SCHEDULE_CHANGED.search(reading.text) is not None
-            days = days and _WORK.match(known.text) is not None  # "my shifts": the user's work, not the gym's days
+            # "my shifts": the user's work, not the gym's days, and changed ("my boss might change my shifts" is not)
+            days = days and _WORK.match(known.text) is not None and not _NOT_YET.search(reading.text)
             shared = len(alike_stems(about, named)) + counted + measured + days  # "90 people" for "140 guests"
             if known.id is None or not shared or not other_of_kind(known.values, value):
                 continue
@@ -99,7 +100,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     return [(best[1], "implicit", best[2].text)] if best else []
 
 
-_WORK = re.compile(r"^the user\s.*\b(?:work|works|working|worked|job|shifts?|rota)\b", re.I)
+_WORK = re.compile(r"^the user\s+(?:works|is working|worked|has shifts|does shifts)\b(?!\s+out\b)", re.I)
+_NOT_YET = re.compile(r"\b(?:might|may|could|would|wants? to|want|going to|will|if|maybe|hope)\b", re.I)
 
 
 def _counts_many(text: str, end: int) -> bool:

@@ -45,9 +45,16 @@ _RELATION_FRAGMENT = re.compile(
 )
 # A relation said in two words: "my team lead Rakesh", "my best friend Ana" (a business partner is no partner that
 # changes: "… with their business partner Declan" stays as said)
-_COMPOUND = r"(?:(?:team|tech|project|line|research|thesis|phd|best)\s+(?!partner\b))?"
+_COMPOUND = r"(?P<compound>(?:team|tech|project|line|research|thesis|phd|best)\s+(?!partner\b))?"
+# (after a relation in two words, the name before what is said of them: not "my team lead Friday standup", "my line
+# manager Teams message")
+_SAID_OF_THEM = (
+    r"(?(compound)(?=\s*(?:[,.;:!?)]|$)|\s+(?:is|was|were|has|had|have|will|would|can|could|says|said|wants|wanted|"
+    r"thinks|thought|left|quit|retired|moved|told|asked|gave|sent|called|emailed|likes|loves|hates|works|lives|just|"
+    r"also|and|who)\b))"
+)
 _NAMED_RELATION = re.compile(
-    rf"\b(?:my|our|their|the user's)\s+(?P<rel>{_COMPOUND}[\w-]+)\s+(?P<name>{_TITLED_NAME})", re.I
+    rf"\b(?:my|our|their|the user's)\s+(?P<rel>{_COMPOUND}[\w-]+)\s+(?P<name>{_TITLED_NAME}){_SAID_OF_THEM}", re.I
 )
 # Named between commas: "My supervisor, Dr. Okafor, says it's too long"
 _NAMED_BESIDE = re.compile(
@@ -98,11 +105,18 @@ def relation(clause: str, context: Context) -> list[str] | None:
 _POSSESSIVE_END = re.compile(r"['’]s$")
 
 
+def _one_of(relation: str) -> str:
+    """A relation as one holds it: "my phd supervisor" is the supervisor, "my line manager" the manager, whom a new
+    one replaces; a team lead and a best friend are named so."""
+    words = relation.split()
+    return words[-1] if len(words) > 1 and words[0].lower() in ("phd", "thesis", "research", "line") else relation
+
+
 def naming_facts(text: str) -> list[str]:
     """ "… with my cat Pixel": the user's cat is Pixel (a relation named on the way)."""
     return [
         # "my partner Mathieu's family": the partner is Mathieu
-        f"The user's {m.group('rel')} is {_POSSESSIVE_END.sub('', m.group('name'))}"
+        f"The user's {_one_of(m.group('rel'))} is {_POSSESSIVE_END.sub('', m.group('name'))}"
         for pattern in (_NAMED_RELATION, _NAMED_BESIDE)
         for m in pattern.finditer(text)
         if m.group("rel").lower().split()[-1] in PEOPLE | PETS | CHANGEABLE
@@ -126,7 +140,7 @@ WHO_IS = re.compile(
 )
 
 
-_RELATIVE_LAST = re.compile(r"\bwho(?:'s|’s|\s+is|\s+was|\s+are)\s+[^,;]+$", re.I)
+_RELATIVE_LAST = re.compile(r",\s+who(?:'s|’s|\s+is|\s+was|\s+are)\s+[^,;]+$", re.I)
 
 
 def who_is(clause: str, made: list[str]) -> list[str]:

@@ -86,6 +86,9 @@ _FILLER = (
     r"(?:please|pls)(?=,)|[a-z]+[ -]?wise|"  # "yes please, food wise Poppy's been veggie …"
     r"(?:the )?(?:thing|point|problem|truth|catch|issue) is(?: that)?"
     r"(?=\s+(?:that\s+)?(?:i|i'm|i've|we|we're|we've)\b)|"
+    # what the user wants a letter to say of them is said of them: "I want to say I speak spanish and english"
+    r"i\s+(?:want|would like|'d like|wanna|need)\s+to\s+(?:say|mention|add|write|include|put)"
+    r"(?:\s+(?:in the letter|in the cv|in my cv|too|also))?(?:\s+that)?(?=\s+(?:i|i'm|i've|im|my)\b)|"
     r"yes|yeah|yep|yup|no(?=\s*[,!.:—–-]|$)|nope|nah|sure|right|alright|all right|great|cool|nice|perfect|"
     r"awesome|thanks|thank you|"
     r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
@@ -281,7 +284,8 @@ def _names_the_object(before: str, after: str) -> bool:
 
 # A month typed in lower case after a day's dot (not "May I ask", "may she date?", "March was hard")
 _LOWER_MONTH = re.compile(
-    r"(?-i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b(?!\s+(?:i|he|she|we|you|they|it|be|not)\b)"
+    r"(?-i:" + "|".join(sorted(MONTHS, key=len, reverse=True)) + r")\b"
+    r"(?!\s+(?:i|he|she|we|you|they|it|be|not|is|was|were|will|would|has|had|god|the|a|an|my|our|his|her|their)\b)"
 )
 
 

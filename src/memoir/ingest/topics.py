@@ -44,6 +44,8 @@ __all__ = [
 ]
 
 _NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
+# What one cannot eat, kept beside the diet one keeps ("gluten-free" and "going keto")
+_RESTRICTION = re.compile(r"(?:gluten|dairy|lactose)[- ](?:free|intolerant)|halal|kosher|teetotal|sober", re.I)
 _A_PERSON = r"(?-i:[A-Z])[a-z]+"  # "Emi is on day shifts now"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("name", re.compile(r"^(?P<s>.+?)(?:'s name is| is called| is named| goes by)\s+(?P<v>.+)$", re.I)),
@@ -255,6 +257,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
             continue  # "rented a studio in Paris for the week", "found apartment in Riverdale for my mom"
         if match:
             name = f"{attribute} {match.group('a').lower()}" if attribute in ("favourite", "end of") else attribute
+            if name == "diet" and _RESTRICTION.match(match.group("v")):
+                name = "restriction"  # gluten-free beside keto: one of each at a time
             value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")
             found.append(Topic(_subject(match.group("s")), name, _value(value)))
     relation = _RELATION.match(text)

@@ -46,7 +46,8 @@ _HOLIDAY = (
     r"(?<!before )(?<!after )(?<!until )(?<!till )(?<!around )(?<!since )(?<!by )"
     rf"(?i:(?:{FEASTS})(?:(?:'s)?\s+(?:eve|day))?)(?!\s+(?:tree|trees|card|cards|present|presents|gift|gifts|party|"
     r"parties|dinner|lunch|market|jumper|sweater|lights|decorations|songs?|movie|film|special|bonus|shopping|break|"
-    r"holidays?|resolutions?|week|weekend|season|time|period|egg|eggs|hunt|rush|cake)\b)"
+    r"holidays?|resolutions?|week|weekend|season|time|period|egg|eggs|hunt|rush|cake|play|show|concert|service|fair)"
+    r"\b)"
 )
 # What a number after a month counts, so that it is no day: "jan 10 yrs ago", "in May 5 people came"
 _COUNTED_AFTER = r"(?:yrs?|years?|months?|weeks?|days?|hours?|hrs?|times|things|people|guests|kids|of)\b"

@@ -196,11 +196,19 @@ def _unstretched(match: re.Match[str]) -> str:
     return match.group("letter") * (2 if twice else 1)
 
 
+# "We each have our own fridge shelf", "we both work from home": what "we" do, each of us
+_WE_EACH = re.compile(
+    r"\b(?P<we>we|they)\s+(?:each|both|all)\s+(?=(?:have|had|work|worked|live|lived|do|did|go|went|like|love|want|need|"
+    r"get|got|are|were|run|ran|own|share|speak|play|take|eat|drive)\b)",
+    re.I,
+)
+
+
 def written_out(text: str) -> str:
     """`text` with informal spellings written out and chatty asides in brackets left out."""
     text = _RENAMED.sub(r"\g<who> is \g<new> now, not \g<old>", _STRETCHED.sub(_unstretched, text))
     text = _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text)))
-    text = _TERSE_SUM.sub(_sum_said, _THEIRS_BESIDE.sub(_theirs, text))
+    text = _TERSE_SUM.sub(_sum_said, _THEIRS_BESIDE.sub(_theirs, _WE_EACH.sub(r"\g<we> ", text)))
     # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
     return _INFORMAL_WORD.sub(_written_out, text)
 
