@@ -157,6 +157,17 @@ def test_near_misses_of_a_day_are_no_day(said: str, days: list[tuple[str, str]])
                 "The user stopped taking warfarin",
             ],
         ),
+        # the days of the one schedule the user has, said as "I'm on … now"
+        (
+            [
+                "I do 3 nights a week, usually Monday, Tuesday and Wednesday, 8pm to 8am.",
+                "I did my first day shift yesterday, and I'm on Thursday, Friday, Saturday now.",
+            ],
+            [
+                "The user did their first day shift yesterday",
+                "The user does 3 nights a week, usually Thursday, Friday, Saturday, 8pm to 8am",
+            ],
+        ),
         # moved out "this weekend": what is taken back is the halls
         (
             ["I share a kitchen with 5 other people in my halls", "I moved out of halls this weekend"],
@@ -308,6 +319,11 @@ def test_near_misses_of_a_change_said_in_other_words_leave_what_is_known(
         ("I do apologise, my memory is not what it was.", []),
         ("And the venue has told everyone 3 minutes per speech max now, so I need to cut it down.", []),
         ("Also had to move it to Sunday the 22nd", ["The user had to move it to Sunday the 22nd"]),
+        # a mood, a start not made, a moment's "can't study" are no facts
+        ("hi. i'm a phd student and i'm drowning.", ["The user is a phd student"]),
+        ("i have exams in like 3 weeks and i literally havent started.", ["The user has exams in like 3 weeks"]),
+        ("i cant study then.", []),
+        ("I can't study without music", ["The user can't study without music"]),
         # what "we each", "we both" do, the user does
         ("We each have our own fridge shelf, finally!", ["The user has their own fridge shelf, finally"]),
         ("we both work from home", ["The user works from home"]),

@@ -54,7 +54,8 @@ _SAYS_OF_IT = re.compile(
 )
 _CANNOT_NOW = re.compile(
     r"^(?:can't|cannot|can not|couldn't|won't|can’t)\s+(?:really\s+|even\s+|just\s+)?"
-    r"(?:(?:swap|change|make|do|attend|join|take|get|find|fix|remember|decide|choose|tell|say|help|believe)"
+    r"(?:(?:swap|change|make|do|attend|join|take|get|find|fix|remember|decide|choose|tell|say|help|believe|study|"
+    r"sleep|focus|concentrate|think)"
     r"(?:\s+(?:it|that|this|them))?[.!]*$"
     # "can't leave before friday", "can't go this weekend" (not "can't leave work before 5", "… until my green card")
     r"|(?:go|come|leave|attend|make it|get away|travel|be there)\b.*\b(?:(?:before|until|till|this|next)\s+"

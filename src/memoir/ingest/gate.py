@@ -46,7 +46,8 @@ _IDLE = re.compile(
     r"properly|totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
     r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
-    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
+    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting|drowning|"
+    r"swamped|overwhelmed|snowed under)"
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
     r"|^(?:is|was|'s|has been|have been)\s+"
@@ -62,6 +63,9 @@ _IDLE = re.compile(
     r"|^(?:did not|didn't|didnt)\s+(?:think|know|realise|realize|notice|expect|mean|finish|check)"
     r"(?:\s+(?:about|of)\s+[\w-]+)?(?:\s+(?:yet|either|lol|haha))?$"
     r"|^(?:has|have)\s+(?:zero|no|0)\s+(?:ideas?|clue|idea what)\b.*$"
+    # not started yet: "I literally haven't started"
+    r"|^(?:has not|hasn't|have not|haven't)\s+(?:even\s+|literally\s+|really\s+|actually\s+)*(?:started|begun)"
+    r"(?:\s+(?:yet|lol|haha))?$"
     # what the message shows next ("I get this error: …"), what cannot be done with something just said
     r"|^(?:gets?|got|has|have|sees?|is getting)\s+(?:this|these|the following)\s+(?:errors?|problems?|issues?|"
     r"messages?|warnings?|bugs?|exceptions?|output)$"
