@@ -98,7 +98,7 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         if len(bare) == 1 and len(counts) == 1:
             return [(counts[0], "implicit", bare[0].text)]
         # "… and I'm on Thursday, Friday, Saturday now": the days of the one schedule of the user's
-        days = [
+        on_days = [
             v
             for v in given
             if v.kind == "weekday" and _ON_DAYS_NOW.search(reading.text[max(0, v.start - 12) : v.end + 5])
@@ -106,8 +106,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         held = [
             k for k in live if k.id is not None and _WORK.match(k.text) and any(v.kind == "weekday" for v in k.values)
         ]
-        if len(days) == 1 and len(held) == 1:
-            return [(held[0], "implicit", days[0].text)]
+        if len(on_days) == 1 and len(held) == 1:
+            return [(held[0], "implicit", on_days[0].text)]
     return [(best[1], "implicit", best[2].text)] if best else []
 
 
