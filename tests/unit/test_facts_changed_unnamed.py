@@ -6,9 +6,10 @@ date ("for Christmas"), days typed with spaces ("tue thu sat"); a count of guest
 sixteen children"); "…, not chocolate" in a change; a thing returned to the store, a position closed, a plan that fell
 through, a name scratched; a medicine a prescriber took the user off ("she has taken me off the warfarin"); moving out
 "this weekend"; a move said with when before where; a diet one is going vegan or back to vegetarian; shifts changed by
-a boss; brackets that hold a clause of their own; a relation in two words or between commas; and what the user did
-about the conversation ("I checked the contract again", "I have new information"), which is no fact. Each class has its
-near misses.
+a boss; "I'm on Thursday, Friday, Saturday now"; brackets that hold a clause of their own; a relation in two words or
+between commas; "we each", "I want to say I speak …"; and what the user did about the conversation ("I checked the
+contract again", "I have new information", "I do apologise"), a mood ("I'm drowning") or a start not made, which are no
+facts. Each class has its near misses, most of them from two hostile reviews.
 
 Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
 """
