@@ -316,7 +316,7 @@ FACTS = Path(__file__).parents[1] / "data" / "facts"
         # a holiday says when, as a date does
         (
             "We'll visit my parents in Kisumu over Christmas instead.",
-            ["The user will visit their parents in Kisumu over Christmas"],
+            ["The user will visit their parents in Kisumu over Christmas", "The user's parents live in Kisumu"],
         ),
         # a proposal to the user, accepted: engaged to whom; not anyone else's, not a toast, not yet
         ("Marcus proposed on Saturday and obviously I said yes, we're engaged", ["The user is engaged to Marcus"]),

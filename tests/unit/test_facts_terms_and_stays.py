@@ -35,10 +35,16 @@ from tests.unit.test_fact_rules import settle
         ("My contract finish in end of March.", ["The user's contract finishes in end of March"]),
         ("my visa expire in June", ["The user's visa expires in June"]),
         # where someone of the user's will live from now on is a plan of their life, with or without a date
-        ("So Dubu will stay with my parents in Busan for now.", ["Dubu will stay with the user's parents in Busan"]),
+        (
+            "So Dubu will stay with my parents in Busan for now.",
+            ["Dubu will stay with the user's parents in Busan", "The user's parents live in Busan"],
+        ),
         (
             "Our dog Bram will stay with my parents in Amersfoort, so we do not need anything pet-friendly.",
-            ["The user's dog Bram will stay with the user's parents in Amersfoort"],
+            [
+                "The user's dog Bram will stay with the user's parents in Amersfoort",
+                "The user's parents live in Amersfoort",
+            ],
         ),
         # a face typed ends a sentence as an emoji does
         ("Thanks :) I want minimum 70k salary.", ["The user wants minimum 70k salary"]),

@@ -20,7 +20,7 @@ def says_nothing_alone(text: str, predicate: str) -> bool:
     """Does a fact (`predicate`: what it says of its subject, `gate`) lean on what the message said before?"""
     if _SAYS_OF_IT.match(predicate) and not values(predicate):
         return True  # "The user's dad says it's a loan": what "it" is, the message before said
-    if _CANNOT_NOW.match(predicate):
+    if _CANNOT_NOW.match(predicate) or (text.lower().startswith("the user ") and _CANNOT_FOR_NOW.match(predicate)):
         return True  # "I can't swap", "can't leave before friday": the moment's constraint, or what, unsaid
     if _BARE_COMPARATIVE.match(predicate):
         return True  # "Room is bigger", "… is more expensive now": than what, the message before said
@@ -52,10 +52,11 @@ _SAYS_OF_IT = re.compile(
     r"(?:'s|’s|\s+is|\s+was|\s+are|\s+were|'re)\b",
     re.I,
 )
+# the user's own, for the moment: "i cant study then" ("My son can't concentrate" is his)
+_CANNOT_FOR_NOW = re.compile(r"^(?:can't|cannot|can not|can’t)\s+(?:study|sleep|focus|concentrate|think)[.!]*$", re.I)
 _CANNOT_NOW = re.compile(
     r"^(?:can't|cannot|can not|couldn't|won't|can’t)\s+(?:really\s+|even\s+|just\s+)?"
-    r"(?:(?:swap|change|make|do|attend|join|take|get|find|fix|remember|decide|choose|tell|say|help|believe|study|"
-    r"sleep|focus|concentrate|think)"
+    r"(?:(?:swap|change|make|do|attend|join|take|get|find|fix|remember|decide|choose|tell|say|help|believe)"
     r"(?:\s+(?:it|that|this|them))?[.!]*$"
     # "can't leave before friday", "can't go this weekend" (not "can't leave work before 5", "… until my green card")
     r"|(?:go|come|leave|attend|make it|get away|travel|be there)\b.*\b(?:(?:before|until|till|this|next)\s+"

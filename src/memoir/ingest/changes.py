@@ -122,6 +122,7 @@ def _ruled_out(text: str, message: str) -> str | None:
 # "scratch Mia, she's too young for the trip": someone or something left out of a plan, said of them after a comma
 # (and a thing returned that is being fixed: "I returned the iPhone to the store, they're fixing it")
 _LEFT_OUT = re.compile(r"\bscratch\s+[\w'-]+\s*,|,\s+they(?:'re|\s+are)\s+(?:fixing|repairing|replacing)\b", re.I)
+_SCRATCHED_OR_RETURNED = re.compile(r"\b(?:scratch|returned|sent back|took back|taken back)\b", re.I)
 _SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
@@ -225,7 +226,9 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     retracted = tuple(
         p
         for p in parts
-        if (is_retraction(p) and not _LEFT_OUT.search(text)) or (announced and NO_MORE.match(p)) or _QUIT.search(p)
+        if (is_retraction(p) and not (_LEFT_OUT.search(text) and _SCRATCHED_OR_RETURNED.search(p)))
+        or (announced and NO_MORE.match(p))
+        or _QUIT.search(p)
     )
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)

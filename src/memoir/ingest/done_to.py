@@ -157,13 +157,22 @@ _UNDONE = re.compile(
 )
 
 
+# right after the medicine stopped (not "…, I'd been on it for two months")
+_FOR_A_WHILE = re.compile(
+    r"[\s,]*(?:(?:just|only)\s+for\b|for\s+(?:a|one|two|three|the)\s+(?:few\s+)?(?:days?|weeks?|months?|surgery|"
+    r"operation|procedure)\b)",
+    re.I,
+)
+
+
 def taken_off(clause: str, sentence: str = "") -> str | None:
     """ "the doctor took me off the old pill" -> "I stopped taking my pills": what the user no longer takes, by the
     words a known medicine is named by as well (`fact_words.with_aliases`); None: no medicine was stopped."""
     off = _TOOK_OFF.search(clause)
     if off is None or _NOT_DONE.search(clause[: off.start()]) or _UNDONE.search(clause, off.end()):
         return None  # "I hope she has taken me off the warfarin", "… then put me back on it"
-    if sentence and _UNDONE.search(sentence):
+    after = sentence.lower().split(off.group("old").lower(), 1)[-1] if sentence else ""
+    if _FOR_A_WHILE.match(after):
         return None  # its sentence says for how long: "she took me off warfarin, just for the surgery"
     old = re.sub(r"^(?:the|my)\s+", "", off.group("old"), flags=re.I)
     return f"I stopped taking {old if old.lower() in _MEDICINES else 'my pills'}"

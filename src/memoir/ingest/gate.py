@@ -46,8 +46,7 @@ _IDLE = re.compile(
     r"properly|totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
     r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
-    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting|drowning|"
-    r"swamped|overwhelmed|snowed under)"
+    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
     r"|^(?:is|was|'s|has been|have been)\s+"
@@ -63,9 +62,6 @@ _IDLE = re.compile(
     r"|^(?:did not|didn't|didnt)\s+(?:think|know|realise|realize|notice|expect|mean|finish|check)"
     r"(?:\s+(?:about|of)\s+[\w-]+)?(?:\s+(?:yet|either|lol|haha))?$"
     r"|^(?:has|have)\s+(?:zero|no|0)\s+(?:ideas?|clue|idea what)\b.*$"
-    # not started yet: "I literally haven't started"
-    r"|^(?:has not|hasn't|have not|haven't)\s+(?:even\s+|literally\s+|really\s+|actually\s+)*(?:started|begun)"
-    r"(?:\s+(?:yet|lol|haha))?$"
     # what the message shows next ("I get this error: …"), what cannot be done with something just said
     r"|^(?:gets?|got|has|have|sees?|is getting)\s+(?:this|these|the following)\s+(?:errors?|problems?|issues?|"
     r"messages?|warnings?|bugs?|exceptions?|output)$"
@@ -153,7 +149,15 @@ _OF_THE_TALK = re.compile(
     r"another\s+question|one\s+more\s+question)$"
     r"|^(?:shall|will|'ll)\s+(?:report\s+back(?:\s+on\s+how\s+it\s+(?:goes|went))?|let\s+(?:you|the\s+assistant)\s+know|"
     r"keep\s+(?:you|the\s+assistant)\s+posted|get\s+back\s+to\s+(?:you|the\s+assistant))$"
-    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$"
+    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$",
+    re.I,
+)
+# The user's moment, said of the user only ("My startup is drowning", "My chemo hasn't started yet" are facts):
+# "I'm drowning", "I literally haven't started", "I do apologise" (another's habit of it is theirs)
+_USERS_MOMENT = re.compile(
+    r"^(?:is|'s)\s+(?:so\s+|just\s+|totally\s+|completely\s+)?(?:drowning|swamped|overwhelmed|snowed under)$"
+    r"|^(?:has not|hasn't|have not|haven't)\s+(?:even\s+|literally\s+|really\s+|actually\s+)*(?:started|begun)"
+    r"(?:\s+(?:yet|lol|haha))?$"
     r"|^(?:does\s+|do\s+|must\s+)?apologi[sz]es?(?:\s+for\s+\w+(?:\s+\w+)?)?$",
     re.I,
 )
@@ -221,7 +225,7 @@ _POINTING_OBJECT = re.compile(
     # or after a verb's "to": "needs to cut it down", "has to transport it in the car"
     # (not a move: "had to move it to Sunday the 22nd" says which day)
     r"|(?:[\w'-]+\s+){0,2}to\s+(?!(?:move|push|postpone|change|bring|shift|reschedule|cancel)\b)[\w'-]+\s+"
-    r"(?:it|them))\b"
+    r"(?:it|them)(?=\s*(?:$|(?:down|up|out|off|again|back)\s*$)))\b"
     r"(?!\s+(?:is|was|are|were|has|had)\b)",
     re.I,
 )
@@ -288,7 +292,7 @@ def is_fact(text: str, clause: str, sentence: str = "") -> bool:
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False
-    if _OF_THE_TALK.match(predicate):
+    if _OF_THE_TALK.match(predicate) or (text.lower().startswith("the user ") and _USERS_MOMENT.match(predicate)):
         return False
     if _LOSING_IT.search(predicate) or _GOT_IT_WRONG.search(predicate) or _CORRECTS.match(predicate):
         return False  # "realised I got Isla's age wrong": the correction is the fact, not that it was wrong

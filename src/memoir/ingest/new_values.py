@@ -97,25 +97,10 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
         ]
         if len(bare) == 1 and len(counts) == 1:
             return [(counts[0], "implicit", bare[0].text)]
-        # "… and I'm on Thursday, Friday, Saturday now": the days of the one schedule of the user's
-        on_days = [
-            v
-            for v in given
-            if v.kind == "weekday" and _ON_DAYS_NOW.search(reading.text[max(0, v.start - 12) : v.end + 5])
-        ]
-        held = [
-            k for k in live if k.id is not None and _WORK.match(k.text) and any(v.kind == "weekday" for v in k.values)
-        ]
-        if len(on_days) == 1 and len(held) == 1:
-            return [(held[0], "implicit", on_days[0].text)]
     return [(best[1], "implicit", best[2].text)] if best else []
 
 
-_WORK = re.compile(
-    r"^the user\s+(?:works|is working|worked|has shifts|does shifts|does \w+ nights|does \w+ shifts)\b(?!\s+out\b)",
-    re.I,
-)
-_ON_DAYS_NOW = re.compile(r"\b(?:i'm|i am|im)\s+(?:on\s+)?(?:mon|tue|wed|thu|fri|sat|sun)[\w,&\s-]*?\s+now\b", re.I)
+_WORK = re.compile(r"^the user\s+(?:works|is working|has shifts|does shifts)\b(?!\s+out\b)", re.I)
 _NOT_YET = re.compile(r"\b(?:might|may|could|would|wants? to|want|going to|will|if|maybe|hope)\b", re.I)
 
 

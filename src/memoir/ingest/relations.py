@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from memoir.ingest.introductions import NAME
 from memoir.ingest.lexicon import CHANGEABLE, JOB_ENDINGS, PEOPLE, PETS
+from memoir.ingest.values import MONTHS, WEEKDAYS
 
 if TYPE_CHECKING:
     from memoir.ingest.referents import Context
@@ -26,6 +27,7 @@ __all__ = [
     "naming_facts",
     "relation",
     "relative_subject",
+    "where_they_live",
     "who_is",
     "without_relations",
 ]
@@ -49,9 +51,9 @@ _COMPOUND = r"(?P<compound>(?:team|tech|project|line|research|thesis|phd|best)\s
 # (after a relation in two words, the name before what is said of them: not "my team lead Friday standup", "my line
 # manager Teams message")
 _SAID_OF_THEM = (
-    r"(?(compound)(?=\s*(?:[,.;:!?)]|$)|\s+(?:is|was|were|has|had|have|will|would|can|could|says|said|wants|wanted|"
-    r"thinks|thought|left|quit|retired|moved|told|asked|gave|sent|called|emailed|likes|loves|hates|works|lives|just|"
-    r"also|and|who)\b))"
+    r"(?(compound)(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bProf)(?=\s*(?:[,.;:!?)]|$)|\s+(?:is|was|were|has|had|have|"
+    r"will|would|can|could|says|said|wants|wanted|thinks|thought|told|asked|gave|sent|called|emailed|likes|loves|"
+    r"hates|works|lives|just|also|and|who)\b))"
 )
 _NAMED_RELATION = re.compile(
     rf"\b(?:my|our|their|the user's)\s+(?P<rel>{_COMPOUND}[\w-]+)\s+(?P<name>{_TITLED_NAME}){_SAID_OF_THEM}", re.I
@@ -177,3 +179,31 @@ def relative_subject(first: str) -> str | None:
     if who and who[-1].end() == len(first.rstrip()):
         return who[-1].group("name")
     return "" if _RELATIVE_LAST.search(first) else None
+
+
+# Where the user's people live, said on the way: "… closer to their parents in Moncton", "at the user's son's house in
+# Leeds" (a place by its name; not "their sister in law", "their mum in hospital", "their sister in London for lunch")
+_FAMILY = (
+    "parents|grandparents|in-laws|mum|mom|mother|dad|father|sister|brother|son|daughter|grandma|grandmother|grandpa|"
+    "grandfather|aunt|uncle|cousin|niece|nephew|best friend|friend"
+)
+_WHEN = "|".join(m.capitalize() for m in (*MONTHS, *WEEKDAYS))  # "visit my mum in May" is when
+_LIVES_ON_THE_WAY = re.compile(
+    rf"\b(?:their|the user's)\s+(?P<rel>{_FAMILY})(?:['’]s\s+(?:house|place|flat|home|apartment))?\s+(?:in|near)\s+"
+    rf"(?!(?:{_WHEN})\b)(?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?![\w'-])"
+    r"(?!\s+(?:for|on|last|this|next|law)\b)"
+)
+
+
+def where_they_live(made: list[str]) -> list[str]:
+    """Where the user's people live, named inside a fact, each a fact of its own ("The user's parents live in
+    Moncton" of "… closer to their parents in Moncton")."""
+    found = []
+    for text in made:
+        for m in _LIVES_ON_THE_WAY.finditer(text):
+            rel = m.group("rel").lower()
+            verb = "live" if rel in ("parents", "grandparents", "in-laws") else "lives"
+            said = f"The user's {rel} {verb} in {m.group('place')}"
+            if not any(f.lower().startswith(said.lower()) for f in made) and said not in found:
+                found.append(said)
+    return found

@@ -33,7 +33,15 @@ from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
-from memoir.ingest.relations import MAX_WHO, named_on_the_way, naming_facts, relative_subject, who_is, without_relations
+from memoir.ingest.relations import (
+    MAX_WHO,
+    named_on_the_way,
+    naming_facts,
+    relative_subject,
+    where_they_live,
+    who_is,
+    without_relations,
+)
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
@@ -282,7 +290,7 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *named_on_the_way(made), *who_is(clause, made)]
+            return [*made, *named_on_the_way(made), *who_is(clause, made), *where_they_live(made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
     if context.important and (
         verb or values(clause) or _short_note(clause)

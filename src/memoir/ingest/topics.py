@@ -45,6 +45,9 @@ __all__ = [
 
 _NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS)
 # What one cannot eat, kept beside the diet one keeps ("gluten-free" and "going keto")
+_A_DIET = re.compile(
+    r"\b(?:vegan|vegetarian|pescatarian|keto|paleo|carnivore|omnivore|plant-based|flexitarian)\b", re.I
+)
 _RESTRICTION = re.compile(r"(?:gluten|dairy|lactose)[- ](?:free|intolerant)|halal|kosher|teetotal|sober", re.I)
 _A_PERSON = r"(?-i:[A-Z])[a-z]+"  # "Emi is on day shifts now"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
@@ -257,7 +260,7 @@ def topics(fact: str) -> tuple[Topic, ...]:
             continue  # "rented a studio in Paris for the week", "found apartment in Riverdale for my mom"
         if match:
             name = f"{attribute} {match.group('a').lower()}" if attribute in ("favourite", "end of") else attribute
-            if name == "diet" and _RESTRICTION.match(match.group("v")):
+            if name == "diet" and _RESTRICTION.match(match.group("v")) and not _A_DIET.search(text):
                 name = "restriction"  # gluten-free beside keto: one of each at a time
             value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")
             found.append(Topic(_subject(match.group("s")), name, _value(value)))
