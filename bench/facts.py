@@ -28,7 +28,8 @@ Two measures, each for the rules alone and for the model path:
 The recorded answers are those of Qwen2.5 Coder 0.5B (Q4_K_M) on llama-cpp-python 0.3.36
 (tests/data/llm-replays; shared/data/llm-replays/README.md says how to run it). `--sessions N`
 keeps the first N sessions of each LoCoMo conversation (the model path was recorded on 1).
-`--record` answers a request the file holds already from it, so a run cut short goes on.
+`--record` answers a request the file holds already from it, so a run cut short goes on. A set whose answers were
+never recorded (`UNRECORDED`: `blind7`) is scored by the rules alone; `--replay` leaves it out of the model path.
 """
 
 from __future__ import annotations
