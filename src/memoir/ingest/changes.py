@@ -223,10 +223,11 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     if announced and _SWITCHED_TO.search(text):  # "i switched to sova, jett is too hard": what it was switched from
         old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
     parts = [taken_off(p, text) or p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
+    left_out = _LEFT_OUT.search(text) is not None  # once a sentence, not once a part
     retracted = tuple(
         p
         for p in parts
-        if (is_retraction(p) and not (_LEFT_OUT.search(text) and _SCRATCHED_OR_RETURNED.search(p)))
+        if (is_retraction(p) and not (left_out and _SCRATCHED_OR_RETURNED.search(p)))
         or (announced and NO_MORE.match(p))
         or _QUIT.search(p)
     )

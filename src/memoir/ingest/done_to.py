@@ -149,20 +149,15 @@ _TOOK_OFF = re.compile(
 _NOT_DONE = re.compile(
     r"\b(?:hope|hopefully|wish|if|maybe|might|should|whether|asked|not sure|don't think|do not think|doubt)\b", re.I
 )
-# put back on, or off only for a while: "… just for the surgery", "… only for a week"
-_UNDONE = re.compile(
-    r"\bput\s+me\s+back\s+on\b|\b(?:just|only)\s+for\b|\bfor\s+(?:a|one|two|three|the)\s+(?:few\s+)?(?:days?|weeks?|"
-    r"months?|surgery|operation|procedure)\b",
-    re.I,
+# Off only for a while: "… just for the surgery", "… only for a week"
+_A_WHILE = (
+    r"(?:(?:just|only)\s+for\b|for\s+(?:a|one|two|three|the)\s+(?:few\s+)?(?:days?|weeks?|months?|surgery|"
+    r"operation|procedure)\b)"
 )
-
-
-# right after the medicine stopped (not "…, I'd been on it for two months")
-_FOR_A_WHILE = re.compile(
-    r"[\s,]*(?:(?:just|only)\s+for\b|for\s+(?:a|one|two|three|the)\s+(?:few\s+)?(?:days?|weeks?|months?|surgery|"
-    r"operation|procedure)\b)",
-    re.I,
-)
+# in the clause after it, or put back on
+_UNDONE = re.compile(rf"\bput\s+me\s+back\s+on\b|\b{_A_WHILE}", re.I)
+# in the sentence, right after the medicine stopped (not "…, I'd been on it for two months")
+_FOR_A_WHILE = re.compile(rf"[\s,]*{_A_WHILE}", re.I)
 
 
 def taken_off(clause: str, sentence: str = "") -> str | None:
