@@ -29,7 +29,8 @@ The recorded answers are those of Qwen2.5 Coder 0.5B (Q4_K_M) on llama-cpp-pytho
 (tests/data/llm-replays; shared/data/llm-replays/README.md says how to run it). `--sessions N`
 keeps the first N sessions of each LoCoMo conversation (the model path was recorded on 1).
 `--record` answers a request the file holds already from it, so a run cut short goes on. A set whose answers were
-never recorded (`UNRECORDED`: `blind7`) is scored by the rules alone; `--replay` leaves it out of the model path.
+never recorded (`UNRECORDED`: `blind7`, `blind8`) is scored by the rules alone; `--replay` leaves it out of the model
+path.
 """
 
 from __future__ import annotations
@@ -399,7 +400,7 @@ def chats_report(r: dict[str, Any]) -> None:
 
 # Sets whose model answers were not recorded: the model path over replays would answer them with answers to other
 # requests ("of their kind"), which measures nothing; they are scored by the rules alone.
-UNRECORDED = frozenset({"blind7"})
+UNRECORDED = frozenset({"blind7", "blind8"})
 
 
 def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
@@ -422,7 +423,7 @@ def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4,blind5,blind6,blind7"
+    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4,blind5,blind6,blind7,blind8"
     parser.add_argument("--sets", default=sets, help="conversation sets, comma-separated")
     parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
     parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")

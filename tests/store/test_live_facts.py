@@ -46,7 +46,20 @@ def _user_turns(name: str) -> Iterator[tuple[str, list[str]]]:
         yield conversation["name"], [t["text"] for t in conversation["turns"] if t["role"] == "user"]
 
 
-SETS = ["dev", "heldout", "test", "final", "blind", "blind2", "blind3", "blind4", "blind5", "blind6", "blind7"]
+SETS = [
+    "dev",
+    "heldout",
+    "test",
+    "final",
+    "blind",
+    "blind2",
+    "blind3",
+    "blind4",
+    "blind5",
+    "blind6",
+    "blind7",
+    "blind8",
+]
 
 
 @pytest.mark.parametrize("name", SETS)

@@ -130,11 +130,19 @@ def cased(text: str, names: Collection[str] = ()) -> str:
     names of the facts known, `names_in`); any other message as it is."""
     if _A_CAPITAL.search(text) is not None:
         return text
-    text = _TITLED.sub(_titled, _KIN_NAMED.sub(_kin_named, text))
+    text = _TITLED.sub(_titled, _KIN_NAMED.sub(_kin_named, _KIN_BRACKETED.sub(_kin_bracketed, text)))
     text = _CALLED.sub(_called, _KIN_NAMED_LAST.sub(_kin_named_last, text))
     if not names:
         return text
     return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m, names) else m.group(0), text)
+
+
+# A name with who they are in brackets after it: "kenzie (gf) says its the dumbest thing"
+_KIN_BRACKETED = re.compile(rf"(?<![\w'’.-])(?P<name>(?-i:[a-z]){{2,}})(?=\s+\((?:my\s+|our\s+)?(?:{_KIN})\))", re.I)
+
+
+def _kin_bracketed(match: re.Match[str]) -> str:
+    return match.group(0) if _no_name(match.group("name")) else _capital(match.group("name"))
 
 
 # "a team its called night owls were gonna …": what follows "called" up to a word no name is made of

@@ -81,6 +81,10 @@ RETRACTION = re.compile(
     r"(?!\s+(?:to\s+(?:fix|repair|be\s+fixed|be\s+repaired|swap|exchange|get|have)|for\s+(?:a\s+|an\s+)?"
     r"(?:repair|replacement|fix|exchange|new\s+one|warranty|upgrade|discount)|last\s+year)\b|,\s+they(?:'re|\s+are)\s+"
     r"fixing)|"
+    # a thing hired, given back: "I returned the rental yesterday" (not "haven't returned the rental yet")
+    r"(?<!n't\s)(?<!\bnot\s)(?<!\bnever\s)(?<!\bwill\s)(?<!\bto\s)(?<!'d\s)"
+    r"(?:returned|gave back|given back|handed back|sent back)\s+(?:the|my|our)\s+(?:rental|rented\s+[\w-]+|loaner|"
+    r"hire\s+[\w-]+)\b(?!\s+(?:yet|tomorrow|next)\b)|"
     r"is off(?! to\b)|are off(?! to\b)|"  # "the wedding is off"; "Kate is off to uni" goes
     r"not happening|never mind|is gone|are gone|is no more|is over|"
     # "killing the 2nd shop idea", "scrapped the plan to move", "let us scratch the Lisbon idea": a plan given up

@@ -43,7 +43,8 @@ def done_to_plans(text: str) -> str:
 _DONE_TO_ME = re.compile(
     # (a name's words and the auxiliaries apart and bounded: "Has Has Has …" was either, every split tried)
     r"^(?P<who>they|someone|(?:the|my|our)\s+[\w-]+|(?-i:[A-Z])[\w'’&-]+"
-    r"(?:\s+(?!(?:have|has|just|finally|officially)\b)(?-i:[A-Z])[\w'’&-]+){0,5})\s+"
+    r"(?:\s+(?:&\s+)?(?!(?:have|has|just|finally|officially)\b)(?-i:[A-Z])[\w'’&-]+){0,5}"
+    r"(?:\s+in\s+(?-i:[A-Z])[\w'’-]+)?)\s+"  # "Morrow & Pike in Nottingham offered me …"
     r"(?:have\s+|has\s+|just\s+|finally\s+|officially\s+){0,4}"
     r"(?P<verb>made|promoted|hired|signed|appointed|offered|took on|taken on|elected|accepted|admitted)\s+me\s+"
     r"(?P<rest>\S.*)$",
@@ -75,6 +76,8 @@ _OFFERED_ROLE = re.compile(
     r"partnership|internship|apprenticeship|residency|fellowship|postdoc|deal|offer)\b",
     re.I,
 )
+# A role by its title
+_TITLE_OFFERED = re.compile(r"^(?-i:[A-Z])[\w-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w-]*){0,3}(?=,|\s*$)")
 _OFFERED = re.compile(r"^(?P<what>(?:a|an|the)\s+[^,]+?)(?P<tail>(?:\s+(?:for|at|to|as|in|on)\b|,).*)?$")
 _PASSIVE = {
     "made": "became",
@@ -120,16 +123,21 @@ def done_to_me(text: str) -> str:
     match = _DONE_TO_ME.match(text)
     if match is None:
         return text
-    verb, rest = match.group("verb").lower(), match.group("rest")
-    if (verb == "made" and not _MADE_ROLE.match(rest)) or (verb == "offered" and not _OFFERED_ROLE.search(rest)):
-        return text  # "my mum made me dinner", "they offered me coffee"
-    who = match.group("who")
+    verb, rest, who = match.group("verb").lower(), match.group("rest"), match.group("who")
     first = who.split()[0].lower()
+    # "Morrow & Pike offered me Senior QS, £50k": a role by its title, offered by an employer by name
+    titled = _TITLE_OFFERED.match(rest) if verb == "offered" and who[:1].isupper() and first != "they" else None
+    if (verb == "made" and not _MADE_ROLE.match(rest)) or (
+        verb == "offered" and not _OFFERED_ROLE.search(rest) and titled is None
+    ):
+        return text  # "my mum made me dinner", "they offered me coffee"
     by = (
         f" by {who}" if first in ("my", "our") or (who[0].isupper() and first not in ("they", "someone", "the")) else ""
     )
     if verb == "made":
         return f"I became {rest}"
+    if titled is not None and not _OFFERED_ROLE.search(rest):  # "I got offered Senior QS by Morrow & Pike, £50k"
+        return f"I got offered {titled.group(0)}{by}{rest[titled.end() :]}"
     offered = _OFFERED.match(rest) if by and verb == "offered" else None
     if offered:  # "Google offered me a job in Zurich": what was offered first, then by whom
         return f"I {_PASSIVE[verb]} {offered.group('what')}{by}{offered.group('tail') or ''}"

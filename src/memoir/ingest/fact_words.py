@@ -63,7 +63,7 @@ _TAKEN_BACK = stem_set(
     "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
     "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
     "abandoned abandoning scratch scratching scratched forget let us close closed closing paid pay paying back "
-    "cleared settled last day shift must back handed handing giving fell through"
+    "cleared settled last day shift must back handed handing giving fell through return returned sent"
 )
 
 
@@ -253,6 +253,8 @@ _SAID_OF = {
     "espresso": ("coffee",),
     "latte": ("coffee",),
     "cappuccino": ("coffee",),
+    "rent": ("rental",),  # "I returned the rental" of "I rent the cello from Musikhaus Kessler"
+    "rented": ("rental",),
 }
 # "took me off the old pill" of metformin
 _SAID_OF |= dict.fromkeys(MEDICATIONS.split(), ("pill", "pills", "meds", "medication", "medicine", "tablet"))

@@ -46,7 +46,11 @@ _IDLE = re.compile(
     r"properly|totally|completely|absolutely|honestly|literally|lowkey|kind of)\s+)*"
     r"(?:here|back|done|fine|good|great|ok|okay|ready|serious|in|out|off|set|game|down|well|tired|exhausted|bored|"
     r"hungry|sleepy|stressed|sick|busy|free|home|awake|up|afraid|scared|worried|leaving|cooked|knackered|shattered|"
-    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting)"
+    r"wrecked|fried|drained|wiped|dead|panicking|freaking out|stressing|losing it|struggling|dying|melting|"
+    # how the news of the moment leaves the user: "I am disappointed but moving on", "nervous already"
+    # (grief is kept: "Miso died last night, I am heartbroken")
+    r"disappointed|gutted|upset|sad|nervous|anxious|relieved|thrilled|excited|frustrated|"
+    r"annoyed|overwhelmed|happy|terrified|shocked|speechless|over the moon)"
     r"(?:\s+(?:now|today|tonight|too|again|though|then|already|anyway|lol|haha|lately))*$"
     # "has been a bit sluggish", "is so sleepy lately": a degree and one word is a mood, whatever the word
     r"|^(?:is|was|'s|has been|have been)\s+"
@@ -149,7 +153,10 @@ _OF_THE_TALK = re.compile(
     r"another\s+question|one\s+more\s+question)$"
     r"|^(?:shall|will|'ll)\s+(?:report\s+back(?:\s+on\s+how\s+it\s+(?:goes|went))?|let\s+(?:you|the\s+assistant)\s+know|"
     r"keep\s+(?:you|the\s+assistant)\s+posted|get\s+back\s+to\s+(?:you|the\s+assistant))$"
-    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$",
+    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$"
+    # "I wrote I am 46 but …": what the user said before, which the sentence goes on to correct
+    r"|^(?:wrote|said|typed|put|told\s+(?:you|the\s+assistant))\s+(?:that\s+)?(?:they|they're|the\s+user)\s*"
+    r"(?:are|were|was|is|had|have|'re|’re)?\b",
     re.I,
 )
 # The user's moment, said of the user only ("My startup is drowning", "My chemo hasn't started yet" are facts):
@@ -158,7 +165,19 @@ _USERS_MOMENT = re.compile(
     r"^(?:is|'s)\s+(?:so\s+|just\s+|totally\s+|completely\s+)?(?:drowning|swamped|overwhelmed|snowed under)$"
     r"|^(?:has not|hasn't|have not|haven't)\s+(?:even\s+|literally\s+|really\s+|actually\s+)*(?:started|begun)"
     r"(?:\s+(?:yet|lol|haha))?$"
-    r"|^(?:does\s+|do\s+|must\s+)?apologi[sz]es?(?:\s+for\s+\w+(?:\s+\w+)?)?$",
+    r"|^(?:does\s+|do\s+|must\s+)?apologi[sz]es?(?:\s+for\s+\w+(?:\s+\w+)?)?$"
+    # "I'm not even sure what I'm asking", "not certain how to begin": a doubt of the moment
+    r"|^(?:is|'s)\s+(?:still\s+|just\s+)?not\s+(?:even\s+|really\s+|quite\s+|too\s+|so\s+|entirely\s+)*"
+    r"(?:sure|certain)\s+(?:what|how|where|whether|if|why|which)\b",
+    re.I,
+)
+# How "it" or "this" feels: "it is not easy", "it's a lot", "this is crazy" (not "it's cheap", "it is 40 minutes")
+_HOW_IT_IS = re.compile(
+    r"^(?:it|this|that)\s*(?:is|'s|’s|was|has been)\s+(?:not\s+)?(?:so\s+|very\s+|really\s+|quite\s+|a bit\s+|too\s+|"
+    r"pretty\s+|super\s+|just\s+|honestly\s+)*"
+    r"(?:easy|hard|difficult|tough|crazy|insane|mad|a lot|too much|stressful|exhausting|tiring|frustrating|annoying|"
+    r"scary|sad|terrible|awful|horrible|brutal|rough|fun|nice|great|amazing|lovely|cool|weird|funny|wild|a nightmare|"
+    r"a mess|chaos|madness|hectic|overwhelming|heartbreaking)\b(?:\s+(?:o|oh|lol|haha|tbh|honestly|now|though))*$",
     re.I,
 )
 # "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
@@ -289,6 +308,8 @@ def is_fact(text: str, clause: str, sentence: str = "") -> bool:
         return False
     if _RELAYED.match(text):
         return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
+    if _HOW_IT_IS.match(clause):
+        return False  # "It is not easy o, but God is in control": how things feel, of whatever "it" was
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False

@@ -11,6 +11,7 @@ from memoir.ingest.gate import is_fact
 from memoir.ingest.relations import naming_facts
 from memoir.ingest.sentences import Sentence, every_sentence
 from memoir.ingest.statement import Statement
+from memoir.ingest.values import MONTHS, WEEKDAYS
 
 __all__ = ["joined_in_passing", "named_in_passing"]
 
@@ -56,9 +57,14 @@ def joined_in_passing(text: str) -> list[Statement]:
     return found
 
 
-# Where the user's home is, said in passing: on or in a named place
+# Where the user's home, or a place of theirs, is, said in passing: on or in a named place ("I'll practise it at my
+# climbing gym in Lyon"); not a time ("my flat in May"), nor a place that was or may be theirs ("my old flat in Leeds")
+_CALENDAR = "|".join([*MONTHS, *WEEKDAYS, "christmas", "easter", "summer", "winter", "spring", "autumn"])
 _HOME_AT = re.compile(
-    r"\bmy\s+(?P<home>house|home|flat|apartment)\s+(?P<where>(?:on|in)\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){0,3}"
+    r"\b(?:my|our)\s+(?P<home>(?:(?!(?:old|former|previous|last|first|dream|future|ideal)\b)[a-z]+\s+)?"
+    r"(?:house|home|flat|apartment|gym|office|studio|shop|cafe|café|bakery|salon|clinic|practice|farm|allotment|"
+    r"cottage|cabin|workshop|restaurant|garage|yard|church|mosque|synagogue|temple|local))\s+"
+    rf"(?P<where>(?:on|in)\s+(?!(?:{_CALENDAR})\b)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){{0,3}}"
     r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
     re.I,
 )

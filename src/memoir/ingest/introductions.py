@@ -61,6 +61,18 @@ _LEADING_NAME = re.compile(rf"^(?P<name>{NAME}),\s+(?P<rest>.+)$")
 
 
 _MAX_PARTS = 8
+# Sounds and words that open a message before a comma, and are nobody's name
+_INTERJECTIONS = frozenset(
+    word_list(
+        "ooh oooh oh ohh ah aah ahh hmm hm hmmm wow yay ugh oops whoa eek phew aw aww yikes ha hah haha right well "
+        "yes yeah yep no nope sure cool great lovely brilliant perfect thanks cheers gosh golly blimey crikey damn "
+        "dang shoot aha ahem alas bravo hurray hooray huh meh nah oi ouch sorted smashing splendid super fab gorgeous"
+    )
+)
+# A part that says something of someone else: "Funmi is a social worker with the county council"
+_OWN_SUBJECT = re.compile(r"^(?:[\w'’-]+\s+){1,3}(?:is|are|was|were|has|have|works|worked)\b", re.I)
+# What follows a leading word and is a clause of its own: "…, the one-frame idea is clever", "…, that was fun"
+_OWN_VERB = re.compile(r"^(?:the|this|that|it|these|those)\b[^,]*\b(?:is|are|was|were|'s)\b", re.I)
 # What "im …," says of the user when it is no name: "im late, 25", "im away, 3", "im retired, 67"
 _STATES = frozenset(
     word_list(
@@ -86,7 +98,7 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             name = match.group("name")
             context.introduced = True
             rest = clause[match.end() :].strip(" ,")
-            return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest)]
+            return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest, years_alone=True)]
     lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
     if lower and lower.group("name").lower() in _STATES | NATIONALITIES:
         lower = None  # "im late, 25", "im retired, 67", "I am brazilian, 29 years": how the user is, no name
@@ -107,8 +119,13 @@ def introduction(clause: str, context: Context) -> list[str] | None:
         if who and who[-1].startswith("The user is a"):
             return [*who, *([f"The user lives in {place}"] if place and _PLACE.fullmatch(place) else [])]
     leading = _LEADING_NAME.match(clause)
-    if leading and (_plain_job(leading.group("name")) or leading.group("name").lower() in NATIONALITIES | _STATES):
-        leading = None  # "Electrician, not mechanic.", "Irish, living in Boston": who the user is, no name
+    if leading and (
+        _plain_job(leading.group("name"))
+        or leading.group("name").lower() in NATIONALITIES | _STATES | _INTERJECTIONS
+        or _OWN_VERB.match(leading.group("rest"))
+    ):
+        leading = None  # "Electrician, not mechanic.", "Irish, living in Boston": who the user is, no name;
+        # "Ooh, the one-frame idea is clever": a sound, and a clause of its own
     if leading and context.opening and _described(leading.group("rest")):
         context.introduced = True
         return [f"The user's name is {leading.group('name')}", *_described(leading.group("rest"))]
@@ -197,8 +214,9 @@ def _plain_job(part: str) -> bool:
     return 0 < len(words) <= 3 and (words[-1] in _BARE_JOBS or words[-1].endswith(("ician", "ologist")))
 
 
-def _described(text: str) -> list[str]:
-    """What an introduction goes on to say, each comma-separated part a fact: an age, a job, where from."""
+def _described(text: str, years_alone: bool = False) -> list[str]:
+    """What an introduction goes on to say, each comma-separated part a fact: an age, a job, where from.
+    (`years_alone`: after "I am Seun,", "41 years" is an age; after a word alone, "Labrador, 3 years" is not.)"""
     facts: list[str] = []
     for part in re.split(r",\s*|\s+and\s+(?=a |an |\d)", text):
         part = re.sub(r"[^\w\s'’:.,-]", "", part).strip(" .")  # emoji and the like
@@ -215,7 +233,9 @@ def _described(text: str) -> list[str]:
                 facts[-1] = f"{facts[-1]}, {part}"  # the workplace's name
             else:
                 facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
-        elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part):
+        elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part) or (
+            years_alone and re.fullmatch(r"\d{1,3}\s+(?:years?|yrs?)", part)  # "I am Seun, 41 years, …"
+        ):
             facts.append(f"The user is {part.split()[0]} years old")
         elif _MARITAL.fullmatch(part):  # "Divorced, two kids."
             facts.append(f"The user is {part.lower()}")
@@ -234,7 +254,7 @@ def _described(text: str) -> list[str]:
             facts.append(f"The user is {'a' if studying else 'in'} {part[0].lower()}{part[1:]}")
         elif part.lower() in NATIONALITIES:  # "I'm Diego, Mexican, doing a PhD"
             facts.append(f"The user is {part[0].upper()}{part[1:]}")
-        elif _names_a_role(part):
+        elif _names_a_role(part) and not _OWN_SUBJECT.match(part):
             lead = re.match(r"^(?:also|now|currently|still)\s+", part, re.I)  # "also a nurse": the article after it
             said, part = (lead.group(0).lower(), part[lead.end() :]) if lead else ("", part)
             article = (

@@ -86,7 +86,8 @@ EVENTS = frozenset(
         "concert gig ceremony graduation shift shifts class lesson lessons course move visit reunion retreat "
         "hike match game tournament recital audition exhibition show release demo sprint review checkup "
         "check-up test dinner lunch booking reservation festival camp camping stay appointment "
-        "defense defence viva thesis dissertation"  # a student's: "defense is scheduled april 22", "thesis is on …"
+        "defense defence viva thesis dissertation "  # a student's: "defense is scheduled april 22", "thesis is on …"
+        "mela fete gala premiere rehearsal rehearsals"
     )
 )
 
@@ -104,7 +105,10 @@ NATIONALITIES = frozenset(
         "greek swiss austrian swedish norwegian danish finnish polish czech russian ukrainian turkish indian "
         "pakistani chinese japanese korean vietnamese thai filipino indonesian australian canadian mexican "
         "brazilian argentinian chilean colombian peruvian nigerian kenyan egyptian moroccan israeli iranian "
-        "lebanese jewish muslim christian catholic hindu buddhist atheist vegan vegetarian jain sikh"
+        "lebanese jewish muslim christian catholic hindu buddhist atheist vegan vegetarian jain sikh catalan basque "
+        "galician hungarian romanian bulgarian croatian serbian slovak slovenian lithuanian latvian estonian "
+        "ghanaian ethiopian somali zimbabwean ugandan tanzanian algerian tunisian saudi emirati "
+        "bangladeshi nepali malaysian singaporean taiwanese venezuelan cuban dominican jamaican"
     )
 )
 

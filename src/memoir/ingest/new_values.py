@@ -82,6 +82,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue  # "so we're 7 now" is no age: "67 years old" stays
             if value.kind == "number" and _counts_many(reading.text, value.end) and _an_age(known) and not measured:
                 continue  # "now it is sixteen children" counts the guests, not Oliver's years ("three kids": kids)
+            if _PAST_STATE.match(known.text) and not _SAID_OF_THE_PAST.search(reading.text):
+                continue  # "I will accept £48k now" is no new "The user was on £49k": what was, stays
             if still_before(known.text, value.text):
                 continue  # "(she's 9!!)" of "Poppy is turning 10 next month"
             if not _same_topic(value, reading, known):
@@ -162,16 +164,21 @@ def _unit(text: str, end: int) -> str:
     return unit.group(1) if unit else ""
 
 
+_PAST_STATE = re.compile(r"^the user(?:['’]s [\w-]+(?: [\w-]+)?)? (?:was|were|used to|had been)\b", re.I)
+_SAID_OF_THE_PAST = re.compile(r"\b(?:was|were|used to|had been|had)\b", re.I)
+
+
 def _same_measure(value: Value, text: str, known: Known) -> bool:
     """Does some number of the known fact measure what the new one may: not a span of time or a measure
     ("67 years", "5 km") unless the new number is one of the same."""
-    new = stem(_unit(text, value.end))
+    said = _unit(text, value.end)
+    new = stem(said)
     for old in known.values:
         if old.kind != "number":
             continue
         unit = _unit(known.text, old.end)
-        if unit not in _NOT_PEOPLE or stem(unit) == new:
-            return True
+        if stem(unit) == new or (unit not in _NOT_PEOPLE and said not in _SPANS):
+            return True  # not "he's 2 hours away now", "one weekend a month" for "Raymond is 84"
     return False
 
 
@@ -291,6 +298,9 @@ _NOT_PEOPLE = frozenset(
         "pm am times floors floor stops"
     )
 )
+# A span or a measure said of a new number, which a bare number known (an age, a count) is never: years aside, as
+# ages are said in them ("35 years old now")
+_SPANS = (_NOT_PEOPLE - {"year", "years", "yrs"}) | frozenset(word_list("weekend weekends night nights"))
 
 
 def _about(value: Value, reading: Reading) -> frozenset[str]:

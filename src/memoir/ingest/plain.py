@@ -32,7 +32,10 @@ __all__ = ["FIRST_PERSON", "plain_clause", "plain_sentence"]
 _FRONTED = re.compile(
     r"^(?P<adv>(?:(?:right now|these days|nowadays|usually|normally)\b(?:(?!\b(?:is|are|was|were)\b)[^,]){0,40}?|"
     r"(?:on|every|each|at|in|since|after|before|during|from|this|next|last|most|some|instead of)\b"
-    r"(?:(?!\b(?:is|are|was|were)\b)[^,]){2,40}?)),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
+    r"(?:(?!\b(?:is|are|was|were)\b)[^,]){2,40}?"
+    # "When I was child in Kanazawa I played koto": when, said after what the user did
+    r"|when\s+(?:i|we)\s+(?:was|were)\s+(?:a\s+)?(?:child|kid|little|young|younger|teenager|boy|girl|student|small)\b"
+    r"[^,]{0,30}?)),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
     re.I,
 )
 _REPORTED = re.compile(
@@ -323,8 +326,9 @@ _TEAM_SIZE = re.compile(
 
 # The user's age, told by a birthday: "it was my birthday Thursday, 35 now", "had my bday yesterday, officially 40"
 _MY_BIRTHDAY = re.compile(
-    r"^(?:it was|it's|its|today is|today's|yesterday was|(?:just\s+)?had|celebrated)\s+my\s+(?:birthday|bday)\b"
-    r"[^,;]{0,30}[,;]\s*(?:(?:i'm|im|i am|i['’]m|officially|now|finally)\s+)*"
+    r"^(?:it was|it's|its|today is|today's|yesterday was|(?:i\s+)?(?:just\s+)?had|(?:i\s+)?celebrated)"
+    r"\s+(?:my\s+)?(?:birthday|bday)\b"  # "I had birthday last week, so now 47", as many write it
+    r"[^,;]{0,30}[,;]\s*(?:so\s+)?(?:(?:i'm|im|i am|i['’]m|officially|now|finally)\s+)*"
     r"(?P<n>\d{1,3})(?:\s+(?:now|today))?[\s!.]*$",
     re.I,
 )

@@ -52,6 +52,11 @@ _NOUN_PHRASE = re.compile(
     r"|moved|slipped|(?:came|went|has come|has gone) (?:down|up)(?= (?:to|from)\b))\b(?P<rest>.*)$",
     re.I,
 )
+_AN_ADVERB = re.compile(
+    r"^(?-i:[A-Z])[\w'’-]+\s(?:actually|just|also|finally|still|now|recently|really|already|then|probably|basically|"
+    r"literally|even)$",
+    re.I,
+)
 _WHERE = re.compile(r"^(?:is|are)\s+(?:on|in|under|behind|at|next to|inside|above|below|by|beside|with)\b", re.I)
 _COMMON_SUBJECTS = {
     "weather",
@@ -254,12 +259,8 @@ def _fragment(head: str, fragment: str) -> list[str]:
     return [f"{head}, {fragment}"]
 
 
-_HAS_BEEN = re.compile(rf"^(?P<name>{NAME})['’]s\s+(?=(?:been|got|gone)\b)")
-
-
 def named(clause: str, context: Context) -> list[str] | None:
     """ "Elena Costa joined the team in June": kept when the user's business (see `rules`)."""
-    clause = _HAS_BEEN.sub(r"\g<name> has ", clause)  # "Poppy's been veggie since last year"
     match = _NAMED.match(clause)
     if not match:
         return None
@@ -281,6 +282,35 @@ def named(clause: str, context: Context) -> list[str] | None:
     if context.thing:  # "Elena is planning it": the thing named before
         rest = re.sub(r"\bit$", context.thing, rest)
     return [f"{name} {rest}"]
+
+
+# What "the name is" names, said before it: a thing of the user's, not the user ("I have small landscaping company in
+# Wokingham, the name is Zielony Garden Services")
+_NAMED_BEFORE = re.compile(
+    r"\b(?:my|our|a|an|small|own|little|new)\s+(?:[\w-]+\s+){0,2}?(?P<thing>company|business|shop|store|studio|band|"
+    r"team|cafe|café|restaurant|bakery|salon|startup|brand|channel|podcast|blog|app|project|charity|club|boat|farm|"
+    r"dog|cat|puppy|kitten|horse|van|car|book|novel|show|play)\b",
+    re.I,
+)
+
+
+# A name of a thing, in its words up to the clause's end: "Zielony Garden Services", "Little Banyan Public School"
+_A_TITLE = re.compile(
+    r"\s+(?P<name>(?-i:[A-Z])[\w'’&-]*(?:\s+(?:of\s+|&\s+)?(?-i:[A-Z])[\w'’&-]*){0,6})(?=\s*(?:[,(;.!]|$))"
+)
+_A_NAME = re.compile(
+    r"^(?P<x>school|company|business|shop|band|team|dog|cat|boat|club|studio|cafe|café|bakery) name$", re.I
+)
+
+
+def _called(rest: str, context: Context) -> list[str] | None:
+    """ "the name is X": what the sentence named before it is called X, or nothing (no name of the user's)."""
+    things = list(_NAMED_BEFORE.finditer(context.said))
+    name = _A_TITLE.match(rest)
+    if not things or name is None:
+        return None
+    thing = things[-1]  # the one named last
+    return [f"The user's {thing.group('thing').lower()} is called {name.group('name')}"]
 
 
 # What the user speaks of as their own without "my" once they spoke of themselves: "I'm CTO at X. Eng team is 12."
@@ -326,9 +356,14 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     """ "the wedding is in Malaga on 14 June", "Deck pour deadline is 30 April", "Standup is at 9:30": the user's,
     when it holds a date, a time, a place, a number or a name."""
     match = _NOUN_PHRASE.match(clause)
-    if not match or match.group("what").lower() in _COMMON_SUBJECTS:
-        return None
+    if not match or match.group("what").lower() in _COMMON_SUBJECTS or _AN_ADVERB.search(match.group("what")):
+        return None  # "Craig actually moved to Phoenix": a name, and how it is said; no thing of the user's
     what, det = match.group("what"), (match.group("det") or "").lower()
+    if what.lower() == "name" and det in ("the", "") and match.group("verb").lower() == "is":
+        return _called(match.group("rest"), context)  # "I have small landscaping company, the name is Zielony …"
+    if (whose := _A_NAME.match(what)) and match.group("verb").lower() == "is" and det in ("the", ""):
+        called = _A_TITLE.match(match.group("rest"))  # "School name is Little Banyan Public School"
+        return [f"The user's {whose.group('x').lower()} is called {called.group('name')}"] if called else None
     # the user's own (`user`) or a name (`named`); not a word of theirs a known fact holds ("Rent is ₹21,000 here")
     named = what[0].isupper() and what.split()[0].lower() in context.known and what.lower() not in _TERSE_OWN
     if det in ("my", "our") or (not det and named):

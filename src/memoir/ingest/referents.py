@@ -80,6 +80,9 @@ _PET = "|".join(sorted(PETS))
 NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
 
 
+_PREPOSITION = r"(?:at|in|on|of|for|from|with|about|to)"
+
+
 def name_thing(text: str, context: Context) -> None:
     """Remember what "the user's X" a clause spoke of, with its name when it gives one."""
     match = re.match(
@@ -89,6 +92,8 @@ def name_thing(text: str, context: Context) -> None:
     )
     if not match:
         return
+    if re.search(rf"\s{_PREPOSITION}$", match.group("x")) and not match.group("name"):
+        return  # "the user's favourite at the moment is the Zoe": no "favourite at" that "it" could be
     head = match.group("x").split()[-1].lower()
     called = re.search(rf"\b(?:called|named)\s+(?P<name>{NAME})", text)
     name = match.group("name") or (called.group("name") if called else None)
@@ -127,6 +132,10 @@ _THING_BEFORE = re.compile(
 )
 
 
+# A name's "'s" with nothing after it that is theirs: a disease, a shop ("has Alzheimer's, he …", "at Sainsbury's")
+_NAMED_THING = re.compile(r"['’]s(?=\s*(?:$|[,.;:!?)]|(?:and|or|but|so|which|since|too)\b))", re.I)
+
+
 def mentioned(clause: str, context: Context) -> None:
     """Who a clause named last ("my partner Sven", "not Elena", "a kitten"): "he", "she", "there" in the next one.
 
@@ -151,6 +160,9 @@ def mentioned(clause: str, context: Context) -> None:
             _THING_BEFORE.search(clause[max(0, v.start - 40) : v.start]) is None
             or clause[v.end : v.end + 2] in ("'s", "’s")
         )
+        and not _NAMED_THING.match(clause, v.end)  # "has Alzheimer's and …", "at McDonald's": no one
+        # "Mr. Qureshi (Zoya's father) has taken over. He …": an aside names whom "he" is not
+        and clause.count("(", 0, v.start) <= clause.count(")", 0, v.start)
     ]
     places = [v for v in found if v.kind == "place"]
     if places:

@@ -23,6 +23,7 @@ __all__ = [
     "MAX_WHO",
     "VERBS",
     "WHO_IS",
+    "aged_in_brackets",
     "named_on_the_way",
     "naming_facts",
     "relation",
@@ -111,7 +112,48 @@ def _one_of(relation: str) -> str:
     """A relation as one holds it: "my phd supervisor" is the supervisor, "my line manager" the manager, whom a new
     one replaces; a team lead and a best friend are named so."""
     words = relation.split()
+    if words[-1].lower() in _ONE_OF_MANY:  # "our children Emil and Greta": Emil is a child of theirs
+        return _ONE_OF_MANY[words[-1].lower()]
     return words[-1] if len(words) > 1 and words[0].lower() in ("phd", "thesis", "research", "line") else relation
+
+
+_ONE_OF_MANY = {
+    "children": "child",
+    "kids": "child",
+    "boys": "son",
+    "girls": "daughter",
+    "sons": "son",
+    "daughters": "daughter",
+    "grandchildren": "grandchild",
+    "grandkids": "grandchild",
+    "grandsons": "grandson",
+    "granddaughters": "granddaughter",
+}
+# A name with its age in brackets: "our children Emil (7) and Greta (4)", "my son Sota (14, he plays violin)"
+_AGED_IN_BRACKETS = re.compile(
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-zà-ÿ'’-]+)\s+\((?P<n>\d{1,2})(?:\s*(?:y/?o|yrs?(?:\s+old)?|years?(?:\s+old)?))?"
+    r"\s*[,;)]"
+)
+_WHOSE_CHILDREN = re.compile(
+    r"\b(?:my|our)\s+(?:(?:two|three|four|five|\d|little|lovely|wonderful)\s+)*"
+    r"(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|grandsons?|granddaughters?|grandchildren|grandkids?|"
+    r"nieces?|nephews?|brothers?|sisters?|stepsons?|stepdaughters?|twins)\b(?![^.;]*\b(?:my|our|his|her|their)\s)",
+    re.I,
+)
+
+
+def aged_in_brackets(clause: str) -> list[str]:
+    """Each name said with its age in brackets, and whose it is where the clause says: "our children Emil (7) and
+    Greta (4)" -> "The user's child Emil is 7", "The user's child Greta is 4"."""
+    found = []
+    for m in itertools.islice(_AGED_IN_BRACKETS.finditer(clause), MAX_WHO):
+        whose = _WHOSE_CHILDREN.search(clause[: m.start()])
+        if whose is None:
+            continue  # "Tom (34) from accounts": someone, of no one the user names
+        rel = whose.group("rel").lower()
+        rel = _ONE_OF_MANY.get(rel, "child" if rel == "twins" else rel)
+        found.append(f"The user's {rel} {m.group('name')} is {m.group('n')}")
+    return found
 
 
 def naming_facts(text: str) -> list[str]:

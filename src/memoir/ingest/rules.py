@@ -21,6 +21,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Collection, Iterable
+from dataclasses import replace
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
@@ -35,6 +36,7 @@ from memoir.ingest.readers import LATE_READERS, READERS
 from memoir.ingest.referents import Context, gendered, mentioned, named_at_once, unnamed_in
 from memoir.ingest.relations import (
     MAX_WHO,
+    aged_in_brackets,
     named_on_the_way,
     naming_facts,
     relative_subject,
@@ -67,10 +69,24 @@ _NOT_VALUE = re.compile(
     r",?\s*(?:and\s+)?(?:not|rather than|instead of)\s+(?:in\s+|at\s+|on\s+|the\s+)?(?-i:[A-Z0-9])[\w:'’-]*"
     r"(?:\s+(?-i:[A-Z])[\w'’-]*)*|,?\s+instead of\s+(?:the\s+|a\s+|an\s+)?[\w'’-]+|,?\s+instead\b"
 )
+# "is not VAT registered", "don't own a Tesla": the verb's "not", which says the fact, is no old value beside it
+_NEGATED_VERB = re.compile(r"\b(?:is|am|are|was|were|be|been|do|does|did|has|have|had|can|will|would)\s*$", re.I)
+
+
+def _old_value(match: re.Match[str]) -> str:
+    # "deposit was not 1800, it was 2100": a number after "not" is the old value still
+    number = re.search(r"\d", match.group(0))
+    return match.group(0) if _NEGATED_VERB.search(match.string[: match.start()]) and not number else ""
+
+
 _NOT_THING = re.compile(r",?\s+(?:and\s+)?not\s+(?:the|a|an|my|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?$")
 _FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'’-]*)*(?=\s+(?:to|for)\s)")
 # "born and raised in Kerala" is one verb of the first subject, not a second clause.
-_VERB_AFTER_AND = re.compile(r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?[a-z]+(?:s|ed)\s+\w)")
+# ("and this is what I do": "this" ends as a verb does, and is none)
+_VERB_AFTER_AND = re.compile(
+    r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?(?!(?:this|his|its|hers|yes|always|perhaps|sometimes|plus|thus|us)\b)"
+    r"[a-z]+(?:s|ed)\s+\w)"
+)
 # "My car is electric, my wife's is not": whose, with the thing of the clause before left unsaid.
 _OWNER_ALONE = re.compile(r"^(?P<owner>(?:my|our)\s+[\w'’-]+['’]s)\s+(?P<rest>(?:is|are|was|were)\b.*)$", re.I)
 _THING_OF = re.compile(
@@ -283,7 +299,25 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
         # each named once, and a few: a pasted "my sister Ana my sister Bea …" was gated thousands of times
         named = itertools.islice(dict.fromkeys(naming_facts(clause)), MAX_WHO)
         found = [s for text in named if (s := _gated(text, clause, context)) is not None]
-    return found
+    return _with_ages(found, clause, context)
+
+
+def _with_ages(found: list[Statement], clause: str, context: Context) -> list[Statement]:
+    """The facts of a clause, and each one's age said in brackets ("our children Emil (7) and Greta (4)"), a fact of
+    its own that says who they are."""
+    said = {s.text for s in found}
+    aged = [s for text in aged_in_brackets(clause) if text not in said and (s := _gated(text, clause, context))]
+    if not aged:
+        return found
+    ages_of = {s.text.split()[3] for s in aged}
+    kept = [s for s in found if not ((who := _WHO_IS_NAMED.fullmatch(s.text)) and who.group(1) in ages_of)]
+    return [*(replace(s, text=_BRACKETED_AGE.sub("", s.text)) for s in kept), *aged]
+
+
+_WHO_IS_NAMED = re.compile(r"The user's [\w-]+ is ([\w'’-]+)")
+
+
+_BRACKETED_AGE = re.compile(r"\s*\(\d{1,2}\)")
 
 
 def _made(clause: str, context: Context) -> list[str]:
@@ -368,10 +402,11 @@ _TO_DO = re.compile(
 
 def _tidy(text: str, changing: bool) -> str:
     """One line, no old values ("…, not Malaga"; "from Rust to Go" keeps "to Go" when it is a change), short."""
-    text = _NOT_VALUE.sub("", text)
+    text = _NOT_VALUE.sub(_old_value, text)
     if changing:
         text = _NOT_THING.sub("", _FROM_VALUE.sub("", text))
     text = re.sub(r",?\s+(?:which|who)\s+.*$", "", text)
+    text = re.sub(r",?\s+(?:and|but)\s+(?:this|that)(?:\s+is|['’]s|\s+was)\s+.*$", "", text)  # "…29 and this is what …"
     text = re.sub(r",\s+(?:what|which|how many|how much|any)\s+[a-z]+(?:\s+[a-z]+)?\??$", "", text)  # ", what parts"
     text = re.sub(r"\s+(?:after|before|with|for|about|at|on|in|into|from)\s+(?:it|them|that|this)$", "", text)
     text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl)\b", "", text, flags=re.I)

@@ -151,7 +151,7 @@ _SPLIT = re.compile(
     r"\s*;\s*|\s*:\s+|\s+[—–]\s+|\s+-\s+|,\s+(?:but|so|though|although|yet)\s+|\s+but\s+"
     rf"|(?<!\bme),?\s+(?:and|so|then)\s+(?:(?:now|then|also|later|still)\s+)?(?={_SUBJECT}\b\s*\w)"  # not "Me and my …"
     r"|(?<=^me)\s+and\s+(?=(?:my|our)\s+[\w-]+['’]s\b)"  # but "Me and my brother's wife …": the wife's
-    rf"|,\s+(?:also\s+|plus\s+|btw\s+)?(?={_SUBJECT}\b\s*\w)"  # ", also my mom is celiac"
+    rf"|,\s+(?:also\s+|plus\s+|btw\s+|lol\s+|haha\s+|lmao\s+|tbh\s+)?(?={_SUBJECT}\b\s*\w)"  # ", also my mom is …"
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
     r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
@@ -341,14 +341,23 @@ def _statement_part(said: str) -> str | None:
         text = _ASKED_AFTER.sub("", text.rstrip(".!…"))
         return text.strip() or None
     tag = _QUESTION_TAG.search(text)
-    if tag is None:
-        return None
+    if tag is None:  # "I'm physics teacher in a high school, so rules are ok, but improvising voices??": the statement
+        asked = _ASKED_LAST.search(text)
+        return text[: asked.start()].strip() if asked and _SAID_FIRST.match(text) else None
     return text[: tag.start()].strip() or None
+
+
+# A short question after a statement of the user's own, in one sentence
+_ASKED_LAST = re.compile(r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your)\b)[^,]{1,40}\?+$", re.I)  # not of "you"
+_SAID_FIRST = re.compile(r"^(?:i'm|i am|im|i have|i've|i work|i live|my\s+[\w-]+\s+is)\s+\w", re.I)
 
 
 _BIRTHDAY = re.compile(r"\b(?:birthday|bday|b-day|turned)\b", re.I)
 # Only beside a birthday: "people think im 40", "ranked up im 12 now", "im 3 years sober" are no age
 _AGE_RUN_ON = re.compile(r"(?<=[a-z])\s+(?=(?:im|i'm|i’m)\s+\d{1,3}(?:\s+now)?\s*(?:[!.,]|$))", re.I)
+
+
+_AGE_SO_NOW = re.compile(r"(?:,\s*|\s+)(?:so\s+|and\s+)?now\s+(?P<n>\d{1,3})(?=\s*(?:[!.,]|$))", re.I)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -358,7 +367,7 @@ def clauses(sentence: str) -> list[str]:
     own before "and I" is the subject's first half, not a clause.
     """
     if _BIRTHDAY.search(sentence):  # "it was my birthday yesterday im 16 now": the age run on is a clause
-        sentence = _AGE_RUN_ON.sub("; ", sentence)
+        sentence = _AGE_SO_NOW.sub(r"; I'm \g<n> now", _AGE_RUN_ON.sub("; ", sentence))  # "…, so now 47"
     merged: list[str] = []
     start, joined_by = 0, ""
     for cut in [*(c for c in _SPLIT.finditer(sentence) if not _in_brackets(sentence, c.start())), None]:

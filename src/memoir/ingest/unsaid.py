@@ -70,6 +70,25 @@ _PRESENT_START = re.compile(
     re.I,
 )
 
+# What the user has not, said without "I": "dont have a car either", "don't own a TV"
+_DONT_HAVE = re.compile(
+    r"^(?:don't|dont|do not|don’t)\s+(?:have|own|drive|smoke|drink|eat)\s+(?:a|an|any|the)?\s*\S", re.I
+)
+# A choice made, as English says it: "polytunnel it is", "Halifax it is then"
+# "going with Kupp Runneth Over", "prob going with the XLT": a choice, of a thing named (not "going with my mum")
+_GOING_WITH = re.compile(
+    r"^(?:(?:so|prob|probably|i think|think)\s+)?going\s+with\s+"
+    r"(?P<x>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,4}|the\s+[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"(?:\s+(?:now|then|instead))?[.!]?$",
+    re.I,
+)
+_IT_IS_CHOSEN = re.compile(
+    r"^(?P<x>(?:(?:a|an|the)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?)\s+it\s+is(?:\s+then)?(?:,\s+[^,]{1,40})?$", re.I
+)
+_NOT_CHOSEN = frozenset(
+    word_list("that this so here there what which how yes no ok okay well as such whatever whoever wherever if but")
+)
+
 _DOING_NOW = re.compile(
     r"^(?:doing|doin['’]?|playing|working|studying|learning|training|teaching|coaching|living)\s+"
     r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b|much\b|pretty\b|"
@@ -209,8 +228,14 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
         _DOING_NOW.match(clause) or _WORKING_AT.match(clause)
     ) and nobody_else:  # "doing volleyball now w my friends": what the user does now
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
+    if _DONT_HAVE.match(clause) and nobody_else:  # "dont have a car either so its 2 buses": what the user has not
+        clause = re.split(r"\s+(?:so|but|and|because|bc|which)\s+", clause)[0]
+        return user(f"I {clause[0].lower()}{clause[1:]}", context)
     if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
+    chosen = _IT_IS_CHOSEN.match(clause) or _GOING_WITH.match(clause)
+    if chosen and nobody_else and chosen.group("x").lower() not in _NOT_CHOSEN:  # "scrap that … polytunnel it is"
+        return [f"The user is going with {chosen.group('x')}"]
     if _STATE_IN.match(clause) and nobody_else:  # "licensed in ohio for k-12 english": what the user is
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     lone = _LONE_PAST.match(clause)  # "submitted, got a distinction!!": what came of it is the fact

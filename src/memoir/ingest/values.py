@@ -77,7 +77,7 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             rf"\b(?:{_WEEKDAY})(?:(?:,\s*|,?\s+(?:and|or|&|to|through|till|until)\s+|\s*-\s*)(?:{_WEEKDAY}))*\b"
             # days as typed in haste, known days only beside another: "mon and wed", "tue-sun", "tues & thurs"
-            rf"|\b{_SHORT_DAY}(?:(?:,\s*|,?\s+(?:and|or|&|to)\s+|\s*[-/]\s*){_SHORT_DAY})+(?![\w'])"
+            rf"|\b{_SHORT_DAY}(?:(?:,\s*|,?\s+(?:and|or|&|to)\s+|\s*[-/+]\s*){_SHORT_DAY})+(?![\w'])"
             # or by spaces alone, three of them or two that are no other word: "mon wed fri", "tue thu" (not "we
             # wed sat")
             rf"|\b{_SHORT_DAY}(?:\s+{_SHORT_DAY}){{2,}}(?![\w'])|\b{_PLAIN_DAY}\s+{_PLAIN_DAY}(?![\w'])",

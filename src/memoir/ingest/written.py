@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.lexicon import PEOPLE, word_list
 
 __all__ = ["squeezed", "without_faces", "written_out"]
 
@@ -51,6 +51,9 @@ _INFORMAL = {
     # words of work typed short: "mgr is sanne", "12 ppl"
     "mgr": "manager",
     "ppl": "people",
+    # who someone is, typed short: "kenzie (gf) says", "my bf tom"
+    "gf": "girlfriend",
+    "bf": "boyfriend",
 }
 # Verbs typed without their final "g" ("startin monday w Lone Star", "thinkin bout goin dedicated"): a list, as
 # "cousin", "Berlin" and "within" end so too
@@ -204,10 +207,78 @@ _WE_EACH = re.compile(
 )
 
 
+# An aside in brackets that is a sentence of its own: "(32 years in primary - I'm finally allowed some free time!)"
+# or opens with the user's own subject: "(I know the owner)"; an age first stays where it was said: "my son Sota (14,
+# he plays violin - much better than me)". Not one of someone just named: "Alfie (he's 9!)" is read where it is said.
+_OWN_SENTENCE_ASIDE = re.compile(
+    r"\s*\((?:(?P<age>\d{1,2}\s*,\s*)(?P<aged>[^()]{1,300})|(?!\s*(?:he|she|they|it)\b)"
+    r"(?P<inside>[^()]{0,300}?(?:[!?]|\s[-–—]\s)[^()]{0,300}|(?:i|i'm|i’m|im|we|we're)\s+\w[^()]{0,300}))\)",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"[.!?…]+(?=\s|$)")
+_MAX_ASIDES = 8
+
+
+def lifted_asides(text: str) -> str:
+    """`text` with each aside that is a sentence of its own said after the sentence that held it: "I'm Gwen,
+    recently retired headteacher (32 years in primary - I'm finally free!) and I've taken up beekeeping." is an
+    introduction and an aside, not one sentence broken in two."""
+    for _ in range(_MAX_ASIDES):
+        aside = _OWN_SENTENCE_ASIDE.search(text)
+        if aside is None:
+            return text
+        inside = (aside.group("aged") or aside.group("inside")).strip()
+        inside = inside if inside[-1:] in ".!?…" else f"{inside}."
+        end = _SENTENCE_END.search(text, aside.end())
+        cut = end.end() if end else len(text)
+        age = f" ({aside.group('age').strip(' ,')})" if aside.group("age") else ""
+        head = text[: aside.start()] + age + text[aside.end() : cut]
+        text = f"{head}{'' if end else '.'} {inside}{text[cut:]}"
+    return text
+
+
+# Who someone is, said in brackets after their name: "Karthik (my husband) is travelling", "kenzie (gf) says"
+_KIN_IN_BRACKETS = re.compile(
+    r"(?<![\w'’.-])(?P<name>(?-i:[A-Z])[a-zà-ÿ'’-]+)\s+\((?:my\s+|our\s+)?"
+    rf"(?P<kin>{'|'.join(sorted(PEOPLE | {'gf', 'bf', 'hubby', 'missus'}, key=len, reverse=True))})\)",
+    re.I,
+)
+_TITLE_BEFORE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|professor|sir|dame|aunt|uncle|auntie)\.?\s*$", re.I)
+
+
+def _kin_first(match: re.Match[str]) -> str:
+    if _TITLE_BEFORE.search(match.string[: match.start()]) or match.group("name").lower() in PEOPLE:
+        return match.group(0)  # "Dr. Okafor (my GP)": the title is theirs; "Grandma (my mum)" is no name
+    return f"my {match.group('kin')} {match.group('name')}"
+
+
+# A name's "'s" that is "is" or "has": "Loretta's taking over as director", "Poppy's been veggie since last year",
+# "Kiri's at uni in Dunedin" (not "at Sarah's in Leeds", a home; not "Let's", "It's")
+_NAME_IS = re.compile(
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-z]+)['’]s\s+(?=(?P<next>been|got|gone|taking|moving|doing|getting|"
+    r"coming|starting|leaving|joining|working|staying|playing|visiting|flying|travelling|traveling|studying|living|"
+    r"at|now|just|also|still|back|away|due|expecting|pregnant|engaged|married|retired|allergic|vegetarian|vegan|"
+    r"veggie)\b)"
+)
+_NOT_A_NAME_IS = frozenset(
+    word_list("it that what there here he she let who where how when this everything nothing everyone mine one today")
+)
+_OWNER_BEFORE = re.compile(r"\b(?:at|to|from|round|over|has|have|had|with|by|of|for|near|in|on)\s+$", re.I)
+
+
+def _name_is(match: re.Match[str]) -> str:
+    name = match.group("name")
+    if name.lower() in _NOT_A_NAME_IS or _OWNER_BEFORE.search(match.string[: match.start()]):
+        return match.group(0)
+    return f"{name} {'has' if match.group('next') in ('been', 'got', 'gone') else 'is'} "
+
+
 def written_out(text: str) -> str:
-    """`text` with informal spellings written out and chatty asides in brackets left out."""
+    """`text` with informal spellings written out, chatty asides in brackets left out and asides that are
+    sentences said after their sentence."""
     text = _RENAMED.sub(r"\g<who> is \g<new> now, not \g<old>", _STRETCHED.sub(_unstretched, text))
-    text = _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, _ASIDE.sub("", text)))
+    text = _ASIDE.sub("", lifted_asides(_KIN_IN_BRACKETS.sub(_kin_first, _NAME_IS.sub(_name_is, text))))
+    text = _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, text))
     text = _TERSE_SUM.sub(_sum_said, _THEIRS_BESIDE.sub(_theirs, _WE_EACH.sub(r"\g<we> ", text)))
     # .get: a letter that only matches ignoring case ("İ" for "i") lowers to another text, and stays as written.
     return _INFORMAL_WORD.sub(_written_out, text)

@@ -1,0 +1,314 @@
+"""What people say aside, in brackets and in passing, as the `blind8` set's people said it (sixteenth session).
+
+An aside in brackets that is a sentence of its own is read after its sentence ("(32 years in primary - I'm finally
+free!)"); ages in brackets are each one's age ("our children Emil (7) and Greta (4)"); who someone is, in brackets
+("Karthik (my husband)", "kenzie (gf)"); a name's "'s" that is "is" or "has" ("Kiri's at uni"); a "not" that says the
+fact ("I am not VAT registered") is no old value; a sound before a comma is no name ("Ooh, the … idea is clever"); a
+span is no age ("he's 2 hours away now" of a father of 84); a disease is no one "he" stands for ("has Alzheimer's, he
+moved in"); a past state stays ("I was on £49k"); a role offered by its title; a place of the user's said in passing
+("my climbing gym in Lyon"); what "the name is" names; a past told after when; "so now 47" after a birthday; what the
+user has not ("dont have a car either"); a choice ("polytunnel it is", "going with Kupp Runneth Over"); a statement
+before a short question. And what is no fact: a doubt of the moment, a mood, how "it" feels.
+
+Read as a spec, as tests/unit/test_fact_rules.py is: each case a way of saying it, with the facts kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # an aside that is a sentence of its own is read after the sentence that held it
+        (
+            [
+                "Hello! I'm Gwen, recently retired headteacher (32 years in primary - I'm finally free!) and I've "
+                "taken up beekeeping."
+            ],
+            [
+                "The user has taken up beekeeping",
+                "The user is a recently retired headteacher",
+                "The user is finally free",
+                "The user's name is Gwen",
+            ],
+        ),
+        (["we went to Rome (I know, I know!) for a week in May"], ["The user went to Rome for a week in May"]),
+        # an aside of someone just named stays where it is said: "she" is Irene, not Pau
+        (
+            [
+                "Bigger news: Irene is moving out in November (she got a job in Madrid) and my boyfriend Pau is "
+                "moving in."
+            ],
+            [
+                "Irene is moving out in November (she got a job in Madrid)",
+                "Pau is moving in",
+                "The user's boyfriend is Pau",
+            ],
+        ),
+        (
+            ["my grandson Alfie (he's 9) is desperate to come along"],
+            ["Alfie is 9", "The user's grandson Alfie (he's 9) is desperate to come along"],
+        ),
+    ],
+)
+def test_an_aside_in_brackets_is_read_where_it_belongs(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (
+            ["We are family of four, my wife Nadine and our children Emil (7) and Greta (4)."],
+            [
+                "The user is family of four",
+                "The user's child Emil is 7",
+                "The user's child Greta is 4",
+                "The user's wife is Nadine",
+            ],
+        ),
+        (
+            ["I live in Oadby with my wife Funmi and our two boys, Tobi (10) and Dami (7)."],
+            [
+                "The user lives in Oadby with Funmi",
+                "The user's son Dami is 7",
+                "The user's son Tobi is 10",
+                "The user's two boys, Tobi and Dami",
+                "The user's wife is Funmi",
+            ],
+        ),
+        # the age first, what follows it read after the sentence
+        (
+            [
+                "my son Sota (14, he plays violin in school orchestra, much better than me lol) needs help with "
+                "homework."
+            ],
+            [
+                "The user's son Sota is 14",
+                "The user's son Sota needs help with homework",
+                "The user's son Sota plays violin in school orchestra, much better than the user",
+            ],
+        ),
+        (["Tom (34) from accounts is leaving"], []),  # someone, of nobody the user names
+    ],
+)
+def test_ages_in_brackets_are_each_ones_age(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (
+            ["Karthik (my husband) is travelling to Hyderabad every week for work these days"],
+            ["Karthik is travelling to Hyderabad every week for work these days", "The user's husband is Karthik"],
+        ),
+        (
+            ["trophy. found a place here in omaha. kenzie (gf) says its the dumbest thing ive ever spent money on."],
+            ["The user found a place here in omaha", "The user's girlfriend is Kenzie"],
+        ),
+        (["Grandma (my mum) can do Thursdays."], []),  # who she is, no name
+        (["Dr. Okafor (my GP) says my A1C is fine"], []),  # the title stays with its name
+        # a name's "'s" that is "has" or "is"
+        (
+            ["my daughter Poppy is 9", "food wise Poppy's been veggie since last year"],
+            ["Poppy has been veggie since last year", "The user's daughter Poppy is 9"],
+        ),
+        (
+            ["my daughter Kiri is 19", "Kiri's at uni in Dunedin now"],
+            ["Kiri is at uni in Dunedin now", "The user's daughter Kiri is 19"],
+        ),
+        # not a home ("at Sarah's"), not "Let's", not a thing ("Store's going good")
+        (
+            ["Let's go. It's been a long day. I'm staying at Sarah's in Leeds"],
+            ["The user is staying at Sarah's in Leeds"],
+        ),
+        (["Store's going good, been busy"], []),
+    ],
+)
+def test_who_someone_is_and_a_names_s(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # the verb's "not" says the fact; a value after "not" is the old one
+        (["I am not VAT registered."], ["The user is not VAT registered"]),
+        (["I'm not Spanish, I'm Catalan"], ["The user is Catalan", "The user is not Spanish"]),
+        (
+            ["the deposit was 1800 euro", "sorry, deposit was not 1800, it was 2100 euro"],
+            ["The user's deposit was 2100 euro"],
+        ),
+        (["The party is at Jump Zone, not Flip Out"], ["The user's party is at Jump Zone"]),
+        # a sound before a comma is no name, and what follows it a clause of its own
+        (["Ooh, the one-frame-at-a-time idea is clever."], []),
+        (["Woah, that's a nice pic, John!"], []),
+        (
+            ["Gwen, retired headteacher, Ludlow"],
+            ["The user is a retired headteacher", "The user lives in Ludlow", "The user's name is Gwen"],
+        ),
+        # a name and how it is said is no thing of the user's; a thing and how it is said is
+        (["Craig actually moved to Phoenix"], []),
+        (
+            ["Upgrade course also got pushed, now it's January next year because of the fleet change."],
+            ["The user's upgrade course also got pushed, now it's January next year"],
+        ),
+    ],
+)
+def test_a_not_a_sound_and_a_name_as_said(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a span is no age, nor is how often
+        (
+            [
+                "my dad Raymond is 84 and has Alzheimer's",
+                "so he's 2 hours away now and he offered to take dad one weekend a month",
+            ],
+            [
+                "The user's dad Raymond has Alzheimer's",
+                "The user's dad Raymond is 2 hours away now",
+                "The user's dad Raymond is 84",
+                "The user's dad Raymond offered to take dad one weekend a month",
+            ],
+        ),
+        (
+            ["my dad Raymond is 84 and has Alzheimer's", "sorry, Raymond is 85 years old actually"],
+            ["The user's dad Raymond has Alzheimer's", "The user's dad Raymond is 85 years old actually"],
+        ),
+        # a disease is no one "he" stands for
+        (
+            ["my dad Raymond is 84 and has Alzheimer's, he moved in with us in March"],
+            [
+                "The user's dad Raymond has Alzheimer's",
+                "The user's dad Raymond is 84",
+                "The user's dad Raymond moved in with the user in March",
+            ],
+        ),
+        # what was stays what it was
+        (["For salary, I was on £49k.", "I will accept £48k now if the role is good"], ["The user was on £49k"]),
+        # a birthday, "so now 47"; what the user wrote before is no fact
+        (
+            [
+                "My name is Michiko, I am 46 years old.",
+                "Small correction: I wrote I am 46 but I had birthday last week, so now 47.",
+            ],
+            ["The user had birthday last week", "The user is 47 now", "The user's name is Michiko"],
+        ),
+        (
+            [
+                "I am Seun, 41 years, I came to UK from Ibadan in 2012. Funmi is a social worker with the county "
+                "council."
+            ],
+            ["The user came to UK from Ibadan in 2012", "The user is 41 years old", "The user's name is Seun"],
+        ),
+        (
+            ["my doctor put me on lisinopril last month which she thinks is stress, lol I'm 52 not 80"],
+            ["The user is 52", "The user is on lisinopril now"],
+        ),
+    ],
+)
+def test_ages_spans_and_what_was(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (
+            ["Morrow & Pike in Nottingham offered me Senior QS, £50k, hybrid 3 days in office."],
+            ["The user got offered Senior QS by Morrow & Pike in Nottingham, £50k, hybrid 3 days in office"],
+        ),
+        (["they offered me coffee"], []),
+        # a place of the user's, in passing; not a time, nor a place that was theirs
+        (
+            ["Last thing: I'll practise it at my climbing gym in Lyon with my friends."],
+            ["The user's climbing gym is in Lyon"],
+        ),
+        (
+            ["they stay at the Hotel Granvia in Kyoto, then with us in our apartment in Tenma"],
+            ["The user's apartment is in Tenma"],
+        ),
+        (["we sell my flat in May"], ["The user sells their flat in May"]),
+        (["I grew up near my old flat in Leeds"], ["The user grew up near their old flat in Leeds"]),
+        # what "the name is" names
+        (
+            [
+                "I have small landscaping company in Wokingham, the name is Zielony Garden Services (zielony mean "
+                "green in polish)."
+            ],
+            [
+                "The user has small landscaping company in Wokingham",
+                "The user's company is called Zielony Garden Services",
+            ],
+        ),
+        (["School name is Little Banyan Public School."], ["The user's school is called Little Banyan Public School"]),
+        (
+            ["When I was child in Kanazawa I played koto, so I can read some music."],
+            ["The user played koto when they were child in Kanazawa"],
+        ),
+    ],
+)
+def test_roles_places_and_names_in_passing(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["dont have a car either so its 2 buses lol ironic"], ["The user doesn't have a car either"]),
+        (
+            ["scrap that, no glass allowed on site. polytunnel it is, 10x6 ish. any recs"],
+            ["The user is going with polytunnel"],
+        ),
+        (
+            ["fyi the team name makes zero sense now. going with Kupp Runneth Over."],
+            ["The user is going with Kupp Runneth Over"],
+        ),
+        (["going with my mum to the shops"], []),
+        (["so be it. that it is"], []),
+        (["im 29 and this is what i do w my brain"], ["The user is 29"]),
+        # a statement before a short question; not one asked of the assistant
+        (
+            ["I'm physics teacher in a high school, so explaining rules is ok for me, but improvising voices?? no way"],
+            ["The user is physics teacher in a high school"],
+        ),
+        (["I'm new here, but can you help me?"], []),
+    ],
+)
+def test_what_the_user_has_not_and_chooses(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        (["I'm not even sure what I'm asking exactly but my dad Raymond is 84"], ["The user's dad Raymond is 84"]),
+        (["I am disappointed but moving on."], []),
+        (["I'm terrified of flying"], ["The user is terrified of flying"]),  # a fear, not a mood
+        (
+            ["My main experience is commercial fit-outs. It is not easy o, but God is in control."],
+            ["The user's main experience is commercial fit-outs"],
+        ),
+        (["my car is a Zoe, it is cheap"], ["The user's car is a Zoe", "The user's car is cheap"]),
+        # "it" is never "the user's favourite at"
+        (
+            ["My favourite at the moment is the Renault Zoe, because it is cheap."],
+            ["The user's favourite at the moment is the Renault Zoe"],
+        ),
+        (
+            ["my trip to Rome is in May, it is booked"],
+            ["The user's trip to Rome is booked", "The user's trip to Rome is in May"],
+        ),
+    ],
+)
+def test_doubts_moods_and_how_it_feels_are_no_facts(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
