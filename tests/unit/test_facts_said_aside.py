@@ -312,3 +312,59 @@ def test_what_the_user_has_not_and_chooses(turns: list[str], facts: list[str]) -
 )
 def test_doubts_moods_and_how_it_feels_are_no_facts(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a statement said in surprise is no question; one asked is
+        (
+            [
+                "my brother Craig lives in Denver and he calls like once a month",
+                "will do. random thing, Craig actually moved to Phoenix for work this month?? so he's 2 hours away now",
+            ],
+            [
+                "Craig is 2 hours away now",
+                "Craig moved to Phoenix for work this month",
+                "The user's brother Craig calls like once a month",
+            ],
+        ),
+        (["is it normal that my cat sleeps 20 hours??"], []),
+        (["you moved to Leeds??"], []),
+        # an event there is, with its day
+        (
+            ["Also, there is student recital on 6 July, she suggested I play The Swan."],
+            ["The user has a student recital on 6 July"],
+        ),
+        (["there is a concert in the park"], []),
+        # what the user is doing of their own, for someone named; not a chore of the day
+        (
+            ["hey. stage managing my first show for the Bellarine Players - Arsenic and Old Lace, opening 8 Nov."],
+            ["The user is stage managing their first show for the Bellarine Players"],
+        ),
+        (["cleaning my room for Mum"], []),
+        # a sign-on later in the conversation
+        (["sorry been flat out at work. Bec again btw. news: gary is out."], ["The user's name is Bec"]),
+        (["Tom again. he is late"], []),
+        # a rental given back takes back the renting
+        (
+            [
+                "Now I rent the cello from Musikhaus Kessler, 4/4 size, 35 euro per month.",
+                "I did it, I bought a cello! I returned the rental yesterday.",
+            ],
+            ["The user bought a cello"],
+        ),
+        (
+            [
+                "Now I rent the cello from Musikhaus Kessler, 4/4 size, 35 euro per month.",
+                "I haven't returned the rental yet",
+            ],
+            [
+                "The user hasn't returned the rental yet",
+                "The user rents the cello from Musikhaus Kessler, 4/4 size, 35 euro per month",
+            ],
+        ),
+    ],
+)
+def test_surprise_events_doings_and_returns(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

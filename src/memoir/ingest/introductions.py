@@ -36,8 +36,11 @@ _INTRODUCTION = [
     ),
     re.compile(rf"^(?:this is |it's |it is )?(?P<name>{_ANY_NAME}(?: {NAME})?)\s+here\b", re.I),
     re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
+    re.compile(rf"^(?P<name>{NAME})\s+here\s+again\s*$"),  # a sign-on later in a conversation
     re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b|\bby the way\b|\bbtw\b))", re.I),
 ]
+_AGAIN = re.compile(rf"^(?P<name>{NAME})\s+again$")
+_AGAIN_BTW = re.compile(r"\bagain\s+(?:btw|by the way)\b", re.I)
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
 _LOWER_NAME = re.compile(
@@ -99,6 +102,10 @@ def introduction(clause: str, context: Context) -> list[str] | None:
             context.introduced = True
             rest = clause[match.end() :].strip(" ,")
             return [f"The user's name is {name[0].upper()}{name[1:]}", *_described(rest, years_alone=True)]
+    again = _AGAIN.match(clause)  # "Bec again btw" ("btw" is taken off the clause): a sign-on, not "Tom again."
+    if again and _AGAIN_BTW.search(context.said) and again.group("name").lower() not in _NOT_A_NAME:
+        context.introduced = True
+        return [f"The user's name is {again.group('name')}"]
     lower = _LOWER_NAME.match(clause)  # "im thiago, barista at a coffee place": typed in lower case, a job after
     if lower and lower.group("name").lower() in _STATES | NATIONALITIES:
         lower = None  # "im late, 25", "im retired, 67", "I am brazilian, 29 years": how the user is, no name

@@ -34,7 +34,8 @@ _COMPOUND = re.compile(
     re.I,
 )
 _NAMED = re.compile(
-    rf"^(?P<name>{NAME}(?:'s(?: [a-z-]+){{1,2}})?)\s+(?P<rest>(?:(?:is|was|has|had|will|would|can|just|also|"
+    rf"^(?P<name>{NAME}(?:'s(?: [a-z-]+){{1,2}})?)\s+(?:actually\s+)?"  # "Craig actually moved to Phoenix"
+    r"(?P<rest>(?:(?:is|was|has|had|will|would|can|just|also|"
     r"now|still|already|finally|recently|got|turns|turned|joined|left|lives|lived|works|worked|moved|started|"
     r"runs|leads|manages|teaches|studies|plays|loves|likes|hates|prefers|wants|needs|organi[sz]es|organi[sz]ed|"
     r"plans|planned|takes|took|goes|went|came|comes|became|becomes|owns|drives|speaks|booked|bought|trains|"

@@ -84,7 +84,7 @@ _FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'
 # "born and raised in Kerala" is one verb of the first subject, not a second clause.
 # ("and this is what I do": "this" ends as a verb does, and is none)
 _VERB_AFTER_AND = re.compile(
-    r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?(?!(?:this|his|its|hers|yes|always|perhaps|sometimes|plus|thus|us)\b)"
+    r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?(?!(?:this|his|its|hers|yes|plus|thus|us)\b)"
     r"[a-z]+(?:s|ed)\s+\w)"
 )
 # "My car is electric, my wife's is not": whose, with the thing of the clause before left unsaid.

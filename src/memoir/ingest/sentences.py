@@ -99,6 +99,7 @@ _FILLER = (
     r"omg|omfg|yay|phew|great news|sad news|amazing news|exciting news|"
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
     r"unrelated,? but|while i think of it|by the by|speaking of which|and also|also worth knowing|i mean|just|"
+    r"random(?: thing| q| question| update| but)?(?=\s*[,:!—–-])|unrelated(?=\s*[,:!—–-])|"  # "random thing, Craig …"
     r"quick note|quick one|first|second|third|firstly|secondly|thirdly|lastly|finally|first of all|"
     r"last but not least|next|(?:one |the )?(?:last|other|another|final) (?:thing|q|question)|quick (?:q|question)|"
     r"one more question|tho|though(?=\s*,)|(?:it\s+)?(?:looks|seems|sounds)\s+like(?=\s+(?:i|we)\b)|"
@@ -337,6 +338,8 @@ def every_sentence(text: str) -> list[str]:
 def _statement_part(said: str) -> str | None:
     """The sentence without its end mark; a question's statement before a tag ("I'm in, are you?"), or None."""
     text = said.rstrip()
+    if _SURPRISE.search(text) and not _ASKS.match(text):  # "Craig actually moved to Phoenix this month??"
+        text = text.rstrip("?!")
     if not text.endswith("?"):
         text = _ASKED_AFTER.sub("", text.rstrip(".!…"))
         return text.strip() or None
@@ -347,6 +350,14 @@ def _statement_part(said: str) -> str | None:
     return text[: tag.start()].strip() or None
 
 
+# A statement said in surprise ("??", "?!"), not asked: no question word or verb first, nothing asked of "you"
+_SURPRISE = re.compile(r"(?:\?\?|\?!|!\?)[?!]*$")
+_ASKS = re.compile(
+    r"^(?:(?:so|and|but|ok|okay|also|wait|hmm|um|like)\W+)*(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|"
+    r"were|do|does|did|can|could|should|would|will|shall|may|might|must|have|has|had|isn't|aren't|don't|doesn't|"
+    r"didn't|won't|can't|any|anyone|anybody|anything)\b|.*\b(?:you|u|ya|your)\b",
+    re.I,
+)
 # A short question after a statement of the user's own, in one sentence
 _ASKED_LAST = re.compile(r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your)\b)[^,]{1,40}\?+$", re.I)  # not of "you"
 _SAID_FIRST = re.compile(r"^(?:i'm|i am|im|i have|i've|i work|i live|my\s+[\w-]+\s+is)\s+\w", re.I)

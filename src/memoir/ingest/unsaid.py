@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from memoir.ingest.lexicon import CONSUMED, DIETS, EVENTS, NATIONALITIES, word_list
 from memoir.ingest.person import IRREGULAR_PAST
+from memoir.ingest.values import values
 
 if TYPE_CHECKING:
     from memoir.ingest.referents import Context
@@ -75,6 +76,13 @@ _DONT_HAVE = re.compile(
     r"^(?:don't|dont|do not|don’t)\s+(?:have|own|drive|smoke|drink|eat)\s+(?:a|an|any|the)?\s*\S", re.I
 )
 # A choice made, as English says it: "polytunnel it is", "Halifax it is then"
+# An event of the user's, said as there being one: "there is student recital on 6 July", "there's a gig on Friday"
+_THERE_IS_EVENT = re.compile(
+    rf"^there(?:['’]s|\s+is|\s+will\s+be)\s+(?P<what>(?:(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){{0,2}}"
+    rf"(?:{'|'.join(sorted(EVENTS, key=len, reverse=True))}))\b(?P<rest>\s+(?:on|in|at|this|next)\b.*)$",
+    re.I,
+)
+_DETERMINED = re.compile(r"(?:a|an|the|my|our)\s", re.I)
 # "going with Kupp Runneth Over", "prob going with the XLT": a choice, of a thing named (not "going with my mum")
 _GOING_WITH = re.compile(
     r"^(?:(?:so|prob|probably|i think|think)\s+)?going\s+with\s+"
@@ -94,6 +102,15 @@ _DOING_NOW = re.compile(
     r"(?!(?:on |at )?(?:it|that|this)\b|nothing\b|ok\b|okay\b|fine\b|well\b|good\b|great\b|better\b|much\b|pretty\b|"
     r"really\b|so\b|way\b|alright\b|(?:the |my )?(?:dishes|laundry|taxes|homework|chores)\b)"  # how, or a chore now
     r"(?!.*\b(?:brb|help|what were)\b)\S.*\bnow\b",
+    re.I,
+)
+# What the user is doing of their own, for someone named: "stage managing my first show for the Bellarine Players"
+_DOING_MINE = re.compile(
+    # (not a chore of the day: "cleaning my room for Mum", "wrapping our gifts for Sam")
+    r"^(?!(?:cleaning|tidying|washing|cooking|packing|fixing|making|buying|ordering|wrapping|waiting|getting|"
+    r"bringing|taking|sending|checking|reading|watching|doing|having|leaving|picking|dropping|booking)\b)"
+    r"(?:[a-z]+\s+)?[a-z]{3,}ing\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:for|at|with)\s+(?:the\s+)?"
+    r"(?-i:[A-Z])[\w'’-]+",
     re.I,
 )
 # "teaching at a hagwon in mapo", "working for a logistics firm": where the user works now; not "working for free",
@@ -225,7 +242,7 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
     if _HABIT.match(clause) and nobody_else:
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
     if (
-        _DOING_NOW.match(clause) or _WORKING_AT.match(clause)
+        _DOING_NOW.match(clause) or _WORKING_AT.match(clause) or _DOING_MINE.match(clause)
     ) and nobody_else:  # "doing volleyball now w my friends": what the user does now
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)
     if _DONT_HAVE.match(clause) and nobody_else:  # "dont have a car either so its 2 buses": what the user has not
@@ -233,6 +250,10 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
     if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
+    there = _THERE_IS_EVENT.match(clause)  # "Also, there is student recital on 6 July": the user's, and when
+    if there and nobody_else and any(v.kind in ("date", "weekday") for v in values(there.group("rest"))):
+        article = "" if _DETERMINED.match(there.group("what")) else "a "
+        return [f"The user has {article}{there.group('what')}{there.group('rest')}"]
     chosen = _IT_IS_CHOSEN.match(clause) or _GOING_WITH.match(clause)
     if chosen and nobody_else and chosen.group("x").lower() not in _NOT_CHOSEN:  # "scrap that … polytunnel it is"
         return [f"The user is going with {chosen.group('x')}"]

@@ -256,6 +256,7 @@ def _kin_first(match: re.Match[str]) -> str:
 # "Kiri's at uni in Dunedin" (not "at Sarah's in Leeds", a home; not "Let's", "It's")
 _NAME_IS = re.compile(
     r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-z]+)['’]s\s+(?=(?P<next>been|got|gone|taking|moving|doing|getting|"
+    r"going(?!\s+(?:good|well|great|ok|okay|fine|badly|alright|strong|smoothly)\b)|"
     r"coming|starting|leaving|joining|working|staying|playing|visiting|flying|travelling|traveling|studying|living|"
     r"at|now|just|also|still|back|away|due|expecting|pregnant|engaged|married|retired|allergic|vegetarian|vegan|"
     r"veggie)\b)"
