@@ -343,6 +343,16 @@ def test_doubts_moods_and_how_it_feels_are_no_facts(turns: list[str], facts: lis
             ["The user is stage managing their first show for the Bellarine Players"],
         ),
         (["cleaning my room for Mum"], []),
+        # a race "I'll do" with its month is a plan; "will do" is a reply
+        (
+            [
+                "I am training for the Nairobi half marathon in October",
+                "I'm no longer doing the half marathon, physio said no racing for six weeks. I'll do the 10k in "
+                "December instead",
+            ],
+            ["The user will do the 10k in December"],
+        ),
+        (["will do, thanks"], []),
         # a sign-on later in the conversation
         (["sorry been flat out at work. Bec again btw. news: gary is out."], ["The user's name is Bec"]),
         (["Tom again. he is late"], []),

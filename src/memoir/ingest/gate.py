@@ -95,7 +95,9 @@ _CHITCHAT = re.compile(
     r"to survive|to get through|to sort|to vent|to talk|to rant|to think)|"
     r"(?:changes|changed|change) (?:jobs?|plans?|my mind|their mind)$|"
     r"has (?:a question|no idea|an idea|to go|got to go|been thinking|to switch|had to)|had to \w+$|had no idea|"
-    r"has no clue|will (?:check|try|do|let|think|see|look|keep|get back|talk|ask|tell|send|give|be back|remember|"
+    # ("will do", not "will do the 10k in December": a race, and when)
+    r"has no clue|will (?:check|try|do(?!\s+(?:the|a|an|my)\s+[\w-]+\s+(?:in|on|this|next)\b)|let|think|see|look|keep|"
+    r"get back|talk|ask|tell|send|give|be back|remember|"
     r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
     r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
     r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
