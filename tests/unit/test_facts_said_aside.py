@@ -353,6 +353,19 @@ def test_doubts_moods_and_how_it_feels_are_no_facts(turns: list[str], facts: lis
             ["The user will do the 10k in December"],
         ),
         (["will do, thanks"], []),
+        # an event's size said in a request, which a later count replaces; not a friend's
+        (
+            [
+                "Hi, I'm Ravi, sous chef in Dubai. I need help designing a Diwali dinner menu for 200 guests.",
+                "Numbers update: 150 guests now, the corporate client cancelled their block.",
+            ],
+            [
+                "The user is a sous chef in Dubai",
+                "The user's Diwali dinner is for 150 guests",
+                "The user's name is Ravi",
+            ],
+        ),
+        (["can you plan a party for 30 kids for my friend's son?"], []),
         # a sign-on later in the conversation
         (["sorry been flat out at work. Bec again btw. news: gary is out."], ["The user's name is Bec"]),
         (["Tom again. he is late"], []),

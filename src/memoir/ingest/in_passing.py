@@ -8,6 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.gate import is_fact
+from memoir.ingest.lexicon import EVENTS
 from memoir.ingest.relations import naming_facts
 from memoir.ingest.sentences import Sentence, every_sentence
 from memoir.ingest.statement import Statement
@@ -43,7 +44,24 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
         home = _HOME_AT.search(said)  # "… the road outside my house on Culduthel Road in Inverness"
         if home and home.group("where") not in stated.get(said, ""):
             found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
+        sized = _EVENT_FOR.search(said)  # "help designing a Diwali dinner menu for 200 guests"
+        if sized and sized.group("n") not in stated.get(said, "") and not _SOMEONE_ELSES.search(said):
+            event = " ".join(w if w[:1].isupper() else w.lower() for w in sized.group("event").split())  # "Diwali"
+            n, who = sized.group("n"), sized.group("who").lower()
+            found.append(Statement(f"The user's {event} is for {n} {who}", clause=said))
     return found
+
+
+_NOT_SIZED = frozenset({"test", "review", "game", "match", "class", "course", "lesson", "lessons"})
+# An event of the user's and its size, said in a request: "a Diwali dinner menu for 200 guests" (not a friend's)
+_EVENT_FOR = re.compile(
+    r"\b(?:a|an|the|our|my)\s+(?P<event>(?:(?-i:[A-Z])[\w'’-]*\s+|[a-z]+\s+){0,2}?"
+    rf"(?:{'|'.join(sorted(EVENTS - _NOT_SIZED, key=len, reverse=True))}))"
+    r"\s+(?:menu\s+|invitations?\s+|invites?\s+|playlist\s+|budget\s+)?for\s+(?:about\s+|around\s+|roughly\s+|~)?"
+    r"(?P<n>\d{2,4})\s+(?P<who>guests|people|kids|children|adults|attendees|pax)\b",
+    re.I,
+)
+_SOMEONE_ELSES = re.compile(r"\b(?:friend|client|customer|colleague|boss|sister|brother|cousin)['’]s\b", re.I)
 
 
 def joined_in_passing(text: str) -> list[Statement]:
