@@ -391,3 +391,141 @@ def test_doubts_moods_and_how_it_feels_are_no_facts(turns: list[str], facts: lis
 )
 def test_surprise_events_doings_and_returns(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # someone else's birthday is no age of the user's
+        (["I'm 42", "it was my husband's birthday last week, he's now 50"], ["The user is 42"]),
+        (["I'm 47", "my husband had birthday too, so now 50."], ["The user is 47", "The user's husband had birthday"]),
+        (["For my daughter's birthday party we invited 12, now 15."], []),
+        # years after a job are experience, not age
+        (["I'm Marek, welder, 15 years"], ["The user is a welder", "The user's name is Marek"]),
+        # what the user said before is no fact only where the sentence corrects it
+        (["I said I live in Leeds but I actually live in Bradford"], ["The user actually lives in Bradford"]),
+        (["I wrote I'm allergic to nuts, that's why I ask"], ["The user wrote they're allergic to nuts"]),
+        # gf and bf as whose someone is, not gluten-free or body fat
+        (["made pasta (gf) for the kids tonight"], ["The user made pasta (gf) for the kids tonight"]),
+        (
+            ["spent christmas with family (my parents) in cork"],
+            ["The user spent christmas with family (their parents) in cork"],
+        ),
+        # plural relations, and names that are not theirs
+        (
+            ["my sisters Ana (30) and Bea (27) are visiting"],
+            [
+                "The user's sister Ana is 30",
+                "The user's sister Bea is 27",
+                "The user's sisters Ana and Bea are visiting",
+            ],
+        ),
+        (["my kids go to school with Tom (8) and Ben (6)"], ["The user's kids go to school with Tom (8) and Ben (6)"]),
+        (
+            ["my son Tom (14) and a friend Max (15) are coming"],
+            ["The user's son Tom and a friend Max (15) are coming", "The user's son Tom is 14"],
+        ),
+        (["my brother's kids Sam (7) and Tia (5)"], ["The user's brother's kids Sam (7) and Tia (5)"]),
+        # an age first only after a name; what follows it only when of them
+        (
+            ["our new place (14, Elm Street) has a big garden"],
+            ["The user's new place (14, Elm Street) has a big garden"],
+        ),
+        (["my son Sota (15, birthday was Friday!) wants a bike"], ["The user's son Sota wants a bike"]),
+        (
+            ["I start my new job (finally!) at St. Thomas' hospital in May"],
+            ["The user starts their new job at St. Thomas' hospital in May"],
+        ),
+        # an aside of someone named, a sentence of its own, said of them
+        (
+            ["my husband (he's a chef - long hours!) works in Soho"],
+            ["The user's husband is a chef", "The user's husband works in Soho"],
+        ),
+        (["The kids (I have 3 - all under 6!) are driving me mad."], []),
+        (
+            ["I'm Tom (we spoke last week!) and I run a bike shop in Hull."],
+            ["The user runs a bike shop in Hull", "The user's name is Tom"],
+        ),
+        # a name's "'s" before a thing of theirs, or the next word's "'s"
+        (["Dad's back pain is worse"], ["The user's dad's back pain is worse"]),
+        (["Anna's living room is painted"], []),
+        (["Dad's got Parkinson's now"], ["The user's dad has got Parkinson's now"]),
+        (["Apple's just released a new iPhone"], []),
+    ],
+)
+def test_near_misses_a_hostile_review_found_of_asides_ages_and_names(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a fact said the other way replaces it
+        (["I am not VAT registered.", "I am VAT registered now"], ["The user is VAT registered now"]),
+        (["I am not VAT registered.", "I registered for VAT last month"], ["The user registered for VAT last month"]),
+        (["dont have a car either", "I have a car now"], ["The user has a car now"]),
+        (["I don't drink", "I drink tea"], ["The user doesn't drink", "The user drinks tea"]),
+        # a sound, then a sign-on; a name, then a description with its own clause
+        (
+            ["Cheers, Nadia here, 33, accountant in Leeds"],
+            ["The user is 33 years old", "The user is an accountant in Leeds", "The user's name is Nadia"],
+        ),
+        (
+            ["Tom, that's me, 45, electrician from Leeds"],
+            ["The user is 45 years old", "The user is an electrician from Leeds", "The user's name is Tom"],
+        ),
+        (
+            ["Dang, 40, chef in Hue"],
+            ["The user is 40 years old", "The user is a chef in Hue", "The user's name is Dang"],
+        ),
+        # a value the user would take replaces none they had; one they have does
+        (["my salary was 40k", "got a raise to 45k"], ["The user's salary was 45k"]),
+        # no role offered, a role offered
+        (["Spotify offered me Premium for free"], []),
+        (["Google offered me Team Lead, in Zurich"], ["The user got offered Team Lead by Google, in Zurich"]),
+        # not the user's place, not a place, not theirs now
+        (["is my airbnb apartment in Lisbon nice?"], []),
+        (["can you find my dads house in Cork on the map"], []),
+        (["the heating in my office on Tuesdays is off"], []),
+        (["we sold our house in Leeds and moved to Harrogate"], []),
+        # "the name is" of the user, where nothing else was named or "by the way" says so
+        (
+            ["hi there, the name is Dave, 52, retired plumber"],
+            ["The user is 52 years old", "The user is a retired plumber", "The user's name is Dave"],
+        ),
+        (
+            ["I run a plumbing business in Leeds, the name is Dave by the way"],
+            ["The user runs a plumbing business in Leeds", "The user's name is Dave"],
+        ),
+        (
+            ["School name is Little Banyan Public School.", "School name is Greenwood Academy now"],
+            ["The user's school is called Greenwood Academy"],
+        ),
+        # when goes with its own clause
+        (
+            ["When I was a student I lived in Leeds, now I live in York"],
+            ["The user lived in Leeds when they were a student, now they live in York"],
+        ),
+        # not a thing the user has not, nor a choice
+        (["dont have a clue what to cook"], []),
+        (["doctor said: dont drink any alcohol for a week"], []),
+        (["funny how it is"], []),
+        (["Crazy it is, but true"], []),
+        (["going with Dave"], []),
+        (["so going with the flow"], []),
+        (["prob going with the XLT"], ["The user is going with the XLT"]),
+        # a doubt of the statement, asked after it
+        (["I'm quitting my job, but should I??"], []),
+        # a rental swapped for another is still rented
+        (
+            ["I rent a car from Hertz for work", "I returned the rental car, they gave me a new one"],
+            ["The user rents a car from Hertz for work"],
+        ),
+        (
+            ["I moved to Leeds and that is where I met my wife"],
+            ["The user moved to Leeds and that is where they met their wife"],
+        ),
+    ],
+)
+def test_near_misses_a_hostile_review_found_of_changes_places_and_choices(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

@@ -16,6 +16,7 @@ from collections.abc import Collection
 from memoir.index.keyword import STOPWORDS
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 from memoir.ingest.person import IRREGULAR_PAST
+from memoir.ingest.referents import MANY
 from memoir.ingest.values import MONTHS, WEEKDAYS
 
 __all__ = ["cased", "names_in"]
@@ -137,8 +138,14 @@ def cased(text: str, names: Collection[str] = ()) -> str:
     return _WORD.sub(lambda m: _capital(m.group(0)) if _known(m, names) else m.group(0), text)
 
 
-# A name with who they are in brackets after it: "kenzie (gf) says its the dumbest thing"
-_KIN_BRACKETED = re.compile(rf"(?<![\w'’.-])(?P<name>(?-i:[a-z]){{2,}})(?=\s+\((?:my\s+|our\s+)?(?:{_KIN})\))", re.I)
+# A name with who they are in brackets after it, first in its clause: "kenzie (gf) says its the dumbest thing" (not
+# "made pasta (gf)", nor "with family (my parents)")
+_ONE_KIN = "|".join(sorted((PEOPLE | PETS | {"gf", "bf", "hubby", "missus"}) - MANY, key=len, reverse=True))
+_KIN_BRACKETED = re.compile(
+    r"(?:^|(?<=[.,;:!?]\s)|(?<=\band\s))(?P<name>(?-i:[a-z]){2,})"
+    rf"(?=\s+\((?:my\s+|our\s+)?(?:{_ONE_KIN})\))",
+    re.I,
+)
 
 
 def _kin_bracketed(match: re.Match[str]) -> str:

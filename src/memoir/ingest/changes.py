@@ -122,6 +122,7 @@ def _ruled_out(text: str, message: str) -> str | None:
 # "scratch Mia, she's too young for the trip": someone or something left out of a plan, said of them after a comma
 # (and a thing returned that is being fixed: "I returned the iPhone to the store, they're fixing it")
 _LEFT_OUT = re.compile(r"\bscratch\s+[\w'-]+\s*,|,\s+they(?:'re|\s+are)\s+(?:fixing|repairing|replacing)\b", re.I)
+_SWAPPED = re.compile(r"\b(?:new one|another one|a replacement|swapped|exchanged|for a new)\b", re.I)
 _SCRATCHED_OR_RETURNED = re.compile(r"\b(?:scratch|returned|sent back|took back|taken back)\b", re.I)
 _SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
@@ -224,10 +225,11 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         old |= {m.group("x").strip() for m in _NAME_RULED_OUT.finditer(text)}
     parts = [taken_off(p, text) or p for c in clauses(plain_sentence(text)) for p in re.split(r",\s+", c)]
     left_out = _LEFT_OUT.search(text) is not None  # once a sentence, not once a part
+    swapped = _SWAPPED.search(text) is not None  # "I returned the rental car, they gave me a new one"
     retracted = tuple(
         p
         for p in parts
-        if (is_retraction(p) and not (left_out and _SCRATCHED_OR_RETURNED.search(p)))
+        if (is_retraction(p) and not ((left_out or swapped) and _SCRATCHED_OR_RETURNED.search(p)))
         or (announced and NO_MORE.match(p))
         or _QUIT.search(p)
     )

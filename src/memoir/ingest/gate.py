@@ -156,9 +156,7 @@ _OF_THE_TALK = re.compile(
     r"|^(?:shall|will|'ll)\s+(?:report\s+back(?:\s+on\s+how\s+it\s+(?:goes|went))?|let\s+(?:you|the\s+assistant)\s+know|"
     r"keep\s+(?:you|the\s+assistant)\s+posted|get\s+back\s+to\s+(?:you|the\s+assistant))$"
     r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$"
-    # "I wrote I am 46 but …": what the user said before, which the sentence goes on to correct
-    r"|^(?:wrote|said|typed|put|told\s+(?:you|the\s+assistant))\s+(?:that\s+)?(?:they|they're|the\s+user)\s*"
-    r"(?:are|were|was|is|had|have|'re|’re)?\b",
+    r"|^(?:spoke|talked|chatted)(?:\s+(?:last\s+\w+|before|earlier|yesterday|already|the other day))?$",
     re.I,
 )
 # The user's moment, said of the user only ("My startup is drowning", "My chemo hasn't started yet" are facts):
@@ -173,6 +171,12 @@ _USERS_MOMENT = re.compile(
     r"(?:sure|certain)\s+(?:what|how|where|whether|if|why|which)\b",
     re.I,
 )
+_SAID_BEFORE = re.compile(
+    r"^(?:wrote|said|typed|put|told\s+(?:you|the\s+assistant))\s+(?:that\s+)?(?:they|they're|they’re|the\s+user)\b",
+    re.I,
+)
+_CORRECTED = re.compile(r"\b(?:but|actually|correction|wrong|mistake|meant|in fact)\b", re.I)
+_BARE_COUNT = re.compile(r"^the user (?:has|have|had|got)\s+\d+$", re.I)
 # How "it" or "this" feels: "it is not easy", "it's a lot", "this is crazy" (not "it's cheap", "it is 40 minutes")
 _HOW_IT_IS = re.compile(
     r"^(?:it|this|that)\s*(?:is|'s|’s|was|has been)\s+(?:not\s+)?(?:so\s+|very\s+|really\s+|quite\s+|a bit\s+|too\s+|"
@@ -310,6 +314,10 @@ def is_fact(text: str, clause: str, sentence: str = "") -> bool:
         return False
     if _RELAYED.match(text):
         return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
+    if _SAID_BEFORE.match(_predicate(text)) and _CORRECTED.search(sentence or clause):
+        return False  # "I wrote I am 46 but I had birthday": what the user said before, which the sentence corrects
+    if _BARE_COUNT.match(text):
+        return False  # "The kids (I have 3 - all under 6!)": a number of nothing
     if _HOW_IT_IS.match(clause):
         return False  # "It is not easy o, but God is in control": how things feel, of whatever "it" was
     predicate = _predicate(text)

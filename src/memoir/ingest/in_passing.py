@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.gate import is_fact
-from memoir.ingest.lexicon import EVENTS
+from memoir.ingest.lexicon import EVENTS, word_list
 from memoir.ingest.relations import naming_facts
 from memoir.ingest.sentences import Sentence, every_sentence
 from memoir.ingest.statement import Statement
@@ -42,7 +42,7 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
         # "My wife Priya says …, we have twins": the wife too, where no statement of the sentence names her
         found += [Statement(f, clause=said) for f in facts if f.split()[-1] not in stated.get(said, "")]
         home = _HOME_AT.search(said)  # "… the road outside my house on Culduthel Road in Inverness"
-        if home and home.group("where") not in stated.get(said, ""):
+        if home and home.group("where") not in stated.get(said, "") and not _NOT_THEIRS_NOW.search(said):
             found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
         sized = _EVENT_FOR.search(said)  # "help designing a Diwali dinner menu for 200 guests"
         if sized and sized.group("n") not in stated.get(said, "") and not _SOMEONE_ELSES.search(said):
@@ -52,6 +52,10 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
     return found
 
 
+# A sentence that says a home was or will be left: "we sold our house in Leeds", "moved out of my flat in Hackney"
+_NOT_THEIRS_NOW = re.compile(
+    r"\b(?:sold|selling|sell|moved out|moving out|left|leaving|used to|lost|gave up|renting out|rented out)\b", re.I
+)
 _NOT_SIZED = frozenset({"test", "review", "game", "match", "class", "course", "lesson", "lessons"})
 # An event of the user's and its size, said in a request: "a Diwali dinner menu for 200 guests" (not a friend's)
 _EVENT_FOR = re.compile(
@@ -77,12 +81,29 @@ def joined_in_passing(text: str) -> list[Statement]:
 
 # Where the user's home, or a place of theirs, is, said in passing: on or in a named place ("I'll practise it at my
 # climbing gym in Lyon"); not a time ("my flat in May"), nor a place that was or may be theirs ("my old flat in Leeds")
-_CALENDAR = "|".join([*MONTHS, *WEEKDAYS, "christmas", "easter", "summer", "winter", "spring", "autumn"])
+_NOT_A_PLACE = "|".join(
+    [
+        *MONTHS,
+        *WEEKDAYS,
+        *word_list(
+            "christmas easter summer winter spring autumn ramadan lent advent diwali eid hanukkah black friday "
+            "english french spanish german italian portuguese dutch polish arabic instagram facebook etsy tiktok "
+            "youtube google amazon ebay twitter whatsapp zoom teams linkedin saturdays sundays mondays tuesdays "
+            "wednesdays thursdays fridays weekends"
+        ),
+    ]
+)
+# What may stand before the place's word, as the user's own kind of it ("my climbing gym", "our local", "my home
+# office"); not whose else it is ("my dads house"), nor one that is not theirs now ("my old flat", "my airbnb")
+_OF_A_KIND = (
+    "climbing local new little own home dental family small tiny coffee yoga boxing dance music art pottery bike "
+    "flower book tattoo nail hair beauty vet pet corner village"
+)
 _HOME_AT = re.compile(
-    r"\b(?:my|our)\s+(?P<home>(?:(?!(?:old|former|previous|last|first|dream|future|ideal)\b)[a-z]+\s+)?"
+    rf"\b(?:my|our)\s+(?P<home>(?:(?:{'|'.join(word_list(_OF_A_KIND))})\s+)?"
     r"(?:house|home|flat|apartment|gym|office|studio|shop|cafe|café|bakery|salon|clinic|practice|farm|allotment|"
     r"cottage|cabin|workshop|restaurant|garage|yard|church|mosque|synagogue|temple|local))\s+"
-    rf"(?P<where>(?:on|in)\s+(?!(?:{_CALENDAR})\b)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){{0,3}}"
+    rf"(?P<where>(?:on|in)\s+(?!(?:{_NOT_A_PLACE})\b)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){{0,3}}"
     r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
     re.I,
 )

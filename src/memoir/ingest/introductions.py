@@ -67,9 +67,9 @@ _MAX_PARTS = 8
 # Sounds and words that open a message before a comma, and are nobody's name
 _INTERJECTIONS = frozenset(
     word_list(
-        "ooh oooh oh ohh ah aah ahh hmm hm hmmm wow yay ugh oops whoa eek phew aw aww yikes ha hah haha right well "
-        "yes yeah yep no nope sure cool great lovely brilliant perfect thanks cheers gosh golly blimey crikey damn "
-        "dang shoot aha ahem alas bravo hurray hooray huh meh nah oi ouch sorted smashing splendid super fab gorgeous"
+        "ooh oooh oh ohh ah aah ahh hmm hm hmmm wow woah yay ugh oops whoa eek phew aw aww yikes ha hah haha right "
+        "well yes yeah yep no nope sure cool great lovely brilliant perfect thanks cheers gosh golly blimey crikey "
+        "damn aha ahem alas bravo hurray hooray huh meh nah oi ouch sorted smashing splendid gorgeous"
     )
 )
 # A part that says something of someone else: "Funmi is a social worker with the county council"
@@ -126,13 +126,15 @@ def introduction(clause: str, context: Context) -> list[str] | None:
         if who and who[-1].startswith("The user is a"):
             return [*who, *([f"The user lives in {place}"] if place and _PLACE.fullmatch(place) else [])]
     leading = _LEADING_NAME.match(clause)
+    if leading and leading.group("name").lower() in _INTERJECTIONS:
+        return introduction(leading.group("rest"), context)  # "Cheers, Nadia here, 33": a sound, then the sign-on
     if leading and (
         _plain_job(leading.group("name"))
-        or leading.group("name").lower() in NATIONALITIES | _STATES | _INTERJECTIONS
-        or _OWN_VERB.match(leading.group("rest"))
+        or leading.group("name").lower() in NATIONALITIES | _STATES
+        or (_OWN_VERB.match(leading.group("rest")) and "," not in leading.group("rest"))
     ):
-        leading = None  # "Electrician, not mechanic.", "Irish, living in Boston": who the user is, no name;
-        # "Ooh, the one-frame idea is clever": a sound, and a clause of its own
+        leading = None  # "Electrician, not mechanic.", "Irish, living in Boston": who the user is, no name; "Raj,
+        # the one-frame idea is clever": a clause of its own (not "Tom, that's me, 45, electrician")
     if leading and context.opening and _described(leading.group("rest")):
         context.introduced = True
         return [f"The user's name is {leading.group('name')}", *_described(leading.group("rest"))]
@@ -223,9 +225,10 @@ def _plain_job(part: str) -> bool:
 
 def _described(text: str, years_alone: bool = False) -> list[str]:
     """What an introduction goes on to say, each comma-separated part a fact: an age, a job, where from.
-    (`years_alone`: after "I am Seun,", "41 years" is an age; after a word alone, "Labrador, 3 years" is not.)"""
+    (`years_alone`: "41 years" first after "I am Seun," is an age; after a word alone, "Labrador, 3 years", or after a
+    job, "I'm Marek, welder, 15 years", it is not.)"""
     facts: list[str] = []
-    for part in re.split(r",\s*|\s+and\s+(?=a |an |\d)", text):
+    for index, part in enumerate(re.split(r",\s*|\s+and\s+(?=a |an |\d)", text)):
         part = re.sub(r"[^\w\s'’:.,-]", "", part).strip(" .")  # emoji and the like
         if not part:
             continue
@@ -241,7 +244,7 @@ def _described(text: str, years_alone: bool = False) -> list[str]:
             else:
                 facts.append(f"The user lives in {part}")  # "backend dev at Infosys, Bangalore": where they work
         elif re.fullmatch(r"\d{1,3}(?:\s+years?\s+old)?", part) or (
-            years_alone and re.fullmatch(r"\d{1,3}\s+(?:years?|yrs?)", part)  # "I am Seun, 41 years, …"
+            years_alone and index == 0 and re.fullmatch(r"\d{1,3}\s+(?:years?|yrs?)", part)  # "I am Seun, 41 years"
         ):
             facts.append(f"The user is {part.split()[0]} years old")
         elif _MARITAL.fullmatch(part):  # "Divorced, two kids."

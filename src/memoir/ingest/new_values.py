@@ -82,8 +82,8 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue  # "so we're 7 now" is no age: "67 years old" stays
             if value.kind == "number" and _counts_many(reading.text, value.end) and _an_age(known) and not measured:
                 continue  # "now it is sixteen children" counts the guests, not Oliver's years ("three kids": kids)
-            if _PAST_STATE.match(known.text) and not _SAID_OF_THE_PAST.search(reading.text):
-                continue  # "I will accept £48k now" is no new "The user was on £49k": what was, stays
+            if _HEDGED.search(reading.text):
+                continue  # "I will accept £48k now if the role is good": a value the user would take, not one they have
             if still_before(known.text, value.text):
                 continue  # "(she's 9!!)" of "Poppy is turning 10 next month"
             if not _same_topic(value, reading, known):
@@ -164,8 +164,7 @@ def _unit(text: str, end: int) -> str:
     return unit.group(1) if unit else ""
 
 
-_PAST_STATE = re.compile(r"^the user(?:['’]s [\w-]+(?: [\w-]+)?)? (?:was|were|used to|had been)\b", re.I)
-_SAID_OF_THE_PAST = re.compile(r"\b(?:was|were|used to|had been|had)\b", re.I)
+_HEDGED = re.compile(r"\b(?:if|would|willing to|will accept|happy to accept|minimum|at least|looking for)\b", re.I)
 
 
 def _same_measure(value: Value, text: str, known: Known) -> bool:

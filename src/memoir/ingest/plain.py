@@ -246,6 +246,8 @@ def _reported(text: str) -> str:
     """ "Physio says my knee can't handle marathons": what was said of the user (a hearsay of their own); said
     after something else, a clause of its own ("…; my sugar levels are borderline")."""
     match = _REPORTED.match(text)
+    if match and re.match(r"i\s", text, re.I):
+        return text  # "I said I live in Leeds but …": what the user said before, not what they say now
     if (
         match
         and _OPINION.search(match.group(0)[: match.start("said")])
@@ -368,6 +370,8 @@ def plain_clause(clause: str) -> str:
         clause = "my " + clause[0].lower() + clause[1:]
     fronted = _FRONTED.match(clause)
     if fronted:
-        adverb = fronted.group("adv")
-        clause = f"{fronted.group('rest')} {adverb[0].lower()}{adverb[1:]}"
+        adverb, rest = fronted.group("adv"), fronted.group("rest")
+        # "When I was a student I lived in Leeds, now I live in York": when goes with its own clause
+        head, comma, tail = rest.partition(",") if adverb.lower().startswith("when") else (rest, "", "")
+        clause = f"{head} {adverb[0].lower()}{adverb[1:]}{comma}{tail}"
     return clause.strip()

@@ -297,7 +297,8 @@ _NAMED_BEFORE = re.compile(
 
 # A name of a thing, in its words up to the clause's end: "Zielony Garden Services", "Little Banyan Public School"
 _A_TITLE = re.compile(
-    r"\s+(?P<name>(?-i:[A-Z])[\w'’&-]*(?:\s+(?:of\s+|&\s+)?(?-i:[A-Z])[\w'’&-]*){0,6})(?=\s*(?:[,(;.!]|$))"
+    r"\s+(?P<name>(?-i:[A-Z])[\w'’&-]*(?:\s+(?:of\s+|&\s+)?(?-i:[A-Z])[\w'’&-]*){0,6})"
+    r"(?=\s*(?:[,(;.!]|$|(?:now|then|instead)\b))"
 )
 _A_NAME = re.compile(
     r"^(?P<x>school|company|business|shop|band|team|dog|cat|boat|club|studio|cafe|café|bakery) name$", re.I
@@ -308,6 +309,10 @@ def _called(rest: str, context: Context) -> list[str] | None:
     """ "the name is X": what the sentence named before it is called X, or nothing (no name of the user's)."""
     things = list(_NAMED_BEFORE.finditer(context.said))
     name = _A_TITLE.match(rest)
+    yours = re.match(rf"\s+(?P<name>{NAME})", rest)
+    by_the_way = yours and re.search(rf"{re.escape(yours.group('name'))},?\s+(?:btw|by the way)\b", context.said, re.I)
+    if yours and (not things or by_the_way):  # "hi there, the name is Dave, 52, retired plumber"
+        return introduction(f"my name is{rest}", context)
     if not things or name is None:
         return None
     thing = things[-1]  # the one named last

@@ -132,6 +132,7 @@ _THING_BEFORE = re.compile(
 )
 
 
+_AT_HOME = re.compile(r"\b(?:at|to|from|round|over)\s+$", re.I)
 # A name's "'s" with nothing after it that is theirs: a disease, a shop ("has Alzheimer's, he …", "at Sainsbury's")
 _NAMED_THING = re.compile(r"['’]s(?=\s*(?:$|[,.;:!?)]|(?:and|or|but|so|which|since|too)\b))", re.I)
 
@@ -160,7 +161,8 @@ def mentioned(clause: str, context: Context) -> None:
             _THING_BEFORE.search(clause[max(0, v.start - 40) : v.start]) is None
             or clause[v.end : v.end + 2] in ("'s", "’s")
         )
-        and not _NAMED_THING.match(clause, v.end)  # "has Alzheimer's and …", "at McDonald's": no one
+        # "has Alzheimer's and …": no one ("we stayed at Priya's, she has a puppy" is Priya's)
+        and not (_NAMED_THING.match(clause, v.end) and not _AT_HOME.search(clause[max(0, v.start - 12) : v.start]))
         # "Mr. Qureshi (Zoya's father) has taken over. He …": an aside names whom "he" is not
         and clause.count("(", 0, v.start) <= clause.count(")", 0, v.start)
     ]

@@ -128,6 +128,13 @@ _ONE_OF_MANY = {
     "grandkids": "grandchild",
     "grandsons": "grandson",
     "granddaughters": "granddaughter",
+    "sisters": "sister",
+    "brothers": "brother",
+    "nieces": "niece",
+    "nephews": "nephew",
+    "stepsons": "stepson",
+    "stepdaughters": "stepdaughter",
+    "cousins": "cousin",
 }
 # A name with its age in brackets: "our children Emil (7) and Greta (4)", "my son Sota (14, he plays violin)"
 _AGED_IN_BRACKETS = re.compile(
@@ -137,9 +144,13 @@ _AGED_IN_BRACKETS = re.compile(
 _WHOSE_CHILDREN = re.compile(
     r"\b(?:my|our)\s+(?:(?:two|three|four|five|\d|little|lovely|wonderful)\s+)*"
     r"(?P<rel>sons?|daughters?|kids?|children|child|boys?|girls?|grandsons?|granddaughters?|grandchildren|grandkids?|"
-    r"nieces?|nephews?|brothers?|sisters?|stepsons?|stepdaughters?|twins)\b(?![^.;]*\b(?:my|our|his|her|their)\s)",
+    r"nieces?|nephews?|brothers?|sisters?|stepsons?|stepdaughters?|cousins?|twins)\b(?!['’])",
     re.I,
 )
+
+
+# What may stand between a relation and a name of the list it names: other names with their ages, "and", commas
+_LISTED = re.compile(r"(?:\s|,|:|\band\b|(?-i:[A-Z])[a-zà-ÿ'’-]+\s*\(\d{1,2}[^)]*\))*")
 
 
 def aged_in_brackets(clause: str) -> list[str]:
@@ -148,8 +159,8 @@ def aged_in_brackets(clause: str) -> list[str]:
     found = []
     for m in itertools.islice(_AGED_IN_BRACKETS.finditer(clause), MAX_WHO):
         whose = _WHOSE_CHILDREN.search(clause[: m.start()])
-        if whose is None:
-            continue  # "Tom (34) from accounts": someone, of no one the user names
+        if whose is None or not _LISTED.fullmatch(clause[whose.end() : m.start()]):
+            continue  # "Tom (34) from accounts", "my kids go to school with Tom (8)": of no one the user names
         rel = whose.group("rel").lower()
         rel = _ONE_OF_MANY.get(rel, "child" if rel == "twins" else rel)
         found.append(f"The user's {rel} {m.group('name')} is {m.group('n')}")

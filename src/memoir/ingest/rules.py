@@ -311,13 +311,12 @@ def _with_ages(found: list[Statement], clause: str, context: Context) -> list[St
         return found
     ages_of = {s.text.split()[3] for s in aged}
     kept = [s for s in found if not ((who := _WHO_IS_NAMED.fullmatch(s.text)) and who.group(1) in ages_of)]
-    return [*(replace(s, text=_BRACKETED_AGE.sub("", s.text)) for s in kept), *aged]
+    aged_names = "|".join(re.escape(name) for name in ages_of)
+    bracketed = re.compile(rf"\b(?P<name>{aged_names})\s*\(\d{{1,2}}\)")  # their ages, now facts of their own
+    return [*(replace(s, text=bracketed.sub(r"\g<name>", s.text)) for s in kept), *aged]
 
 
 _WHO_IS_NAMED = re.compile(r"The user's [\w-]+ is ([\w'’-]+)")
-
-
-_BRACKETED_AGE = re.compile(r"\s*\(\d{1,2}\)")
 
 
 def _made(clause: str, context: Context) -> list[str]:
@@ -406,7 +405,8 @@ def _tidy(text: str, changing: bool) -> str:
     if changing:
         text = _NOT_THING.sub("", _FROM_VALUE.sub("", text))
     text = re.sub(r",?\s+(?:which|who)\s+.*$", "", text)
-    text = re.sub(r",?\s+(?:and|but)\s+(?:this|that)(?:\s+is|['’]s|\s+was)\s+.*$", "", text)  # "…29 and this is what …"
+    # "29 and this is what I do w my brain"
+    text = re.sub(r",?\s+(?:and|but)\s+this(?:\s+is|['’]s)\s+(?:what|how|why)\s+.*$", "", text)
     text = re.sub(r",\s+(?:what|which|how many|how much|any)\s+[a-z]+(?:\s+[a-z]+)?\??$", "", text)  # ", what parts"
     text = re.sub(r"\s+(?:after|before|with|for|about|at|on|in|into|from)\s+(?:it|them|that|this)$", "", text)
     text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl)\b", "", text, flags=re.I)

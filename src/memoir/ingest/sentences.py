@@ -180,7 +180,7 @@ _SPLIT = re.compile(
 )
 _HALF_SUBJECT = re.compile(
     r"^(?:(?:my|our)\s+[\w-]+(?:\s+(?!(?:is|was|are|were|has|had)\b)[\w-]+)?(?:\s+(?-i:[A-Z])[\w'-]+)?"
-    r"|(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)$",
+    r"|(?!I['’]m\b)(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)$",  # not "I'm Tom and I run a bike shop"
     re.I,
 )
 _TRAILING = re.compile(
@@ -355,11 +355,18 @@ _SURPRISE = re.compile(r"(?:\?\?|\?!|!\?)[?!]*$")
 _ASKS = re.compile(
     r"^(?:(?:so|and|but|ok|okay|also|wait|hmm|um|like)\W+)*(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|"
     r"were|do|does|did|can|could|should|would|will|shall|may|might|must|have|has|had|isn't|aren't|don't|doesn't|"
-    r"didn't|won't|can't|any|anyone|anybody|anything)\b|.*\b(?:you|u|ya|your)\b",
+    r"didn't|won't|can't|any|anyone|anybody|anything)\b|.*\b(?:you|u|ya|your)\b"
+    # or asked after a comma: "I'm quitting my job, but should I??"
+    r"|.*[,;]\s*(?:(?:but|so|and|or)\s+)?(?:what|why|how|when|where|who|should|can|could|would|will|do|does|did|is|"
+    r"are|am)\b",
     re.I,
 )
 # A short question after a statement of the user's own, in one sentence
-_ASKED_LAST = re.compile(r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your)\b)[^,]{1,40}\?+$", re.I)  # not of "you"
+# (not of "you", nor a doubt of the statement: "I'm quitting my job, but should I??", "…, but why??")
+_ASKED_LAST = re.compile(
+    r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your|should|why|how|what|when|where|really|right)\b)[^,]{1,40}\?+$",
+    re.I,
+)
 _SAID_FIRST = re.compile(r"^(?:i'm|i am|im|i have|i've|i work|i live|my\s+[\w-]+\s+is)\s+\w", re.I)
 
 
@@ -368,7 +375,13 @@ _BIRTHDAY = re.compile(r"\b(?:birthday|bday|b-day|turned)\b", re.I)
 _AGE_RUN_ON = re.compile(r"(?<=[a-z])\s+(?=(?:im|i'm|i’m)\s+\d{1,3}(?:\s+now)?\s*(?:[!.,]|$))", re.I)
 
 
-_AGE_SO_NOW = re.compile(r"(?:,\s*|\s+)(?:so\s+|and\s+)?now\s+(?P<n>\d{1,3})(?=\s*(?:[!.,]|$))", re.I)
+_AGE_SO_NOW = re.compile(r"(?:,\s*(?:so\s+|and\s+)?|\s+(?:so|and)\s+)now\s+(?P<n>\d{1,3})(?=\s*(?:[!.,]|$))", re.I)
+# Whose birthday it was: the user's ("I had birthday last week", "it was my bday"), not someone's they name
+_OWN_BIRTHDAY = re.compile(r"\b(?:i\s+(?:just\s+)?had\s+(?:my\s+)?(?:birthday|bday)|my\s+(?:birthday|bday))\b", re.I)
+_THEIR_BIRTHDAY = re.compile(
+    r"\b(?:his|her|their|[a-z]+['’]s|[a-z]+s['’])\s+(?:birthday|bday)\b|\b(?:he|she|they)(?:['’]s|\s+is|['’]re|\s+are)\s+now\b",
+    re.I,
+)
 
 
 def clauses(sentence: str) -> list[str]:
@@ -378,7 +391,9 @@ def clauses(sentence: str) -> list[str]:
     own before "and I" is the subject's first half, not a clause.
     """
     if _BIRTHDAY.search(sentence):  # "it was my birthday yesterday im 16 now": the age run on is a clause
-        sentence = _AGE_SO_NOW.sub(r"; I'm \g<n> now", _AGE_RUN_ON.sub("; ", sentence))  # "…, so now 47"
+        sentence = _AGE_RUN_ON.sub("; ", sentence)
+        if _OWN_BIRTHDAY.search(sentence) and not _THEIR_BIRTHDAY.search(sentence):  # "I had birthday, so now 47"
+            sentence = _AGE_SO_NOW.sub(r"; I'm \g<n> now", sentence)
     merged: list[str] = []
     start, joined_by = 0, ""
     for cut in [*(c for c in _SPLIT.finditer(sentence) if not _in_brackets(sentence, c.start())), None]:

@@ -37,6 +37,9 @@ def settle(statement: Statement, live: list[Known]) -> list[Decision]:
     said = normalise_content(statement.text)
     if any(k.normalised == said for k in live):
         return []
+    flipped = [k for k in live if k.id is not None and _said_the_other_way(statement.text, k.text)]
+    if flipped and statement.source != "llm":  # "I am VAT registered now" of "The user is not VAT registered"
+        return replace_known(flipped[0], statement.text, None, statement.important, statement.source, live)
     said_topics = topics(statement.text)
     for known in live:
         mine = as_named(said_topics, known.text)
@@ -111,6 +114,21 @@ def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> boo
                     or with_listed_age(known.text, text) is not None
                 )
     return len(known.stems) >= 2 and known.stems < new.stems and same_subject(text, known.text)
+
+
+def _said_the_other_way(text: str, known: str) -> bool:
+    """ "I registered for VAT last month" of "The user is not VAT registered", "I have a car now" of "… doesn't have a
+    car either": the same words (up to the first comma), one with "not" and one without."""
+    if _NEGATED.search(text) is _NEGATED.search(known) is None or (_NEGATED.search(text) and _NEGATED.search(known)):
+        return False
+    said, was = (stems(t.split(",")[0]) - _NEGATION_WORDS for t in (text, known))
+    return bool(was) and said == was and same_subject(text, known)
+
+
+_NEGATED = re.compile(r"\b(?:not|never|no longer)\b|n['’]t\b", re.I)
+_NEGATION_WORDS = frozenset(
+    {"doesn't", "don't", "isn't", "aren't", "wasn't", "didn't", "never", "either", "anymore", "too", "also", "again"}
+)
 
 
 def _new_surname(text: str, known: str) -> bool:

@@ -73,7 +73,9 @@ _PRESENT_START = re.compile(
 
 # What the user has not, said without "I": "dont have a car either", "don't own a TV"
 _DONT_HAVE = re.compile(
-    r"^(?:don't|dont|do not|don’t)\s+(?:have|own|drive|smoke|drink|eat)\s+(?:a|an|any|the)?\s*\S", re.I
+    r"^(?:don't|dont|do not|don’t)\s+(?:have|own)\s+(?:a|an)\s+(?!(?:clue|chance|minute|second|moment|idea|choice|"
+    r"problem|lot|life)\b)\S",
+    re.I,
 )
 # A choice made, as English says it: "polytunnel it is", "Halifax it is then"
 # An event of the user's, said as there being one: "there is student recital on 6 July", "there's a gig on Friday"
@@ -86,15 +88,21 @@ _DETERMINED = re.compile(r"(?:a|an|the|my|our)\s", re.I)
 # "going with Kupp Runneth Over", "prob going with the XLT": a choice, of a thing named (not "going with my mum")
 _GOING_WITH = re.compile(
     r"^(?:(?:so|prob|probably|i think|think)\s+)?going\s+with\s+"
-    r"(?P<x>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){0,4}|the\s+[\w'’-]+(?:\s+[\w'’-]+)?)"
+    # two or more capitalised words, or "the" and a thing (not "Dave", a person; not "the kids", "the flow")
+    r"(?P<x>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){1,4}|the\s+(?!(?:kids|flow|family|boys|girls|team|group|"
+    r"lads|others|rest|guys)\b)[\w'’-]+(?:\s+[\w'’-]+)?)"
     r"(?:\s+(?:now|then|instead))?[.!]?$",
     re.I,
 )
 _IT_IS_CHOSEN = re.compile(
-    r"^(?P<x>(?:(?:a|an|the)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?)\s+it\s+is(?:\s+then)?(?:,\s+[^,]{1,40})?$", re.I
+    r"^(?P<x>(?:(?:a|an|the)\s+)?[\w'’-]+(?:\s+[\w'’-]+)?)\s+it\s+is(?:\s+then)?(?:,\s+(?!but\b)[^,]{1,40})?$", re.I
 )
+# Words "… it is" says of how things are, not of a choice: "so be it", "funny how it is", "crazy it is"
 _NOT_CHOSEN = frozenset(
-    word_list("that this so here there what which how yes no ok okay well as such whatever whoever wherever if but")
+    word_list(
+        "that this so here there what which how yes no ok okay well as such whatever whoever wherever if but crazy "
+        "funny weird strange true sad mad hard easy odd great fine life way"
+    )
 )
 
 _DOING_NOW = re.compile(
@@ -255,7 +263,7 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
         article = "" if _DETERMINED.match(there.group("what")) else "a "
         return [f"The user has {article}{there.group('what')}{there.group('rest')}"]
     chosen = _IT_IS_CHOSEN.match(clause) or _GOING_WITH.match(clause)
-    if chosen and nobody_else and chosen.group("x").lower() not in _NOT_CHOSEN:  # "scrap that … polytunnel it is"
+    if chosen and nobody_else and not set(chosen.group("x").lower().split()) & _NOT_CHOSEN:  # "… polytunnel it is"
         return [f"The user is going with {chosen.group('x')}"]
     if _STATE_IN.match(clause) and nobody_else:  # "licensed in ohio for k-12 english": what the user is
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)

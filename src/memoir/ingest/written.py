@@ -51,9 +51,6 @@ _INFORMAL = {
     # words of work typed short: "mgr is sanne", "12 ppl"
     "mgr": "manager",
     "ppl": "people",
-    # who someone is, typed short: "kenzie (gf) says", "my bf tom"
-    "gf": "girlfriend",
-    "bf": "boyfriend",
 }
 # Verbs typed without their final "g" ("startin monday w Lone Star", "thinkin bout goin dedicated"): a list, as
 # "cousin", "Berlin" and "within" end so too
@@ -208,48 +205,90 @@ _WE_EACH = re.compile(
 
 
 # An aside in brackets that is a sentence of its own: "(32 years in primary - I'm finally allowed some free time!)"
-# or opens with the user's own subject: "(I know the owner)"; an age first stays where it was said: "my son Sota (14,
-# he plays violin - much better than me)". Not one of someone just named: "Alfie (he's 9!)" is read where it is said.
+# or opens with the user's own subject: "(I know the owner)"
 _OWN_SENTENCE_ASIDE = re.compile(
-    r"\s*\((?:(?P<age>\d{1,2}\s*,\s*)(?P<aged>[^()]{1,300})|(?!\s*(?:he|she|they|it)\b)"
-    r"(?P<inside>[^()]{0,300}?(?:[!?]|\s[-–—]\s)[^()]{0,300}|(?:i|i'm|i’m|im|we|we're)\s+\w[^()]{0,300}))\)",
+    r"\s*\((?P<inside>(?!\s*(?:he|she|they|it)\b)(?:[^()]{0,300}?(?:[!?]|\s[-–—]\s)[^()]{0,300}|"
+    r"(?:i|i'm|i’m|im|we|we're)\s+\w[^()]{0,300}))\)",
     re.I,
 )
-_SENTENCE_END = re.compile(r"[.!?…]+(?=\s|$)")
+# After a name, an age first, then what is said of them: "my son Sota (14, he plays violin - much better than me)"
+_AGED_ASIDE = re.compile(r"\s*\((?P<age>\d{1,2})\s*,\s*(?P<rest>[^()]{1,300})\)")
+# Of someone just named, a sentence of its own: "My mum (she's 70 next week!) still works", "my husband (he's a chef
+# - long hours!) works in Soho": said after, of them
+_THEIR_ASIDE = re.compile(
+    r"(?P<who>(?:\b(?:my|our)\s+[\w-]+|(?<![\w'’-])(?-i:[A-Z])[a-z]+))\s*"
+    r"\((?P<pronoun>he|she)(?P<verb>['’]s|\s+is|\s+was|\s+has)\s+(?P<rest>[^()]{0,300}?(?:[!?]|\s[-–—]\s)[^()]{0,300})\)",
+    re.I,
+)
+_SENTENCE_END = re.compile(r"(?<!\b(?:st|dr|mr|ms|no|vs|mt|jr|sr))(?<!\bmrs)(?<!\betc)[.!?…]+(?=\s|$)", re.I)
+_IS = ("is", "'s", "\u2019s")
+_THEY_FIRST = re.compile(r"(?:he|she|they|who)\b", re.I)
 _MAX_ASIDES = 8
 
 
 def lifted_asides(text: str) -> str:
     """`text` with each aside that is a sentence of its own said after the sentence that held it: "I'm Gwen,
     recently retired headteacher (32 years in primary - I'm finally free!) and I've taken up beekeeping." is an
-    introduction and an aside, not one sentence broken in two."""
+    introduction and an aside, not one sentence broken in two. An age first after a name stays where it was said
+    ("Sota (14, he plays violin …)"), what follows it said after only when it is of them ("he plays …")."""
     for _ in range(_MAX_ASIDES):
-        aside = _OWN_SENTENCE_ASIDE.search(text)
-        if aside is None:
+        own, aged, theirs = (p.search(text) for p in (_OWN_SENTENCE_ASIDE, _AGED_ASIDE, _THEIR_ASIDE))
+        if aged and not re.search(r"(?-i:[A-Z])[\w'’-]+$", text[: aged.start()]):
+            aged = None  # "two kids (8, 5)", "three times a week (5, 8 and 10 km)": no one's age
+        found = [m for m in (own, aged, theirs) if m is not None]
+        if not found:
             return text
-        inside = (aside.group("aged") or aside.group("inside")).strip()
-        inside = inside if inside[-1:] in ".!?…" else f"{inside}."
-        end = _SENTENCE_END.search(text, aside.end())
-        cut = end.end() if end else len(text)
-        age = f" ({aside.group('age').strip(' ,')})" if aside.group("age") else ""
-        head = text[: aside.start()] + age + text[aside.end() : cut]
-        text = f"{head}{'' if end else '.'} {inside}{text[cut:]}"
+        aside = min(found, key=lambda m: m.start())
+        if aside is aged:
+            rest = aside.group("rest").strip()
+            kept = f" ({aside.group('age')})"
+            text = _said_after(text, aside.start(), aside.end(), kept, rest if _THEY_FIRST.match(rest) else "")
+        elif aside is theirs:
+            verb = aside.group("verb").strip()
+            said = f"{aside.group('who')} {'is' if verb in _IS else verb} {aside.group('rest').strip()}"
+            text = _said_after(text, aside.start() + len(aside.group("who")), aside.end(), "", said)
+        else:
+            text = _said_after(text, aside.start(), aside.end(), "", aside.group("inside").strip())
     return text
 
 
-# Who someone is, said in brackets after their name: "Karthik (my husband) is travelling", "kenzie (gf) says"
+def _said_after(text: str, start: int, end: int, kept: str, said: str) -> str:
+    """`text` with `text[start:end]` replaced by `kept`, and `said` as a sentence after the sentence it was in."""
+    stop = _SENTENCE_END.search(text, end)
+    cut = stop.end() if stop else len(text)
+    head = text[:start] + kept + text[end:cut]
+    if not said:
+        return head + text[cut:]
+    said = said if said[-1:] in ".!?…" else f"{said}."
+    return f"{head}{'' if stop else '.'} {said}{text[cut:]}"
+
+
+_MANY = frozenset(
+    word_list(
+        "parents kids children grandparents in-laws grandkids grandchildren twins siblings sons daughters folks "
+        "family friends colleagues team staff"
+    )
+)
+_ONE_PERSON = PEOPLE - _MANY
+# Who someone is, said in brackets after their name, first in a clause: "Karthik (my husband) is travelling", "kenzie
+# (gf) says" (not "made pasta (gf)", gluten-free; not "family (my parents)", many)
 _KIN_IN_BRACKETS = re.compile(
-    r"(?<![\w'’.-])(?P<name>(?-i:[A-Z])[a-zà-ÿ'’-]+)\s+\((?:my\s+|our\s+)?"
-    rf"(?P<kin>{'|'.join(sorted(PEOPLE | {'gf', 'bf', 'hubby', 'missus'}, key=len, reverse=True))})\)",
+    r"(?:^|(?<=[.,;:!?]\s)|(?<=\band\s)|(?<=\bwith\s))(?P<name>(?-i:[A-Z])[a-zà-ÿ'’-]+)\s+\((?:my\s+|our\s+)?"
+    rf"(?P<kin>{'|'.join(sorted(_ONE_PERSON | {'gf', 'bf', 'hubby', 'missus'}, key=len, reverse=True))})\)",
     re.I,
 )
+# Who someone is, typed short, as whose: "my gf", "her bf" (not "gf" for gluten-free, nor "22% bf")
+_KIN_SHORT = re.compile(r"\b(?P<whose>my|our|his|her|their)\s+(?P<kin>(?-i:gf|bf))\b", re.I)
 _TITLE_BEFORE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|professor|sir|dame|aunt|uncle|auntie)\.?\s*$", re.I)
 
 
 def _kin_first(match: re.Match[str]) -> str:
     if _TITLE_BEFORE.search(match.string[: match.start()]) or match.group("name").lower() in PEOPLE:
         return match.group(0)  # "Dr. Okafor (my GP)": the title is theirs; "Grandma (my mum)" is no name
-    return f"my {match.group('kin')} {match.group('name')}"
+    return f"my {_SHORT_KIN.get(match.group('kin').lower(), match.group('kin'))} {match.group('name')}"
+
+
+_SHORT_KIN = {"gf": "girlfriend", "bf": "boyfriend"}
 
 
 # A name's "'s" that is "is" or "has": "Loretta's taking over as director", "Poppy's been veggie since last year",
@@ -257,14 +296,13 @@ def _kin_first(match: re.Match[str]) -> str:
 _NAME_IS = re.compile(
     r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-z]+)['’]s\s+(?=(?P<next>been|got|gone|taking|moving|doing|getting|"
     r"going(?!\s+(?:good|well|great|ok|okay|fine|badly|alright|strong|smoothly)\b)|"
-    r"coming|starting|leaving|joining|working|staying|playing|visiting|flying|travelling|traveling|studying|living|"
-    r"at|now|just|also|still|back|away|due|expecting|pregnant|engaged|married|retired|allergic|vegetarian|vegan|"
-    r"veggie)\b)"
+    r"coming|starting|leaving|joining|working|staying|playing|visiting|flying|travelling|traveling|studying|"
+    r"at|away|due|expecting|pregnant|engaged|married|retired|allergic|vegetarian|vegan|veggie)\b)"
 )
 _NOT_A_NAME_IS = frozenset(
     word_list("it that what there here he she let who where how when this everything nothing everyone mine one today")
 )
-_OWNER_BEFORE = re.compile(r"\b(?:at|to|from|round|over|has|have|had|with|by|of|for|near|in|on)\s+$", re.I)
+_OWNER_BEFORE = re.compile(r"\b(?:at|to|from|round|over|has|have|had|got|with|by|of|for|near|in|on|like)\s+$", re.I)
 
 
 def _name_is(match: re.Match[str]) -> str:
@@ -278,6 +316,7 @@ def written_out(text: str) -> str:
     """`text` with informal spellings written out, chatty asides in brackets left out and asides that are
     sentences said after their sentence."""
     text = _RENAMED.sub(r"\g<who> is \g<new> now, not \g<old>", _STRETCHED.sub(_unstretched, text))
+    text = _KIN_SHORT.sub(lambda m: f"{m.group('whose')} {_SHORT_KIN[m.group('kin').lower()]}", text)
     text = _ASIDE.sub("", lifted_asides(_KIN_IN_BRACKETS.sub(_kin_first, _NAME_IS.sub(_name_is, text))))
     text = _WERE_NOW.sub("we're", _BARE_WHEN.sub(_with_s, text))
     text = _TERSE_SUM.sub(_sum_said, _THEIRS_BESIDE.sub(_theirs, _WE_EACH.sub(r"\g<we> ", text)))
