@@ -91,8 +91,10 @@ _RULED_OUT = re.compile(
 # "switched to sova, jett is too hard for me": beside a switch, the thing switched from by its name alone (not one
 # whose "his" or "her" follows: "max is too big for his crate, we switched to a bed" is the dog's)
 _NAME_RULED_OUT = re.compile(
-    r"(?:^|[,;]\s*)(?P<x>(?!(?:it|this|that|he|she|they|we|you|i|everything|nothing|something|which|what|there|"
-    r"here|life|work|school|traffic|rent|money|time)\b)[\w-]{3,})(?:'s|’s|\s+is|\s+was)\s+too\s+\w+"
+    # (or why: "we moved to Foundry VTT, I bought the license because Roll20 was so slow")
+    r"(?:^|[,;]\s*|\b(?:because|since|cause|cuz|bc)\s+)(?P<x>(?!(?:it|this|that|he|she|they|we|you|i|everything|"
+    r"nothing|something|which|what|there|here|life|work|school|traffic|rent|money|time)\b)[\w-]{3,})"
+    r"(?:'s|’s|\s+is|\s+was)\s+(?:too|so|way too)\s+\w+"
     r"(?!.*\b(?:his|her|him|she|he)\b)",
     re.I,
 )
@@ -124,7 +126,7 @@ def _ruled_out(text: str, message: str) -> str | None:
 _LEFT_OUT = re.compile(r"\bscratch\s+[\w'-]+\s*,|,\s+they(?:'re|\s+are)\s+(?:fixing|repairing|replacing)\b", re.I)
 _SWAPPED = re.compile(r"\b(?:new one|another one|a replacement|swapped|exchanged|for a new)\b", re.I)
 _SCRATCHED_OR_RETURNED = re.compile(r"\b(?:scratch|returned|sent back|took back|taken back)\b", re.I)
-_SWITCHED_TO = re.compile(r"\bswitch(?:ed|ing)?\s+to\s+\w", re.I)
+_SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|ing)?|moved|moving|changed|changing)\s+(?:over\s+)?to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works
 SCHEDULE_CHANGED = re.compile(
     r"\b(?:chang\w*|swap\w*|switch\w*|mov\w*)\s+(?:my|our|the)\s+(?:working\s+)?(?:days|hours|schedule|rota|shifts)\b",

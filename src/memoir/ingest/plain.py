@@ -38,6 +38,10 @@ _FRONTED = re.compile(
     r"[^,]{0,30}?)),?\s+(?P<rest>(?:i|i'm|i've|i'd|i'll|we|we're|we've|my|our)\b.+)$",
     re.I,
 )
+# What the user parted with, said first: "The Touran I sold to my neighbour for 5.000 €"
+_OBJECT_FIRST = re.compile(
+    r"^(?P<x>(?:the|my|our)\s+(?:old\s+)?[\w-]+)\s+(?P<who>i|we)\s+(?P<verb>sold|gave away|scrapped|donated)\b", re.I
+)
 _REPORTED = re.compile(
     r"^(?:(?:my|the|our)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:(?:has|have|just)\s+)?(?:says|said|thinks|reckons|told me|"
     r"tells me|confirmed)(?:\s+that)?\s+(?P<said>.+)$",
@@ -68,6 +72,7 @@ def plain_sentence(text: str) -> str:
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
     text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", prescribed(continued(text)))  # "The new A1c came back: 7.2"
     text = _NEW_ONE.sub(_new_one, text)  # "we found our new CTO: Elena, ex-N26"
+    text = _OBJECT_FIRST.sub(r"\g<who> \g<verb> \g<x>", text)  # "The Touran I sold to my neighbour"
     text = spelled_out_sentence(text)  # "my own restaurant, it will be called Racines"
     return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))
 
