@@ -529,3 +529,52 @@ def test_near_misses_a_hostile_review_found_of_asides_ages_and_names(turns: list
 )
 def test_near_misses_a_hostile_review_found_of_changes_places_and_choices(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a tool switched to, the old one ruled out after "because … so slow"
+        (
+            [
+                "We play online by Discord and Roll20, every Friday night 20h.",
+                "Other news, we moved to Foundry VTT, I bought the license because Roll20 was so slow with my maps",
+            ],
+            [
+                "The user bought the license",
+                "The user moved to Foundry VTT",
+                "The user plays online by Discord and Foundry VTT, every Friday night 20h",
+            ],
+        ),
+        # what the user parted with, said first
+        (["I drive a VW Touran", "The Touran I sold to my neighbour for 5.000 €, he is happy."], []),
+        (["the car I sold was red"], []),
+        # someone named gives up their part (not "stepped back from the kerb", "pulled out of the race")
+        (
+            [
+                "Mrs. Fernandes from class 2 is co-organising with me, she is handling the sponsors.",
+                "One more thing, Mrs. Fernandes is unwell and stepped back, Mr. Qureshi has taken over the sponsors.",
+            ],
+            [],
+        ),
+        (
+            [
+                "director is Gary, been doing am-dram since the 80s",
+                "news: gary's pulled out, health stuff, he cant commit.",
+            ],
+            ["Gary can't commit"],
+        ),
+        (
+            ["my son Tom plays in the band", "the car pulled out in front of me and Tom stepped back from the kerb"],
+            ["The user's son Tom plays in the band"],
+        ),
+        (["my son Tom plays in the band", "Tom pulled out of the race"], ["The user's son Tom plays in the band"]),
+        # one of a list taken back, the rest kept
+        (
+            ["we are visiting Kyoto, Hiroshima and Osaka in May", "we cut Hiroshima, too much for dad's hip"],
+            ["The user is visiting Kyoto and Osaka in May"],
+        ),
+    ],
+)
+def test_what_a_switch_a_sale_or_a_step_back_takes_back(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

@@ -266,6 +266,7 @@ _BEFORE_A_VERB = re.compile(
     r"\s+(?:is|was|has|had|does|did|got|gets|says|said|shes|hes|just|still|turned|turns|loves|hates|wants|needs|"
     r"starts|started|went|goes|came|comes|keeps|kept|can|will|won't|wont|isn't|isnt|doesn't|doesnt|and|&)\b|['’]s\b"
 )
+_POSSESSIVE = re.compile(r"['’]s$")
 _OWNED = re.compile(r"\b(?:my|our|your|his|her|their)\s+$")  # not "the atlas deadline" of project Atlas
 _AFTER_A_TAKER = re.compile(
     r"\b(?:with|to|for|from|and|gave|took|told|called|met|saw|named|love|miss|walked|fed|hugged|texted|asked|"
@@ -274,7 +275,7 @@ _AFTER_A_TAKER = re.compile(
 
 
 def _known(match: re.Match[str], names: Collection[str]) -> bool:
-    word = match.group(0)
+    word = _POSSESSIVE.sub("", match.group(0))  # "gary's pulled out": Gary's
     if word not in names or word in _NOT_A_NAME or len(word) <= 2 or word.endswith("ing"):
         return False
     text = match.string
@@ -283,7 +284,8 @@ def _known(match: re.Match[str], names: Collection[str]) -> bool:
         return False  # "my target is to lose 5kg": a thing of the user's, whatever the facts name Target
     before_a_noun = re.match(r"\s+[a-z]+\s+(?:is|was|got|has|slipped|moved)\b", text[match.end() :]) is not None
     return (
-        _BEFORE_A_VERB.match(text, match.end()) is not None
+        word != match.group(0)  # a known name with its "'s"
+        or _BEFORE_A_VERB.match(text, match.end()) is not None
         or _AFTER_A_TAKER.search(before) is not None
         or (before_a_noun and re.search(r"\bthe\s+$", before) is not None)  # "the atlas deadline slipped"
     )

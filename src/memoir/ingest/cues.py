@@ -60,6 +60,10 @@ RETRACTION = re.compile(
     r"left (?:my|our|the|us|the user)?\s*(?:job|team|company|firm|band|hospital|school|clinic|practice|agency|"
     r"startup|lab|us|(?-i:[A-Z]))|"
     r"handed in (?:my|our|his|her|their) notice|resigned|"
+    # someone named gives up their part: "Mrs. Fernandes is unwell and stepped back", "Gary's pulled out" (not "pulled
+    # out of the drive", "stepped back from the edge")
+    r"(?-i:[A-Z])[a-z]+(?:\s+(?:is|was)\s+\w+\s+and|['’]s|\s+has)?\s+(?:stepped\s+(?:back|down|aside)|pulled\s+out)"
+    r"(?!\s+(?:of|from)\b)|"
     r"cancell?ed|called off|isn't happening|"
     # a plan that came to nothing, named: "the Lisbon flat fell through", "the Deloitte thing didn't work out" (not
     # "why it didn't work out", "my last relationship didn't work out", "keto didn't work out for my wife")

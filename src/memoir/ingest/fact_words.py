@@ -63,7 +63,8 @@ _TAKEN_BACK = stem_set(
     "finally eventually already just actually really officially withdrawn withdraw withdrew pulled "
     "kill killing killed scrap scrapping scrapped ditch ditching ditched shelve shelving shelved binned abandon "
     "abandoned abandoning scratch scratching scratched forget let us close closed closing paid pay paying back "
-    "cleared settled last day shift must back handed handing giving fell through return returned sent"
+    "cleared settled last day shift must back handed handing giving fell through return returned sent stepped step "
+    "stepping down aside pulled unwell ill sick mrs mr ms dr"
 )
 
 
