@@ -17,6 +17,7 @@ from memoir.ingest.alone import says_nothing_alone, someone_unnamed
 from memoir.ingest.lexicon import EVENTS, HEADCOUNT, HOLIDAYS, word_list
 from memoir.ingest.person import ADVERBS, IRREGULAR_PAST
 from memoir.ingest.referents import WHICH_ONE
+from memoir.ingest.talk import of_the_talk
 from memoir.ingest.values import values
 
 __all__ = ["ADDRESSED", "MAX_WORDS", "content_words", "is_fact"]
@@ -139,66 +140,6 @@ _FUTURE = re.compile(
     r"\s+(?:going to|gonna))\b",
     re.I,
 )
-# What the user did or will do about the conversation itself, done with once said: "I checked the contract again",
-# "i looked at bank", "I have new information", "I have reconsidered the location", "I shall report back on how it
-# goes", "but I find solution" (what was checked or reconsidered, the message says as a fact of its own)
-_OF_THE_TALK = re.compile(
-    # (all it says: "checked and it's 4 weeks, not 3" says what was found)
-    r"^(?:has\s+|have\s+|had\s+)?(?:just\s+|also\s+)?(?:(?:double-|re-?)?checked(?:\s+(?:the|my|our)\s+[\w-]+)?"
-    r"(?:\s+again)?$|(?:read|went\s+through|looked\s+through)\s+(?:the|my|our)\s+[\w-]+\s+again$"
-    r"|looked\s+(?:at|again)(?:\s+(?:the\s+|my\s+|our\s+)?(?:bank|contract|numbers|budget|email|letter|draft|list|menu|"
-    r"calendar|schedule|account|statement|receipt|it))?(?:\s+again)?$"
-    r"|(?:reconsidered|rethought|revised|re-?did|re-?read)(?:\s+(?:the|my|our)\s+(?:[\w-]+\s+)?"
-    r"(?:location|plans?|budget|numbers|figures|draft|letter|list|menu|idea|dates?|timeline|schedule|speech|email|"
-    r"cv|resume|maths?|math)(?:\s+(?:again|upwards?|downwards?))?$|$))"
-    r"|^(?:has|have|got)\s+(?:some\s+)?(?:new\s+information|news|an\s+update|updates|a\s+question|questions|"
-    r"another\s+question|one\s+more\s+question)$"
-    r"|^(?:shall|will|'ll)\s+(?:report\s+back(?:\s+on\s+how\s+it\s+(?:goes|went))?|let\s+(?:you|the\s+assistant)\s+know|"
-    r"keep\s+(?:you|the\s+assistant)\s+posted|get\s+back\s+to\s+(?:you|the\s+assistant))$"
-    r"|^(?:finds?|found)\s+(?:a\s+)?solution$|^(?:has|have)\s+(?:finally\s+)?decided$"
-    r"|^(?:spoke|talked|chatted)(?:\s+(?:last\s+\w+|before|earlier|yesterday|already|the other day))?$",
-    re.I,
-)
-# The user's moment, said of the user only ("My startup is drowning", "My chemo hasn't started yet" are facts):
-# "I'm drowning", "I literally haven't started", "I do apologise" (another's habit of it is theirs)
-_USERS_MOMENT = re.compile(
-    r"^(?:is|'s)\s+(?:so\s+|just\s+|totally\s+|completely\s+)?(?:drowning|swamped|overwhelmed|snowed under)$"
-    r"|^(?:has not|hasn't|have not|haven't)\s+(?:even\s+|literally\s+|really\s+|actually\s+)*(?:started|begun)"
-    r"(?:\s+(?:yet|lol|haha))?$"
-    r"|^(?:does\s+|do\s+|must\s+)?apologi[sz]es?(?:\s+for\s+\w+(?:\s+\w+)?)?$"
-    # "I'm not even sure what I'm asking", "not certain how to begin": a doubt of the moment
-    r"|^(?:is|'s)\s+(?:still\s+|just\s+)?not\s+(?:even\s+|really\s+|quite\s+|too\s+|so\s+|entirely\s+)*"
-    r"(?:sure|certain)\s+(?:what|how|where|whether|if|why|which)\b",
-    re.I,
-)
-_SAID_BEFORE = re.compile(
-    r"^(?:wrote|said|typed|put|told\s+(?:you|the\s+assistant))\s+(?:that\s+)?(?:they|they're|they’re|the\s+user)\b",
-    re.I,
-)
-_CORRECTED = re.compile(r"\b(?:but|actually|correction|wrong|mistake|meant|in fact)\b", re.I)
-_BARE_COUNT = re.compile(r"^the user (?:has|have|had|got)\s+\d+$", re.I)
-# How "it" or "this" feels: "it is not easy", "it's a lot", "this is crazy" (not "it's cheap", "it is 40 minutes")
-_HOW_IT_IS = re.compile(
-    r"^(?:it|this|that)\s*(?:is|'s|’s|was|has been)\s+(?:not\s+)?(?:so\s+|very\s+|really\s+|quite\s+|a bit\s+|too\s+|"
-    r"pretty\s+|super\s+|just\s+|honestly\s+)*"
-    r"(?:easy|hard|difficult|tough|crazy|insane|mad|a lot|too much|stressful|exhausting|tiring|frustrating|annoying|"
-    r"scary|sad|terrible|awful|horrible|brutal|rough|fun|nice|great|amazing|lovely|cool|weird|funny|wild|a nightmare|"
-    r"a mess|chaos|madness|hectic|overwhelming|heartbreaking)\b(?:\s+(?:o|oh|lol|haha|tbh|honestly|now|though))*$",
-    re.I,
-)
-# "I need one day off or I'll lose the plot": a figure of speech for a mood, wherever it is said
-_LOSING_IT = re.compile(r"\b(?:lose|losing)\s+(?:the plot|(?:my|their|the user's|his|her) (?:mind|marbles))\b", re.I)
-# "so I correct the capacity: 28 couverts maximum": that something is corrected, not what it is now
-_CORRECTS = re.compile(
-    r"^(?:corrects?|correcting|corrected|fix(?:es|ed)?|updat(?:es|ed|ing))\s+(?:the|their)\s+\w+$", re.I
-)
-_GOT_IT_WRONG = re.compile(
-    r"\b(?:(?:got|had|typed|wrote|said|put)\s+(?:[\w'’]+\s+){0,3}?|"
-    # "I calculate wrong", "i weighed wrong lol" (not "i counted calories wrong": what was counted is said)
-    r"(?:calculat(?:e|es|ed)|counted|weigh(?:s|ed)?|measured)\s+(?:it\s+|that\s+|them\s+)?)(?:wrong|incorrect)\b"
-    r"(?!\s+(?:with|about)\b)",
-    re.I,
-)
 _EVENT_COUNT = re.compile(
     rf"^the user's (?:\w+ )?(?:{'|'.join(sorted(EVENTS))}) will have\s+"
     r"(?:about |around |roughly |maybe |over |under |nearly |almost |at least |just )?\d[\d,]*\s+"
@@ -314,19 +255,11 @@ def is_fact(text: str, clause: str, sentence: str = "") -> bool:
         return False
     if _RELAYED.match(text):
         return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
-    if _SAID_BEFORE.match(_predicate(text)) and _CORRECTED.search(sentence or clause):
-        return False  # "I wrote I am 46 but I had birthday": what the user said before, which the sentence corrects
-    if _BARE_COUNT.match(text):
-        return False  # "The kids (I have 3 - all under 6!)": a number of nothing
-    if _HOW_IT_IS.match(clause):
-        return False  # "It is not easy o, but God is in control": how things feel, of whatever "it" was
     predicate = _predicate(text)
     if _CHITCHAT.match(predicate) or _IDLE.match(predicate) or _IDLE.match(_MOODS_AFTER.sub("", predicate)):
         return False
-    if _OF_THE_TALK.match(predicate) or (text.lower().startswith("the user ") and _USERS_MOMENT.match(predicate)):
+    if of_the_talk(text, predicate, clause, sentence):
         return False
-    if _LOSING_IT.search(predicate) or _GOT_IT_WRONG.search(predicate) or _CORRECTS.match(predicate):
-        return False  # "realised I got Isla's age wrong": the correction is the fact, not that it was wrong
     if _NOWHERE.match(predicate) and (text.lower().startswith("the user ") or "changed" in predicate):
         return False
     if _DANGLING.search(text) and not _CLEFT.search(text):

@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 
 from memoir.index.keyword import terms
-from memoir.ingest.events_named import HOSTED, headcount
+from memoir.ingest.events_named import headcount
 from memoir.ingest.introductions import NAME, introduction, self_description
-from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import CHANGEABLE, PEOPLE, PETS
+from memoir.ingest.noun_phrases import OF_AN_EVENT, TERSE_OWN, noun_phrase
 from memoir.ingest.person import others, third_person
 from memoir.ingest.pronouns import named_it, pronoun
 from memoir.ingest.referents import MANY, NOT_NAMES, WHICH_ONE, Context, name_thing
@@ -45,48 +46,6 @@ _NAMED = re.compile(
 )
 _DIED = re.compile(r"(?:died|passed away)\b", re.I)
 _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "ic", "ly", "ing", "ed", "less")
-_NOUN_PHRASE = re.compile(
-    r"^(?:(?P<det>the|this|that|our|my)\s+)?(?P<what>(?!(?:his|her|their|its|your)\b)[A-Za-z][\w-]*(?:\s+(?!(?:is|are|was|were|will|has|had|have|been)\b)[a-z][\w-]*){0,2})\s+"
-    r"(?P<verb>is|are|was|will be|will have|launches|starts|begins|opens|closes|ends|expires|happens|takes place|runs|"
-    # the event moved, not something moved by it ("the rain delayed our flight")
-    r"meets|(?:got|was|has been|had been|been)\s+(?:moved|pushed|postponed|rescheduled|delayed|bumped|brought)"
-    r"|moved|slipped|(?:came|went|has come|has gone) (?:down|up)(?= (?:to|from)\b))\b(?P<rest>.*)$",
-    re.I,
-)
-_AN_ADVERB = re.compile(
-    r"^(?-i:[A-Z])[\w'’-]+\s(?:actually|just|also|finally|still|now|recently|really|already|then|probably|basically|"
-    r"literally|even)$",
-    re.I,
-)
-_WHERE = re.compile(r"^(?:is|are)\s+(?:on|in|under|behind|at|next to|inside|above|below|by|beside|with)\b", re.I)
-_COMMON_SUBJECTS = {
-    "weather",
-    "mine",  # "mine is 340": of what was said before, not a thing called "mine"
-    "ours",
-    "yours",
-    "it",
-    "life",
-    "work",
-    "everything",
-    "nothing",
-    "food",
-    "world",
-    "news",
-    "traffic",
-    "rest",
-    # "the thing is, I'm …", "the problem is …": a way of saying, not something of the user's
-    "thing",
-    "point",
-    "problem",
-    "issue",
-    "truth",
-    "catch",
-    # "There are three potholes now", "Here is the draft": where, not a thing of the user's
-    "there",
-    "here",
-    "this",
-    "that",
-}
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
 )
@@ -266,7 +225,7 @@ def named(clause: str, context: Context) -> list[str] | None:
     if not match:
         return None
     name = match.group("name")
-    if name.lower() in NOT_NAMES or name.split()[0].lower() in NOT_NAMES or name.lower() in _TERSE_OWN | _OF_AN_EVENT:
+    if name.lower() in NOT_NAMES or name.split()[0].lower() in NOT_NAMES or name.lower() in TERSE_OWN | OF_AN_EVENT:
         return None  # "Rent is ₹21,000 here", "Budget is around £18,000": the user's (`noun_phrase`)
     if name.split()[0].lower() not in context.known and name.lower().endswith(_ADJECTIVE_ENDINGS):
         return None  # "Warmer is better for my knee": a word capitalized as the sentence's first
@@ -283,56 +242,6 @@ def named(clause: str, context: Context) -> list[str] | None:
     if context.thing:  # "Elena is planning it": the thing named before
         rest = re.sub(r"\bit$", context.thing, rest)
     return [f"{name} {rest}"]
-
-
-# What "the name is" names, said before it: a thing of the user's, not the user ("I have small landscaping company in
-# Wokingham, the name is Zielony Garden Services")
-_NAMED_BEFORE = re.compile(
-    r"\b(?:my|our|a|an|small|own|little|new)\s+(?:[\w-]+\s+){0,2}?(?P<thing>company|business|shop|store|studio|band|"
-    r"team|cafe|café|restaurant|bakery|salon|startup|brand|channel|podcast|blog|app|project|charity|club|boat|farm|"
-    r"dog|cat|puppy|kitten|horse|van|car|book|novel|show|play)\b",
-    re.I,
-)
-
-
-# A name of a thing, in its words up to the clause's end: "Zielony Garden Services", "Little Banyan Public School"
-_A_TITLE = re.compile(
-    r"\s+(?P<name>(?-i:[A-Z])[\w'’&-]*(?:\s+(?:of\s+|&\s+)?(?-i:[A-Z])[\w'’&-]*){0,6})"
-    r"(?=\s*(?:[,(;.!]|$|(?:now|then|instead)\b))"
-)
-_A_NAME = re.compile(
-    r"^(?P<x>school|company|business|shop|band|team|dog|cat|boat|club|studio|cafe|café|bakery) name$", re.I
-)
-
-
-def _called(rest: str, context: Context) -> list[str] | None:
-    """ "the name is X": what the sentence named before it is called X, or nothing (no name of the user's)."""
-    things = list(_NAMED_BEFORE.finditer(context.said))
-    name = _A_TITLE.match(rest)
-    yours = re.match(rf"\s+(?P<name>{NAME})", rest)
-    by_the_way = yours and re.search(rf"{re.escape(yours.group('name'))},?\s+(?:btw|by the way)\b", context.said, re.I)
-    if yours and (not things or by_the_way):  # "hi there, the name is Dave, 52, retired plumber"
-        return introduction(f"my name is{rest}", context)
-    if not things or name is None:
-        return None
-    thing = things[-1]  # the one named last
-    return [f"The user's {thing.group('thing').lower()} is called {name.group('name')}"]
-
-
-# What the user speaks of as their own without "my" once they spoke of themselves: "I'm CTO at X. Eng team is 12."
-_TERSE_OWN = frozenset(
-    word_list("team budget office company startup business shop restaurant salary rent deadline launch funding stack")
-)
-
-_ELSEWHERE = re.compile(r"\b(?:there|for (?:the|a|my|our) (?:spare|other|second)\b)", re.I)
-
-# What an event has: "the date is …" said of the event named last
-_OF_AN_EVENT = frozenset(
-    word_list("date venue time location place theme budget dress code colours colors guest list start end")
-)
-
-
-_OF_AN_EVENT_KNOWN = frozenset(word_list("date venue theme dress code colours colors guest list"))
 
 
 # A relation typed without "my", as a clause's subject: "wife works in pharmacy", "Daughter starts school in June"
@@ -356,53 +265,6 @@ def kin(clause: str, context: Context) -> list[str] | None:
 
 
 _MANY_OF_THEM = MANY | {"people", "friends"}
-
-
-def noun_phrase(clause: str, context: Context) -> list[str] | None:
-    """ "the wedding is in Malaga on 14 June", "Deck pour deadline is 30 April", "Standup is at 9:30": the user's,
-    when it holds a date, a time, a place, a number or a name."""
-    match = _NOUN_PHRASE.match(clause)
-    if not match or match.group("what").lower() in _COMMON_SUBJECTS or _AN_ADVERB.search(match.group("what")):
-        return None  # "Craig actually moved to Phoenix": a name, and how it is said; no thing of the user's
-    what, det = match.group("what"), (match.group("det") or "").lower()
-    if what.lower() == "name" and det in ("the", "") and match.group("verb").lower() == "is":
-        return _called(match.group("rest"), context)  # "I have small landscaping company, the name is Zielony …"
-    if (whose := _A_NAME.match(what)) and match.group("verb").lower() == "is" and det in ("the", ""):
-        called = _A_TITLE.match(match.group("rest"))  # "School name is Little Banyan Public School"
-        return [f"The user's {whose.group('x').lower()} is called {called.group('name')}"] if called else None
-    # the user's own (`user`) or a name (`named`); not a word of theirs a known fact holds ("Rent is ₹21,000 here")
-    named = what[0].isupper() and what.split()[0].lower() in context.known and what.lower() not in _TERSE_OWN
-    if det in ("my", "our") or (not det and named):
-        return None
-    # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has
-    of_event = bool(context.event) and what.lower() in (_OF_AN_EVENT_KNOWN if context.event_known else _OF_AN_EVENT)
-    of_event = of_event and (context.event in HOSTED or what.lower() not in _TERSE_OWN)  # not the holidays' budget
-    if not det and not (
-        context.first_person
-        or context.important
-        or context.changing
-        or of_event
-        or what.split()[-1] in EVENTS
-        # "I'm CTO at X. Eng team is 12."; not "My parents moved to Spain. Rent is €600 there."
-        or (context.spoke_of_self and what.split()[-1].lower() in _TERSE_OWN and not _ELSEWHERE.search(clause))
-    ):
-        return None
-    rest = f"{match.group('verb')}{match.group('rest')}"
-    # "remember that the lighthouse keeper is Ada", "…the wifi password is on the fridge": as said, with a value
-    # or where a thing is; not "remember that the earth is round"
-    valued = bool(values(rest))
-    said = valued or _WHERE.match(rest) is not None
-    as_said = context.important and det == "the" and what.split()[-1].lower() not in EVENTS and said
-    if not valued and not as_said and not of_event:  # "the theme is dinosaurs" of the party
-        return []
-    if not det and not what[:2].isupper():  # "A1C" stays
-        what = what[0].lower() + what[1:]  # capitalized as the sentence's first word, not as a name
-    if of_event:  # "our wedding card …" then "The date is 12th December"
-        what = f"{context.event} {what.lower()}"
-    if as_said:
-        return [f"The {what} {others(rest)}"]
-    context.thing = f"the user's {what}"
-    return [f"The user's {what} {others(rest)}"]
 
 
 READERS = (

@@ -47,6 +47,7 @@ from memoir.ingest.relations import (
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
+from memoir.ingest.tidy import tidy
 from memoir.ingest.unsaid import NO_MORE_FOR_ME
 from memoir.ingest.values import values
 from memoir.ingest.written import squeezed
@@ -63,24 +64,7 @@ __all__ = [
     "within_reach",
 ]
 
-MAX_CHARS = 300
 
-_NOT_VALUE = re.compile(
-    r",?\s*(?:and\s+)?(?:not|rather than|instead of)\s+(?:in\s+|at\s+|on\s+|the\s+)?(?-i:[A-Z0-9])[\w:'’-]*"
-    r"(?:\s+(?-i:[A-Z])[\w'’-]*)*|,?\s+instead of\s+(?:the\s+|a\s+|an\s+)?[\w'’-]+|,?\s+instead\b"
-)
-# "is not VAT registered", "don't own a Tesla": the verb's "not", which says the fact, is no old value beside it
-_NEGATED_VERB = re.compile(r"\b(?:is|am|are|was|were|be|been|do|does|did|has|have|had|can|will|would)\s*$", re.I)
-
-
-def _old_value(match: re.Match[str]) -> str:
-    # "deposit was not 1800, it was 2100": a number after "not" is the old value still
-    number = re.search(r"\d", match.group(0))
-    return match.group(0) if _NEGATED_VERB.search(match.string[: match.start()]) and not number else ""
-
-
-_NOT_THING = re.compile(r",?\s+(?:and\s+)?not\s+(?:the|a|an|my|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?$")
-_FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'’-]*)*(?=\s+(?:to|for)\s)")
 # "born and raised in Kerala" is one verb of the first subject, not a second clause.
 # ("and this is what I do": "this" ends as a verb does, and is none)
 _VERB_AFTER_AND = re.compile(
@@ -338,7 +322,7 @@ _NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
 def _gated(text: str, clause: str, context: Context) -> Statement | None:
     if any(w in text.lower() for w in CHANGEABLE) and not re.match(r"^the user's [\w-]+ is ", text, re.I):
         text = without_relations(text)
-    text = _tidy(text, context.changing)
+    text = tidy(text, context.changing)
     if _LETS_DO.match(text) and _LETS_NOW.search(context.said) and not values(text):
         return None  # "so now I can walk to lab", "I can manage": what a change lets the user do, no fact of its own
     if is_fact(text, clause, context.said) or (context.important and _noted(text)) or _instead(text, clause, context):
@@ -397,24 +381,3 @@ _TO_DO = re.compile(
     r"cancel|renew|submit|print|write|reply|return|collect|drop|post|ring|phone)\b",
     re.I,
 )
-
-
-def _tidy(text: str, changing: bool) -> str:
-    """One line, no old values ("…, not Malaga"; "from Rust to Go" keeps "to Go" when it is a change), short."""
-    text = _NOT_VALUE.sub(_old_value, text)
-    if changing:
-        text = _NOT_THING.sub("", _FROM_VALUE.sub("", text))
-    text = re.sub(r",?\s+(?:which|who)\s+.*$", "", text)
-    # "29 and this is what I do w my brain"
-    text = re.sub(r",?\s+(?:and|but)\s+this(?:\s+is|['’]s)\s+(?:what|how|why)\s+.*$", "", text)
-    text = re.sub(r",\s+(?:what|which|how many|how much|any)\s+[a-z]+(?:\s+[a-z]+)?\??$", "", text)  # ", what parts"
-    text = re.sub(r"\s+(?:after|before|with|for|about|at|on|in|into|from)\s+(?:it|them|that|this)$", "", text)
-    text = re.sub(r"\s+(?:lol|haha+|tbh|jk|ngl)\b", "", text, flags=re.I)
-    text = re.sub(r"\s+no cap$", "", text, flags=re.I)  # "installed it myself no cap": slang for "honestly"
-    # an apology beside the fact is for the chat ("I'm dyslexic, sorry for the typos"; not "Sorry Not Sorry Bakery")
-    text = re.sub(r",\s*(?:(?:so|very|really)\s+)?(?-i:sorry)\b(?:\s+(?:for|about|if)\b.*)?$", "", text)
-    text = re.sub(r"\s+(?:then|though|anyway)$", "", text, flags=re.I)
-    text = " ".join(text.split()).strip(" ,;:-—–")
-    if len(text) > MAX_CHARS:
-        text = text[:MAX_CHARS].rsplit(" ", 1)[0]
-    return text[:1].upper() + text[1:]

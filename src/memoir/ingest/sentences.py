@@ -21,11 +21,13 @@ import re
 from dataclasses import dataclass
 
 from memoir.ingest.lexicon import DIETS, PEOPLE, word_list
+from memoir.ingest.questions import statement_part
 from memoir.ingest.values import MONTHS
 from memoir.ingest.workplaces import names_a_job
 from memoir.ingest.written import squeezed, without_faces, written_out
 
 __all__ = ["Sentence", "asked_to_remember", "clauses", "every_sentence", "sentences"]
+
 
 _ABBREVIATIONS = frozenset(
     [
@@ -55,28 +57,7 @@ _ABBREVIATIONS = frozenset(
 )
 # An emoji ends a sentence as a stop does: "mine is 340 😅 my supervisor says …"
 _END = re.compile(r"(?<=[.!?…\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F])[\"')\]]*\s+|\n+")
-_QUESTION_TAG = re.compile(
-    r",\s*(?:do|did|does|don't|didn't|is|isn't|are|aren't|was|wasn't|have|haven't|can|can't|will|won't|right|ok|okay|"
-    r"what about|how about|and|or)\b[^,]*\?$"
-    # what the user asks after saying something: "my roommate Hana cooks sometimes so maybe recipes for two?",
-    # "I have a beagle, what should I feed her?"
-    r"|,?\s+so\s+(?:maybe|perhaps|any|what|how|which|should|could|would|can|do|does|is|are)\b[^,]*\?$"
-    r"|,\s*(?:what|how|which|where|when|why|any|should|could|would)\b[^,]*\?$"
-    r"|:\s*(?:what|how|which|where|when|why|any|is|are|do|does|can|should|could|would)\b[^:]*\?$",
-    re.IGNORECASE,
-)
-# A question or request typed without its mark after what the user says ("my birthday is in march, can u
-# suggest a theme for the party"; "I walk the dog every morning, does that count as exercise"): cut off.
-_ASKED_AFTER = re.compile(
-    r"(?:,\s*|\s+(?=any\s))(?:(?:so|and|but|also)\s+)?(?:"
-    r"(?:can|could|would|will)\s+(?:you|u|ya)\b"
-    r"|(?:pls|please|plz)\s+(?:help|suggest|give|tell|write|make|send|check|explain)\b"
-    r"|(?:what|how|which|where|when|why)\s+(?:is|are|do|does|should|can|could|would|about|to)\b"
-    r"|(?:does|do|is|should|would)\s+(?:that|this|it)\s+\w+"
-    r"|any\s+(?:tips|ideas|advice|suggestions|recommendations|thoughts)\b"
-    r")[^,]*$",
-    re.IGNORECASE,
-)
+
 _GREETING = (
     r"hi there|hey there|hello there|hello again|hey again|hi again|good (?:morning|afternoon|evening)|hi|hey|hello|"
     r"hiya|howdy|yo|greetings|morning|evening|dear \w+|hola|servus|howzit|ciao|bonjour|salut|namaste|g'day"
@@ -320,7 +301,7 @@ def sentences(text: str) -> list[Sentence]:
     """The statements of a message, sentence by sentence (questions left out)."""
     found = []
     for said in _pieces(written_out(squeezed(text))):
-        stated = _statement_part(said)
+        stated = statement_part(said)
         if stated is None:
             continue
         body, important, change = _open(stated)
@@ -333,41 +314,6 @@ def sentences(text: str) -> list[Sentence]:
 def every_sentence(text: str) -> list[str]:
     """Every sentence of a message as written, questions and requests too."""
     return _pieces(written_out(squeezed(text)))
-
-
-def _statement_part(said: str) -> str | None:
-    """The sentence without its end mark; a question's statement before a tag ("I'm in, are you?"), or None."""
-    text = said.rstrip()
-    if _SURPRISE.search(text) and not _ASKS.match(text):  # "Craig actually moved to Phoenix this month??"
-        text = text.rstrip("?!")
-    if not text.endswith("?"):
-        text = _ASKED_AFTER.sub("", text.rstrip(".!…"))
-        return text.strip() or None
-    tag = _QUESTION_TAG.search(text)
-    if tag is None:  # "I'm physics teacher in a high school, so rules are ok, but improvising voices??": the statement
-        asked = _ASKED_LAST.search(text)
-        return text[: asked.start()].strip() if asked and _SAID_FIRST.match(text) else None
-    return text[: tag.start()].strip() or None
-
-
-# A statement said in surprise ("??", "?!"), not asked: no question word or verb first, nothing asked of "you"
-_SURPRISE = re.compile(r"(?:\?\?|\?!|!\?)[?!]*$")
-_ASKS = re.compile(
-    r"^(?:(?:so|and|but|ok|okay|also|wait|hmm|um|like)\W+)*(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|"
-    r"were|do|does|did|can|could|should|would|will|shall|may|might|must|have|has|had|isn't|aren't|don't|doesn't|"
-    r"didn't|won't|can't|any|anyone|anybody|anything)\b|.*\b(?:you|u|ya|your)\b"
-    # or asked after a comma: "I'm quitting my job, but should I??"
-    r"|.*[,;]\s*(?:(?:but|so|and|or)\s+)?(?:what|why|how|when|where|who|should|can|could|would|will|do|does|did|is|"
-    r"are|am)\b",
-    re.I,
-)
-# A short question after a statement of the user's own, in one sentence
-# (not of "you", nor a doubt of the statement: "I'm quitting my job, but should I??", "…, but why??")
-_ASKED_LAST = re.compile(
-    r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your|should|why|how|what|when|where|really|right)\b)[^,]{1,40}\?+$",
-    re.I,
-)
-_SAID_FIRST = re.compile(r"^(?:i'm|i am|im|i have|i've|i work|i live|my\s+[\w-]+\s+is)\s+\w", re.I)
 
 
 _BIRTHDAY = re.compile(r"\b(?:birthday|bday|b-day|turned)\b", re.I)
