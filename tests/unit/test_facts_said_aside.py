@@ -431,7 +431,10 @@ def test_surprise_events_doings_and_returns(turns: list[str], facts: list[str]) 
             ["our new place (14, Elm Street) has a big garden"],
             ["The user's new place (14, Elm Street) has a big garden"],
         ),
-        (["my son Sota (15, birthday was Friday!) wants a bike"], ["The user's son Sota wants a bike"]),
+        (
+            ["my son Sota (15, birthday was Friday!) wants a bike"],
+            ["The user's son Sota is 15", "The user's son Sota wants a bike"],
+        ),
         (
             ["I start my new job (finally!) at St. Thomas' hospital in May"],
             ["The user starts their new job at St. Thomas' hospital in May"],
@@ -504,7 +507,11 @@ def test_near_misses_a_hostile_review_found_of_asides_ages_and_names(turns: list
         # when goes with its own clause
         (
             ["When I was a student I lived in Leeds, now I live in York"],
-            ["The user lived in Leeds when they were a student, now they live in York"],
+            ["The user lived in Leeds when they were a student", "The user lives in York"],
+        ),
+        (
+            ["When I was a student I lived in Leeds, now I live in York", "I live in Manchester now"],
+            ["The user lived in Leeds when they were a student", "The user lives in Manchester"],
         ),
         # not a thing the user has not, nor a choice
         (["dont have a clue what to cook"], []),
@@ -577,4 +584,80 @@ def test_near_misses_a_hostile_review_found_of_changes_places_and_choices(turns:
     ],
 )
 def test_what_a_switch_a_sale_or_a_step_back_takes_back(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a value corrected in the same sentence is not denied: "not in May, it is in June"
+        (["our wedding is in May", "our wedding is not in May, it's in June"], ["The user's wedding is in June"]),
+        (
+            ["my interview is on the 3rd", "my interview is not on the 3rd, it's on the 5th"],
+            ["The user's interview is on the 5th"],
+        ),
+        # a name's 's before a thing of theirs that "is"
+        (["Amy's leaving do is on Friday"], []),
+        (["Kim's starting salary is £30k"], []),
+        (["Mum's vegan recipes are amazing"], ["The user's mum's vegan recipes are amazing"]),
+        (["my sister Jo is 30", "Jo's due in May"], ["Jo is due in May", "The user's sister Jo is 30"]),
+        # gluten-free is no one
+        (["Pasta (gf) is what I eat most days"], []),
+        (["my gf bread keeps crumbling"], ["The user's gf bread keeps crumbling"]),
+        (
+            ["im cooking dinner for my gf's parents next saturday"],
+            ["The user is cooking dinner for their girlfriend's parents next saturday"],
+        ),
+        (
+            ["omg yes. also my bf marcus is doing the website for free bc hes a web dev"],
+            ["Marcus is a web dev", "Marcus is doing the website for free", "The user's boyfriend is Marcus"],
+        ),
+        # an age first, then what is said of them, of them
+        (
+            ["my daughter Ava (9, she's obsessed with horses) wants a pony"],
+            [
+                "The user's daughter Ava is 9",
+                "The user's daughter Ava is obsessed with horses",
+                "The user's daughter Ava wants a pony",
+            ],
+        ),
+        (["I got a new job (at Google!)"], ["The user got a new job (at Google!)"]),
+        # a value the user earns now replaces the old; one they look for does not
+        (["I earn 30k", "I earn 35k now, looking for 40k next year"], ["The user earns 35k"]),
+        # signs-on and events, narrowly
+        (["Covid again btw, so the trip is off"], []),
+        (["there's no class on Monday"], []),
+        (["there is a show on BBC on Sunday"], []),
+        (["there's a party on Saturday but I'm not invited"], ["The user is not invited"]),
+        # asked, to be told it is not so
+        (["So I'm fired??"], []),
+        (["I'm a bad mum, but is it normal to lose my temper??"], []),
+        # a place hoped for, left, or a quarter
+        (["if I open my own cafe in Brighton, what licence do I need?"], []),
+        (["I quit my gym in Leeds"], []),
+        (["we'll move into our office in Q3"], []),
+        # a rental swapped, a past home beside the present one
+        (
+            ["I rent a van for the business", "I returned the rental van and got a bigger one"],
+            ["The user rents a van for the business"],
+        ),
+        # choices and offers that are none
+        (["Of course it is"], []),
+        (["going with Aunt Sue"], []),
+        (["going with the wife"], []),
+        (["dont have a strong opinion"], []),
+        (["The hotel offered me Junior Suite"], []),
+        (["Acme offered me CTO"], ["The user got offered CTO by Acme"]),
+        (["eating my lunch at Pret rn"], []),
+        (["I'll do the same on Monday"], []),
+        (["a wedding for 100 guests costs how much on average?"], []),
+        # another's mood is theirs
+        (
+            ["My son is anxious, he has been since covid"],
+            ["The user's son has been since covid", "The user's son is anxious"],
+        ),
+        (["We're all still sad about it"], []),
+    ],
+)
+def test_near_misses_a_second_hostile_review_found(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts

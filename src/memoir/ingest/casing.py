@@ -41,7 +41,7 @@ _NOT_NAMES_AFTER_KIN = frozenset(
 )
 _A_CAPITAL = re.compile(r"\b(?-i:[A-Z][a-z])")  # a word written with a capital; "HOLY", "LOL" are shouted
 _WORD = re.compile(r"(?<![\w'’-])(?-i:[a-z][a-z'’-]*[a-z])(?![\w-])")
-_KIN = "|".join(sorted(PEOPLE | PETS | {"missus", "missis", "hubby", "gf", "bf"}, key=len, reverse=True))
+_KIN = "|".join(sorted(PEOPLE | PETS | {"missus", "missis", "hubby", "bf"}, key=len, reverse=True))  # "gf": gluten-free
 # who someone is, a lower-case word, then a verb said of it: "wife jen does our books", "sister chloe shes 12"
 _KIN_NAMED = re.compile(
     rf"(?:^|(?<=\bmy\s)|(?<=\bour\s)|(?<=\blittle\s)|(?<=\bbig\s)|(?<=\bolder\s)|(?<=\byounger\s)|(?<=[,.!]\s)|"
@@ -141,6 +141,7 @@ def cased(text: str, names: Collection[str] = ()) -> str:
 # A name with who they are in brackets after it, first in its clause: "kenzie (gf) says its the dumbest thing" (not
 # "made pasta (gf)", nor "with family (my parents)")
 _ONE_KIN = "|".join(sorted((PEOPLE | PETS | {"gf", "bf", "hubby", "missus"}) - MANY, key=len, reverse=True))
+_PERSON_DOES = re.compile(r"\)\s+(?:says|said|thinks|thought|reckons|wants|told|asked|loves|hates)\b", re.I)
 _KIN_BRACKETED = re.compile(
     r"(?:^|(?<=[.,;:!?]\s)|(?<=\band\s))(?P<name>(?-i:[a-z]){2,})"
     rf"(?=\s+\((?:my\s+|our\s+)?(?:{_ONE_KIN})\))",
@@ -149,7 +150,9 @@ _KIN_BRACKETED = re.compile(
 
 
 def _kin_bracketed(match: re.Match[str]) -> str:
-    return match.group(0) if _no_name(match.group("name")) else _capital(match.group("name"))
+    if _no_name(match.group("name")) or not _PERSON_DOES.search(match.string, match.end(), match.end() + 40):
+        return match.group(0)  # "made pasta (gf) …": no one
+    return _capital(match.group("name"))
 
 
 # "a team its called night owls were gonna …": what follows "called" up to a word no name is made of

@@ -124,7 +124,11 @@ def _ruled_out(text: str, message: str) -> str | None:
 # "scratch Mia, she's too young for the trip": someone or something left out of a plan, said of them after a comma
 # (and a thing returned that is being fixed: "I returned the iPhone to the store, they're fixing it")
 _LEFT_OUT = re.compile(r"\bscratch\s+[\w'-]+\s*,|,\s+they(?:'re|\s+are)\s+(?:fixing|repairing|replacing)\b", re.I)
-_SWAPPED = re.compile(r"\b(?:new one|another one|a replacement|swapped|exchanged|for a new)\b", re.I)
+_SWAPPED = re.compile(
+    r"\b(?:new one|another one|a replacement|swapped|exchanged|for a new|(?:better|bigger|smaller|different|newer) one|"
+    r"rented (?:a|another))\b",
+    re.I,
+)
 _SCRATCHED_OR_RETURNED = re.compile(r"\b(?:scratch|returned|sent back|took back|taken back)\b", re.I)
 _SWITCHED_TO = re.compile(r"\b(?:switch(?:ed|ing)?|moved|moving|changed|changing)\s+(?:over\s+)?to\s+\w", re.I)
 # "asked me to change my days, so from next week I'm Tuesday to Thursday": the days the user works

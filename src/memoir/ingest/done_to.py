@@ -79,8 +79,8 @@ _OFFERED_ROLE = re.compile(
 )
 # A title's words that make it a role: "Head of Design", "Team Lead", "CTO"
 _A_ROLE_TITLE = re.compile(
-    r"^(?:Senior|Junior|Head|Lead|Chief|Principal|Assistant|Deputy|Associate|Staff)\b|\b(?:Lead|Director|Manager|"
-    r"Officer|Engineer|Partner|Editor|Head)$|^[A-Z]{2,4}$"
+    r"\b(?:Lead|Director|Manager|Officer|Engineer|Partner|Editor|Head|Designer|Developer|Analyst|Consultant|"
+    r"Surveyor|CEO|CTO|CFO|COO|CIO|CMO|CPO|VP|SVP|EVP|QS|PM|GM|MD|SRE|SWE|EA|PA)$|^Head of\b"
 )
 # A role by its title
 _TITLE_OFFERED = re.compile(r"^(?-i:[A-Z])[\w-]*(?:\s+(?:of\s+)?(?-i:[A-Z])[\w-]*){0,3}(?=,|\s*$)")
@@ -133,7 +133,7 @@ def done_to_me(text: str) -> str:
     first = who.split()[0].lower()
     # "Morrow & Pike offered me Senior QS, £50k": a role by its title, offered by an employer by name
     titled = _TITLE_OFFERED.match(rest) if verb == "offered" and who[:1].isupper() and first != "they" else None
-    if titled and not (names_a_job(titled.group(0).lower()) or _A_ROLE_TITLE.search(titled.group(0))):
+    if titled and not (names_a_job(titled.group(0).split()[-1].lower()) or _A_ROLE_TITLE.search(titled.group(0))):
         titled = None  # "Spotify offered me Premium", "Mum offered me Christmas": no role
     if (verb == "made" and not _MADE_ROLE.match(rest)) or (
         verb == "offered" and not _OFFERED_ROLE.search(rest) and titled is None

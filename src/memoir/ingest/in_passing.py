@@ -45,7 +45,8 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
         if home and home.group("where") not in stated.get(said, "") and not _NOT_THEIRS_NOW.search(said):
             found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
         sized = _EVENT_FOR.search(said)  # "help designing a Diwali dinner menu for 200 guests"
-        if sized and sized.group("n") not in stated.get(said, "") and not _SOMEONE_ELSES.search(said):
+        ours = _FIRST_PERSON.search(said) and not _SOMEONE_ELSES.search(said)  # not "a wedding for 100 costs how much?"
+        if sized and sized.group("n") not in stated.get(said, "") and ours:
             event = " ".join(w if w[:1].isupper() else w.lower() for w in sized.group("event").split())  # "Diwali"
             n, who = sized.group("n"), sized.group("who").lower()
             found.append(Statement(f"The user's {event} is for {n} {who}", clause=said))
@@ -54,7 +55,12 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
 
 # A sentence that says a home was or will be left: "we sold our house in Leeds", "moved out of my flat in Hackney"
 _NOT_THEIRS_NOW = re.compile(
-    r"\b(?:sold|selling|sell|moved out|moving out|left|leaving|used to|lost|gave up|renting out|rented out)\b", re.I
+    r"\b(?:sold|selling|sell|moved out|moving out|left|leaving|used to|lost|gave up|renting out|rented out|quit|"
+    r"cancell?ed|closed|closing)\b"
+    # nor one hoped for: "if I open my own cafe in Brighton", "one day I want my own studio in Berlin"
+    r"|\b(?:if|want|wanna|wish|dream|one day|someday|should i|would|could|might|hop(?:e|ing) to|plan|planning|thinking|"
+    r"considering)\b",
+    re.I,
 )
 _NOT_SIZED = frozenset({"test", "review", "game", "match", "class", "course", "lesson", "lessons"})
 # An event of the user's and its size, said in a request: "a Diwali dinner menu for 200 guests" (not a friend's)
@@ -65,7 +71,11 @@ _EVENT_FOR = re.compile(
     r"(?P<n>\d{2,4})\s+(?P<who>guests|people|kids|children|adults|attendees|pax)\b",
     re.I,
 )
-_SOMEONE_ELSES = re.compile(r"\b(?:friend|client|customer|colleague|boss|sister|brother|cousin)['’]s\b", re.I)
+_SOMEONE_ELSES = re.compile(
+    r"\b(?:friend|client|customer|colleague|boss|sister|brother|cousin)['’]s\b|\b(?:clients?|customers?|caterer|catering)\b",
+    re.I,
+)
+_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|we|we're|my|our|me|us)\b", re.I)
 
 
 def joined_in_passing(text: str) -> list[Statement]:
@@ -89,7 +99,8 @@ _NOT_A_PLACE = "|".join(
             "christmas easter summer winter spring autumn ramadan lent advent diwali eid hanukkah black friday "
             "english french spanish german italian portuguese dutch polish arabic instagram facebook etsy tiktok "
             "youtube google amazon ebay twitter whatsapp zoom teams linkedin saturdays sundays mondays tuesdays "
-            "wednesdays thursdays fridays weekends"
+            "wednesdays thursdays fridays weekends tripadvisor yelp rightmove zoopla airbnb booking sims minecraft "
+            "stardew roblox fortnite"
         ),
     ]
 )
@@ -103,7 +114,7 @@ _HOME_AT = re.compile(
     rf"\b(?:my|our)\s+(?P<home>(?:(?:{'|'.join(word_list(_OF_A_KIND))})\s+)?"
     r"(?:house|home|flat|apartment|gym|office|studio|shop|cafe|café|bakery|salon|clinic|practice|farm|allotment|"
     r"cottage|cabin|workshop|restaurant|garage|yard|church|mosque|synagogue|temple|local))\s+"
-    rf"(?P<where>(?:on|in)\s+(?!(?:{_NOT_A_PLACE})\b)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){{0,3}}"
+    rf"(?P<where>(?:on|in)\s+(?!(?:{_NOT_A_PLACE})\b)(?![A-Z]\d)(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+){{0,3}}"
     r"(?:,?\s+in\s+(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)?)",
     re.I,
 )

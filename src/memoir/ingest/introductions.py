@@ -40,7 +40,7 @@ _INTRODUCTION = [
     re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b|\bby the way\b|\bbtw\b))", re.I),
 ]
 _AGAIN = re.compile(rf"^(?P<name>{NAME})\s+again$")
-_AGAIN_BTW = re.compile(r"\bagain\s+(?:btw|by the way)\b", re.I)
+_AGAIN_BTW = re.compile(r"^\s*\S+\s+again,?\s+(?:btw|by the way)[\s.!]*$", re.I)  # "Bec again btw.", alone
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
 _LOWER_NAME = re.compile(

@@ -82,7 +82,11 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
                 continue  # "so we're 7 now" is no age: "67 years old" stays
             if value.kind == "number" and _counts_many(reading.text, value.end) and _an_age(known) and not measured:
                 continue  # "now it is sixteen children" counts the guests, not Oliver's years ("three kids": kids)
-            if _HEDGED.search(reading.text):
+            if _WHAT_THE_USER_DID.match(known.text) and not _SAID_OF_THE_PAST.search(reading.text):
+                continue  # "I live in Manchester now" moves no "The user lived in Leeds when they were a student"
+            if _HEDGED_BEFORE.search(reading.text[max(0, value.start - 30) : value.start]) or _IF_AFTER.match(
+                reading.text, value.end
+            ):
                 continue  # "I will accept £48k now if the role is good": a value the user would take, not one they have
             if still_before(known.text, value.text):
                 continue  # "(she's 9!!)" of "Poppy is turning 10 next month"
@@ -164,7 +168,14 @@ def _unit(text: str, end: int) -> str:
     return unit.group(1) if unit else ""
 
 
-_HEDGED = re.compile(r"\b(?:if|would|willing to|will accept|happy to accept|minimum|at least|looking for)\b", re.I)
+_HEDGED_BEFORE = re.compile(
+    r"\b(?:would|willing to|will accept|would accept|happy to accept|minimum|at least|looking for|hoping for)\b"
+    r"[^,.;]*$",
+    re.I,
+)
+_WHAT_THE_USER_DID = re.compile(r"^the user (?:lived|worked|studied|grew up|used to|was born)\b", re.I)
+_SAID_OF_THE_PAST = re.compile(r"\b(?:lived|worked|studied|grew up|used to|was|were)\b", re.I)
+_IF_AFTER = re.compile(r"\s*(?:now\s+)?if\b", re.I)
 
 
 def _same_measure(value: Value, text: str, known: Known) -> bool:

@@ -50,7 +50,8 @@ def statement_part(said: str) -> str | None:
 # A statement said in surprise ("??", "?!"), not asked: no question word or verb first, nothing asked of "you"
 _SURPRISE = re.compile(r"(?:\?\?|\?!|!\?)[?!]*$")
 _ASKS = re.compile(
-    r"^(?:(?:so|and|but|ok|okay|also|wait|hmm|um|like)\W+)*(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|"
+    # ("So I'm fired??", "So my landlord can just keep my deposit??": asked, to be told it is not so)
+    r"^so\b|^(?:(?:and|but|ok|okay|also|wait|hmm|um|like)\W+)*(?:what|who|whom|whose|which|where|when|why|how|is|are|am|was|"
     r"were|do|does|did|can|could|should|would|will|shall|may|might|must|have|has|had|isn't|aren't|don't|doesn't|"
     r"didn't|won't|can't|any|anyone|anybody|anything)\b|.*\b(?:you|u|ya|your)\b"
     # or asked after a comma: "I'm quitting my job, but should I??"
@@ -61,7 +62,8 @@ _ASKS = re.compile(
 # A short question after a statement of the user's own, in one sentence
 # (not of "you", nor a doubt of the statement: "I'm quitting my job, but should I??", "…, but why??")
 _ASKED_LAST = re.compile(
-    r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your|should|why|how|what|when|where|really|right)\b)[^,]{1,40}\?+$",
+    r",\s+(?:but|so|and)\s+(?![^,]*\b(?:you|u|your|should|why|how|what|when|where|really|right)\b)"
+    r"(?!(?:is|are|am|was|were|do|does|did|can|could|would|will|shall|have|has|isn't|aren't|don't)\b)[^,]{1,40}\?+$",
     re.I,
 )
 _SAID_FIRST = re.compile(r"^(?:i'm|i am|im|i have|i've|i work|i live|my\s+[\w-]+\s+is)\s+\w", re.I)

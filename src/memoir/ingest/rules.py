@@ -47,7 +47,7 @@ from memoir.ingest.relations import (
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
-from memoir.ingest.tidy import tidy
+from memoir.ingest.tidy import NOT_THEN_SAID, tidy
 from memoir.ingest.unsaid import NO_MORE_FOR_ME
 from memoir.ingest.values import values
 from memoir.ingest.written import squeezed
@@ -322,7 +322,7 @@ _NOTE_WORDS = 6  # a note to keep, said without a verb: a few words
 def _gated(text: str, clause: str, context: Context) -> Statement | None:
     if any(w in text.lower() for w in CHANGEABLE) and not re.match(r"^the user's [\w-]+ is ", text, re.I):
         text = without_relations(text)
-    text = tidy(text, context.changing)
+    text = tidy(text, context.changing or NOT_THEN_SAID.search(context.said) is not None)
     if _LETS_DO.match(text) and _LETS_NOW.search(context.said) and not values(text):
         return None  # "so now I can walk to lab", "I can manage": what a change lets the user do, no fact of its own
     if is_fact(text, clause, context.said) or (context.important and _noted(text)) or _instead(text, clause, context):

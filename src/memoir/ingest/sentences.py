@@ -321,6 +321,7 @@ _BIRTHDAY = re.compile(r"\b(?:birthday|bday|b-day|turned)\b", re.I)
 _AGE_RUN_ON = re.compile(r"(?<=[a-z])\s+(?=(?:im|i'm|i’m)\s+\d{1,3}(?:\s+now)?\s*(?:[!.,]|$))", re.I)
 
 
+_THEN = re.compile(r"^(?:when\s+(?:i|we)\s+(?:was|were)|(?:i|we)\s+used\s+to|back\s+(?:then|when|in))\b", re.I)
 _AGE_SO_NOW = re.compile(r"(?:,\s*(?:so\s+|and\s+)?|\s+(?:so|and)\s+)now\s+(?P<n>\d{1,3})(?=\s*(?:[!.,]|$))", re.I)
 # Whose birthday it was: the user's ("I had birthday last week", "it was my bday"), not someone's they name
 _OWN_BIRTHDAY = re.compile(r"\b(?:i\s+(?:just\s+)?had\s+(?:my\s+)?(?:birthday|bday)|my\s+(?:birthday|bday))\b", re.I)
@@ -336,6 +337,8 @@ def clauses(sentence: str) -> list[str]:
     "My wife Keiko and I plan a trip" stays one clause: a name or "my X" with no verb of its
     own before "and I" is the subject's first half, not a clause.
     """
+    if _THEN.match(sentence):  # "When I was a student I lived in Leeds, now I live in York": two times, two clauses
+        sentence = re.sub(rf",\s+(?=now\s+{_SUBJECT}\b)", "; ", sentence, flags=re.I)
     if _BIRTHDAY.search(sentence):  # "it was my birthday yesterday im 16 now": the age run on is a clause
         sentence = _AGE_RUN_ON.sub("; ", sentence)
         if _OWN_BIRTHDAY.search(sentence) and not _THEIR_BIRTHDAY.search(sentence):  # "I had birthday, so now 47"

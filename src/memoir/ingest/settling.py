@@ -121,6 +121,8 @@ def _said_the_other_way(text: str, known: str) -> bool:
     car either": the same words (up to the first comma), one with "not" and one without."""
     if _NEGATED.search(text) is _NEGATED.search(known) is None or (_NEGATED.search(text) and _NEGATED.search(known)):
         return False
+    if any(v.kind in ("date", "time", "weekday", "number") for v in values(known)):
+        return False  # "my interview is not on the 3rd, it's on the 5th": a value corrected, not a fact denied
     said, was = (stems(t.split(",")[0]) - _NEGATION_WORDS for t in (text, known))
     return bool(was) and said == was and same_subject(text, known)
 

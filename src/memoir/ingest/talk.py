@@ -50,7 +50,12 @@ _USERS_MOMENT = re.compile(
     r"|^(?:does\s+|do\s+|must\s+)?apologi[sz]es?(?:\s+for\s+\w+(?:\s+\w+)?)?$"
     # "I'm not even sure what I'm asking", "not certain how to begin": a doubt of the moment
     r"|^(?:is|'s)\s+(?:still\s+|just\s+)?not\s+(?:even\s+|really\s+|quite\s+|too\s+|so\s+|entirely\s+)*"
-    r"(?:sure|certain)\s+(?:what|how|where|whether|if|why|which)\b",
+    r"(?:sure|certain)\s+(?:what|how|where|whether|if|why|which)\b"
+    # how the news of the moment leaves the user: "I am disappointed but moving on", "nervous already" (not "My son is
+    # anxious", of him; grief is kept: "Miso died last night, I am heartbroken")
+    r"|^(?:is|'s|was|are)\s+(?:so\s+|very\s+|really\s+|a bit\s+|a little\s+|quite\s+|just\s+|all\s+|still\s+)*"
+    r"(?:disappointed|gutted|upset|sad|nervous|anxious|relieved|thrilled|excited|frustrated|annoyed|overwhelmed|happy|terrified|shocked|speechless|"
+    r"over the moon)(?:\s+(?:now|today|already|though|lol|haha))*$",
     re.I,
 )
 _SAID_BEFORE = re.compile(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MAX_CHARS", "tidy"]
+__all__ = ["MAX_CHARS", "NOT_THEN_SAID", "tidy"]
 
 MAX_CHARS = 300
 
@@ -20,7 +20,14 @@ _NEGATED_VERB = re.compile(r"\b(?:is|am|are|was|were|be|been|do|does|did|has|hav
 def _old_value(match: re.Match[str]) -> str:
     # "deposit was not 1800, it was 2100": a number after "not" is the old value still
     number = re.search(r"\d", match.group(0))
-    return match.group(0) if _NEGATED_VERB.search(match.string[: match.start()]) and not number else ""
+    corrected = _CORRECTED_AFTER.match(match.string, match.end())  # "not in May, it is in June": May is the old value
+    verb = _NEGATED_VERB.search(match.string[: match.start()])
+    return match.group(0) if verb and not number and not corrected else ""
+
+
+_CORRECTED_AFTER = re.compile(r"\s*[,;:—–-]*\s*(?:but\s+)?(?:it|it's|its|it’s|that's|they're|he's|she's)\b", re.I)
+# A sentence that says what is not so, then what is: "my flight is not on Friday, it is on Saturday"
+NOT_THEN_SAID = re.compile(r"\bnot\b[^,;.]*[,;]\s*(?:but\s+)?(?:it|it's|its|it’s|that's|they're|he's|she's)\b", re.I)
 
 
 _NOT_THING = re.compile(r",?\s+(?:and\s+)?not\s+(?:the|a|an|my|our)\s+[\w'’-]+(?:\s+[\w'’-]+)?$")
@@ -29,7 +36,8 @@ _FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'
 
 def tidy(text: str, changing: bool) -> str:
     """One line, no old values ("…, not Malaga"; "from Rust to Go" keeps "to Go" when it is a change), short."""
-    text = _NOT_VALUE.sub(_old_value, text)
+    # in a change, "not in May" is the old value ("my exam is not in May, it is in June"); else it may be the fact
+    text = _NOT_VALUE.sub("" if changing else _old_value, text)
     if changing:
         text = _NOT_THING.sub("", _FROM_VALUE.sub("", text))
     text = re.sub(r",?\s+(?:which|who)\s+.*$", "", text)

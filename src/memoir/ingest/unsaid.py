@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import CONSUMED, DIETS, EVENTS, NATIONALITIES, word_list
+from memoir.ingest.lexicon import CONSUMED, DIETS, EVENTS, NATIONALITIES, PEOPLE, word_list
 from memoir.ingest.person import IRREGULAR_PAST
 from memoir.ingest.values import values
 
@@ -74,23 +74,30 @@ _PRESENT_START = re.compile(
 # What the user has not, said without "I": "dont have a car either", "don't own a TV"
 _DONT_HAVE = re.compile(
     r"^(?:don't|dont|do not|don’t)\s+(?:have|own)\s+(?:a|an)\s+(?!(?:clue|chance|minute|second|moment|idea|choice|"
-    r"problem|lot|life)\b)\S",
+    r"problem|lot|life|ton|bit|strong|good|great|bad|real|clear|big|huge|single|proper|spare)\b)\S",
     re.I,
 )
 # A choice made, as English says it: "polytunnel it is", "Halifax it is then"
 # An event of the user's, said as there being one: "there is student recital on 6 July", "there's a gig on Friday"
 _THERE_IS_EVENT = re.compile(
-    rf"^there(?:['’]s|\s+is|\s+will\s+be)\s+(?P<what>(?:(?:a|an|the|my|our)\s+)?(?:[\w-]+\s+){{0,2}}"
-    rf"(?:{'|'.join(sorted(EVENTS, key=len, reverse=True))}))\b(?P<rest>\s+(?:on|in|at|this|next)\b.*)$",
+    rf"^there(?:['’]s|\s+is|\s+will\s+be)\s+(?!no\b|my\b|our\b)(?P<what>(?:(?:a|an|the)\s+)?(?:[\w-]+\s+){{0,2}}"
+    rf"(?:{'|'.join(sorted(EVENTS, key=len, reverse=True))}))\b"
+    # (not "a show on BBC on Sunday", "a party on Saturday but I'm not invited")
+    r"(?P<rest>\s+(?:on|in|at|this|next)\b(?!\s+(?:tv|telly|bbc|itv|netflix|channel|the radio)\b)(?!.*\bbut\b).*)$",
     re.I,
+)
+_NOT_GOING = re.compile(r"\b(?:not invited|can't go|cannot go|won't go|not going|can't make it)\b", re.I)
+_NOT_A_CHOICE = frozenset(
+    word_list("kids flow family boys girls team group lads others rest guys crowd church class school wife husband")
 )
 _DETERMINED = re.compile(r"(?:a|an|the|my|our)\s", re.I)
 # "going with Kupp Runneth Over", "prob going with the XLT": a choice, of a thing named (not "going with my mum")
 _GOING_WITH = re.compile(
     r"^(?:(?:so|prob|probably|i think|think)\s+)?going\s+with\s+"
     # two or more capitalised words, or "the" and a thing (not "Dave", a person; not "the kids", "the flow")
-    r"(?P<x>(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){1,4}|the\s+(?!(?:kids|flow|family|boys|girls|team|group|"
-    r"lads|others|rest|guys)\b)[\w'’-]+(?:\s+[\w'’-]+)?)"
+    r"(?P<x>(?!(?:aunt|auntie|uncle|mrs|mr|ms|dr|nan|nana|grandma|grandpa|granny|cousin|mum|mom|dad)\b)"
+    r"(?-i:[A-Z])[\w'’-]*(?:\s+(?-i:[A-Z])[\w'’-]*){1,4}"
+    rf"|the\s+(?!(?:{'|'.join(sorted(PEOPLE | _NOT_A_CHOICE, key=len, reverse=True))})\b)[\w'’-]+(?:\s+[\w'’-]+)?)"
     r"(?:\s+(?:now|then|instead))?[.!]?$",
     re.I,
 )
@@ -101,7 +108,8 @@ _IT_IS_CHOSEN = re.compile(
 _NOT_CHOSEN = frozenset(
     word_list(
         "that this so here there what which how yes no ok okay well as such whatever whoever wherever if but crazy "
-        "funny weird strange true sad mad hard easy odd great fine life way"
+        "funny weird strange true sad mad hard easy odd great fine life way of course right damn indeed cold hot warm "
+        "wet windy sunny late early good bad"
     )
 )
 
@@ -116,7 +124,8 @@ _DOING_NOW = re.compile(
 _DOING_MINE = re.compile(
     # (not a chore of the day: "cleaning my room for Mum", "wrapping our gifts for Sam")
     r"^(?!(?:cleaning|tidying|washing|cooking|packing|fixing|making|buying|ordering|wrapping|waiting|getting|"
-    r"bringing|taking|sending|checking|reading|watching|doing|having|leaving|picking|dropping|booking)\b)"
+    r"bringing|taking|sending|checking|reading|watching|doing|having|leaving|picking|dropping|booking|eating|drinking|"
+    r"ruining|spending|enjoying|finishing|losing|wasting|charging|parking|walking|feeding|meeting)\b)"
     r"(?:[a-z]+\s+)?[a-z]{3,}ing\s+(?:my|our)\s+(?:[\w-]+\s+){0,2}?[\w-]+\s+(?:for|at|with)\s+(?:the\s+)?"
     r"(?-i:[A-Z])[\w'’-]+",
     re.I,
@@ -259,11 +268,17 @@ def _subjectless(clause: str, context: Context) -> list[str] | None:
     if _PRESENT_START.match(clause) and nobody_else:  # "want truck driver job", "live in schiedam"
         return user(f"I {clause[0].lower()}{clause[1:]}", context)
     there = _THERE_IS_EVENT.match(clause)  # "Also, there is student recital on 6 July": the user's, and when
-    if there and nobody_else and any(v.kind in ("date", "weekday") for v in values(there.group("rest"))):
+    if (
+        there
+        and nobody_else
+        and not _NOT_GOING.search(context.said)  # "there's a party on Saturday but I'm not invited"
+        and any(v.kind in ("date", "weekday") for v in values(there.group("rest")))
+    ):
         article = "" if _DETERMINED.match(there.group("what")) else "a "
         return [f"The user has {article}{there.group('what')}{there.group('rest')}"]
     chosen = _IT_IS_CHOSEN.match(clause) or _GOING_WITH.match(clause)
-    if chosen and nobody_else and not set(chosen.group("x").lower().split()) & _NOT_CHOSEN:  # "… polytunnel it is"
+    chosen_words = chosen.group("x").lower().split() if chosen else []
+    if chosen and nobody_else and not set(chosen_words) & _NOT_CHOSEN and not chosen_words[0].endswith("ly"):
         return [f"The user is going with {chosen.group('x')}"]
     if _STATE_IN.match(clause) and nobody_else:  # "licensed in ohio for k-12 english": what the user is
         return user(f"I'm {clause[0].lower()}{clause[1:]}", context)

@@ -97,7 +97,8 @@ _NAMES_TOO = frozenset([*_G_DROPPED, "hes", "shes", "thats"])  # capitalised mid
 _INFORMAL_WORD = re.compile(r"(?<![\w'])(?:" + "|".join(map(re.escape, _INFORMAL)) + r")(?![\w'])", re.I)
 # An aside in brackets that is talk, not content: "(can't say who lol)", "(don't ask)", "(!)", "(yes, I know)".
 _ASIDE = re.compile(
-    r"\s*\((?:[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*|"
+    r"\s*\((?:(?:finally|yay|ugh|phew|omg|wow|sigh|at last|thank god|fingers crossed|woohoo)[!.]*|"
+    r"[^()]*\b(?:lol|haha\w*|jk|lmao|can't|don't|dont|cant|ugh|sigh)\b[^()]*|[^\w()]*|"
     # "(yes, I know)", "(long story)": nothing more than that ("(I know about 500 words)" says something)
     r"(?i:(?:yes|ok|okay|and)[,\s]+)?(?i:i know|long story|i swear|trust me)(?:[,\s]+(?i:i know|lol))?[!.]?)\)"
 )
@@ -207,7 +208,9 @@ _WE_EACH = re.compile(
 # An aside in brackets that is a sentence of its own: "(32 years in primary - I'm finally allowed some free time!)"
 # or opens with the user's own subject: "(I know the owner)"
 _OWN_SENTENCE_ASIDE = re.compile(
-    r"\s*\((?P<inside>(?!\s*(?:he|she|they|it)\b)(?:[^()]{0,300}?(?:[!?]|\s[-–—]\s)[^()]{0,300}|"
+    r"\s*\((?P<inside>(?!\s*(?:he|she|they|it)\b)(?:[^()]{0,300}?\s[-–—]\s[^()]{0,300}|"
+    # an end mark, where the aside has its own subject ("(I know, I know!)"; not "(at Google!)", "(finally!)")
+    r"(?=[^()]*\b(?:i|i'm|i’m|im|we|we're|you|that's|it's|this is)\b)[^()]{0,300}?[!?][^()]{0,300}|"
     r"(?:i|i'm|i’m|im|we|we're)\s+\w[^()]{0,300}))\)",
     re.I,
 )
@@ -222,7 +225,16 @@ _THEIR_ASIDE = re.compile(
 )
 _SENTENCE_END = re.compile(r"(?<!\b(?:st|dr|mr|ms|no|vs|mt|jr|sr))(?<!\bmrs)(?<!\betc)[.!?…]+(?=\s|$)", re.I)
 _IS = ("is", "'s", "\u2019s")
-_THEY_FIRST = re.compile(r"(?:he|she|they|who)\b", re.I)
+_THEY_FIRST = re.compile(r"(?P<p>he|she|they|who)(?P<verb>['’]s|\s+is|\s+was|\s+has)?\b", re.I)
+
+
+def _of(name: str, pronoun: re.Match[str]) -> str:
+    """ "she's obsessed with horses" of Ava: "Ava is obsessed with horses" (read after the sentence, "she" would be
+    whoever it named last)."""
+    verb = (pronoun.group("verb") or "").strip()
+    return f"{name} {'is' if verb in _IS else verb}".rstrip() if name else pronoun.group(0)
+
+
 _MAX_ASIDES = 8
 
 
@@ -241,8 +253,11 @@ def lifted_asides(text: str) -> str:
         aside = min(found, key=lambda m: m.start())
         if aside is aged:
             rest = aside.group("rest").strip()
+            name = re.search(r"(?:\b(?:my|our)\s+[\w-]+\s+)?[\w'’-]+$", text[: aside.start()], re.I)  # "my son Sota"
+            who = name.group(0) if name else ""
+            said = _THEY_FIRST.sub(lambda m, who=who: _of(who, m), rest, count=1)
             kept = f" ({aside.group('age')})"
-            text = _said_after(text, aside.start(), aside.end(), kept, rest if _THEY_FIRST.match(rest) else "")
+            text = _said_after(text, aside.start(), aside.end(), kept, said if _THEY_FIRST.match(rest) else "")
         elif aside is theirs:
             verb = aside.group("verb").strip()
             said = f"{aside.group('who')} {'is' if verb in _IS else verb} {aside.group('rest').strip()}"
@@ -278,13 +293,25 @@ _KIN_IN_BRACKETS = re.compile(
     re.I,
 )
 # Who someone is, typed short, as whose: "my gf", "her bf" (not "gf" for gluten-free, nor "22% bf")
-_KIN_SHORT = re.compile(r"\b(?P<whose>my|our|his|her|their)\s+(?P<kin>(?-i:gf|bf))\b", re.I)
+_KIN_SHORT = re.compile(
+    r"\b(?P<whose>my|our|his|her|their)\s+(?P<kin>(?-i:gf|bf))\b"
+    r"(?=\s+(?-i:[A-Z])|\s*[,.;:!?()]|\s*$|['’]s\b|\s+(?:is|was|and|says|said|thinks|wants|loves|hates|has|works|lives|"
+    r"doesn't|does|can't|won't|will|reckons)\b)",
+    re.I,
+)
+# After who someone is in brackets, what a person does: "kenzie (gf) says …" (not "Pasta (gf) is what I eat")
+_A_PERSON_DOES = re.compile(
+    r"\s+(?:says|said|thinks|thought|reckons|wants|wanted|told|asked|loves|hates|works|lives|is coming|came|will)\b",
+    re.I,
+)
 _TITLE_BEFORE = re.compile(r"\b(?:dr|mr|mrs|ms|prof|professor|sir|dame|aunt|uncle|auntie)\.?\s*$", re.I)
 
 
 def _kin_first(match: re.Match[str]) -> str:
     if _TITLE_BEFORE.search(match.string[: match.start()]) or match.group("name").lower() in PEOPLE:
         return match.group(0)  # "Dr. Okafor (my GP)": the title is theirs; "Grandma (my mum)" is no name
+    if match.group("kin").lower() in _SHORT_KIN and not _A_PERSON_DOES.match(match.string, match.end()):
+        return match.group(0)  # "Bread (gf)": gluten-free
     return f"my {_SHORT_KIN.get(match.group('kin').lower(), match.group('kin'))} {match.group('name')}"
 
 
@@ -294,10 +321,14 @@ _SHORT_KIN = {"gf": "girlfriend", "bf": "boyfriend"}
 # A name's "'s" that is "is" or "has": "Loretta's taking over as director", "Poppy's been veggie since last year",
 # "Kiri's at uni in Dunedin" (not "at Sarah's in Leeds", a home; not "Let's", "It's")
 _NAME_IS = re.compile(
-    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-z]+)['’]s\s+(?=(?P<next>been|got|gone|taking|moving|doing|getting|"
-    r"going(?!\s+(?:good|well|great|ok|okay|fine|badly|alright|strong|smoothly)\b)|"
-    r"coming|starting|leaving|joining|working|staying|playing|visiting|flying|travelling|traveling|studying|"
-    r"at|away|due|expecting|pregnant|engaged|married|retired|allergic|vegetarian|vegan|veggie)\b)"
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-z]+)['’]s\s+(?=(?P<next>been|got|gone|at|"
+    # doing something (not "Amy's leaving do is on Friday", "Kim's starting salary is £30k": a thing of theirs)
+    r"(?:taking|moving|doing|getting|going|coming|starting|leaving|joining|working|staying|playing|visiting|flying|"
+    r"travelling|traveling|studying|expecting)\b(?!\s+(?:good|well|great|ok|okay|fine|badly|alright|strong|smoothly)\b)"
+    r"(?![\w\s-]{0,25}?\b(?:is|are|was|were)\b)|"
+    # a state, said last or before when or where (not "Mum's vegan recipes", "Priya's due date")
+    r"(?:away|due|pregnant|engaged|married|retired|allergic|vegetarian|vegan|veggie)\b"
+    r"(?=\s*(?:[.,;:!?)]|$|(?:now|again|too|since|for|from|in|on|at|to|with|and|but|so|as|until|till|this|next)\b))))"
 )
 _NOT_A_NAME_IS = frozenset(
     word_list("it that what there here he she let who where how when this everything nothing everyone mine one today")
@@ -309,7 +340,8 @@ def _name_is(match: re.Match[str]) -> str:
     name = match.group("name")
     if name.lower() in _NOT_A_NAME_IS or _OWNER_BEFORE.search(match.string[: match.start()]):
         return match.group(0)
-    return f"{name} {'has' if match.group('next') in ('been', 'got', 'gone') else 'is'} "
+    has = re.match(r"(?:been|got|gone)\b", match.group("next"))
+    return f"{name} {'has' if has else 'is'} "
 
 
 def written_out(text: str) -> str:
