@@ -33,8 +33,14 @@ def one_of_list(text: str, retracted: Sequence[str]) -> str | None:
         for value in (v.text.split() for v in values(clause) if v.kind in ("name", "place")):
             for name in (" ".join(value[i:]) for i in range(len(value))):  # "Dropped Florence": Florence
                 n = re.escape(name)
-                # (the next of a list: "Kyoto, Hiroshima", not what is said of it: "is Gary, been doing am-dram")
-                cut = re.sub(rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*(?=(?-i:[A-Z]))|\s+and\s+)", " ", text, count=1)
+                # (the next of a list, "Kyoto, Hiroshima", or what it is, "BrightHouse, an ad agency"; not what is said
+                # of it: "is Gary, been doing am-dram")
+                cut = re.sub(
+                    rf"(?:,\s*|\s+and\s+){n}\b|\b{n}(?:,\s*(?=(?-i:[A-Z])|(?:a|an|the)\s)|\s+and\s+)",
+                    " ",
+                    text,
+                    count=1,
+                )
                 if cut != text:
                     return " ".join(cut.split()).replace(" ,", ",")
     said = [found for clause in retracted if (found := taken_words(clause)) is not None]
