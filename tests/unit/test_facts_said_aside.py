@@ -361,7 +361,7 @@ def test_doubts_moods_and_how_it_feels_are_no_facts(turns: list[str], facts: lis
             ],
             [
                 "The user is a sous chef in Dubai",
-                "The user's Diwali dinner is for 150 guests",
+                "The user's dinner is for 150 guests",
                 "The user's name is Ravi",
             ],
         ),

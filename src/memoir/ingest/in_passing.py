@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.gate import is_fact
-from memoir.ingest.lexicon import EVENTS, word_list
+from memoir.ingest.lexicon import EVENTS, FEASTS, word_list
 from memoir.ingest.relations import naming_facts
 from memoir.ingest.sentences import Sentence, every_sentence
 from memoir.ingest.statement import Statement
@@ -47,7 +47,9 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
         sized = _EVENT_FOR.search(said)  # "help designing a Diwali dinner menu for 200 guests"
         ours = _FIRST_PERSON.search(said) and not _SOMEONE_ELSES.search(said)  # not "a wedding for 100 costs how much?"
         if sized and sized.group("n") not in stated.get(said, "") and ours:
-            event = " ".join(w if w[:1].isupper() else w.lower() for w in sized.group("event").split())  # "Diwali"
+            # "a Diwali dinner": the dinner (a feast in it would be a date a later "moved to 2 November" replaces)
+            words = [w for w in sized.group("event").split() if not re.fullmatch(FEASTS, w, re.I)]
+            event = " ".join(w if w[:1].isupper() else w.lower() for w in words)
             n, who = sized.group("n"), sized.group("who").lower()
             found.append(Statement(f"The user's {event} is for {n} {who}", clause=said))
     return found
