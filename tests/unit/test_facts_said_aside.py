@@ -661,3 +661,32 @@ def test_what_a_switch_a_sale_or_a_step_back_takes_back(turns: list[str], facts:
 )
 def test_near_misses_a_second_hostile_review_found(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # an event's size, its date and its budget, each changed by what changes it
+        (
+            [
+                "Hi, I'm Ravi, sous chef in Dubai. I need help designing a Diwali dinner menu for 200 guests.",
+                "Numbers update: 150 guests now, the corporate client cancelled their block.",
+                "Dinner's on 1 November in the Al Noor ballroom.",
+                "Oh and the client called: budget is up to 400 dirhams a head, and they moved the dinner to 2 November.",
+            ],
+            [
+                "The user is a sous chef in Dubai",
+                "The user's dinner budget is up to 400 dirhams a head",
+                "The user's dinner is for 150 guests",
+                "The user's dinner is on 2 November in the Al Noor ballroom",
+                "The user's name is Ravi",
+            ],
+        ),
+        (
+            ["our budget is 350 dirhams per head", "budget is up to 400 dirhams a head now"],
+            ["The user's budget is 400 dirhams per head"],
+        ),
+    ],
+)
+def test_an_events_size_date_and_budget_change_apart(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts

@@ -305,7 +305,8 @@ _NOT_PEOPLE = frozenset(
     word_list(
         "second seconds minute minutes min mins hour hours hr hrs day days week weeks month months year years yrs "
         "km kms mile miles metre metres meter meters m kg kilos pounds lbs euro euros dollars quid bucks percent "
-        "pm am times floors floor stops"
+        "pm am times floors floor stops dirham dirhams rupees rupee lakh lakhs naira rand yen pesos reais zloty "
+        "krona kronor kroner francs ringgit baht shekels dinars"
     )
 )
 # A span or a measure said of a new number, which a bare number known (an age, a count) is never: years aside, as
