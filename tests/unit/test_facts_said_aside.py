@@ -672,7 +672,7 @@ def test_near_misses_a_second_hostile_review_found(turns: list[str], facts: list
                 "Hi, I'm Ravi, sous chef in Dubai. I need help designing a Diwali dinner menu for 200 guests.",
                 "Numbers update: 150 guests now, the corporate client cancelled their block.",
                 "Dinner's on 1 November in the Al Noor ballroom.",
-                "Oh and the client called: budget is up to 400 dirhams a head, and they moved the dinner to 2 November.",
+                "the client called: budget is up to 400 dirhams a head, and they moved the dinner to 2 November.",
             ],
             [
                 "The user is a sous chef in Dubai",
