@@ -397,6 +397,21 @@ def chats_report(r: dict[str, Any]) -> None:
 # -- main -----------------------------------------------------------------------------------------
 
 
+# Every set of conversations written for the purpose, in the order they were written (tests sample the same sets)
+SET_NAMES = (
+    "dev",
+    "heldout",
+    "test",
+    "final",
+    "blind",
+    "blind2",
+    "blind3",
+    "blind4",
+    "blind5",
+    "blind6",
+    "blind7",
+    "blind8",
+)
 # Sets whose model answers were not recorded: the model path over replays would answer them with answers to other
 # requests ("of their kind"), which measures nothing; they are scored by the rules alone.
 UNRECORDED: frozenset[str] = frozenset()
@@ -422,7 +437,7 @@ def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[s
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sets = "dev,heldout,test,final,blind,blind2,blind3,blind4,blind5,blind6,blind7,blind8"
+    sets = ",".join(SET_NAMES)
     parser.add_argument("--sets", default=sets, help="conversation sets, comma-separated")
     parser.add_argument("--no-locomo", dest="locomo", action="store_false", help="leave LoCoMo out")
     parser.add_argument("--sessions", type=int, default=None, help="LoCoMo: only the first N sessions")

@@ -14,6 +14,7 @@ from itertools import count
 from pathlib import Path
 
 import pytest
+from bench.facts import SET_NAMES
 
 from memoir import Memoir
 from memoir.ingest import read, reconcile_by_rules
@@ -46,20 +47,7 @@ def _user_turns(name: str) -> Iterator[tuple[str, list[str]]]:
         yield conversation["name"], [t["text"] for t in conversation["turns"] if t["role"] == "user"]
 
 
-SETS = [
-    "dev",
-    "heldout",
-    "test",
-    "final",
-    "blind",
-    "blind2",
-    "blind3",
-    "blind4",
-    "blind5",
-    "blind6",
-    "blind7",
-    "blind8",
-]
+SETS = SET_NAMES
 
 
 @pytest.mark.parametrize("name", SETS)
