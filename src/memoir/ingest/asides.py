@@ -47,6 +47,8 @@ def lifted_asides(text: str) -> str:
     recently retired headteacher (32 years in primary - I'm finally free!) and I've taken up beekeeping." is an
     introduction and an aside, not one sentence broken in two. An age first after a name stays where it was said
     ("Sota (14, he plays violin …)"), what follows it said after only when it is of them ("he plays …")."""
+    if "(" not in text:
+        return text  # most messages: three searches spared
     for _ in range(_MAX_ASIDES):
         own, aged, theirs = (p.search(text) for p in (_OWN_SENTENCE_ASIDE, _AGED_ASIDE, _THEIR_ASIDE))
         if aged and not re.search(r"(?-i:[A-Z])[\w'’-]+$", text[: aged.start()]):

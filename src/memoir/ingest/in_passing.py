@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from memoir.ingest.gate import is_fact
 from memoir.ingest.lexicon import EVENTS, FEASTS, word_list
+from memoir.ingest.plain import FIRST_PERSON
 from memoir.ingest.relations import naming_facts
 from memoir.ingest.sentences import Sentence, every_sentence
 from memoir.ingest.statement import Statement
@@ -45,7 +46,7 @@ def named_in_passing(text: str, read: Sequence[tuple[Sentence, list[Statement]]]
         if home and home.group("where") not in stated.get(said, "") and not _NOT_THEIRS_NOW.search(said):
             found.append(Statement(f"The user's {home.group('home').lower()} is {home.group('where')}", clause=said))
         sized = _EVENT_FOR.search(said)  # "help designing a Diwali dinner menu for 200 guests"
-        ours = _FIRST_PERSON.search(said) and not _SOMEONE_ELSES.search(said)  # not "a wedding for 100 costs how much?"
+        ours = FIRST_PERSON.search(said) and not _SOMEONE_ELSES.search(said)  # not "a wedding for 100 costs how much?"
         if sized and sized.group("n") not in stated.get(said, "") and ours:
             # "a Diwali dinner": the dinner (a feast in it would be a date a later "moved to 2 November" replaces)
             words = [w for w in sized.group("event").split() if not re.fullmatch(FEASTS, w, re.I)]
@@ -77,7 +78,6 @@ _SOMEONE_ELSES = re.compile(
     r"\b(?:friend|client|customer|colleague|boss|sister|brother|cousin)['’]s\b|\b(?:clients?|customers?|caterer|catering)\b",
     re.I,
 )
-_FIRST_PERSON = re.compile(r"\b(?:i|i'm|im|we|we're|my|our|me|us)\b", re.I)
 
 
 def joined_in_passing(text: str) -> list[Statement]:

@@ -119,8 +119,8 @@ def _replaces(text: str, mine: Sequence[Topic], new: Known, known: Known) -> boo
 def _said_the_other_way(text: str, known: str) -> bool:
     """ "I registered for VAT last month" of "The user is not VAT registered", "I have a car now" of "… doesn't have a
     car either": the same words (up to the first comma), one with "not" and one without."""
-    if _NEGATED.search(text) is _NEGATED.search(known) is None or (_NEGATED.search(text) and _NEGATED.search(known)):
-        return False
+    if (_NEGATED.search(text) is None) == (_NEGATED.search(known) is None):
+        return False  # both said the same way
     if any(v.kind in ("date", "time", "weekday", "number") for v in values(known)):
         return False  # "my interview is not on the 3rd, it's on the 5th": a value corrected, not a fact denied
     said, was = (stems(t.split(",")[0]) - _NEGATION_WORDS for t in (text, known))

@@ -20,12 +20,10 @@ _NEGATED_VERB = re.compile(r"\b(?:is|am|are|was|were|be|been|do|does|did|has|hav
 def _old_value(match: re.Match[str]) -> str:
     # "deposit was not 1800, it was 2100": a number after "not" is the old value still
     number = re.search(r"\d", match.group(0))
-    corrected = _CORRECTED_AFTER.match(match.string, match.end())  # "not in May, it is in June": May is the old value
     verb = _NEGATED_VERB.search(match.string[: match.start()])
-    return match.group(0) if verb and not number and not corrected else ""
+    return match.group(0) if verb and not number else ""
 
 
-_CORRECTED_AFTER = re.compile(r"\s*[,;:—–-]*\s*(?:but\s+)?(?:it|it's|its|it’s|that's|they're|he's|she's)\b", re.I)
 # A sentence that says what is not so, then what is: "my flight is not on Friday, it is on Saturday"
 NOT_THEN_SAID = re.compile(r"\bnot\b[^,;.]*[,;]\s*(?:but\s+)?(?:it|it's|its|it’s|that's|they're|he's|she's)\b", re.I)
 

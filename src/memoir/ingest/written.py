@@ -8,6 +8,7 @@ import re
 
 from memoir.ingest.asides import lifted_asides
 from memoir.ingest.lexicon import PEOPLE, word_list
+from memoir.ingest.referents import MANY
 
 __all__ = ["squeezed", "without_faces", "written_out"]
 
@@ -206,13 +207,7 @@ _WE_EACH = re.compile(
 )
 
 
-_MANY = frozenset(
-    word_list(
-        "parents kids children grandparents in-laws grandkids grandchildren twins siblings sons daughters folks "
-        "family friends colleagues team staff"
-    )
-)
-_ONE_PERSON = PEOPLE - _MANY
+_ONE_PERSON = PEOPLE - MANY - frozenset(word_list("family friends colleagues team staff"))
 # Who someone is, said in brackets after their name, first in a clause: "Karthik (my husband) is travelling", "kenzie
 # (gf) says" (not "made pasta (gf)", gluten-free; not "family (my parents)", many)
 _KIN_IN_BRACKETS = re.compile(
