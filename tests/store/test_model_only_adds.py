@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from bench.facts import SET_NAMES, has  # the benchmark's own reading of a fact's words
+from bench.facts import SET_NAMES, UNRECORDED, has  # the benchmark's own reading of a fact's words
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,10 +32,12 @@ FACTS_ROWS = load(FACTS_REPLAYS)
 # `landscaping-invoices-wokingham` (`blind8`): the model reads "Starling was closing my account", the old bank's end,
 # which the rules do not read at all; the property counts any fact naming Starling as the old value left live.
 _UNREAD_CHANGES = frozenset(("bike-shop-owner-terse", "expat-teacher-korea-terse", "landscaping-invoices-wokingham"))
-# Every set: `dev`, written beside the rules, and those written by others who never saw them.
+# Every set whose model answers were recorded: `dev`, written beside the rules, and those written by others who
+# never saw them (a set in `UNRECORDED` would be answered with answers to other prompts)
 CONVERSATIONS = [
     conversation
     for name in SET_NAMES
+    if name not in UNRECORDED
     for conversation in json.loads((Path(__file__).parents[1] / "data" / "facts" / f"{name}.json").read_text())
     if conversation["name"] not in _UNREAD_CHANGES
 ]

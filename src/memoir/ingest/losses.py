@@ -14,8 +14,16 @@ from functools import lru_cache
 from memoir.ingest.cues import NAMED_PARTING
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
+from memoir.ingest.partings import WORK_ROLES, named_leaving, says_parted
 
-__all__ = ["gone_facts", "gone_names", "kind_words", "makes_given_on", "says_gone", "sold"]
+__all__ = [
+    "gone_facts",
+    "gone_names",
+    "kind_words",
+    "makes_given_on",
+    "says_gone",
+    "sold",
+]
 
 # The kinds a pet is named by: "our old dog" is the border collie, "our bunny" the rabbit
 _KINDS = [
@@ -88,7 +96,7 @@ _BROKE_UP = re.compile(
 # Whom the user works beside or under, gone from the work: "my associate leaves the project", "my boss Tom
 # retired"; not out for lunch ("my boss left early", "left for Paris this morning", "quit sugar", "is retiring
 # next year, maybe")
-_WORK = "associate|cofounder|co-founder|business partner|boss|manager|team lead|supervisor|advisor|adviser|mentor"
+_WORK = WORK_ROLES
 _WORK_PLACE = (
     r"(?:the|our|my|this)\s+(?:company|project|firm|team|lab|business|job|practice|university|uni|group|startup)"
 )
@@ -104,7 +112,7 @@ _LEFT = re.compile(
 def gone_names(text: str, live: Sequence[Known]) -> list[str]:
     """The names of whom a sentence says is gone, as the known facts give them ("Buster" of "our old dog"):
     what finds the rest of what is known of them."""
-    return sorted(_gone(text, live)[1])
+    return sorted(_gone(text, live)[1] | named_leaving(text, live))
 
 
 def kind_words(text: str) -> str:
@@ -116,10 +124,12 @@ def kind_words(text: str) -> str:
 
 
 def says_gone(text: str) -> bool:
-    """Does a sentence say a pet, a partner or an associate of the user's is gone?"""
+    """Does a sentence say a pet, a partner or an associate of the user's is gone, or an organisation declined them?"""
     patterns = (*_PET_GONE, _BROKE_UP, _LEFT)
-    return any(p.search(text) for p in patterns) or any(
-        p.search(text) is not None for p in (_NAME_GONE, _PUT_DOWN, _GIVEN)
+    return (
+        any(p.search(text) for p in patterns)
+        or any(p.search(text) is not None for p in (_NAME_GONE, _PUT_DOWN, _GIVEN))
+        or says_parted(text)
     )
 
 

@@ -55,7 +55,8 @@ _RELATION_NAMED = re.compile(r"^the user's [\w-]+(?: [\w-]+)? is (?-i:[A-Z])[\w'
 # What still holds of them beside the change: "Marcus is still my mentor though", "Dana coaches the under-12s instead"
 _STILL = re.compile(r"\b(?:still|instead|as well|also|too(?=\s*(?:$|[,.;!])))\b", re.I)  # not "too choked"
 _DIED = re.compile(r"\b(?:died|passed away|was put down|had to be put down)\b", re.I)
-_NOT_NAMES = frozenset(word_list("the user user's"))
+# a title is no name: "Dr Okafor is taking over" tells nothing of the "Dr Hebert" it replaces
+_NOT_NAMES = frozenset(word_list("the user user's dr mr mrs ms miss prof professor"))
 
 
 def _names(text: str) -> set[str]:

@@ -21,6 +21,7 @@ import re
 
 from memoir.ingest.done_to import done_to_me, done_to_plans, prescribed
 from memoir.ingest.lexicon import PEOPLE
+from memoir.ingest.notes import noted
 from memoir.ingest.spelled_out import spelled_out_clause, spelled_out_sentence
 from memoir.ingest.unsaid import continued
 from memoir.ingest.values import NUMBER_WORDS
@@ -72,6 +73,7 @@ def plain_sentence(text: str) -> str:
     reported speech opened, appositions before their names, a name said before its pronoun put in its place."""
     text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", prescribed(continued(text)))  # "The new A1c came back: 7.2"
     text = _NEW_ONE.sub(_new_one, text)  # "we found our new CTO: Elena, ex-N26"
+    text = noted(text)  # "car = Dacia Jogger", "Daily driver: ThinkPad X1 Carbon"
     text = _OBJECT_FIRST.sub(r"\g<who> \g<verb> \g<x>", text)  # "The Touran I sold to my neighbour"
     text = spelled_out_sentence(text)  # "my own restaurant, it will be called Racines"
     return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))

@@ -57,6 +57,7 @@ from memoir.ingest.new_values import (
     new_value,
 )
 from memoir.ingest.old_story import without_the_old_story
+from memoir.ingest.partings import declined_by, parted_facts
 from memoir.ingest.parts import counted_by, one_of_list, up_to_value, without_the_old, without_value
 from memoir.ingest.person import third_person
 from memoir.ingest.restated import (
@@ -133,7 +134,7 @@ def naming(readings: Sequence[Reading]) -> Names:
         sharing += [reading.text, *said, *(" ".join(opposite(text)) for text in said), *said_for(reading.text)]
         sharing += [" ".join(kind) for kind in KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
         if reading.gone:  # "we lost our old dog": the border collie Buster
-            sharing.append(kind_words(reading.text))
+            sharing += [kind_words(reading.text), declined_by(reading.text, reading.message)]
         words += reading.old
         if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
             words += [v.text.split()[-1] for v in reading.new if v.kind == "name" and len(v.text.split()) > 1]
@@ -202,6 +203,9 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
     decisions = []
     targets = _targets(reading, live) or _implicit(reading, live)
+    if reading.gone:  # "Okafor is retiring", "Kestrel … gave the job to someone else": unless replaced already
+        parted = parted_facts(reading.text, reading.message, live)
+        targets += [(k, "gone", None) for k in parted if not any(k is t for t, _, _ in targets)]
     for known, how, old in targets:
         text, took = _replacement(known, how, old, reading, used)
         if text is None and how == "value" and old is not None:  # the rest of the fact holds

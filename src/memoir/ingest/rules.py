@@ -30,6 +30,7 @@ from memoir.ingest.fact_words import gives_up
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
 from memoir.ingest.in_passing import named_in_passing
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
+from memoir.ingest.notes import about_the_user
 from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
 from memoir.ingest.readers import LATE_READERS, READERS
@@ -133,9 +134,11 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
         context = _after(before, context)
     read = []
     stated, next_one = sentences(text), 0
+    listed = about_the_user(text)
     for said in every_sentence(text):
         if next_one < len(stated) and stated[next_one].said == said:
             sentence, next_one = stated[next_one], next_one + 1
+            context.opening = context.opening or any(sentence.text in line for line in listed)
             read.append((sentence, _statements_of(sentence, context)))
             context.opening = False
         else:  # a question states nothing, but names the pet what comes next is of: "How can we bring our cat?

@@ -1,0 +1,168 @@
+"""Who leaves the user's life in a role, and what declines them: "Okafor is retiring at the end of term" ends the user's
+supervisor Okafor; "Kestrel called. They gave the job to an internal candidate" ends the interview with Kestrel.
+
+`losses` reads the pets lost, the partners broken up with and the associates who left "my" team; this module reads
+the people the known facts give a role, named without "my", and the organisations the user dealt with.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.known import Known
+from memoir.ingest.lexicon import PEOPLE, word_list
+
+__all__ = ["WORK_ROLES", "declined_by", "named_leaving", "parted_facts", "says_parted"]
+
+# Whom the user works beside or under
+WORK_ROLES = "associate|cofounder|co-founder|business partner|boss|manager|team lead|supervisor|advisor|adviser|mentor"
+
+# Whom the user knows in a role that ends when they go, named without "my": "Okafor is retiring at the end of term",
+# "Irene is moving out in November", "hebert announced he's retiring in march", "mr delgado went on paternity leave"
+_ROLES = (
+    rf"{WORK_ROLES}|cto|ceo|teacher|tutor|coach|trainer|flatmate|flat mate|roommate|housemate|lodger|nanny|"
+    r"childminder|au pair|doctor|gp|therapist|counsellor|counselor|physio|landlord|landlady|carer|instructor"
+)
+_TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof|professor)\.?\s+)"
+_MONTHS = (
+    "january|february|march|april|may|june|july|august|september|october|november|december|"
+    "jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
+)
+_NAMED_LEAVING = re.compile(
+    rf"(?<![\w'’-]){_TITLE}?(?P<name>[\w'’-]+)\s+"
+    r"(?:(?:has|is|just|finally|officially|now)\s+|(?:told\s+(?:me|us)|announced|said|says)\s+(?:that\s+)?"
+    r"(?:she|he|they)(?:'s|’s|\s+is|\s+was|\s+has|\s+are)\s+)*"
+    r"(?:retiring|retired|leaving|left|quit|quitting|resigned|moving out|moved out|"
+    r"(?:went|is going|going) on (?:[\w-]+\s+)?leave)"
+    # for good, or on a date: not "left early", "is leaving for lunch", "left me a voicemail", "leaving in an hour"
+    rf"(?=\s*(?:[.,;:!?)(]|$|(?:at|by) the end of\b|in (?:{_MONTHS})\b|next (?:week|month|term|year|semester)\b|"
+    r"this (?:month|term|year|semester|summer|spring|autumn|fall|winter)\b|for good\b|(?:so|and|but)\b|"
+    rf"on (?:\d|the \d|(?:{_MONTHS})\b)))",
+    re.I,
+)
+# A departure only talked of: "Okafor might be retiring", "rumour is Irene is moving out"
+_HEDGED = re.compile(
+    r"\b(?:maybe|might|may|perhaps|possibly|probably|rumou?rs?|thinking (?:of|about)|if|whether)\b", re.I
+)
+# The role the sentence gives someone else: "dr okafor is taking over as my supervisor", "my new manager is Sunita"
+_ROLE_TAKEN = re.compile(rf"\b(?:as|is)\s+my\s+(?:new\s+)?(?:{_ROLES})\b|\bmy\s+new\s+(?:{_ROLES})\b", re.I)
+
+
+def named_leaving(text: str, live: Sequence[Known]) -> set[str]:
+    """The names of the user's people in a role ("the user's supervisor is Dr. Okafor") that a sentence says are
+    leaving it for good, or of anyone it says is leaving while it gives their role to someone else."""
+    if _HEDGED.search(text):
+        return set()
+    holders = _role_holders(live)
+    replaced = _ROLE_TAKEN.search(text) is not None
+    said = {m.group("name").lower() for m in _NAMED_LEAVING.finditer(text)}
+    return {name for name in said if name in holders or (replaced and name not in _NOT_NAMES)}
+
+
+_NOT_NAMES = frozenset(word_list("i we he she they it who which that this everyone everybody someone somebody one"))
+
+
+def _role_holders(live: Sequence[Known]) -> set[str]:
+    """The names (first and last) of whom the known facts give a role that ends when they go."""
+    names: set[str] = set()
+    for known in live:
+        m = re.match(
+            rf"^the user's (?:{_ROLES})(?:,| is| was)?\s+{_TITLE}?(?P<first>[\w'’-]+)"
+            r"(?:\s+(?P<last>(?-i:[A-Z])[\w'’-]+))?"
+            rf"|^{_TITLE}?(?P<name>(?-i:[A-Z])[\w'’-]+)(?:\s+(?P<surname>(?-i:[A-Z])[\w'’-]+))?"
+            rf" is the user's (?:{_ROLES})\b",
+            known.text,
+            re.I,
+        )
+        if m:
+            names |= {n.lower() for n in m.group("first", "last", "name", "surname") if n}
+    return names - _NOT_NAMES
+
+
+# An organisation the user dealt with that said no, or can no longer: "Ljusglimt passed", "Brandt sold the car
+# already", "Kestrel called. They gave the job to an internal candidate", "Desert Bloom called, … they can't take
+# him anymore": the interview, the test drive, the day centre are over
+_ORG = r"(?P<org>(?-i:[A-Z])[\w'’-]+(?:\s+(?-i:[A-Z])[\w'’-]+)?)"
+_THEY_DECLINED = (
+    r"(?:they|and they)\s+(?:(?:said|told (?:me|us))\s+(?:that\s+)?(?:they\s+)?)?(?:"
+    r"(?:gave|offered)\s+(?:the|it|that)\s+(?:(?:job|role|position|place|spot|contract|flat|apartment|house)\s+)?to\s+"
+    r"(?:someone|somebody|another|an?\s+(?:internal|other|external|different|another)\b)"
+    r"|(?:can't|cannot|can not|won't|will not|couldn't)\s+(?:take|have|keep|accept)\s+(?:me|us|him|her|them|it)\s+"
+    r"(?:any\s*more|any\s+longer)"
+    r"|(?:went|are going|have gone)\s+with\s+(?:someone|somebody|another)\b)"
+)
+_DECLINED = re.compile(
+    rf"{_ORG}\s+(?:(?:has|have|just|already|finally)\s+)*(?:"
+    r"passed(?!\s+(?:away|by|out|over|the|my|a|an|his|her|their|its|through|me|us|him|them|on\s+(?:to|from))\b)"
+    r"|said no|turned (?:me|us|it|him|her|them) down|rejected (?:me|us|it|my application|the application)"
+    r"|sold (?:the|it|that)\b(?:\s+(?:car|flat|house|one|bike|van))?(?:\s+already)?(?!\s+to\s+me)"
+    r"|(?:called|rang|phoned|emailed|wrote|replied|got back(?:\s+to\s+(?:me|us))?)\b"
+    rf"[^.!?]{{0,60}}?[.,;!?—-]*\s*{_THEY_DECLINED})",
+    re.I,
+)
+_THEY_SAID_NO = re.compile(rf"^{_THEY_DECLINED}", re.I)
+# A fact of the organisation as the user's own work is not what it declined: "The user works at Kestrel"
+_EMPLOYED = re.compile(r"\b(?:works?|working|worked)\s+(?:at|for)\b|\bemploy|\bclients?\b", re.I)
+
+
+def _declined(text: str, message: str, live: Sequence[Known]) -> list[Known]:
+    """The known facts of the user's dealings with an organisation a sentence says declined them."""
+    facts = []
+    for m in _DECLINED.finditer(message or text):
+        if not _within(m, text, message or text):
+            continue  # another sentence's: each reading takes back what it says
+        org = m.group("org")
+        person = rf"^the user's [\w-]+(?: [\w-]+)?,? (?:is )?{re.escape(org)}\b"
+        if org.lower() in PEOPLE or any(re.match(person, k.text, re.I) for k in live):
+            continue  # "Nana passed last night", "Anna passed" of the user's sister Anna: a death, or an exam
+        dealt = rf"\b(?:with|at|for|to|from|through)\s+(?:the\s+)?(?:\w+\s+)?{re.escape(org.split()[0])}\b"
+        for known in live:
+            relation = re.match(r"^the user's ([\w-]+)", known.text, re.I)
+            if known.id is None or _EMPLOYED.search(known.text) or (relation and relation.group(1).lower() in PEOPLE):
+                continue  # "The user's brother Kamau …" is no dealing with Kamau
+            if re.search(dealt, known.text, re.I) or re.search(rf"\b{re.escape(org)}\b", known.text):
+                facts.append(known)
+    return facts
+
+
+def declined_by(text: str, message: str) -> str:
+    """The organisations a sentence says declined the user ("Kestrel" of "They gave the job to someone else"), for
+    finding the facts that name them."""
+    return " ".join(m.group("org") for m in _DECLINED.finditer(message or text) if _within(m, text, message or text))
+
+
+def _within(m: re.Match[str], text: str, message: str) -> bool:
+    """Does the sentence `text` of `message` hold the end of what `m` found in the message?"""
+    start = message.find(text)
+    return start >= 0 and start < m.end() <= start + len(text)
+
+
+def parted_facts(text: str, message: str, live: Sequence[Known]) -> list[Known]:
+    """The known facts of the user's people in a role a sentence says are leaving it ("Okafor is retiring at the
+    end of term"), and of their dealings with an organisation it says declined them (`message`: the sentence's
+    message, where "they" of "they gave the job to someone else" is named)."""
+    leaving = named_leaving(text, live)
+    found = _of_names(leaving, live) if leaving else []
+    return found + [k for k in _declined(text, message, live) if k not in found]
+
+
+def _of_names(names: set[str], live: Sequence[Known]) -> list[Known]:
+    """The known facts whose subject is one of `names`, or that give one of them a role of the user's."""
+    found = []
+    for known in live:
+        lower = known.text.lower()
+        subject = re.sub(rf"^{_TITLE}", "", lower, flags=re.I).split()[0].removesuffix("'s").removesuffix("’s")
+        # "The user's supervisor is Dr. Okafor", "The user's supervisor, Dr. Okafor, says it's too long"
+        role = re.match(rf"^the user's (?:{_ROLES})\b", lower) is not None
+        if known.id is not None and (
+            subject in names or (role and any(re.search(rf"\b{re.escape(name)}\b", lower) for name in names))
+        ):
+            found.append(known)
+    return found
+
+
+def says_parted(text: str) -> bool:
+    """Does a sentence say someone leaves a role for good, or an organisation declined the user?"""
+    leaving = _NAMED_LEAVING.search(text) is not None and _HEDGED.search(text) is None
+    return leaving or _DECLINED.search(text) is not None or _THEY_SAID_NO.match(text) is not None
