@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, word_list
+from memoir.ingest.values import MONTHS
 
 __all__ = ["WORK_ROLES", "declined_by", "named_leaving", "parted_facts", "says_parted"]
 
@@ -25,10 +26,7 @@ _ROLES = (
     r"childminder|au pair|doctor|gp|therapist|counsellor|counselor|physio|landlord|landlady|carer|instructor"
 )
 _TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof|professor)\.?\s+)"
-_MONTHS = (
-    "january|february|march|april|may|june|july|august|september|october|november|december|"
-    "jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec"
-)
+_MONTHS = "|".join(sorted(MONTHS, key=len, reverse=True))  # the month words the values know
 _NAMED_LEAVING = re.compile(
     rf"(?<![\w'’-]){_TITLE}?(?P<name>[\w'’-]+)\s+"
     r"(?:(?:has|is|just|finally|officially|now)\s+|(?:told\s+(?:me|us)|announced|said|says)\s+(?:that\s+)?"
