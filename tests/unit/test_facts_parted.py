@@ -30,6 +30,11 @@ from tests.unit.test_fact_rules import settle
             ],
             ["Pau is moving in", "The user's boyfriend is Pau"],
         ),
+        # "May" the month is a date, not a hedge
+        (
+            ["My flatmate Irene loves it.", "Irene is moving out in May, so I'm looking for someone."],
+            [],
+        ),
         # whom the sentence gives the role to says whose it was, known or not
         (
             [

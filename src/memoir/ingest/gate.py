@@ -92,6 +92,7 @@ _CHITCHAT = re.compile(
     r"to survive|to get through|to sort|to vent|to talk|to rant|to think)|"
     r"(?:changes|changed|change) (?:jobs?|plans?|my mind|their mind)$|"
     r"has (?:a question|no idea|an idea|to go|got to go|been thinking|to switch|had to)|had to \w+$|had no idea|"
+    r"has (?:some |big |great )?(?:sad |bad |good |great |exciting |big )?news$|"  # what the news is says it
     # ("will do", not "will do the 10k in December": a race, and when)
     r"has no clue|will (?:check|try|do(?!\s+(?!the\s+(?:same|rest|dishes|shopping|washing|laundry)\b)(?:the|a|an|my)\s+"
     r"[\w-]+\s+(?:in|on|this|next)\b)|let|think|see|look|keep|"
@@ -118,6 +119,8 @@ _CHITCHAT = re.compile(
     # "I'm biased", "my commute is killing me", "I'll lose the plot": how the user feels about it
     r"|^(?:is|am)\s+(?:a bit\s+|so\s+|very\s+|totally\s+)?(?:biased|yawning|cooking|typing|writing|reading|"
     r"rambling|babbling|waffling|procrastinating|multitasking|killing it)$"
+    # "I'm dictating this in the car", "typing this on my phone": how the message is written
+    r"|^(?:is|am)\s+(?:dictating|typing|writing|voice[- ]typing|recording)\s+(?:this|these|it)\b"
     r"|^(?:is|are)\s+killing\s+(?:the user|them|me)\b"
     # "I'm not planning to": an answer with nothing of its own; "realised I typed the wrong name": the talk
     r"|^(?:is|are)\s+not\s+(?:planning|going|trying)\s+to$"
@@ -215,6 +218,8 @@ _LIFE_PLAN = re.compile(
     r"mother|dad|father|sister|brother|aunt|uncle|gran|nan|family|in-laws)(?!['’]s)"  # all it says: whom, and where
     r"(?:\s+in\s+(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]*)?)?(?:\s+(?:for now|from now on|for good|permanently))?$"
     r"|chat with|meet with|run for|campaign\w*|write|writing|"
+    # a new shift: "I will change to night shift from next month"
+    r"(?:switch|change|go|move) to (?:(?:the|a)\s+)?(?:day|night|early|late|part[- ]time|full[- ]time)\b|"
     r"publish\w*|record\w*|tour\w*)\b",
     re.I,
 )

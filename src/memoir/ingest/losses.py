@@ -17,6 +17,7 @@ from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 from memoir.ingest.partings import WORK_ROLES, named_leaving, says_parted
 
 __all__ = [
+    "DIED",
     "gone_facts",
     "gone_names",
     "kind_words",
@@ -43,6 +44,10 @@ _NAME = r"(?-i:[A-Z])[\w'’-]+"
 # What may follow the pet in a sentence of its loss: its name, when, where; not a thing of it ("dog tag", "puppy
 # class booking", "bunny slippers")
 _AFTER_PET = r"(?=\s*(?:[.,;:!?)]|$|(?-i:[A-Z])|(?:on|last|this|yesterday|today|recently|to|in|at|after|and|so|but)\b))"
+# A pet's death at the vet's: "was put down", "had to be put to sleep", "was euthanised"
+_PUT_TO_SLEEP = r"(?:was|were|had to be|has been)\s+(?:put down|put to sleep|euthani[sz]ed)"
+# A death said as news, which the story of someone gone keeps (`old_story`)
+DIED = re.compile(rf"\b(?:died|passed away|{_PUT_TO_SLEEP})\b", re.I)
 _PET_GONE = [
     re.compile(  # "we lost our old dog", "we had to rehome our bunny"
         r"\b(?:lost|re-?homed|had to re-?home|had to put down|had to give away|gave away|buried)\s+"
@@ -51,7 +56,7 @@ _PET_GONE = [
     ),
     re.compile(  # "our cat Miso died", "my old dog passed away"
         rf"\b(?:our|my)\s+{_FOND}(?P<kind>{_ANY_KIND})(?:\s+(?P<name>{_NAME}))?\s+(?:has\s+)?"
-        r"(?:died|passed away|was put down|had to be put down|is gone)\b",
+        rf"(?:died|passed away|{_PUT_TO_SLEEP}|is gone)\b",
         re.I,
     ),
 ]
@@ -64,7 +69,7 @@ _NOT_FOR_GOOD = re.compile(
 # A name that died, at a word's start only (one try per run of letters: a pasted "Ab-Ab-…" is read once)
 _NAME_GONE = re.compile(
     rf"(?<![\w'’-])(?P<before>\w+\s+)?(?P<name>{_NAME})\s+(?:has\s+)?"
-    r"(?:died|passed away|was put down|had to be put down)\b"
+    rf"(?:died|passed away|{_PUT_TO_SLEEP})\b"
 )
 # "Had to put Duke down yesterday": a known pet, for good ("had to", done), not "put Max down for a nap", "will
 # never put Max down", "may have to put Max down next month", "put Duke down as an emergency contact"
@@ -222,6 +227,12 @@ _PET_FACTS = [
     re.compile(rf"^the user has an? (?:[\w-]+ ){{0,2}}(?P<kind>{_ANY_KIND}),? (?:called |named )?(?P<name>\w+)$", re.I),
     # "The user's cat Miso is 3", "The user's old border collie Duke follows the user out"
     re.compile(rf"^the user's {_FOND}(?:[\w-]+ )?(?P<kind>{_ANY_KIND}) (?P<name>{_NAME})\b", re.I),
+    # "The user takes their springer spaniel, Bramble, along …", "The user walks their dog Rex every morning"
+    re.compile(
+        rf"^the user (?:[\w-]+ ){{1,2}}(?:their|the user's) {_FOND}(?:[\w-]+ )?(?P<kind>{_ANY_KIND}),?"
+        rf" (?P<name>{_NAME})\b",
+        re.I,
+    ),
 ]
 
 

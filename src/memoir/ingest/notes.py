@@ -11,8 +11,27 @@ __all__ = ["about_the_user", "noted"]
 
 
 def noted(text: str) -> str:
-    """A sentence with a note of the user's own written out: "car = Dacia Jogger" is "my car is Dacia Jogger"."""
-    return _NOTED.sub(_noted, text)
+    """A sentence with a note of the user's own written out: "car = Dacia Jogger" is "my car is Dacia Jogger";
+    "Ollie 9, Ava 7, Finn 14 months" is "Ollie is 9, Ava is 7, Finn is 14 months"."""
+    return _ages_listed(_NOTED.sub(_noted, text))
+
+
+# A list of people and their ages, as a busy parent writes it: "Ollie 9, Ava 7, Finn 14 months" (three or more, or
+# an age said in months or years: "Arsenal 2, Chelsea 1" is a score)
+_NAME_AGE = r"(?-i:[A-Z])[a-z]+\s+\d{1,2}(?:\s*(?:months?|mos?|yrs?|years?|yo|y/o)(?:\s+old)?)?"
+_AGES_LISTED = re.compile(rf"^\s*{_NAME_AGE}(?:\s*(?:,|and|&)\s*{_NAME_AGE})+\s*[.!]?\s*$", re.I)
+_AN_AGE = re.compile(r"(?-i:[A-Z])[a-z]+(?=\s+\d)")  # a name, then its age
+_UNIT = re.compile(r"\d\s*(?:months?|mos?|yrs?|years?|yo|y/o)\b", re.I)
+
+
+def _ages_listed(text: str) -> str:
+    """Said alone, three or more names each with an age, or a baby's in months, are the user's children's."""
+    if not _AGES_LISTED.match(text) or (len(_AN_AGE.findall(text)) < 3 and not _UNIT.search(text)):
+        return text
+    return "my children " + _AGED.sub(lambda m: f"{m.group('name')} ({m.group('age')})", text.strip(" .!"))
+
+
+_AGED = re.compile(r"(?P<name>(?-i:[A-Z])[a-z]+)\s+(?P<age>\d{1,2}(?:\s*(?:months?|mos?|yrs?|years?|yo|y/o))?)")
 
 
 # A note of the user's own, as lists and terse messages write them: "car = Dacia Jogger", "physio = Gareth",

@@ -63,7 +63,10 @@ _COMMON_SUBJECTS = {
 
 # What the user speaks of as their own without "my" once they spoke of themselves: "I'm CTO at X. Eng team is 12."
 TERSE_OWN = frozenset(
-    word_list("team budget office company startup business shop restaurant salary rent deadline launch funding stack")
+    word_list(
+        "team budget office company startup business shop restaurant salary rent deadline launch funding stack "
+        "car van truck laptop mortgage deposit"
+    )
 )
 
 _ELSEWHERE = re.compile(r"\b(?:there|for (?:the|a|my|our) (?:spare|other|second)\b)", re.I)
@@ -105,6 +108,7 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
         or what.split()[-1] in EVENTS
         # "I'm CTO at X. Eng team is 12."; not "My parents moved to Spain. Rent is €600 there."
         or (context.spoke_of_self and what.split()[-1].lower() in TERSE_OWN and not _ELSEWHERE.search(clause))
+        or (what.lower() in TERSE_OWN and f"user's {what.lower()}" in context.known)  # the user's truck, known
     ):
         return None
     rest = f"{match.group('verb')}{match.group('rest')}"

@@ -9,6 +9,7 @@ from collections.abc import Collection, Sequence
 from memoir.ingest.fact_words import subject_of
 from memoir.ingest.known import Decision, Known
 from memoir.ingest.lexicon import word_list
+from memoir.ingest.losses import DIED
 
 __all__ = ["without_the_old_story"]
 
@@ -42,7 +43,7 @@ def without_the_old_story(
     for decision in said:
         # "my boss Tom retired" says who Tom was, not who he is: no relation is named anew of whom is gone
         theirs = by_model or not _OF_THE_USER.match(decision.text) or _RELATION_NAMED.match(decision.text) is not None
-        kept_on = _STILL.search(decision.text) or _DIED.search(decision.text)  # a death is news, not an old story
+        kept_on = _STILL.search(decision.text) or DIED.search(decision.text)  # a death is news, not an old story
         if decision.event == "ADD" and theirs and _names(decision.text) & gone and not kept_on:
             live[:] = [k for k in live if not (k.id is None and k.text == decision.text)]
             continue
@@ -54,7 +55,6 @@ _OF_THE_USER = re.compile(r"^the user\b", re.I)
 _RELATION_NAMED = re.compile(r"^the user's [\w-]+(?: [\w-]+)? is (?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*$", re.I)
 # What still holds of them beside the change: "Marcus is still my mentor though", "Dana coaches the under-12s instead"
 _STILL = re.compile(r"\b(?:still|instead|as well|also|too(?=\s*(?:$|[,.;!])))\b", re.I)  # not "too choked"
-_DIED = re.compile(r"\b(?:died|passed away|was put down|had to be put down)\b", re.I)
 # a title is no name: "Dr Okafor is taking over" tells nothing of the "Dr Hebert" it replaces
 _NOT_NAMES = frozenset(word_list("the user user's dr mr mrs ms miss prof professor"))
 

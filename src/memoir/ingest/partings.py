@@ -39,9 +39,13 @@ _NAMED_LEAVING = re.compile(
     rf"on (?:\d|the \d|(?:{_MONTHS})\b)))",
     re.I,
 )
-# A departure only talked of: "Okafor might be retiring", "rumour is Irene is moving out"
+# A departure only talked of: "Okafor might be retiring", "rumour is Irene is moving out", "she may leave"; "may"
+# the month ("moving out in May", "on 3 May", "May 14th") is no hedge
 _HEDGED = re.compile(
-    r"\b(?:maybe|might|may|perhaps|possibly|probably|rumou?rs?|thinking (?:of|about)|if|whether)\b", re.I
+    r"\b(?:maybe|might|perhaps|possibly|probably|rumou?rs?|thinking (?:of|about)|if|whether)\b|"
+    r"(?<!\bin )(?<!\bon )(?<!\bby )(?<!\bof )(?<!\d )(?<!\bend )(?<!\bmid )(?<!\bearly )(?<!\blate )"
+    r"(?<!\bnext )(?<!\bthis )(?<!\buntil )(?<!\bsince )\bmay\b(?!\s+\d)",
+    re.I,
 )
 # The role the sentence gives someone else: "dr okafor is taking over as my supervisor", "my new manager is Sunita"
 _ROLE_TAKEN = re.compile(rf"\b(?:as|is)\s+my\s+(?:new\s+)?(?:{_ROLES})\b|\bmy\s+new\s+(?:{_ROLES})\b", re.I)

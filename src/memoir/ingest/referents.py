@@ -137,6 +137,9 @@ _AT_HOME = re.compile(r"\b(?:at|to|from|round|over)\s+$", re.I)
 _NAMED_THING = re.compile(r"['’]s(?=\s*(?:$|[,.;:!?)]|(?:and|or|but|so|which|since|too)\b))", re.I)
 
 
+_A_WORD_AFTER = re.compile(r"\s+(?-i:[a-z])")
+
+
 def mentioned(clause: str, context: Context) -> None:
     """Who a clause named last ("my partner Sven", "not Elena", "a kitten"): "he", "she", "there" in the next one.
 
@@ -163,6 +166,8 @@ def mentioned(clause: str, context: Context) -> None:
         )
         # "has Alzheimer's and …": no one ("we stayed at Priya's, she has a puppy" is Priya's)
         and not (_NAMED_THING.match(clause, v.end) and not _AT_HOME.search(clause[max(0, v.start - 12) : v.start]))
+        # "the Toronto journey is too much … He and his wife will come": a name said of a thing, no one "he" is
+        and not (clause[max(0, v.start - 4) : v.start].lower() == "the " and _A_WORD_AFTER.match(clause, v.end))
         # "Mr. Qureshi (Zoya's father) has taken over. He …": an aside names whom "he" is not
         and clause.count("(", 0, v.start) <= clause.count(")", 0, v.start)
     ]

@@ -138,7 +138,8 @@ _ONE_OF_MANY = {
 }
 # A name with its age in brackets: "our children Emil (7) and Greta (4)", "my son Sota (14, he plays violin)"
 _AGED_IN_BRACKETS = re.compile(
-    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-zà-ÿ'’-]+)\s+\((?P<n>\d{1,2})(?:\s*(?:y/?o|yrs?(?:\s+old)?|years?(?:\s+old)?))?"
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[a-zà-ÿ'’-]+)\s+\((?P<n>\d{1,2}(?:\s*months?)?)"  # a baby's age in months
+    r"(?:\s*(?:y/?o|yrs?(?:\s+old)?|years?(?:\s+old)?))?"
     r"\s*[,;)]"
 )
 _WHOSE_CHILDREN = re.compile(

@@ -76,6 +76,17 @@ def _of_work(text: str) -> frozenset[str]:
     return all_stems(_HOW_OFTEN.sub(" ", text))
 
 
+def _same_worker(first: str, second: str) -> bool:
+    """Do both facts speak of the same one's work: "The user's schedule is day shift" is the user's, as "The user
+    works nights" is."""
+    return _worker(first) == _worker(second)
+
+
+def _worker(text: str) -> str:
+    return "the user" if _USERS_ROTA.match(text) else subject_of(text)
+
+
+_USERS_ROTA = re.compile(r"^the user's (?:schedule|rota|roster|shifts?|hours|pattern|work pattern)\b", re.I)
 _HOW_OFTEN = re.compile(r"\b(?:every|each|a|per|all|one|some|the other|that|this)\s+(?:day|night)s?\b", re.I)
 
 
@@ -176,7 +187,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         for known in live:
             if hours and (not same_subject(statement.text, known.text) or _STUDY.search(known.text)):
                 continue  # "my wife is going part-time" leaves the user's full-time job, a job a full-time study
-            opposed = others & _of_work(known.text) if same_subject(statement.text, known.text) else frozenset()
+            opposed = others & _of_work(known.text) if _same_worker(statement.text, known.text) else frozenset()
             kin = _kin(statement.text, known.text) if same_subject(statement.text, known.text) else frozenset()
             # "Eko Hotel was fully booked" speaks of the known hotel, no other in its place
             same = stems(" ".join(n.split()[-1] for n in named if mentions(known.text, n)))
@@ -188,6 +199,9 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             who = shared - _VERB_STEMS
             if who and who <= _WHO and not opposed and not who & stems(subject_of(known.text)):
                 continue  # "she raised me" of "writing about my lola": a person both name, not the fact's subject
+            named_both = _people_of(known.text) & _names_of(f" {statement.text}")
+            if who and who <= named_both and statement.text.split()[0].lower() not in who:
+                continue  # "Nigel's wife will come here instead" of "The user's son Nigel lives in Toronto": of him
             if kinds and not kinds & {v.kind for v in known.values} and not opposed and not kin:
                 continue  # "the atlas deadline slipped to November" is new beside "we migrate Atlas", not instead
             if not of_a_job(statement.text, known):
@@ -211,6 +225,21 @@ KINDS = tuple(
         MEDICATIONS,
     )
 )
+
+
+def _people_of(fact: str) -> frozenset[str]:
+    """The stems of the names of the user's people a fact holds ("nigel" of "The user's son Nigel lives in …")."""
+    return stems(" ".join(m.group("name") for m in _PERSON_NAMED.finditer(fact)))
+
+
+_PERSON_NAMED = re.compile(
+    rf"\b(?:{'|'.join(sorted(PEOPLE, key=len, reverse=True))})\s+(?P<name>(?-i:[A-Z])[\w-]+)", re.I
+)
+
+
+def _names_of(fact: str) -> frozenset[str]:
+    """The stems of the names a fact holds (its capitalised words but its first), the possessive too."""
+    return stems(" ".join(re.findall(r"(?<=\s)(?-i:[A-Z])[\w-]+", fact.replace("’", "'"))))
 
 
 def _kin(said: str, known: str) -> frozenset[str]:

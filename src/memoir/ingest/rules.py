@@ -25,6 +25,7 @@ from dataclasses import replace
 
 from memoir.index.keyword import terms
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
+from memoir.ingest.dictation import punctuated
 from memoir.ingest.events_named import events_named
 from memoir.ingest.fact_words import gives_up
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
@@ -86,7 +87,12 @@ def known_words(facts: Iterable[str]) -> frozenset[str]:
     for fact in facts:
         found.update(w.lower().removesuffix("'s") for w in re.findall(r"\b(?-i:[A-Z])[\w'’-]+", fact))
         found.update(stem(w) for w in terms(fact) if len(w) > 3 and w not in ("user", "user's"))
+        if own := _OWN_THING.match(fact):  # "Truck is Scania R450" after "The user's truck is a DAF XF": the user's
+            found.add(f"user's {own.group(1).lower()}")
     return frozenset(found)
+
+
+_OWN_THING = re.compile(r"the user's ([\w-]+)", re.I)
 
 
 READ_AT_MOST = 8_000  # characters of a message the rules read (`within_reach`)
@@ -126,6 +132,7 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
     """Each statement sentence of a message with the facts it states (a pronoun may name what an earlier
     sentence did: "My dog is called Biscuit. He's a beagle."; or the user's message `before` this one: "a
     complaint to my landlord" then "His name is Herr Vogel")."""
+    text = punctuated(text)  # a dictated message, in the sentences it was said in
     context = Context(known)
     events = {event for event in EVENTS if event in known or stem(event) in known}
     context.event = next(iter(events)) if len(events) == 1 else None  # "we moved it": the one event known
@@ -299,11 +306,15 @@ def _with_ages(found: list[Statement], clause: str, context: Context) -> list[St
     ages_of = {s.text.split()[3] for s in aged}
     kept = [s for s in found if not ((who := _WHO_IS_NAMED.fullmatch(s.text)) and who.group(1) in ages_of)]
     aged_names = "|".join(re.escape(name) for name in ages_of)
-    bracketed = re.compile(rf"\b(?P<name>{aged_names})\s*\(\d{{1,2}}\)")  # their ages, now facts of their own
-    return [*(replace(s, text=bracketed.sub(r"\g<name>", s.text)) for s in kept), *aged]
+    # their ages ("Emil (7)", "Finn (14 months)"), now facts of their own
+    bracketed = re.compile(rf"\b(?P<name>{aged_names})\s*\(\d{{1,2}}[^()]{{0,12}}\)")
+    rest = [replace(s, text=bracketed.sub(r"\g<name>", s.text)) for s in kept]
+    return [*(s for s in rest if not _NAMES_ONLY.fullmatch(s.text)), *aged]
 
 
 _WHO_IS_NAMED = re.compile(r"The user's [\w-]+ is ([\w'’-]+)")
+# "The user's children Ollie, Ava, Finn": whom, once each one's age is a fact of its own, and nothing more
+_NAMES_ONLY = re.compile(r"the user's [\w-]+(?:,?\s+(?:and\s+)?(?-i:[A-Z])[\w'’-]+)+", re.I)
 
 
 def _made(clause: str, context: Context) -> list[str]:

@@ -146,7 +146,7 @@ _SPLIT = re.compile(
     r"|[\w-]+\s+is\s+(?:my|our)\s|(?-i:[A-Z])[\w'.-]+\s+(?-i:[A-Z])[\w'-]+\s+(?:is|was|has)\s)"
     r"|,\s+(?=(?:my |the )?name's\s)"
     # "No more lido for me, the physio has me on aqua aerobics": a new subject with its verb
-    r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|put|got|says|said|wants|told)\s)"
+    r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|will|put|got|says|said|wants|told)\s)"
     # "The date is 12th December, venue is Eko Hotel": what an event has, each its own clause
     r"|,\s+(?=(?:the\s+)?(?:date|venue|time|location|theme|budget|dress code)\s+is\b)"
     # "Smaller place so guest list is down to 180": a thing of the user's, said of after "so"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memoir.ingest.homes import RESIDENCE
-from memoir.ingest.lexicon import DIETS, EVENTS, ONE_AT_A_TIME, PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import CHANGEABLE, DIETS, EVENTS, ONE_AT_A_TIME, PEOPLE, PETS, word_list
 from memoir.ingest.stemming import stem
 from memoir.ingest.values import NUMBER_WORDS, values
 from memoir.ingest.workplaces import (
@@ -168,10 +168,14 @@ _RELATION = re.compile(
 # Engaged to someone: who they are to the user now ("The user's boyfriend is Marcus" before it)
 _ENGAGED = re.compile(r"^the user is (?:now )?engaged to (?P<name>(?-i:[A-Z])[\w'-]+(?: (?-i:[A-Z])[\w'-]+)*)$", re.I)
 _POSSESSIVE = re.compile(
-    r"^(?P<s>the user's\s+[\w'-]+(?:\s+(?!is\b|are\b|will\b)[\w'-]+){0,2})\s+(?:is|are|will be)\s+"
-    r"(?!called\b|named\b|a\b|an\b)(?P<v>.+)$",
+    r"^(?P<s>the user's\s+[\w'-]+(?:\s+(?!is\b|are\b|will\b|now\b|currently\b)[\w'-]+){0,2})"
+    r"(?:\s+(?:now|currently))?\s+(?:is|are|will be)\s+"  # "The user's truck now is DAF XF": the truck's
+    # not what one is ("a beagle", "a nurse"); a thing's make or model is a value ("The user's car is a Golf")
+    r"(?!called\b|named\b|(?:a|an)\b(?!\s+(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z0-9])[\w-]*)*(?:\s+now)?$))(?P<v>.+)$",
     re.I,
 )
+# Who a person is to the user, or what a pet is ("a beagle"), said with an article: no value that others replace
+_ONES = PEOPLE | PETS | CHANGEABLE | ONE_AT_A_TIME
 
 
 # A measure's last value, said in the past: "The user's last A1c was 8.1" (the one "The user's new A1c is 7.2" replaces)
@@ -265,6 +269,8 @@ def topics(fact: str) -> tuple[Topic, ...]:
             value = (employer(text) or match.group("v")) if attribute == "employer" else match.group("v")
             found.append(Topic(_subject(match.group("s")), name, _value(value)))
     relation = _RELATION.match(text)
+    if relation and (relation.group("rel") or relation.group("rel2")).lower() not in _ONES | _GROUPS:
+        relation = None  # "The user's truck is DAF XF": a thing's make, no person's name
     if relation:
         rel, name = relation.group("rel") or relation.group("rel2"), relation.group("name") or relation.group("name2")
         found.append(Topic(name.lower(), "relation", rel.lower()))
@@ -349,6 +355,8 @@ _CALLED = re.compile(
 def _possessive(subject: str, value: str) -> list[Topic]:
     """ "The user's goal is …" holds one value; an event's place and date are two ("in Malaga on 14 June")."""
     head = subject.split()[-1].lower()
+    if head in _ONES and re.match(r"an?\s", value, re.I):
+        return []  # "The user's wife is a Catholic": what she is, not her name
     # "The user's kitten is Mango now", "The user's band is Marea Alta now", "The user's wife is Sneha": a name,
     # which "The user's wife is pregnant" does not replace
     if (head in PETS or head in _GROUPS or head in PEOPLE) and _A_NAME.match(value):

@@ -16,6 +16,7 @@ __all__ = [
     "JOINING",
     "LEADS",
     "POSITION",
+    "TOOK_JOB",
     "WORKS_AS",
     "employer",
     "names_a_job",
@@ -37,6 +38,8 @@ LEADS = re.compile(
 EMPLOYER = re.compile(
     r"^(?P<s>the user)\s+(?:(?:now|currently)\s+)?(?:(?:works|is working)\s+(?:at|for|with(?=\s+(?-i:[A-Z])))|"
     r"is (?:now\s+)?with(?=\s+(?:the\s+)?(?-i:[A-Z]))|"  # "is now with the Ghana Health Service"
+    # "drives HGV for Eddie Stobart", "drives a bus for Wilsons": whom a driver drives for is the employer
+    r"(?:drives|is driving)\s+(?:(?:an?|the)\s+)?(?:[\w-]+\s+){0,2}?for(?=\s+(?:the\s+)?(?-i:[A-Z]))|"
     r"is(?=\s+(?:now\s+)?(?:self-employed|freelance|a freelancer)\b)|"  # "From Monday I am self-employed"
     # "has joined a new firm from this month, Varghese & Associates": the firm's name is the value
     # "started at Contoso last week", not "started at Pilates classes" or "at Oakwood Primary as a volunteer"
@@ -95,6 +98,15 @@ ACCEPTED = re.compile(
     re.I,
 )
 
+# "I accept Tesco job", "took the job at Tesco", "accepted the Tesco offer": the new employer, said by its name
+TOOK_JOB = re.compile(
+    r"^the user\s+(?:has\s+|have\s+|just\s+|finally\s+)*(?:accepted|accepts|took|has taken|is taking|takes)\s+"
+    r"(?:the\s+|a\s+)?(?:(?:new\s+)?(?:job|offer|position|role)\s+(?:at|with|from)\s+"
+    r"(?P<where>(?:the\s+)?(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3})"
+    r"|(?P<named>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3})\s+(?:job|offer|position|role))\b",
+    re.I,
+)
+
 # "got job at bakery in Leslieville, head baker position", "landed a new job at Stripe": a job, its role if said
 GOT_JOB = re.compile(
     r"^the user\s+(?:(?:just|finally)\s+)?(?:got|landed|has got|has landed)\s+(?:a\s+|the\s+)?(?:new\s+)?job\s+"
@@ -115,6 +127,8 @@ def workplace(fact: str) -> str | None:
         return position.group("where").strip()
     if accepted := ACCEPTED.match(text):  # "accepted an offer from … Paylane, as …": at Paylane
         return f"at {accepted.group('where')}"
+    if took := TOOK_JOB.match(text):  # "accepts Tesco job": at Tesco
+        return f"at {took.group('where') or took.group('named')}"
     if got := GOT_JOB.match(text):  # "got job at Kaiser, night shift nurse position": at Kaiser
         return got.group("where").strip()
     job = JOB_NOUN.match(text)

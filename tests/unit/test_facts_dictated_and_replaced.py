@@ -1,0 +1,153 @@
+"""Dictated messages, and changes said of what the user has, where they work and what they planned.
+
+Issue 25's ninth blind set: a message dictated by voice comes without a stop or a comma, and is read in the sentences
+it was said in; a new truck, a job accepted, a rent going up, a move to night shifts, a pet put to sleep and flights
+cancelled replace what was known; what is said of someone's family beside a change of plan does not.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from memoir.ingest.dictation import punctuated
+from tests.unit.test_fact_rules import settle
+
+LORRAINE = (
+    "ok hi this is Lorraine I'm dictating this in the car so sorry if it comes out a bit weird we're doing up the "
+    "kitchen at our place in Bendigo and I need help working out what order things happen in like do the floors go "
+    "down before the cabinets or after"
+)
+
+
+def test_a_dictated_message_is_read_in_the_sentences_it_was_said_in() -> None:
+    assert punctuated(LORRAINE).startswith(
+        "ok hi this is Lorraine. I'm dictating this in the car so sorry if it comes out a bit weird. we're doing up"
+    )
+    assert settle([LORRAINE]) == [
+        "The user is doing up the kitchen at their place in Bendigo",
+        "The user's name is Lorraine",
+    ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # short, or punctuated: written, not dictated
+        "ok so im 15 and i play valorant every day",
+        "We live in East Legon with my mum who helps with Kwame. I'm lactose intolerant by the way if you're asking",
+    ],
+)
+def test_a_message_written_is_read_as_written(text: str) -> None:
+    assert punctuated(text) == text
+
+
+def test_a_thing_named_then_what_a_subject_says_of_it_is_one_sentence() -> None:
+    said = (
+        "right ok that makes sense and the builder we've got lined up is Tony he did my sister's bathroom and he is "
+        "lovely and kind and very good at what he does in every way"
+    )
+    assert "the builder we've got lined up is Tony" in punctuated(said)
+
+
+@pytest.mark.parametrize(
+    ("spoken", "written"),
+    [
+        (
+            "Colin wants spotted gum for the benchtop because his dad was a timber cutter and it will look gorgeous "
+            "with the white cupboards full stop how do you keep timber benchtops from going manky around the sink",
+            "with the white cupboards. how do you keep",
+        ),
+        (
+            "if we won Tattslotto I'd just knock the whole place down and start again but we won't so anyway I play "
+            "bowls Thursday arvos so I'll come back to this Friday thanks love",
+            "so anyway. I play bowls",
+        ),
+    ],
+)
+def test_punctuation_said_aloud_and_new_subjects_end_a_sentence(spoken: str, written: str) -> None:
+    assert written in punctuated(spoken)
+    assert "Tattslotto." not in punctuated(spoken)  # "if …": what would follow is not said to be so
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # a thing's make or model replaced: "a Golf", "DAF XF" are values of the user's car or truck
+        (["My car is a Golf.", "My car is a Polo now."], ["The user's car is a Polo now"]),
+        (
+            [
+                "My truck now is DAF XF, is ok but the seat is killing my back.",
+                "First week at Tesco finish. Truck is Scania R450, much better seat than old DAF.",
+            ],
+            ["The user's truck is Scania R450, much better seat than old DAF"],
+        ),
+        # a job accepted by the employer's name replaces the employer known
+        (
+            ["I drive HGV for Eddie Stobart.", "Ok I decide. I accept Tesco job, I start 1st of June."],
+            ["The user accepts Tesco job", "The user starts 1st of June"],
+        ),
+        (["I work at Deloitte.", "I might take the KPMG offer."], ["The user works at Deloitte"]),
+        # what the rent will be, said after the news of it
+        (
+            ["Rent is 620 euro.", "Bad news, landlord send letter, the rent will be 700 from September. Haay."],
+            ["The user's rent will be 700 from September"],
+        ),
+        # a move to another shift, from the user's schedule
+        (
+            ["My schedule is day shift.", "I will change to night shift from next month."],
+            ["The user will change to night shift from next month"],
+        ),
+        # a pet put to sleep takes what was known of it along; the news of it is no fact
+        (
+            [
+                "I take my springer spaniel, Bramble, along it to the Stray at seven o'clock each morning.",
+                "I have some sad news. Bramble was put to sleep on Friday; he was fourteen.",
+            ],
+            ["Bramble was put to sleep on Friday"],
+        ),
+        # flights cancelled end the trip booked to fly; someone else's do not
+        (["I have provisionally booked to fly out in September.", "I have cancelled the flights."], []),
+        (
+            ["I'm flying to Lisbon on 3 May.", "My brother cancelled his flights."],
+            ["The user is flying to Lisbon on 3 May"],
+        ),
+        # "the Toronto journey" names no one "he" is; what is said of Nigel's wife is not where Nigel lives
+        (
+            [
+                "My son Nigel lives in Toronto.",
+                "Nigel and I have agreed that the Toronto journey is too much for me this year, so I have cancelled "
+                "the flights. He and his wife will come to me here for Christmas instead.",
+            ],
+            [
+                "Nigel's wife will come to the user here for Christmas",
+                "The user and Nigel have agreed that the Toronto journey is too much for the user this year",
+                "The user's son Nigel lives in Toronto",
+            ],
+        ),
+    ],
+)
+def test_a_change_of_what_the_user_has_or_planned_replaces_the_old_value(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # names and ages said alone, three of them or a baby's in months: the user's children
+        (
+            ["Nat here. 3 kids, 1 car, zero time. Ollie 9, Ava 7, Finn 14 months."],
+            [
+                "The user has 3 kids",
+                "The user's child Ava is 7",
+                "The user's child Finn is 14 months",
+                "The user's child Ollie is 9",
+                "The user's name is Nat",
+            ],
+        ),
+        (["our children Emil (7) and Greta (4)"], ["The user's child Emil is 7", "The user's child Greta is 4"]),
+        # two names with numbers are a score as often as ages
+        (["Arsenal 2, Chelsea 1."], []),
+    ],
+)
+def test_names_listed_with_ages_are_the_users_children(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
