@@ -174,8 +174,7 @@ _POSSESSIVE = re.compile(
     r"(?!called\b|named\b|(?:a|an)\b(?!\s+(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z0-9])[\w-]*)*(?:\s+now)?$))(?P<v>.+)$",
     re.I,
 )
-# Who a person is to the user, or what a pet is ("a beagle"), said with an article: no value that others replace
-_ONES = PEOPLE | PETS | CHANGEABLE | ONE_AT_A_TIME
+_ONES = PEOPLE | PETS | CHANGEABLE | ONE_AT_A_TIME  # people and pets: "a Catholic", "a beagle" say what one is
 
 
 # A measure's last value, said in the past: "The user's last A1c was 8.1" (the one "The user's new A1c is 7.2" replaces)
