@@ -29,8 +29,8 @@ The recorded answers are those of Qwen2.5 Coder 0.5B (Q4_K_M) on llama-cpp-pytho
 (tests/data/llm-replays; shared/data/llm-replays/README.md says how to run it). `--sessions N`
 keeps the first N sessions of each LoCoMo conversation (the model path was recorded on 1).
 `--record` answers a request the file holds already from it, so a run cut short goes on. A set whose answers were
-never recorded in full (`UNRECORDED`: `blind9`, recorded in part) is scored by the rules alone; `--replay` leaves
-it out of the model path.
+never recorded in full (`UNRECORDED`, none today) is scored by the rules alone; `--replay` leaves it out of the model
+path.
 """
 
 from __future__ import annotations
@@ -416,7 +416,7 @@ SET_NAMES = (
 )
 # Sets whose model answers were not recorded: the model path over replays would answer them with answers to other
 # requests ("of their kind"), which measures nothing; they are scored by the rules alone.
-UNRECORDED: frozenset[str] = frozenset({"blind9"})
+UNRECORDED: frozenset[str] = frozenset()
 
 
 def run(label: str, options: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
