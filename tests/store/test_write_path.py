@@ -7,6 +7,7 @@ path), and without one (the rules).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -137,6 +138,22 @@ def test_with_an_llm_the_model_adds_what_the_rules_miss(open_memoir: Callable[..
     assert (sailing.content, sailing.source) == ("The user unwinds by sailing on the Tagus", "llm")
     assert (anne.content, anne.source) == ("The user's wife is Anne", "heuristics")
     assert llm.seen == ["extract", "extract"]  # nothing said changed: no reconciliation to ask for
+
+
+def test_a_models_fact_of_what_declined_the_user_is_not_kept(open_memoir: Callable[..., Memoir]) -> None:
+    """ "Cloudflare: rejected." is the end of what the user had with Cloudflare; a small model's reading of it (a real
+    answer, `blind9`) would keep Cloudflare live, and a job it read earlier ("saturday job at nandos") is taken back
+    when "nandos ghosted me", in lower case."""
+    with with_llm(open_memoir) as (memoir, llm, _):
+        llm.extractions += [
+            '{"facts": ["The user\'s job is at Nandos"]}',
+            '{"facts": ["The user\'s cloudflare provider rejected"]}',
+            '{"facts": []}',
+        ]
+        say(memoir, "saturday job at nandos, my cuz said theyre hiring")
+        say(memoir, "Cloudflare: rejected. Went with someone w/ more Rust. Fine.")
+        say(memoir, "UPDATE nandos ghosted me but greggs on the high st said yes!!! start this sat")
+    assert not [fact for fact in live(memoir) if re.search("cloudflare|nandos", fact, re.I)]
 
 
 def test_a_model_reconciliation_replaces_a_fact_only_when_the_message_says_it_changed(

@@ -105,6 +105,25 @@ def test_punctuation_said_aloud_and_new_subjects_end_a_sentence(spoken: str, wri
             ],
             ["Bramble was put to sleep on Friday"],
         ),
+        # the shop's rent, its first word known as the shop's, and what it is becoming
+        (
+            [
+                "I am having one kirana shop in Kothrud, Pune.",
+                "One more thing. Shop rent is 28,500 per month, and my helper boy Vikas is getting 9,000.",
+                "Haha, pickle is difficult. Landlord has sent notice, rent is becoming 31,000 from April.",
+            ],
+            [
+                "The user is having one kirana shop in Kothrud, Pune",
+                "The user's helper boy Vikas is getting 9,000",
+                "The user's rent is becoming 31,000 from April",
+            ],
+        ),
+        # what declined the user, said tersely or in lower case, ends what the user had with it
+        (["I have a final round w/ Cloudflare Thurs.", "Cloudflare: rejected. Fine."], []),
+        (
+            ["I applied for a saturday job at Nandos.", "UPDATE nandos ghosted me but greggs said yes!!!"],
+            [],
+        ),
         # flights cancelled end the trip booked to fly; someone else's do not
         (["I have provisionally booked to fly out in September.", "I have cancelled the flights."], []),
         (
@@ -150,4 +169,48 @@ def test_a_change_of_what_the_user_has_or_planned_replaces_the_old_value(turns: 
     ],
 )
 def test_names_listed_with_ages_are_the_users_children(turns: list[str], facts: list[str]) -> None:
+    assert settle(turns) == facts
+
+
+@pytest.mark.parametrize(
+    ("turns", "facts"),
+    [
+        # one thing said of a person between commas, and what the sentence goes on to say
+        (
+            ["My son Nigel, who lives in Toronto, has been pressing me to visit."],
+            ["Nigel lives in Toronto", "The user's son Nigel has been pressing the user to visit"],
+        ),
+        (
+            ["My daughter, Carol, who lives in Charlotte, has offered to type up whatever I write by hand."],
+            ["Carol lives in Charlotte", "The user's daughter is Carol"],
+        ),
+        (
+            ["My granddaughter, who is reading law at Durham, would be appalled at the lapse."],
+            [
+                "The user's granddaughter is reading law at Durham",
+                "The user's granddaughter would be appalled at the lapse",
+            ],
+        ),
+        # more than one thing said: as before, who she is
+        (
+            ["Her mom is my sister Dot, who lives in Broken Arrow too and has opinions about everything."],
+            ["The user's sister is Dot"],
+        ),
+        # a job said alone with where it is held, and its hours; an engineer as engineers write it
+        (
+            ["Constraints:\n- pharmacist @ Northern General, 8-4 Mon-Fri\n- daughter Meera, 9, football Sat am"],
+            [
+                "The user is a pharmacist at Northern General",
+                "The user's daughter Meera is 9",
+                "The user's daughter Meera, football Sat am",
+            ],
+        ),
+        (
+            ["Backend eng at N26, Berlin. Golang mostly."],
+            ["The user is a Backend eng at N26", "The user lives in Berlin"],
+        ),
+        (["Eng, not sales."], []),
+    ],
+)
+def test_what_is_said_between_commas_and_in_notes_is_read(turns: list[str], facts: list[str]) -> None:
     assert settle(turns) == facts

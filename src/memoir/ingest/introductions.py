@@ -176,28 +176,39 @@ _OF_SOMEONE = re.compile(
     re.I,
 )
 _ASIDE = re.compile(r"^(?:not|needed|wanted|because|so|since)\s", re.I)  # "Two kids, needed the space": why
+# "pharmacist @ Northern General, 8-4 Mon-Fri": when the job is held, no part of who the user is
+_HOURS = re.compile(
+    r"^\d{1,2}(?:[.:]\d\d)?\s*(?:am|pm)?\s*[-–]\s*\d{1,2}(?:[.:]\d\d)?\s*(?:am|pm)?"
+    r"(?:\s+(?:mon|tue|wed|thu|fri|sat|sun)\w*\s*[-–]\s*(?:mon|tue|wed|thu|fri|sat|sun)\w*)?$",
+    re.I,
+)
 
 
 def _told_tersely(clause: str) -> list[str] | None:
     """A verbless clause each of whose parts says who the user is ("Electrician, not mechanic.", "Two kids"):
     read as an introduction's description would be, where no part is left unread."""
-    parts = [p for p in re.split(r",\s*", clause.strip(" .!")) if p and not _ASIDE.match(p)]
+    parts = [p for p in re.split(r",\s*", clause.strip(" .!")) if p and not _ASIDE.match(p) and not _HOURS.match(p)]
+    parts = [p.replace(" @ ", " at ") for p in parts]
     if parts and _AGED.fullmatch(f"{parts[0]} "):
         return _described(parts[0])  # "51 yo, plan is run 4 more yrs then retire": the age said as one, first
+    units: list[str] = []
+    for part in parts:  # "Backend eng at N26, Berlin": where the job is, with it
+        at_work = units and _plain_job(units[-1]) and " at " in units[-1] and _PLACE.fullmatch(part)
+        units[-1:] = [f"{units[-1]}, {part}"] if at_work else [*units[-1:], part]
     if not all(
         _MARITAL.fullmatch(p)
         or re.fullmatch(r"\d{1,3}", p)  # an age: a number alone, or one said old (not "20 years")
         or _AGED.fullmatch(f"{p} ")
         or _FAMILY_COUNT.match(p)
-        or _plain_job(p)
+        or _plain_job(p.split(",")[0])
         or p.lower() in NATIONALITIES
-        for p in parts
+        for p in units
     ):
         return None  # "Job transfer.", "Rain constant.": no more a job than a dog called a Labrador
-    if all(p.isdigit() for p in parts):
+    if all(p.isdigit() for p in units):
         return None  # "so now 16" (artisans): a number alone is an age only beside what else the user is
-    facts = [_described(part) for part in parts]
-    return [f for found in facts for f in found] if parts and all(facts) else None
+    facts = [_described(part) for part in units]
+    return [f for found in facts for f in found] if units and all(facts) else None
 
 
 # A job said alone, as a terse person says it: a word that is one ("electrician", "nurse"), not any word ending
@@ -216,8 +227,16 @@ _BARE_JOBS = frozenset(
 _NOT_IN_A_JOB = frozenset(word_list("i he she they we you it is are was were am be the my his her our their will not"))
 
 
+# Where a job said alone is held: "pharmacist @ Northern General", "backend eng at N26"
+_AT_WORK = re.compile(r"\s+(?:at|@)\s+(?-i:[A-Z0-9])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3}$")
+
+
 def _plain_job(part: str) -> bool:
+    at_work = _AT_WORK.search(part) is not None
+    part = _AT_WORK.sub("", part)
     words = part.lower().split()
+    if at_work and words and words[-1] in ("eng", "swe", "sre") and len(words) <= 2:
+        return True  # "Backend eng at N26": an engineer, as engineers write it, where they work
     if not re.fullmatch(r"[a-z-]+(?:\s+[a-z-]+){0,2}", part.lower()) or set(words) & _NOT_IN_A_JOB:
         return False  # "she is nurse", "she'll cook": a sentence, not a job said alone
     return 0 < len(words) <= 3 and (words[-1] in _BARE_JOBS or words[-1].endswith(("ician", "ologist")))
@@ -312,6 +331,8 @@ def _names_a_role(phrase: str) -> bool:
         return False
     if len(words) == 2 and words[1] == "player" and words[0] in _INSTRUMENTS:  # "bass player", not "team player"
         return True
+    if words and words[-1] in ("eng", "swe", "sre"):  # "backend eng at N26": an engineer, as engineers write it
+        return len(words) <= 3
     if len(words) >= 3 and words[1] == "de" and words[0].endswith(JOB_ENDINGS):  # "chef de cuisine", "chef de partie"
         return words[0] not in NOT_JOBS
     studying = re.search(r"\bstudent\s+(?:\d(?:st|nd|rd|th)\s+year|year\s+\d)$", head.lower())  # "PhD student 2nd year"

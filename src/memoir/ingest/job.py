@@ -27,6 +27,7 @@ fact, so asking otherwise would spend seconds on an answer that cannot be used).
 from __future__ import annotations
 
 import logging
+import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -37,6 +38,7 @@ from memoir.ingest.answers import restates_any, said_again
 from memoir.ingest.changes import Reading, read
 from memoir.ingest.extract import extract_with_llm, worth_extracting
 from memoir.ingest.live import FactCache, LiveFacts
+from memoir.ingest.partings import declined_by
 from memoir.ingest.reconcile import reconcile_with_llm, same_topic
 from memoir.ingest.rule_decisions import Decision, Names, reconcile_known
 from memoir.ingest.rules import Statement
@@ -159,6 +161,7 @@ class ExtractFactsJob:
             decisions = self._with_model(decisions, readings, event, llm)
         decisions += _model_echoes(decisions, live, readings)
         decisions = _without_old_places(decisions, live)
+        decisions = _without_the_declined(decisions, readings)
         # A fact that says a secret ("The user's AWS key is [MASKED]") tells nothing worth
         # injecting, and says where a secret was: it is never kept.
         decisions = [d for d in decisions if d.event == "DELETE" or not holds_secret(d.text)]
@@ -345,3 +348,19 @@ def _without_old_places(decisions: Sequence[Decision], live: LiveFacts) -> list[
     return [
         d for d in decisions if not (d.event == "ADD" and d.source == "llm" and gone & {v.key for v in values(d.text)})
     ]
+
+
+def _without_the_declined(decisions: Sequence[Decision], readings: Sequence[Reading]) -> list[Decision]:
+    """A model's new fact naming an organisation the same message says declined the user is of what ended: not kept.
+
+    "Cloudflare: rejected." gave "The user's cloudflare provider rejected"; "Nandos ghosted me but Greggs … said yes"
+    gave a job at Nandos. The rules take back what was known of it (`partings`); the model's words would keep it.
+    """
+    declined = {org.lower() for r in readings if r.gone for org in declined_by(r.text, r.message).split()}
+    if not declined:
+        return list(decisions)
+    return [d for d in decisions if not (d.event == "ADD" and d.source == "llm" and declined & _words(d.text))]
+
+
+def _words(text: str) -> set[str]:
+    return {word.lower() for word in re.findall(r"[\w'’-]+", text)}

@@ -94,7 +94,8 @@ def noun_phrase(clause: str, context: Context) -> list[str] | None:
     ):
         return called.facts  # "I have small landscaping company, the name is Zielony …", "School name is Little Banyan"
     # the user's own (`user`) or a name (`named`); not a word of theirs a known fact holds ("Rent is ₹21,000 here")
-    named = what[0].isupper() and what.split()[0].lower() in context.known and what.lower() not in TERSE_OWN
+    # ("Shop rent is 28,500": the shop's rent, a thing of the user's, however its first word is known)
+    named = what[0].isupper() and what.split()[0].lower() in context.known and what.split()[-1].lower() not in TERSE_OWN
     if det in ("my", "our") or (not det and named):
         return None
     # "…, venue is Eko Hotel"; of an event only the known facts name, only what no job or trip also has

@@ -94,15 +94,18 @@ _THEY_DECLINED = (
     r"(?:any\s*more|any\s+longer)"
     r"|(?:went|are going|have gone)\s+with\s+(?:someone|somebody|another)\b)"
 )
-_DECLINED = re.compile(
-    rf"{_ORG}\s+(?:(?:has|have|just|already|finally)\s+)*(?:"
+_SAID_NO = (
+    r"(?:\s*:\s*|\s+)(?:(?:has|have|just|already|finally)\s+)*(?:"  # "Cloudflare: rejected."
     r"passed(?!\s+(?:away|by|out|over|the|my|a|an|his|her|their|its|through|me|us|him|them|on\s+(?:to|from))\b)"
     r"|said no|turned (?:me|us|it|him|her|them) down|rejected (?:me|us|it|my application|the application)"
+    r"|rejected(?=\s*(?:[.!;]|$))|ghosted (?:me|us)\b"
     r"|sold (?:the|it|that)\b(?:\s+(?:car|flat|house|one|bike|van))?(?:\s+already)?(?!\s+to\s+me)"
     r"|(?:called|rang|phoned|emailed|wrote|replied|got back(?:\s+to\s+(?:me|us))?)\b"
-    rf"[^.!?]{{0,60}}?[.,;!?—-]*\s*{_THEY_DECLINED})",
-    re.I,
+    rf"[^.!?]{{0,60}}?[.,;!?—-]*\s*{_THEY_DECLINED})"
 )
+_DECLINED = re.compile(_ORG + _SAID_NO, re.I)
+# The same of a name typed in lower case ("nandos ghosted me"), for the organisations the known facts name
+_DECLINED_LOWER = re.compile(r"(?<![\w'’-])(?P<org>[a-z][\w'’-]+)" + _SAID_NO, re.I)
 _THEY_SAID_NO = re.compile(rf"^{_THEY_DECLINED}", re.I)
 # A fact of the organisation as the user's own work is not what it declined: "The user works at Kestrel"
 _EMPLOYED = re.compile(r"\b(?:works?|working|worked)\s+(?:at|for)\b|\bemploy|\bclients?\b", re.I)
@@ -111,10 +114,10 @@ _EMPLOYED = re.compile(r"\b(?:works?|working|worked)\s+(?:at|for)\b|\bemploy|\bc
 def _declined(text: str, message: str, live: Sequence[Known]) -> list[Known]:
     """The known facts of the user's dealings with an organisation a sentence says declined them."""
     facts = []
-    for m in _DECLINED.finditer(message or text):
+    for m in _declines(message or text, live):
         if not _within(m, text, message or text):
             continue  # another sentence's: each reading takes back what it says
-        org = m.group("org")
+        org = _org_named(m)
         person = rf"^the user's [\w-]+(?: [\w-]+)?,? (?:is )?{re.escape(org)}\b"
         if org.lower() in PEOPLE or any(re.match(person, k.text, re.I) for k in live):
             continue  # "Nana passed last night", "Anna passed" of the user's sister Anna: a death, or an exam
@@ -128,10 +131,30 @@ def _declined(text: str, message: str, live: Sequence[Known]) -> list[Known]:
     return facts
 
 
+def _declines(message: str, live: Sequence[Known] = ()) -> list[re.Match[str]]:
+    """Where a message says an organisation declined the user: named with a capital, or in lower case as a known
+    fact names it."""
+    found = list(_DECLINED.finditer(message))
+    if live and not found:
+        known = {w.lower() for k in live for w in re.findall(r"\b(?-i:[A-Z])[\w'’-]+", k.text)}
+        found = [m for m in _DECLINED_LOWER.finditer(message) if m.group("org").lower() in known]
+    return found
+
+
 def declined_by(text: str, message: str) -> str:
     """The organisations a sentence says declined the user ("Kestrel" of "They gave the job to someone else"), for
-    finding the facts that name them."""
-    return " ".join(m.group("org") for m in _DECLINED.finditer(message or text) if _within(m, text, message or text))
+    finding the facts that name them; in lower case, "nandos" of "nandos ghosted me")."""
+    said = message or text
+    found = list(_DECLINED.finditer(said))
+    if not found and _TURNED_DOWN.search(said):
+        found = list(_DECLINED_LOWER.finditer(said))
+    return " ".join(_org_named(m) for m in found if _within(m, text, said))
+
+
+def _org_named(m: re.Match[str]) -> str:
+    """The organisation a match names, without a shouted word before it ("UPDATE Nandos ghosted me")."""
+    words = m.group("org").split()
+    return words[-1] if len(words) == 2 and words[0].isupper() and not words[1].isupper() else m.group("org")
 
 
 def _within(m: re.Match[str], text: str, message: str) -> bool:
@@ -167,4 +190,9 @@ def _of_names(names: set[str], live: Sequence[Known]) -> list[Known]:
 def says_parted(text: str) -> bool:
     """Does a sentence say someone leaves a role for good, or an organisation declined the user?"""
     leaving = _NAMED_LEAVING.search(text) is not None and _HEDGED.search(text) is None
-    return leaving or _DECLINED.search(text) is not None or _THEY_SAID_NO.match(text) is not None
+    said_no = _DECLINED.search(text) or _THEY_SAID_NO.match(text) or _TURNED_DOWN.search(text)
+    return leaving or said_no is not None
+
+
+# Said of the user whatever the case a name is typed in: "nandos ghosted me", "turned me down"
+_TURNED_DOWN = re.compile(r"\b(?:ghosted|rejected|turned down)\s+(?:me|us)\b|\bturned (?:me|us) down\b", re.I)

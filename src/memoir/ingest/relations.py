@@ -191,8 +191,22 @@ def without_relations(text: str) -> str:
 
 MAX_WHO = 8
 WHO_IS = re.compile(
-    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
+    r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
     r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
+    # "My son Nigel, who lives in Toronto, has been …": one thing said of them, between commas
+    r"|\s+(?P<verb>lives|works|studies|teaches|runs|owns)\s+(?P<done>(?:(?!\band\b)[^,;])+?)(?=\s*,))"
+)
+# "daughter Meera, 9, football Sat am": the age said between commas after a name
+_AGED_AFTER = re.compile(
+    r"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<n>\d{1,2})(?:\s*(?:yo|y/o|years? old))?"
+    r"\s*(?:,|$)",
+    re.I,
+)
+# "My granddaughter, who is reading law at Durham, would be appalled": what is said of a relation named no more
+_RELATION_WHO = re.compile(
+    r"\b(?:my|our)\s+(?P<rel>[\w-]+),\s+who(?:'s|\s+is|\s+(?P<verb>lives|works|studies|teaches|runs|owns))\s+"
+    r"(?P<what>(?:(?!\band\b)[^,;])+?)\s*,",
+    re.I,
 )
 
 
@@ -206,7 +220,16 @@ def who_is(clause: str, made: list[str]) -> list[str]:
         return []
     # A few: each is gated against the whole clause, and a pasted list of thousands cost seconds.
     found = itertools.islice(WHO_IS.finditer(clause), MAX_WHO)
-    return [f"{m.group('name')} is {m.group('what').strip()}" for m in found]
+    said = [
+        f"{m.group('name')} {m.group('verb') or 'is'} {(m.group('what') or m.group('done')).strip()}" for m in found
+    ]
+    said += [
+        f"The user's {m.group('rel').lower()} {m.group('name')} is {m.group('n')}" for m in _AGED_AFTER.finditer(clause)
+    ]
+    kin = _RELATION_WHO.search(clause)
+    if kin and kin.group("rel").lower() in PEOPLE:
+        said.append(f"The user's {kin.group('rel').lower()} {kin.group('verb') or 'is'} {kin.group('what').strip()}")
+    return said
 
 
 def named_on_the_way(made: list[str]) -> list[str]:

@@ -88,11 +88,11 @@ def known_words(facts: Iterable[str]) -> frozenset[str]:
         found.update(w.lower().removesuffix("'s") for w in re.findall(r"\b(?-i:[A-Z])[\w'’-]+", fact))
         found.update(stem(w) for w in terms(fact) if len(w) > 3 and w not in ("user", "user's"))
         if own := _OWN_THING.match(fact):  # "Truck is Scania R450" after "The user's truck is a DAF XF": the user's
-            found.add(f"user's {own.group(1).lower()}")
+            found.update(f"user's {word.lower()}" for word in own.groups() if word)  # "shop rent": the rent too
     return frozenset(found)
 
 
-_OWN_THING = re.compile(r"the user's ([\w-]+)", re.I)
+_OWN_THING = re.compile(r"the user's ([\w-]+)(?: (?!is\b|are\b|was\b|were\b|has\b|will\b)([\w-]+))?", re.I)
 
 
 READ_AT_MOST = 8_000  # characters of a message the rules read (`within_reach`)
@@ -289,10 +289,12 @@ def _read_clause(clause: str, context: Context) -> list[Statement]:
         if subject and len(subject.group(1).split()) <= 5:
             written.append(f"{subject.group(1)} {others(part)}")
     found = [s for text in written if (s := _gated(text, clause, context)) is not None]
-    if not found:  # "a plan from my coach Dana": at least who Dana is
-        # each named once, and a few: a pasted "my sister Ana my sister Bea …" was gated thousands of times
+    relative = " who " in clause and {s.text for s in found} <= set(who_is(clause, written))
+    if not found or relative:  # "a plan from my coach Dana": at least who Dana is ("My daughter, Carol, who lives in
+        # Charlotte, has offered …": where she lives, and who she is); each named once, and a few: a pasted "my sister
+        # Ana my sister Bea …" was gated thousands of times
         named = itertools.islice(dict.fromkeys(naming_facts(clause)), MAX_WHO)
-        found = [s for text in named if (s := _gated(text, clause, context)) is not None]
+        found += [s for text in named if (s := _gated(text, clause, context)) is not None]
     return _with_ages(found, clause, context)
 
 

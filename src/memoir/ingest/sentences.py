@@ -149,6 +149,9 @@ _SPLIT = re.compile(
     r"|,\s+(?=the\s+[a-z]+\s+(?:has|had|is|was|will|put|got|says|said|wants|told)\s)"
     # "The date is 12th December, venue is Eko Hotel": what an event has, each its own clause
     r"|,\s+(?=(?:the\s+)?(?:date|venue|time|location|theme|budget|dress code)\s+is\b)"
+    # "Landlord has sent notice, rent is becoming 31,000 from April": what the user pays, after the news of it
+    r"|,\s+(?=(?:the\s+)?(?:rent|salary|pay|fees?|mortgage|deposit)\s+"
+    r"(?:is becoming|is going|will|goes|went|has gone)\b)"
     # "Smaller place so guest list is down to 180": a thing of the user's, said of after "so"
     r"|\s+so\s+(?=(?:the\s+)?[a-z]+(?:\s+[a-z]+)?\s+(?:is|are)\s+(?:now|down|up|only|just)\b)"
     r"|,?\s+and\s+(?=(?-i:[A-Z])[\w'-]+\s+(?:is|was|has|had|turned|turns|joined|left|lives|works|will|\w+s)\b)"
