@@ -1716,7 +1716,7 @@ def test_what_people_say_in_passing_in_conversations_not_seen_before(said: str, 
                 "ok news: we are changing the band name!! We are Marea Alta now.",
             ],
             [
-                "The user is a bass player in a band called Marea Alta here in CDMX",
+                "The user is a bass player in a band called Marea Alta in CDMX",  # "here": where the user is
                 "The user is changing the band name",
                 "The user's name is Tomas",
             ],

@@ -210,6 +210,55 @@ def test_names_listed_with_ages_are_the_users_children(turns: list[str], facts: 
             ["The user is a Backend eng at N26", "The user lives in Berlin"],
         ),
         (["Eng, not sales."], []),
+        # "it is …" after a question names what was asked about, no sign-on that renames the user
+        (
+            [
+                "My name is Joseph Kamau.",
+                "Can you show me simple way to record contributions on my phone? It is Tecno Spark.",
+            ],
+            ["The user's name is Joseph Kamau"],
+        ),
+        (["Hi! Can you help? It's Sam, by the way."], ["The user's name is Sam"]),
+        # a break-up said as second-language English says it: news, and the plan with him over
+        (
+            [
+                "Also me and my boyfriend Mark, we are planning to go to Iceland in December.",
+                "Me and Mark we broke up already last week. So no more Iceland.",
+            ],
+            ["The user and Mark broke up already last week"],
+        ),
+        # where in the hospital, after where: part of the job
+        (
+            ["I am Rowena, staff nurse here in Galway University Hospital, in ICU."],
+            ["The user is a staff nurse in Galway University Hospital, in ICU", "The user's name is Rowena"],
+        ),
+        # a move of someone the user named earlier moves them, not the user
+        (
+            [
+                "I am a retired schoolteacher living in Asheville, North Carolina.",
+                "My daughter, Carol, who lives in Charlotte, has offered to type up whatever I write by hand.",
+                "Carol has had a change of circumstance: she accepted a position in Atlanta and moved there last week.",
+            ],
+            [
+                "Carol accepted a position in Atlanta and moved there last week",
+                "Carol has had a change of circumstance",
+                "The user is a retired schoolteacher living in Asheville, North Carolina",
+                "The user's daughter is Carol",
+            ],
+        ),
+        # what is said of his wife beside a change of plan is not where he lives
+        (
+            [
+                "My son Nigel, who lives in Toronto, has been pressing me to visit.",
+                "Nigel and I agreed the journey is too much. He and his wife will come here for Christmas instead.",
+            ],
+            [
+                "Nigel lives in Toronto",
+                "Nigel's wife will come here for Christmas",
+                "The user and Nigel agreed the journey is too much",
+                "The user's son Nigel has been pressing the user to visit",
+            ],
+        ),
     ],
 )
 def test_what_is_said_between_commas_and_in_notes_is_read(turns: list[str], facts: list[str]) -> None:

@@ -35,11 +35,12 @@ _INTRODUCTION = [
         rf"^(?:my name is|my name's|the name's|name's|call me)\s+(?P<name>{_ANY_NAME})(?=\s*(?:,|$|\bbtw\b))", re.I
     ),
     re.compile(rf"^(?:this is |it's |it is )?(?P<name>{_ANY_NAME}(?: {NAME})?)\s+here\b", re.I),
-    re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
+    _OPENING_ONLY := re.compile(rf"^(?:this is|it's|it is)\s+(?P<name>{NAME})(?=\s*(?:,|$))", re.I),
     re.compile(rf"^(?P<name>{NAME})\s+here\s+again\s*$"),  # a sign-on later in a conversation
     re.compile(rf"^(?:i'm|i am|im)\s+(?P<name>{NAME})(?=\s*(?:,|$|\band\b|\bby the way\b|\bbtw\b))", re.I),
 ]
 _AGAIN = re.compile(rf"^(?P<name>{NAME})\s+again$")
+_BY_THE_WAY = re.compile(r"\b(?:by the way|btw)\b", re.I)
 _AGAIN_BTW = re.compile(r"^\s*\S+\s+again,?\s+(?:btw|by the way)[\s.!]*$", re.I)  # "Bec again btw.", alone
 _HERE_IN = re.compile(r"^(?:a |an )?(?P<job>(?:[\w-]+ ){0,2}[\w-]+) here in (?P<place>[\w' -]+)$", re.I)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s", re.I)
@@ -96,6 +97,8 @@ _NOT_A_NAME = frozenset(
 def introduction(clause: str, context: Context) -> list[str] | None:
     """ "I'm Priya", "hiroshi here", "Fatima, site engineer at Bouvier": the name, and what follows it."""
     for pattern in _INTRODUCTION:
+        if pattern is _OPENING_ONLY and not (context.opening or _BY_THE_WAY.search(context.said)):
+            continue  # "… on my phone? It is Tecno Spark.": the phone's name; "Hi, it's Sam" opens a message
         match = pattern.match(clause)
         if match and match.group("name").lower() not in NATIONALITIES | _NOT_A_NAME:
             name = match.group("name")
@@ -249,7 +252,11 @@ def _described(text: str, years_alone: bool = False) -> list[str]:
     facts: list[str] = []
     for index, part in enumerate(re.split(r",\s*|\s+and\s+(?=a |an |\d)", text)):
         part = re.sub(r"[^\w\s'’:.,-]", "", part).strip(" .")  # emoji and the like
+        part = re.sub(r"\s+here\s+(?=(?:in|at)\s)", " ", part, flags=re.I)  # "staff nurse here in Galway …"
         if not part:
+            continue
+        if facts and facts[-1].startswith("The user is a") and re.fullmatch(r"in\s+(?:the\s+)?[A-Z][\w&-]*", part):
+            facts[-1] = f"{facts[-1]}, {part}"  # "staff nurse in Galway University Hospital, in ICU": where in it
             continue
         aged = _AGED.match(part)  # "63 yr old retired firefighter": the age, then the rest
         if aged:

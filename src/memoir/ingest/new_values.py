@@ -54,7 +54,7 @@ def new_value(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     best: tuple[int, Known, Value] | None = None
     for value in given:
         about = _about(value, reading) - CHANGE_STEMS - stems(" ".join(v.text for v in given))
-        goer = _going(value, reading)
+        goer = _going(value, reading, live)
         theirs = _someone_elses(value, reading)
         aged = _aged(value, reading)
         for known in live:
@@ -270,10 +270,11 @@ _THEIR_THING = re.compile(
 )
 
 
-def _going(value: Value, reading: Reading) -> str | None:
+def _going(value: Value, reading: Reading, live: Sequence[Known] = ()) -> str | None:
     """Whom a statement sends to the new place (as `subject_of` names them), when it is not the user; or whom,
     by their name alone, the statement carrying the new value is about ("Funmi just relocated to Manchester to
-    work for the NHS" changes nothing of where Emeka works)."""
+    work for the NHS" changes nothing of where Emeka works; "Carol … moved there" after "The user's daughter is
+    Carol" moves Carol, not the user)."""
     for statement in reading.statements:
         going = _GOES.match(statement.text)
         if going and going.group("place").startswith(value.text):
@@ -282,6 +283,8 @@ def _going(value: Value, reading: Reading) -> str | None:
     for statement in reading.statements:
         if value.text in statement.text and re.fullmatch(r"[a-z][\w'-]*", who := subject_of(statement.text)):
             kin = re.search(rf"\b(?:my|our)\s+(?P<rel>[\w-]+)\s+{re.escape(who)}\b", reading.text, re.I)
+            known_kin = (re.match(rf"^the user's (?P<rel>[\w-]+) is {re.escape(who)}$", k.text, re.I) for k in live)
+            kin = kin or next((m for m in known_kin if m), None)
             return who if kin and kin.group("rel").lower() in PEOPLE else None  # not "Spanish is on Mondays now"
     return None
 

@@ -65,6 +65,8 @@ _APPOSITION = re.compile(
     r"(?:^|(?<=[.!?:;]\s)|(?<=\bso\s)|(?<=\band\s)|(?<=\bbut\s)|(?<=\bthen\s))(?P<name>(?-i:[A-Z])[\w'’-]+),\s+(?P<rel>(?:my|our)\s+[\w-]+(?:\s+[\w-]+)?),\s+(?P<rest>.+)$",
     re.I,
 )
+# "Me and Mark we broke up already": the two, said twice, as second-language English says it
+_ME_AND_WE = re.compile(r"^(?:(?:also|and|so|but)\s+)?me\s+(?:and|&)\s+(?P<who>(?-i:[A-Z])[\w'-]+),?\s+we\s+", re.I)
 FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|im|me|my|mine|we|we're|our|ours|us)\b", re.IGNORECASE)
 
 
@@ -74,6 +76,7 @@ def plain_sentence(text: str) -> str:
     text = _CAME_BACK.sub(r"my \g<q> \g<x> is \g<v>", prescribed(continued(text)))  # "The new A1c came back: 7.2"
     text = _NEW_ONE.sub(_new_one, text)  # "we found our new CTO: Elena, ex-N26"
     text = noted(text)  # "car = Dacia Jogger", "Daily driver: ThinkPad X1 Carbon"
+    text = _ME_AND_WE.sub(r"\g<who> and I ", text)  # "Me and Mark we broke up": Mark and I broke up
     text = _OBJECT_FIRST.sub(r"\g<who> \g<verb> \g<x>", text)  # "The Touran I sold to my neighbour"
     text = spelled_out_sentence(text)  # "my own restaurant, it will be called Racines"
     return _named_first(_apposed(_reported(_proposal(_aside_said(_passed_on(_plain_people(_aged(text))))))))

@@ -228,8 +228,12 @@ KINDS = tuple(
 
 
 def _people_of(fact: str) -> frozenset[str]:
-    """The stems of the names of the user's people a fact holds ("nigel" of "The user's son Nigel lives in …")."""
-    return stems(" ".join(m.group("name") for m in _PERSON_NAMED.finditer(fact)))
+    """The stems of the names of the user's people a fact holds ("nigel" of "The user's son Nigel lives in …", of
+    "Nigel lives in Toronto")."""
+    subject = re.match(r"(?!The\b)((?-i:[A-Z])[\w-]+)\s+(?:lives|works|is|has|studies)\b", fact)
+    return stems(
+        " ".join([m.group("name") for m in _PERSON_NAMED.finditer(fact)] + list(subject.groups() if subject else []))
+    )
 
 
 _PERSON_NAMED = re.compile(

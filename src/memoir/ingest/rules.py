@@ -94,7 +94,6 @@ def known_words(facts: Iterable[str]) -> frozenset[str]:
 
 _OWN_THING = re.compile(r"the user's ([\w-]+)(?: (?!is\b|are\b|was\b|were\b|has\b|will\b)([\w-]+))?", re.I)
 
-
 READ_AT_MOST = 8_000  # characters of a message the rules read (`within_reach`)
 _TAIL = 2_000  # of which the end of a long message's
 
@@ -148,8 +147,9 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
             context.opening = context.opening or any(sentence.text in line for line in listed)
             read.append((sentence, _statements_of(sentence, context)))
             context.opening = False
-        else:  # a question states nothing, but names the pet what comes next is of: "How can we bring our cat?
-            _pet_asked_about(said, context)  # His name is …" (not a person: "Is my daughter allowed? He is …")
+        else:  # a question states nothing (no sign-on after it: "… on my phone? It is Tecno Spark."), but names the
+            _pet_asked_about(said, context)  # pet what comes next is of: "How can we bring our cat? His name is …"
+            context.opening = context.opening and not said.rstrip().endswith("?")
     for sentence in stated[next_one:]:  # never lost to a sentence written otherwise than `every_sentence` cut it
         read.append((sentence, _statements_of(sentence, context)))
     return read
