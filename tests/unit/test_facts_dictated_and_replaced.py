@@ -79,7 +79,7 @@ def test_punctuation_said_aloud_and_new_subjects_end_a_sentence(spoken: str, wri
                 "My truck now is DAF XF, is ok but the seat is killing my back.",
                 "First week at Tesco finish. Truck is Scania R450, much better seat than old DAF.",
             ],
-            ["The user's truck is Scania R450, much better seat than old DAF"],
+            ["The user's truck is Scania R450"],  # the comparison with the old one names it: no part of the fact
         ),
         # a job accepted by the employer's name replaces the employer known
         (
@@ -245,6 +245,14 @@ def test_names_listed_with_ages_are_the_users_children(turns: list[str], facts: 
                 "The user is a retired schoolteacher living in Asheville, North Carolina",
                 "The user's daughter is Carol",
             ],
+        ),
+        # praise with an eye-roll is not meant; an eye-roll at a fact is annoyance, and the fact stands
+        (["i LOVE waking up at 6 on a saturday 🙄"], []),
+        (["my boss moved the deadline to Friday 🙄"], ["The user's boss moved the deadline to Friday"]),
+        # how fast the message was typed is talk about the message
+        (
+            ["Sorry, mistake — Thursday is our weekly off, not Tuesday. I am typing too fast."],
+            ["Thursday is the user's weekly off"],
         ),
         # what is said of his wife beside a change of plan is not where he lives
         (

@@ -121,6 +121,7 @@ _CHITCHAT = re.compile(
     r"rambling|babbling|waffling|procrastinating|multitasking|killing it)$"
     # "I'm dictating this in the car", "typing this on my phone": how the message is written
     r"|^(?:is|am)\s+(?:dictating|typing|writing|voice[- ]typing|recording)\s+(?:this|these|it)\b"
+    r"|^(?:is|am)\s+typing\s+(?:too\s+|so\s+|very\s+)?(?:fast|quickly|slowly)\b"  # "I am typing too fast"
     r"|^(?:is|are)\s+killing\s+(?:the user|them|me)\b"
     # "I'm not planning to": an answer with nothing of its own; "realised I typed the wrong name": the talk
     r"|^(?:is|are)\s+not\s+(?:planning|going|trying)\s+to$"
@@ -250,11 +251,22 @@ _MONEY_OF_MINE = re.compile(
 )
 
 
+# Praise said with an eye-roll, or "/s": not meant ("i LOVE waking up at 6 on a saturday 🙄"; but "they moved the
+# deadline to Friday 🙄" is true, and annoying)
+_SARCASM = re.compile(
+    r"\b(?:love|loving|adore|great|fantastic|perfect|brilliant|amazing|can't wait|cannot wait|fun)\b[^.!?]*🙄"
+    r"|(?:^|\s)/s\s*$",
+    re.I,
+)
+
+
 def is_fact(text: str, clause: str, sentence: str = "") -> bool:
     """Does `text` (made from `clause`, of `sentence`) say something worth keeping? (The gate: see the module's
     docstring.)"""
     if not text or ADDRESSED.search(clause) or _HYPOTHETICAL.search(clause) or len(text.split()) > MAX_WORDS:
         return False
+    if _SARCASM.search(sentence):
+        return False  # "i LOVE waking up at 6 on a saturday 🙄": said to mean the opposite
     if _RELAYED.match(text):
         return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
     predicate = _predicate(text)

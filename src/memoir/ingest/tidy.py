@@ -32,6 +32,10 @@ _NOT_THING = re.compile(r",?\s+(?:and\s+)?not\s+(?:the|a|an|my|our)\s+[\w'’-]+
 _FROM_VALUE = re.compile(r"\s+from\s+(?:the\s+)?[\w:'’-]+(?:\s+(?-i:[A-Z])[\w'’-]*)*(?=\s+(?:to|for)\s)")
 
 
+# A comparison with what the fact replaced, which names the old value: ", much better seat than old DAF"
+_THAN_THE_OLD = re.compile(r",\s+[^,]*\bthan\s+(?:the\s+|my\s+|our\s+|their\s+)?(?:old|last|previous)\s+[^,]+$", re.I)
+
+
 def tidy(text: str, changing: bool) -> str:
     """One line, no old values ("…, not Malaga"; "from Rust to Go" keeps "to Go" when it is a change), short."""
     # in a change, "not in May" is the old value ("my exam is not in May, it is in June"); else it may be the fact
@@ -48,6 +52,7 @@ def tidy(text: str, changing: bool) -> str:
     # an apology beside the fact is for the chat ("I'm dyslexic, sorry for the typos"; not "Sorry Not Sorry Bakery")
     text = re.sub(r",\s*(?:(?:so|very|really)\s+)?(?-i:sorry)\b(?:\s+(?:for|about|if)\b.*)?$", "", text)
     text = re.sub(r"\s+(?:then|though|anyway)$", "", text, flags=re.I)
+    text = _THAN_THE_OLD.sub("", text)  # "Scania R450, much better seat than old DAF": the DAF is gone
     text = " ".join(text.split()).strip(" ,;:-—–")
     if len(text) > MAX_CHARS:
         text = text[:MAX_CHARS].rsplit(" ", 1)[0]
