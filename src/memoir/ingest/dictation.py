@@ -37,7 +37,7 @@ def punctuated(text: str) -> str:
 
 
 # Punctuation said aloud, as dictation software leaves it when it does not know the command
-_MARKS = {"full stop": ". ", "period": ". ", "question mark": "? ", "comma": ", ", "new paragraph": ". "}
+_MARKS = {"full stop": ". ", "question mark": "? ", "new paragraph": ". "}
 _SPOKEN = re.compile(r"\s+(full stop|question mark|new paragraph)\b\s*", re.I)
 
 

@@ -248,9 +248,9 @@ _SAID_OF = {
     "triathlon": ("race",),
     "ultramarathon": ("race",),
     "goalkeeper": ("soccer", "football", "hockey"),
-    "leaving": ("heading", "departing"),
+    "leaving": ("heading", "departing"),  # "now we're heading out February 3rd" of "leaving January 10th"
     "fly": ("flight", "flights"),  # "I have cancelled the flights" of "booked to fly out in September"
-    "flying": ("flight", "flights"),  # "now we're heading out February 3rd" of "leaving January 10th"
+    "flying": ("flight", "flights"),
     # "I quit coffee" of "5 americanos a day": a coffee by its kind
     "americano": ("coffee",),
     "espresso": ("coffee",),

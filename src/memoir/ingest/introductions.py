@@ -230,6 +230,7 @@ _BARE_JOBS = frozenset(
 _NOT_IN_A_JOB = frozenset(word_list("i he she they we you it is are was were am be the my his her our their will not"))
 
 
+_ENGINEERS = frozenset(("eng", "swe", "sre"))  # an engineer, as engineers write it
 # Where a job said alone is held: "pharmacist @ Northern General", "backend eng at N26"
 _AT_WORK = re.compile(r"\s+(?:at|@)\s+(?-i:[A-Z0-9])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*){0,3}$")
 
@@ -238,7 +239,7 @@ def _plain_job(part: str) -> bool:
     at_work = _AT_WORK.search(part) is not None
     part = _AT_WORK.sub("", part)
     words = part.lower().split()
-    if at_work and words and words[-1] in ("eng", "swe", "sre") and len(words) <= 2:
+    if at_work and words and words[-1] in _ENGINEERS and len(words) <= 2:
         return True  # "Backend eng at N26": an engineer, as engineers write it, where they work
     if not re.fullmatch(r"[a-z-]+(?:\s+[a-z-]+){0,2}", part.lower()) or set(words) & _NOT_IN_A_JOB:
         return False  # "she is nurse", "she'll cook": a sentence, not a job said alone
@@ -338,7 +339,7 @@ def _names_a_role(phrase: str) -> bool:
         return False
     if len(words) == 2 and words[1] == "player" and words[0] in _INSTRUMENTS:  # "bass player", not "team player"
         return True
-    if words and words[-1] in ("eng", "swe", "sre"):  # "backend eng at N26": an engineer, as engineers write it
+    if words and words[-1] in _ENGINEERS:  # "backend eng at N26": an engineer, as engineers write it
         return len(words) <= 3
     if len(words) >= 3 and words[1] == "de" and words[0].endswith(JOB_ENDINGS):  # "chef de cuisine", "chef de partie"
         return words[0] not in NOT_JOBS

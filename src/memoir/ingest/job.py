@@ -27,12 +27,12 @@ fact, so asking otherwise would spend seconds on an answer that cannot be used).
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from memoir.errors import NotFound
+from memoir.index.keyword import terms
 from memoir.index.spoken_dates import with_dates
 from memoir.ingest.answers import restates_any, said_again
 from memoir.ingest.changes import Reading, read
@@ -356,11 +356,7 @@ def _without_the_declined(decisions: Sequence[Decision], readings: Sequence[Read
     "Cloudflare: rejected." gave "The user's cloudflare provider rejected"; "Nandos ghosted me but Greggs … said yes"
     gave a job at Nandos. The rules take back what was known of it (`partings`); the model's words would keep it.
     """
-    declined = {org.lower() for r in readings if r.gone for org in declined_by(r.text, r.message).split()}
+    declined = {word for r in readings if r.gone for word in terms(declined_by(r.text, r.message))}
     if not declined:
         return list(decisions)
-    return [d for d in decisions if not (d.event == "ADD" and d.source == "llm" and declined & _words(d.text))]
-
-
-def _words(text: str) -> set[str]:
-    return {word.lower() for word in re.findall(r"[\w'’-]+", text)}
+    return [d for d in decisions if not (d.event == "ADD" and d.source == "llm" and declined & set(terms(d.text)))]

@@ -18,10 +18,11 @@ def noted(text: str) -> str:
 
 # A list of people and their ages, as a busy parent writes it: "Ollie 9, Ava 7, Finn 14 months" (three or more, or
 # an age said in months or years: "Arsenal 2, Chelsea 1" is a score)
-_NAME_AGE = r"(?-i:[A-Z])[a-z]+\s+\d{1,2}(?:\s*(?:months?|mos?|yrs?|years?|yo|y/o)(?:\s+old)?)?"
+_AGE_UNIT = r"(?:months?|mos?|yrs?|years?|yo|y/o)"
+_NAME_AGE = rf"(?-i:[A-Z])[a-z]+\s+\d{{1,2}}(?:\s*{_AGE_UNIT}(?:\s+old)?)?"
 _AGES_LISTED = re.compile(rf"^\s*{_NAME_AGE}(?:\s*(?:,|and|&)\s*{_NAME_AGE})+\s*[.!]?\s*$", re.I)
 _AN_AGE = re.compile(r"(?-i:[A-Z])[a-z]+(?=\s+\d)")  # a name, then its age
-_UNIT = re.compile(r"\d\s*(?:months?|mos?|yrs?|years?|yo|y/o)\b", re.I)
+_UNIT = re.compile(rf"\d\s*{_AGE_UNIT}\b", re.I)
 
 
 def _ages_listed(text: str) -> str:
@@ -31,7 +32,7 @@ def _ages_listed(text: str) -> str:
     return "my children " + _AGED.sub(lambda m: f"{m.group('name')} ({m.group('age')})", text.strip(" .!"))
 
 
-_AGED = re.compile(r"(?P<name>(?-i:[A-Z])[a-z]+)\s+(?P<age>\d{1,2}(?:\s*(?:months?|mos?|yrs?|years?|yo|y/o))?)")
+_AGED = re.compile(rf"(?P<name>(?-i:[A-Z])[a-z]+)\s+(?P<age>\d{{1,2}}(?:\s*{_AGE_UNIT})?)")
 
 
 # A note of the user's own, as lists and terse messages write them: "car = Dacia Jogger", "physio = Gareth",

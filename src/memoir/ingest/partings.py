@@ -132,23 +132,22 @@ def _declined(text: str, message: str, live: Sequence[Known]) -> list[Known]:
 
 
 def _declines(message: str, live: Sequence[Known] = ()) -> list[re.Match[str]]:
-    """Where a message says an organisation declined the user: named with a capital, or in lower case as a known
-    fact names it."""
+    """Where a message says an organisation declined the user: named with a capital; else in lower case, as a known
+    fact names it, or (without the facts) after words said only of the user ("nandos ghosted me")."""
     found = list(_DECLINED.finditer(message))
-    if live and not found:
+    if found:
+        return found
+    if live:
         known = {w.lower() for k in live for w in re.findall(r"\b(?-i:[A-Z])[\w'’-]+", k.text)}
-        found = [m for m in _DECLINED_LOWER.finditer(message) if m.group("org").lower() in known]
-    return found
+        return [m for m in _DECLINED_LOWER.finditer(message) if m.group("org").lower() in known]
+    return list(_DECLINED_LOWER.finditer(message)) if _TURNED_DOWN.search(message) else []
 
 
 def declined_by(text: str, message: str) -> str:
     """The organisations a sentence says declined the user ("Kestrel" of "They gave the job to someone else"), for
     finding the facts that name them; in lower case, "nandos" of "nandos ghosted me")."""
     said = message or text
-    found = list(_DECLINED.finditer(said))
-    if not found and _TURNED_DOWN.search(said):
-        found = list(_DECLINED_LOWER.finditer(said))
-    return " ".join(_org_named(m) for m in found if _within(m, text, said))
+    return " ".join(_org_named(m) for m in _declines(said) if _within(m, text, said))
 
 
 def _org_named(m: re.Match[str]) -> str:

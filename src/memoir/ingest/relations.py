@@ -190,11 +190,12 @@ def without_relations(text: str) -> str:
 
 
 MAX_WHO = 8
+_DOES = "lives|works|studies|teaches|runs|owns"  # one thing a relative clause says of someone, beside "is"
 WHO_IS = re.compile(
     r"(?<![\w'’-])(?P<name>(?-i:[A-Z])[\w'’-]+),?\s+who(?:(?:'s|\s+is|\s+was|\s+turns|\s+turned|\s+just turned)\s+"
     r"(?P<what>[^,;]+?)(?=\s+and\s+(?-i:[A-Z])|\s*[,;]|$)"
     # "My son Nigel, who lives in Toronto, has been …": one thing said of them, between commas
-    r"|\s+(?P<verb>lives|works|studies|teaches|runs|owns)\s+(?P<done>(?:(?!\band\b)[^,;])+?)(?=\s*,))"
+    rf"|\s+(?P<verb>{_DOES})\s+(?P<done>(?:(?!\band\b)[^,;])+?)(?=\s*,))"
 )
 # "daughter Meera, 9, football Sat am": the age said between commas after a name
 _AGED_AFTER = re.compile(
@@ -204,7 +205,7 @@ _AGED_AFTER = re.compile(
 )
 # "My granddaughter, who is reading law at Durham, would be appalled": what is said of a relation named no more
 _RELATION_WHO = re.compile(
-    r"\b(?:my|our)\s+(?P<rel>[\w-]+),\s+who(?:'s|\s+is|\s+(?P<verb>lives|works|studies|teaches|runs|owns))\s+"
+    rf"\b(?:my|our)\s+(?P<rel>[\w-]+),\s+who(?:'s|\s+is|\s+(?P<verb>{_DOES}))\s+"
     r"(?P<what>(?:(?!\band\b)[^,;])+?)\s*,",
     re.I,
 )
