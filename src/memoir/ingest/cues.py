@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["CHANGE_NOUN", "CHANGE_VERB", "CORRECTION", "NAMED_PARTING", "NO_MORE", "RETRACTION", "is_retraction"]
+__all__ = [
+    "CHANGE_NOUN",
+    "CHANGE_VERB",
+    "CORRECTION",
+    "NAMED_PARTING",
+    "NO_MORE",
+    "RETRACTION",
+    "is_retraction",
+    "job_ends",
+]
 
 # A break-up said otherwise, of someone named ("kayla and me called it quits"; not "we called it quits on the
 # renovation", "we parted ways with our old accountant"): a retraction here, a loss in `losses`
@@ -132,3 +141,28 @@ def is_retraction(clause: str) -> bool:
 
 
 _SUPPOSED = re.compile(r"^(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|what if|imagine)\b", re.I)
+
+
+# The user's job ended, said of the user: "I quit my job", "I got laid off", "I was made redundant", "put in my
+# notice"; not a plan ("thinking of quitting my job") nor someone else's ("my wife lost her job")
+_JOB_ENDED = re.compile(
+    r"\b(?:i|i've|i have|i had|i just|just)\s+(?:just\s+)?(?:quit|left|lost|resigned from)\s+(?:my|the)\s+"
+    r"(?:job|position|role)\b|"
+    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:been|was|got)\s+(?:laid off|made redundant|let go|fired|sacked)\b|"
+    r"\b(?:(?:i|i've|i have|just)\s+)?(?:put|handed)\s+in\s+my\s+(?:notice|resignation)\b|"
+    r"\bi(?:'m|’m| am)\s+(?:now\s+)?(?:unemployed|out of work|jobless)\b",
+    re.I,
+)
+_NOT_THE_JOB = re.compile(
+    r"\b(?:thinking|might|maybe|may (?:be|have|need|get)|considering|should i|if|want to|wants to|going to|gonna|"
+    r"afraid|worried|scared)\b|"
+    r"\b(?:flat|landlord|landlady|lease|tenancy|apartment|room)\b|"
+    # long ago: "I left my job at the bank in 2019" says nothing of the job had now
+    r"\b(?:\d+|a few|several|many|two|three)\s+years?\s+ago\b|\bin\s+(?:19|20)\d\d\b|\bback (?:then|when|in)\b",
+    re.I,
+)
+
+
+def job_ends(text: str) -> bool:
+    """Does a sentence say the user's job ended ("I got laid off last week")?"""
+    return _JOB_ENDED.search(text) is not None and _NOT_THE_JOB.search(text) is None

@@ -78,13 +78,14 @@ def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     clause = _WHEN_SAID.sub("", clause)  # "I moved out of halls this weekend": the halls
     if not any(v.kind == "weekday" for v in values(clause)):  # a day taken back is a schedule's part: as said
         clause = _SINCE_WHEN.sub("", clause)
-    said = third_person(clause) or clause
+    said = _DOER.sub(lambda m: m.group(1), third_person(clause) or clause)  # "not a bus driver": drives the bus
     taken = stems(" ".join(content_words(said))) - _TAKEN_BACK
     if not taken:
         return None
     return taken, stems(" ".join(v.text for v in values(clause) if v.kind in ("name", "place")))
 
 
+_DOER = re.compile(r"\b(drive|teach|clean)(?:r|er)\b", re.I)
 _WHEN_SAID = re.compile(r"\s+(?:(?:this|last)\s+(?:week|weekend|month|year)|yesterday|today|recently)\b", re.I)
 _WORKED_OUT = re.compile(r"\b(?:didn't|did not|didnt)\s+work\s+out\b", re.I)
 # When a thing taken back ends, which no fact of it says: "no more nights starting March 3rd" takes back the nights

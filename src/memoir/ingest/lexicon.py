@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
+import re
+
+from memoir.index.keyword import terms
+
 __all__ = [
     "CHANGEABLE",
     "DIETS",
     "EVENTS",
     "FEASTS",
     "HEADCOUNT",
+    "HELD_NOW",
     "HOLIDAYS",
     "JOB_ENDINGS",
+    "KINDS",
     "NATIONALITIES",
     "NOT_JOBS",
     "ONE_AT_A_TIME",
     "PEOPLE",
     "PETS",
+    "kind_terms",
     "word_list",
 ]
 
@@ -163,3 +170,37 @@ NOT_JOBS = frozenset(
         "went sent spent meant bent rent lent want can't won't don't isn't ant event moment comment present"
     )
 )
+
+
+# Names of one kind, where a team or a person uses one at a time: "We've switched to Asana" of "We track everything
+# in Trello", "I'm on Android now" of "I have an iPhone" (`restated`)
+KINDS = tuple(
+    frozenset(word_list(kind))
+    for kind in (
+        "trello asana jira notion clickup basecamp linear wrike airtable",
+        "slack discord whatsapp telegram signal",
+        "iphone android pixel samsung galaxy",
+        MEDICATIONS,
+        "windows macos macbook linux ubuntu fedora debian chromebook chromeos",
+        "gtx rtx radeon",
+        "striker goalkeeper goalie defender midfielder winger fullback centreback centerback",
+        "a380 a350 a340 a330 a321 a320 a319 a220 777 787 737 747 767 757 e190 e175",
+        "yahoo sleeper espn fleaflicker",
+        "excel quickbooks xero freeagent",
+        "aptamil kendamil hipp similac enfamil nutramigen",
+        "cascadia freightliner peterbilt kenworth scania daf",
+        "fiat skoda octavia toyota corolla honda hyundai renault tesla fiesta kia nissan volkswagen vw audi bmw "
+        "mercedes peugeot citroen vauxhall corsa astra mazda subaru prius yaris",
+    )
+)
+# What one has or uses, of those: said to be so "now", another of its kind is replaced ("now I am on linux"); not a
+# medicine ("on metformin about six years now"), said so of what lasts
+HELD_NOW: frozenset[str] = frozenset().union(*KINDS) - frozenset(word_list(MEDICATIONS))
+
+
+def kind_terms(text: str) -> set[str]:
+    """A text's words as `KINDS` holds them: "center back" is one ("centerback")."""
+    return set(terms(_TWO_WORD_KINDS.sub(r"\1back", text)))
+
+
+_TWO_WORD_KINDS = re.compile(r"\b(cent(?:er|re))[\s-]+back\b", re.I)

@@ -23,8 +23,11 @@ WORK_ROLES = "associate|cofounder|co-founder|business partner|boss|manager|team 
 # "Irene is moving out in November", "hebert announced he's retiring in march", "mr delgado went on paternity leave"
 _ROLES = (
     rf"{WORK_ROLES}|cto|ceo|teacher|tutor|coach|trainer|flatmate|flat mate|roommate|housemate|lodger|nanny|"
-    r"childminder|au pair|doctor|gp|therapist|counsellor|counselor|physio|landlord|landlady|carer|instructor"
+    r"childminder|au pair|doctor|gp|therapist|counsellor|counselor|physio|landlord|landlady|carer|instructor|"
+    # who works for the user: "my helper boy Vikas", "our cleaner Rosa"
+    r"helper|assistant|cleaner|babysitter|secretary|receptionist|apprentice|housekeeper"
 )
+_WHO_HELPS = r"(?:\s+(?:boy|girl|lady|man))?"  # "the user's helper boy Vikas"
 _TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof|professor)\.?\s+)"
 _MONTHS = "|".join(sorted(MONTHS, key=len, reverse=True))  # the month words the values know
 _NAMED_LEAVING = re.compile(
@@ -70,7 +73,7 @@ def _role_holders(live: Sequence[Known]) -> set[str]:
     names: set[str] = set()
     for known in live:
         m = re.match(
-            rf"^the user's (?:{_ROLES})(?:,| is| was)?\s+{_TITLE}?(?P<first>[\w'’-]+)"
+            rf"^the user's (?:{_ROLES}){_WHO_HELPS}(?:,| is| was)?\s+{_TITLE}?(?P<first>[\w'’-]+)"
             r"(?:\s+(?P<last>(?-i:[A-Z])[\w'’-]+))?"
             rf"|^{_TITLE}?(?P<name>(?-i:[A-Z])[\w'’-]+)(?:\s+(?P<surname>(?-i:[A-Z])[\w'’-]+))?"
             rf" is the user's (?:{_ROLES})\b",

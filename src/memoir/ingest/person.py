@@ -22,7 +22,7 @@ ADVERBS = frozenset(
         "actually already finally recently normally typically generally definitely totally basically "
         "seriously honestly absolutely literally truly mainly mostly probably barely hardly occasionally "
         "regularly frequently newly originally initially officially fully completely happily luckily sadly "
-        "unfortunately apparently obviously clearly certainly simply kinda sorta"
+        "unfortunately apparently obviously clearly certainly simply kinda sorta almost nearly"
     )
 )
 IRREGULAR_PAST = frozenset(

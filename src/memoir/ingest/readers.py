@@ -49,7 +49,13 @@ _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "i
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
 )
-_ALWAYS = re.compile(r"^(?P<how>always|never)\s+(?P<rest>[a-z].+)$", re.I)
+# "Always store UTC", "never use tabs": a way of working; not what the user has never done ("never had a proper job
+# b4", "never volunteered lol", "never a wedding cake"), which is no fact
+_ALWAYS = re.compile(
+    r"^(?P<how>always|never)\s+(?!(?:[a-z]+ed|a|an|the|my|been|had|was|were|did|made|got|went|seen|done|"
+    r"saw|knew|took|ran|gave|ate|drove|flew|wrote|thought|heard|met|felt|left|lost)\b)(?P<rest>[a-z].+)$",
+    re.I,
+)
 
 
 def lets(clause: str, context: Context) -> list[str] | None:

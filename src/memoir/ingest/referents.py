@@ -168,6 +168,8 @@ def mentioned(clause: str, context: Context) -> None:
         and not (_NAMED_THING.match(clause, v.end) and not _AT_HOME.search(clause[max(0, v.start - 12) : v.start]))
         # "the Toronto journey is too much … He and his wife will come": a name said of a thing, no one "he" is
         and not (clause[max(0, v.start - 4) : v.start].lower() == "the " and _A_WORD_AFTER.match(clause, v.end))
+        # "not building the Eiffel Tower. And now she's …": a building, no one "she" stands for
+        and not (clause[max(0, v.start - 4) : v.start].lower() == "the " and v.text.split()[-1].lower() in _BUILT)
         # "Mr. Qureshi (Zoya's father) has taken over. He …": an aside names whom "he" is not
         and clause.count("(", 0, v.start) <= clause.count(")", 0, v.start)
     ]
@@ -206,6 +208,14 @@ def mentioned(clause: str, context: Context) -> None:
         context.pet_last = False
 
 
+# What a place or a building is named by last: "the Eiffel Tower", "the Potato Shed", "the Royal Mail depot"
+_BUILT = frozenset(
+    word_list(
+        "tower bridge street road park hall hotel hospital school museum centre center station airport mall square "
+        "church cathedral palace castle lake river mountain beach building theatre theater stadium arena shed depot "
+        "market library gallery"
+    )
+)
 _HERS = frozenset(
     word_list(
         "wife fiancée fiancee girlfriend daughter mother mum mom mommy sister grandmother grandma granny nan aunt "

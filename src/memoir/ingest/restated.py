@@ -15,14 +15,13 @@ from memoir.ingest.changes import Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_value
 from memoir.ingest.known import Known
-from memoir.ingest.lexicon import HOLIDAYS, MEDICATIONS, PEOPLE, PETS, word_list
+from memoir.ingest.lexicon import HOLIDAYS, KINDS, PEOPLE, PETS, kind_terms, word_list
 from memoir.ingest.new_values import CHANGE_STEMS, of_a_job
 from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.values import Value, values
 
 __all__ = [
     "HOURS",
-    "KINDS",
     "all_stems",
     "opposite",
     "renamed",
@@ -37,7 +36,7 @@ __all__ = [
 _VERB_STEMS = stem_set(
     "live lives work works learn learning do does doing go goes going play plays run runs training train study eat "
     "drink take have get make use like love need want start try keep find join move switch change book booked "
-    "is are was "
+    "is are was look looks looking again "
     # "changing the band name" restates no name of the user's: a name changes by its topic ("name is …")
     "name please mention"
 )
@@ -188,7 +187,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             if hours and (not same_subject(statement.text, known.text) or _STUDY.search(known.text)):
                 continue  # "my wife is going part-time" leaves the user's full-time job, a job a full-time study
             opposed = others & _of_work(known.text) if _same_worker(statement.text, known.text) else frozenset()
-            kin = _kin(statement.text, known.text) if same_subject(statement.text, known.text) else frozenset()
+            kin = _kin(statement.text, known.text) if _same_owner(statement.text, known.text) else frozenset()
             # "Eko Hotel was fully booked" speaks of the known hotel, no other in its place
             same = stems(" ".join(n.split()[-1] for n in named if mentions(known.text, n)))
             # "My sister's team switched to Asana": not the user's
@@ -214,19 +213,6 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     return found
 
 
-# Names of one kind, where a team or a person uses one at a time: "We've switched to Asana" of "We track everything
-# in Trello", "I'm on Android now" of "I have an iPhone"
-KINDS = tuple(
-    frozenset(word_list(kind))
-    for kind in (
-        "trello asana jira notion clickup basecamp linear wrike airtable",
-        "slack discord whatsapp telegram signal",
-        "iphone android pixel samsung galaxy",
-        MEDICATIONS,
-    )
-)
-
-
 def _people_of(fact: str) -> frozenset[str]:
     """The stems of the names of the user's people a fact holds ("nigel" of "The user's son Nigel lives in …", of
     "Nigel lives in Toronto")."""
@@ -246,9 +232,26 @@ def _names_of(fact: str) -> frozenset[str]:
     return stems(" ".join(re.findall(r"(?<=\s)(?-i:[A-Z])[\w-]+", fact.replace("’", "'"))))
 
 
+def _same_owner(said: str, known: str) -> bool:
+    """Is what both facts name the same one's: the user's, of "The user's pc has a GTX 1660" and "The user switched
+    to an RTX 4060" (a thing the user has is theirs; not their wife's, nor what their company does)."""
+    one, other = subject_of(said), subject_of(known)
+    if one == other:
+        return True
+    theirs = [s for s in (one, other) if s.startswith("the user's ")]
+    return {one, other} - {*theirs} == {"the user"} and all(s.split()[-1] in _THINGS for s in theirs)
+
+
+# What the user has and uses, whose make is the user's ("the user's company moved the user to the 777 fleet" is the
+# company's doing, and says nothing of the A380 the user flew)
+_THINGS = frozenset(
+    word_list("pc computer laptop notebook desktop car truck van ute bike motorbike phone tablet console rig gpu card")
+)
+
+
 def _kin(said: str, known: str) -> frozenset[str]:
     """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana")."""
-    new, old = set(terms(said)), set(terms(known))
+    new, old = kind_terms(said), kind_terms(known)
     for kind in KINDS:
         if (new & kind) - old and (old & kind) - new:
             return frozenset((old & kind) - new)

@@ -25,6 +25,7 @@ from memoir.ingest.ages import with_listed_age
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.cues import CORRECTION
 from memoir.ingest.done_to import stopped_taking
+from memoir.ingest.ended import job_ended, ruled_out_searches, rules_out
 from memoir.ingest.fact_words import (
     counts_people,
     habit_dropped,
@@ -45,7 +46,7 @@ from memoir.ingest.fact_words import (
     without_stay,
 )
 from memoir.ingest.known import Decision, Known, replace_known
-from memoir.ingest.lexicon import HEADCOUNT, word_list
+from memoir.ingest.lexicon import HEADCOUNT, KINDS, kind_terms, word_list
 from memoir.ingest.losses import gone_facts, gone_names, kind_words, makes_given_on, sold
 from memoir.ingest.new_values import (
     CHANGE_STEMS,
@@ -63,7 +64,6 @@ from memoir.ingest.person import third_person
 from memoir.ingest.restated import (
     BARE_CHANGE,
     HOURS,
-    KINDS,
     opposite,
     renamed,
     restated,
@@ -132,7 +132,7 @@ def naming(readings: Sequence[Reading]) -> Names:
         if not reading.changing:
             continue
         sharing += [reading.text, *said, *(" ".join(opposite(text)) for text in said), *said_for(reading.text)]
-        sharing += [" ".join(kind) for kind in KINDS if set(terms(reading.text)) & kind]  # "Asana" of Trello
+        sharing += [" ".join(kind) for kind in KINDS if kind_terms(reading.text) & kind]  # "Asana" of Trello
         if reading.gone:  # "we lost our old dog": the border collie Buster
             sharing += [kind_words(reading.text), declined_by(reading.text, reading.message)]
         words += reading.old
@@ -185,8 +185,10 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
         changes += changed
         said: list[Decision] = []
         for index, statement in enumerate(reading.statements):
-            if index in used or (changed and BARE_CHANGE.match(statement.text)):
-                continue  # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more
+            if index in used or (changed and (BARE_CHANGE.match(statement.text) or rules_out(statement.text))):
+                # "my cousin upped the order, it's 200 conchas now": the order says 200, nothing more; "Kettering is
+                # too expensive now", of the search it ended, is why, no fact
+                continue
             said += settle(without_the_old(statement, reading.old) if changed else statement, live)
         # What a later sentence of the message says of someone an earlier one took away is their story too
         # ("Marcus told me he's leaving. He wants to go back to research"; not of one only replaced in a role:
@@ -203,6 +205,8 @@ def reconcile_known(readings: Sequence[Reading], live: list[Known]) -> list[Deci
 def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decision]:
     decisions = []
     targets = _targets(reading, live) or _implicit(reading, live)
+    # "I got laid off": the user's job, unless what the sentence says instead replaced it already
+    targets += [(k, "retracted", None) for k in job_ended(reading, live) if not any(k is t for t, _, _ in targets)]
     if reading.gone:  # "Okafor is retiring", "Kestrel … gave the job to someone else": unless replaced already
         parted = parted_facts(reading.text, reading.message, live)
         targets += [(k, "gone", None) for k in parted if not any(k is t for t, _, _ in targets)]
@@ -269,6 +273,9 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     for known in moving_home(reading, live):  # "Declan is moving home for good" of "… Declan lives in Boston"
         if not any(k is known for k, _, _ in found):
             found.append((known, "retracted", None))
+    for known in ruled_out_searches(reading, live):  # "Kettering is too expensive now": the search there ends
+        if not any(k is known for k, _, _ in found):
+            found.append((known, "gone", None))
     for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's
         if not any(k is known for k, _, _ in found):
             found.append((known, "gone", None))
@@ -284,6 +291,8 @@ def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     """The fact a sentence changes without naming its old value: a new value after a verb of change ("the
     exam got moved to 10 March"), or a statement on the same thing after a change was announced ("change of
     plan: I'm doing the Valencia half marathon instead")."""
+    if reading.pairs and not any(mentions(k.text, a) for a, _ in reading.pairs for k in live if k.id is not None):
+        return []  # "I moved from VS Code to Neovim": what was never known is replaced by nothing known
     return upgraded(reading, live) or new_value(reading, live) or renamed(reading, live) or restated(reading, live)
 
 

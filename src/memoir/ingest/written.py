@@ -126,7 +126,9 @@ _BARE_WHEN = re.compile(
 _WERE_NOW = re.compile(
     r"(?:^|(?<=[.!?:]\s)|(?<=\bso\s))were(?=\s+"
     r"(?!(?:we|they|you|i|he|she|it|not|there|all|both|the|a|an|my|your|his|her|their|our|those|these)\b)"
-    r"(?:(?!\b(?:but|and|then)\b)[a-z' ])*\bnow\b)",  # "were planning to move but now …" is the past
+    r"(?:(?!\b(?:but|and|then)\b)[a-z' ])*\bnow\b)"  # "were planning to move but now …" is the past
+    # ... or of where things go: "ok guys voted, were moving to sleeper this yr" (not "they were moving to Leeds")
+    r"|(?:^|(?<=[.!?:,]\s))were(?=\s+(?:moving|switching|changing|going|heading|swapping)\s+(?:to|over)\b)",
 )
 
 

@@ -1,0 +1,60 @@
+"""What a sentence ends without a new value in its place: a search ruled out by its place's name ("Kettering is too
+expensive now" of "The user looks in Kettering"), the user's job lost ("I got laid off").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from memoir.ingest.changes import Reading
+from memoir.ingest.cues import job_ends
+from memoir.ingest.known import Known
+from memoir.ingest.topics import topics
+
+__all__ = ["job_ended", "ruled_out_searches", "rules_out"]
+
+
+# "Kettering is too expensive now, prices go up": a place or thing ruled out by its name
+_RULED_OUT_NAME = re.compile(
+    r"(?:^|[,;:]\s*|\b(?:but|because|since|as)\s+)(?P<x>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\s+"
+    r"(?:is|was|'s|’s)\s+(?:(?:now|just|way|much|far|a bit)\s+)*(?:too\s+\w+|out|off the table|a no-go|"
+    r"not an option|no longer an option)\b",
+    re.I,
+)
+# What is searched for, not had: "The user looks in Kettering", "… is house hunting in Kettering"
+_SEARCH = re.compile(r"\b(?:look|looks|looking|hunting|search|searches|searching|considering|viewing)\b", re.I)
+
+
+def ruled_out_searches(reading: Reading, live: Sequence[Known]) -> list[Known]:
+    """The known searches a sentence rules out by the name of where or what was searched ("Kettering is too
+    expensive now" of "The user looks in Kettering"); never what the user has ("Leeds is too expensive, so we are
+    looking in Bradford" leaves "The user lives in Leeds")."""
+    names = [m.group("x") for m in _RULED_OUT_NAME.finditer(reading.text)]
+    if not names:
+        return []
+    return [
+        k
+        for k in live
+        if k.id is not None
+        and _SEARCH.search(k.text)
+        and any(re.search(rf"\b{re.escape(n)}\b", k.text, re.I) for n in names)
+    ]
+
+
+def job_ended(reading: Reading, live: Sequence[Known]) -> list[Known]:
+    """The user's job and employer facts, where a sentence says the user's job ended ("I got laid off last
+    week" of "The user works at Loonie Labs as a designer")."""
+    if not job_ends(reading.text) or any(_of_work(s.text) for s in reading.statements):
+        return []  # "I got laid off, but I'm joining Shopify as …": the new job replaces the old by its topic
+    return [k for k in live if k.id is not None and _of_work(k.text)]
+
+
+def _of_work(fact: str) -> bool:
+    return any(t.subject == "user" and t.attribute in ("job", "employer") for t in topics(fact))
+
+
+def rules_out(statement: str) -> bool:
+    """Is a statement only the ruling out of what it names ("Kettering is too expensive now, prices go up")?"""
+    found = _RULED_OUT_NAME.match(statement)
+    return found is not None and found.start("x") == 0
