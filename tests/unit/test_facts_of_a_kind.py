@@ -3,9 +3,10 @@
 Issue 25's stale values, read as classes: where people have one of a kind at a time (a computer's system, a graphics
 card, a position on a team, the aircraft a pilot flies, a league's app, the tool the books are kept in, a baby's
 formula, a truck, a car), a change that names another of its kind replaces the
-one known, the user's things being the user's, and said to hold "now" is enough ("now I am on linux"); "Small
-changes:" announces each sentence after it; a place the user was searching in, ruled out by its name ("Kettering is
-too expensive now"), is no longer searched.
+one known, the user's things being the user's; a place the user was searching in, ruled out by its name ("Kettering
+is too expensive now"), is no longer searched; a job lost, a helper gone for good and a role given up end what was
+known. Each with the near misses a hostile trial found: what the user feels about a kind, works at or once had, what
+is borrowed or someone else's, a babysitter who has left for the night, a search among several places.
 """
 
 from __future__ import annotations
@@ -31,12 +32,6 @@ from tests.unit.test_fact_rules import settle
             "kendamil",
         ),
         ("My car is a Fiat 500", "went with the octavia estate, 2019 one", "Fiat", "octavia"),
-        (
-            "I use python 3.9 on windows 10",
-            "ok I formatted my notebook yesterday. now I am on linux",
-            "windows",
-            "linux",
-        ),
     ],
 )
 def test_a_new_one_of_its_kind_replaces_the_old(before: str, change: str, old: str, new: str) -> None:
@@ -53,6 +48,13 @@ def test_a_new_one_of_its_kind_replaces_the_old(before: str, change: str, old: s
         ("My wife has an iphone", "Update: I'm on android now", "wife has an iphone"),
         # no change said: two of a kind side by side
         ("My car is a Fiat 500", "My brother has a Toyota", "Fiat 500"),
+        # where the user works, what they feel about a kind, what they once had: no thing of theirs replaced
+        ("I work at Toyota as an engineer.", "Change of plan: I drive a honda civic now", "works at Toyota"),
+        ("I hate Windows.", "I switched to linux at home", "hates Windows"),
+        ("I was a goalkeeper as a kid.", "update: I switched to striker", "goalkeeper as a kid"),
+        # "now" beside one of a kind is no change said
+        ("I drive a Honda Civic", "got a loaner toyota from the garage now while they fix the clutch", "Honda Civic"),
+        ("My laptop runs windows 11", "i'm learning linux now in a course, using a VM", "windows 11"),
     ],
 )
 def test_another_ones_thing_of_the_kind_stays(before: str, change: str, kept: str) -> None:
@@ -65,18 +67,6 @@ def test_center_back_is_one_position() -> None:
     assert "back" in kind_terms("my back hurts")
 
 
-def test_changes_listed_after_an_opener_each_replace_what_they_change() -> None:
-    facts = settle(
-        [
-            "Now I make in Excel, very simple.",
-            "Ok, this is for later. Small changes: I moved business account to Tide last week. "
-            "So I signed up for QuickBooks and I do invoices myself now.",
-        ]
-    )
-    assert "The user signed up for QuickBooks" in facts
-    assert not any("Excel" in f for f in facts)
-
-
 def test_a_search_ruled_out_by_its_place_ends() -> None:
     facts = settle(
         [
@@ -86,6 +76,22 @@ def test_a_search_ruled_out_by_its_place_ends() -> None:
     )
     assert "The user looks in Corby again, near Oakley Vale" in facts
     assert not any("Kettering" in f for f in facts)  # nor why it ended, as a fact of its own
+
+
+@pytest.mark.parametrize(
+    ("before", "said", "kept"),
+    [
+        ("I'm looking at flats in Bristol and Bath", "Bath is too expensive now so Bristol only", "Bristol and Bath"),
+        (
+            "We're considering Tesla or Kia for the new car",
+            "Update: Tesla is too expensive now, so Kia",
+            "Tesla or Kia",
+        ),
+        ("I'm looking at the Toyota Corolla.", "Change of plan on the colour: Toyota is out of red", "Toyota Corolla"),
+    ],
+)
+def test_a_search_among_several_or_out_of_stock_goes_on(before: str, said: str, kept: str) -> None:
+    assert any(kept in f for f in settle([before, said]))
 
 
 def test_where_the_user_lives_is_not_ruled_out_by_its_prices() -> None:
@@ -118,6 +124,14 @@ def test_a_job_ended_takes_the_job_along(ended: str) -> None:
         "my wife lost her job",  # hers
         "I left my job at the bank in 2019 and joined Google",  # long ago
         "I gave my landlord notice, we move in May",  # the flat's notice
+        "I was fired up after the meeting, great energy",
+        "I left my job laptop on the train omg",
+        "I left my job early today for the dentist",
+        "my colleague said 'I quit my job' in the group chat",
+        "last year i got laid off from amazon, thats how i ended up here",
+        "put in my notice for the gym membership",
+        "I've been let go of the fear of failure",
+        "i was let go from my second job at the pub, still at google tho",
     ],
 )
 def test_a_job_not_ended_stays(said: str) -> None:
@@ -132,6 +146,17 @@ def test_whoever_works_for_the_user_leaves_with_their_role() -> None:
         ]
     )
     assert facts == ["The user's shop rent is 28,500 per month"]
+
+
+@pytest.mark.parametrize(
+    ("before", "said"),
+    [
+        ("My babysitter Chloe comes on Wednesdays.", "Chloe has left, the kids are in bed now"),
+        ("Our cleaner Rosa comes on Fridays.", "Rosa has left, the house is spotless!"),
+    ],
+)
+def test_a_helper_who_left_for_the_day_keeps_their_role(before: str, said: str) -> None:
+    assert any(f.startswith("The user's") and ("babysitter" in f or "cleaner" in f) for f in settle([before, said]))
 
 
 def test_not_the_one_who_does_it_anymore_takes_back_doing_it() -> None:

@@ -30,7 +30,6 @@ from memoir.ingest.counts import counted_left
 from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction, job_ends
 from memoir.ingest.done_to import put_on_instead, taken_off
 from memoir.ingest.in_passing import joined_in_passing, named_in_passing
-from memoir.ingest.lexicon import HELD_NOW, kind_terms
 from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
 from memoir.ingest.referents import named_by_age
@@ -80,15 +79,6 @@ _ANNOUNCED = re.compile(
     r"(?:go|goes|going|went|gone)\s+(?:part|full)[- ]time)\b",  # "I'm going part-time": from full-time
     re.I,
 )
-_NOW_NEAR = re.compile(r"\bnow\b(?:\W+\w+){0,5}|(?:\w+\W+){0,5}now\b", re.I)
-
-
-def _held_now(text: str) -> bool:
-    """Does a sentence say the user has one of a kind now ("now I am on linux", "we only have an electric Kia now"),
-    within a few words of the "now"?"""
-    return any(kind_terms(m.group()) & HELD_NOW for m in _NOW_NEAR.finditer(text))
-
-
 # "i quit soccer": a fact of its own ("The user quit soccer", `rules`) that also ends what was said of soccer
 _QUIT = re.compile(r"\b(?:quit|quitting)\s+(?!(?:my|the|our|his|her|their|a|an|it|this|that)\b)[a-z]", re.I)
 # "Sharon reckons the woolshed's too rough so we've booked the clubrooms": in a change, what is ruled out
@@ -230,8 +220,6 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None
-    # "now I am on linux": one of a kind had one at a time, said to hold now, is another's replacement
-    announced = announced or _held_now(text)
     last = _NOT_AT_THE_END.search(text) if announced or moved else None
     if last and _NOW_BEFORE.search(text, 0, last.start()):  # "now wants a lemon cake, not chocolate"; not "rent is
         old.add(last.group("a"))  # high, not cheap", said beside a move

@@ -143,26 +143,37 @@ def is_retraction(clause: str) -> bool:
 _SUPPOSED = re.compile(r"^(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|what if|imagine)\b", re.I)
 
 
-# The user's job ended, said of the user: "I quit my job", "I got laid off", "I was made redundant", "put in my
-# notice"; not a plan ("thinking of quitting my job") nor someone else's ("my wife lost her job")
+# The user's job ended, said of the user and of now: "I quit my job", "I got laid off", "I was made redundant", "put
+# in my notice", each ending its clause or said with when or where ("… today", "… at Deloitte"); not "fired up", "left
+# my job laptop on the train", "let go of the fear", "put in my notice for the gym membership"
 _JOB_ENDED = re.compile(
-    r"\b(?:i|i've|i have|i had|i just|just)\s+(?:just\s+)?(?:quit|left|lost|resigned from)\s+(?:my|the)\s+"
-    r"(?:job|position|role)\b|"
-    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:been|was|got)\s+(?:laid off|made redundant|let go|fired|sacked)\b|"
-    r"\b(?:(?:i|i've|i have|just)\s+)?(?:put|handed)\s+in\s+my\s+(?:notice|resignation)\b|"
-    r"\bi(?:'m|’m| am)\s+(?:now\s+)?(?:unemployed|out of work|jobless)\b",
+    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:quit|lost|left)\s+my\s+job|"
+    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:been|was|got)\s+(?:laid off|made redundant|let go|fired|sacked)|"
+    r"\b(?:put|handed)\s+in\s+my\s+(?:notice|resignation)|"
+    r"\bi(?:'m|’m| am)\s+(?:now\s+)?unemployed",
+    re.I,
+)
+_ENDED_THERE = re.compile(
+    r"\s*(?:[.,;:!?)]|$|(?:today|yesterday|this (?:morning|week|month)|last (?:week|month|friday|monday|tuesday|"
+    r"wednesday|thursday|night)|on (?:monday|tuesday|wednesday|thursday|friday)|(?:at|from|with|in) (?-i:[A-Z])\w*|"
+    r"and|but|so|because|cos|now)\b)",
     re.I,
 )
 _NOT_THE_JOB = re.compile(
     r"\b(?:thinking|might|maybe|may (?:be|have|need|get)|considering|should i|if|want to|wants to|going to|gonna|"
-    r"afraid|worried|scared)\b|"
-    r"\b(?:flat|landlord|landlady|lease|tenancy|apartment|room)\b|"
-    # long ago: "I left my job at the bank in 2019" says nothing of the job had now
-    r"\b(?:\d+|a few|several|many|two|three)\s+years?\s+ago\b|\bin\s+(?:19|20)\d\d\b|\bback (?:then|when|in)\b",
+    r"afraid|worried|scared|jk|joking|kidding|dream|dreamt|dreamed|podcast)\b|"
+    # someone else's words, quoted
+    r"[\"“”‘]|(?:says|said|told me):|"
+    # long ago, or another job than the one had now
+    r"\b(?:\d+|a few|several|many|two|three)\s+(?:years?|yrs?)\s+ago\b|\bin\s+(?:19|20)\d\d\b|"
+    r"\b(?:back (?:then|when|in)|last year|when i was|as a (?:kid|teen|teenager)|before|after uni|twice|"
+    r"in my career|previous|former|first|second|weekend|side|summer|part[- ]time|still)\b",
     re.I,
 )
 
 
 def job_ends(text: str) -> bool:
     """Does a sentence say the user's job ended ("I got laid off last week")?"""
-    return _JOB_ENDED.search(text) is not None and _NOT_THE_JOB.search(text) is None
+    return (
+        any(_ENDED_THERE.match(text, m.end()) for m in _JOB_ENDED.finditer(text)) and _NOT_THE_JOB.search(text) is None
+    )

@@ -18,7 +18,7 @@ __all__ = ["job_ended", "ruled_out_searches", "rules_out"]
 # "Kettering is too expensive now, prices go up": a place or thing ruled out by its name
 _RULED_OUT_NAME = re.compile(
     r"(?:^|[,;:]\s*|\b(?:but|because|since|as)\s+)(?P<x>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\s+"
-    r"(?:is|was|'s|’s)\s+(?:(?:now|just|way|much|far|a bit)\s+)*(?:too\s+\w+|out|off the table|a no-go|"
+    r"(?:is|was|'s|’s)\s+(?:(?:now|just|way|much|far|a bit)\s+)*(?:too\s+\w+|out(?!\s+of\b)|off the table|a no-go|"
     r"not an option|no longer an option)\b",
     re.I,
 )
@@ -38,8 +38,16 @@ def ruled_out_searches(reading: Reading, live: Sequence[Known]) -> list[Known]:
         for k in live
         if k.id is not None
         and _SEARCH.search(k.text)
-        and any(re.search(rf"\b{re.escape(n)}\b", k.text, re.I) for n in names)
+        and any(re.search(rf"\b{re.escape(n)}\b", k.text, re.I) and not _one_of(n, k.text) for n in names)
     ]
+
+
+def _one_of(name: str, fact: str) -> bool:
+    """Is `name` one of several the fact searches among ("flats in Bristol and Bath", "Tesla or Kia"): the search goes
+    on for the others."""
+    other = r"(?-i:[A-Z])[\w-]+"
+    n = re.escape(name)
+    return re.search(rf"\b{n}\s*(?:,|and|or|&|/)\s*{other}|{other}\s*(?:,|and|or|&|/)\s*{n}\b", fact) is not None
 
 
 def job_ended(reading: Reading, live: Sequence[Known]) -> list[Known]:

@@ -12,7 +12,6 @@ __all__ = [
     "EVENTS",
     "FEASTS",
     "HEADCOUNT",
-    "HELD_NOW",
     "HOLIDAYS",
     "JOB_ENDINGS",
     "KINDS",
@@ -190,12 +189,9 @@ KINDS = tuple(
         "aptamil kendamil hipp similac enfamil nutramigen",
         "cascadia freightliner peterbilt kenworth scania daf",
         "fiat skoda octavia toyota corolla honda hyundai renault tesla fiesta kia nissan volkswagen vw audi bmw "
-        "mercedes peugeot citroen vauxhall corsa astra mazda subaru prius yaris",
+        "mercedes peugeot citroen vauxhall corsa mazda subaru prius yaris",
     )
 )
-# What one has or uses, of those: said to be so "now", another of its kind is replaced ("now I am on linux"); not a
-# medicine ("on metformin about six years now"), said so of what lasts
-HELD_NOW: frozenset[str] = frozenset().union(*KINDS) - frozenset(word_list(MEDICATIONS))
 
 
 def kind_terms(text: str) -> set[str]:

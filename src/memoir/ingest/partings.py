@@ -23,11 +23,15 @@ WORK_ROLES = "associate|cofounder|co-founder|business partner|boss|manager|team 
 # "Irene is moving out in November", "hebert announced he's retiring in march", "mr delgado went on paternity leave"
 _ROLES = (
     rf"{WORK_ROLES}|cto|ceo|teacher|tutor|coach|trainer|flatmate|flat mate|roommate|housemate|lodger|nanny|"
-    r"childminder|au pair|doctor|gp|therapist|counsellor|counselor|physio|landlord|landlady|carer|instructor|"
-    # who works for the user: "my helper boy Vikas", "our cleaner Rosa"
-    r"helper|assistant|cleaner|babysitter|secretary|receptionist|apprentice|housekeeper"
+    r"childminder|au pair|doctor|gp|therapist|counsellor|counselor|physio|landlord|landlady|carer|instructor"
 )
+# Who works for the user, and comes and goes each day ("Chloe has left, the kids are in bed now"): gone for good only
+# when the sentence says so ("Vikas has left, he went back to his village", "new boy is Sachin")
+_HELPERS = r"helper|assistant|cleaner|babysitter|secretary|receptionist|apprentice|housekeeper"
 _WHO_HELPS = r"(?:\s+(?:boy|girl|lady|man))?"  # "the user's helper boy Vikas"
+_FOR_GOOD = re.compile(
+    rf"\b(?:for good|quit|resigned|went back|gone back|moved (?:away|back|on)|new (?:boy|girl|one|{_HELPERS}))\b", re.I
+)
 _TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof|professor)\.?\s+)"
 _MONTHS = "|".join(sorted(MONTHS, key=len, reverse=True))  # the month words the values know
 _NAMED_LEAVING = re.compile(
@@ -59,7 +63,7 @@ def named_leaving(text: str, live: Sequence[Known]) -> set[str]:
     leaving it for good, or of anyone it says is leaving while it gives their role to someone else."""
     if _HEDGED.search(text):
         return set()
-    holders = _role_holders(live)
+    holders = _role_holders(live, _ROLES) | (_role_holders(live, _HELPERS) if _FOR_GOOD.search(text) else set())
     replaced = _ROLE_TAKEN.search(text) is not None
     said = {m.group("name").lower() for m in _NAMED_LEAVING.finditer(text)}
     return {name for name in said if name in holders or (replaced and name not in _NOT_NAMES)}
@@ -68,15 +72,15 @@ def named_leaving(text: str, live: Sequence[Known]) -> set[str]:
 _NOT_NAMES = frozenset(word_list("i we he she they it who which that this everyone everybody someone somebody one"))
 
 
-def _role_holders(live: Sequence[Known]) -> set[str]:
-    """The names (first and last) of whom the known facts give a role that ends when they go."""
+def _role_holders(live: Sequence[Known], roles: str) -> set[str]:
+    """The names (first and last) of whom the known facts give one of `roles`, which end when they go."""
     names: set[str] = set()
     for known in live:
         m = re.match(
-            rf"^the user's (?:{_ROLES}){_WHO_HELPS}(?:,| is| was)?\s+{_TITLE}?(?P<first>[\w'’-]+)"
+            rf"^the user's (?:{roles}){_WHO_HELPS}(?:,| is| was)?\s+{_TITLE}?(?P<first>[\w'’-]+)"
             r"(?:\s+(?P<last>(?-i:[A-Z])[\w'’-]+))?"
             rf"|^{_TITLE}?(?P<name>(?-i:[A-Z])[\w'’-]+)(?:\s+(?P<surname>(?-i:[A-Z])[\w'’-]+))?"
-            rf" is the user's (?:{_ROLES})\b",
+            rf" is the user's (?:{roles})\b",
             known.text,
             re.I,
         )
@@ -181,7 +185,7 @@ def _of_names(names: set[str], live: Sequence[Known]) -> list[Known]:
         lower = known.text.lower()
         subject = re.sub(rf"^{_TITLE}", "", lower, flags=re.I).split()[0].removesuffix("'s").removesuffix("’s")
         # "The user's supervisor is Dr. Okafor", "The user's supervisor, Dr. Okafor, says it's too long"
-        role = re.match(rf"^the user's (?:{_ROLES})\b", lower) is not None
+        role = re.match(rf"^the user's (?:{_ROLES}|{_HELPERS})\b", lower) is not None
         if known.id is not None and (
             subject in names or (role and any(re.search(rf"\b{re.escape(name)}\b", lower) for name in names))
         ):

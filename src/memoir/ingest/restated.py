@@ -187,7 +187,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             if hours and (not same_subject(statement.text, known.text) or _STUDY.search(known.text)):
                 continue  # "my wife is going part-time" leaves the user's full-time job, a job a full-time study
             opposed = others & _of_work(known.text) if _same_worker(statement.text, known.text) else frozenset()
-            kin = _kin(statement.text, known.text) if _same_owner(statement.text, known.text) else frozenset()
+            kin = _kin(statement.text, known.text) if _kin_of(statement.text, known) else frozenset()
             # "Eko Hotel was fully booked" speaks of the known hotel, no other in its place
             same = stems(" ".join(n.split()[-1] for n in named if mentions(known.text, n)))
             # "My sister's team switched to Asana": not the user's
@@ -230,6 +230,22 @@ _PERSON_NAMED = re.compile(
 def _names_of(fact: str) -> frozenset[str]:
     """The stems of the names a fact holds (its capitalised words but its first), the possessive too."""
     return stems(" ".join(re.findall(r"(?<=\s)(?-i:[A-Z])[\w-]+", fact.replace("’", "'"))))
+
+
+def _kin_of(said: str, known: Known) -> bool:
+    """May a statement name another of a kind for what a known fact holds: the same one's, and a fact of having or
+    using it (not "The user works at Toyota", "The user hates Windows", "The user was a goalkeeper as a kid")?"""
+    if not _same_owner(said, known.text) or _NOT_HELD.search(known.text):
+        return False
+    return not any(t.subject == "user" and t.attribute in ("job", "employer") for t in known.topics)
+
+
+# What one feels about a thing, wants, or once had, rather than has now
+_NOT_HELD = re.compile(
+    r"\b(?:hates?|loves?|likes?|dislikes?|wants?|wishes|dreams?|supports?|prefers?|misses|was|were|used to|as a kid|"
+    r"once|never)\b",
+    re.I,
+)
 
 
 def _same_owner(said: str, known: str) -> bool:

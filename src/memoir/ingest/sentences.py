@@ -303,21 +303,15 @@ def _open(text: str) -> tuple[str, bool, bool]:
 def sentences(text: str) -> list[Sentence]:
     """The statements of a message, sentence by sentence (questions left out)."""
     found = []
-    listed = False  # after "Small changes:", each sentence is one of them
     for said in _pieces(written_out(squeezed(text))):
         stated = statement_part(said)
         if stated is None:
             continue
         body, important, change = _open(stated)
-        listed = listed or _CHANGES_LISTED.match(stated) is not None
         body = without_trailing(body).strip(" ,;:-—–")
         if body:
-            found.append(Sentence(body, said, important, change or listed))
+            found.append(Sentence(body, said, important, change))
     return found
-
-
-# An opener that says several changes follow: "Small changes: …", "A few updates - …"
-_CHANGES_LISTED = re.compile(r"^(?:[\w-]+\s+){0,2}(?:changes|updates)\s*[:—–-]", re.I)
 
 
 def every_sentence(text: str) -> list[str]:
