@@ -55,6 +55,12 @@ def test_a_new_one_of_its_kind_replaces_the_old(before: str, change: str, old: s
         # "now" beside one of a kind is no change said
         ("I drive a Honda Civic", "got a loaner toyota from the garage now while they fix the clutch", "Honda Civic"),
         ("My laptop runs windows 11", "i'm learning linux now in a course, using a VM", "windows 11"),
+        # a kind's word said in passing, not taken up for good
+        ("My laptop is a MacBook Air.", "changed the curtains, the windows look so much better now", "MacBook"),
+        ("I have an iPhone 14", "Update: upgraded the TV to a samsung oled", "iPhone 14"),
+        ("I have an iPhone 14", "Update: never switching to android lol", "iPhone 14"),
+        ("I have an iPhone 14", "switched to my old samsung till the repair is done", "iPhone 14"),
+        ("I play goalkeeper", "switched cars, got a land rover defender!", "goalkeeper"),
     ],
 )
 def test_another_ones_thing_of_the_kind_stays(before: str, change: str, kept: str) -> None:
@@ -88,6 +94,8 @@ def test_a_search_ruled_out_by_its_place_ends() -> None:
             "Tesla or Kia",
         ),
         ("I'm looking at the Toyota Corolla.", "Change of plan on the colour: Toyota is out of red", "Toyota Corolla"),
+        ("We look at houses in Didsbury", "Didsbury is too far from town, but we love it so still looking", "Didsbury"),
+        ("I'm looking at the Toyota Yaris and the Honda Jazz", "Update: Toyota is too slow with delivery", "Jazz"),
     ],
 )
 def test_a_search_among_several_or_out_of_stock_goes_on(before: str, said: str, kept: str) -> None:
@@ -132,6 +140,10 @@ def test_a_job_ended_takes_the_job_along(ended: str) -> None:
         "put in my notice for the gym membership",
         "I've been let go of the fear of failure",
         "i was let go from my second job at the pub, still at google tho",
+        "I just left my job, stuck in traffic now",  # for the day
+        "I was let go today, shop was dead so the manager sent us home early",
+        "I quit my job but they begged me to stay so I'm staying",
+        "When I lost my job, I started baking",
     ],
 )
 def test_a_job_not_ended_stays(said: str) -> None:
@@ -153,6 +165,8 @@ def test_whoever_works_for_the_user_leaves_with_their_role() -> None:
     [
         ("My babysitter Chloe comes on Wednesdays.", "Chloe has left, the kids are in bed now"),
         ("Our cleaner Rosa comes on Fridays.", "Rosa has left, the house is spotless!"),
+        ("Our cleaner Rosa comes on Fridays.", "Rosa has left, she went back to get her keys lol"),
+        ("My babysitter Chloe comes on Wednesdays.", "Chloe has left, she quit smoking btw"),
     ],
 )
 def test_a_helper_who_left_for_the_day_keeps_their_role(before: str, said: str) -> None:

@@ -147,8 +147,8 @@ _SUPPOSED = re.compile(r"^(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|w
 # in my notice", each ending its clause or said with when or where ("… today", "… at Deloitte"); not "fired up", "left
 # my job laptop on the train", "let go of the fear", "put in my notice for the gym membership"
 _JOB_ENDED = re.compile(
-    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:quit|lost|left)\s+my\s+job|"
-    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:been|was|got)\s+(?:laid off|made redundant|let go|fired|sacked)|"
+    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:quit|lost)\s+my\s+job|"  # "left my job" is as often for the day
+    r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:been|was|got)\s+(?:laid off|made redundant|fired|sacked)|"
     r"\b(?:put|handed)\s+in\s+my\s+(?:notice|resignation)|"
     r"\bi(?:'m|’m| am)\s+(?:now\s+)?unemployed",
     re.I,
@@ -161,7 +161,12 @@ _ENDED_THERE = re.compile(
 )
 _NOT_THE_JOB = re.compile(
     r"\b(?:thinking|might|maybe|may (?:be|have|need|get)|considering|should i|if|want to|wants to|going to|gonna|"
-    r"afraid|worried|scared|jk|joking|kidding|dream|dreamt|dreamed|podcast)\b|"
+    r"afraid|worried|scared|jk|joking|kidding|dream|dreamt|dreamed|podcast|novel|story|says|said|thinks|"
+    # taken back, or told as how something began: "but they begged me to stay", "When I lost my job, I started …"
+    r"stay|staying|rehired|back|then|retrained|(?:when|after|since|once)\s+i|"
+    # a flat's notice, or a role that is no job: "put in my notice, moving out of the flat", "fired from the rota"
+    r"flat|landlord|landlady|lease|tenancy|apartment|moving out|volunteer|rota|club|committee|choir|band|"
+    r"leave|holiday|vacation)\b|"
     # someone else's words, quoted
     r"[\"“”‘]|(?:says|said|told me):|"
     # long ago, or another job than the one had now

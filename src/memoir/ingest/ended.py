@@ -18,8 +18,8 @@ __all__ = ["job_ended", "ruled_out_searches", "rules_out"]
 # "Kettering is too expensive now, prices go up": a place or thing ruled out by its name
 _RULED_OUT_NAME = re.compile(
     r"(?:^|[,;:]\s*|\b(?:but|because|since|as)\s+)(?P<x>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\s+"
-    r"(?:is|was|'s|’s)\s+(?:(?:now|just|way|much|far|a bit)\s+)*(?:too\s+\w+|out(?!\s+of\b)|off the table|a no-go|"
-    r"not an option|no longer an option)\b",
+    r"(?:is|'s|’s)\s+(?:(?:now|just|way|much|far|a bit)\s+)*(?:too\s+(?:expensive|pricey|dear|far|small|big|noisy|"
+    r"cramped|much)|out(?!\s+of\b)|off the table|a no-go|not an option|no longer an option)\b",
     re.I,
 )
 # What is searched for, not had: "The user looks in Kettering", "… is house hunting in Kettering"
@@ -31,8 +31,8 @@ def ruled_out_searches(reading: Reading, live: Sequence[Known]) -> list[Known]:
     expensive now" of "The user looks in Kettering"); never what the user has ("Leeds is too expensive, so we are
     looking in Bradford" leaves "The user lives in Leeds")."""
     names = [m.group("x") for m in _RULED_OUT_NAME.finditer(reading.text)]
-    if not names:
-        return []
+    if not names or _STILL.search(reading.text):
+        return []  # "Didsbury is too far from town, but we love it so still looking"
     return [
         k
         for k in live
@@ -45,9 +45,13 @@ def ruled_out_searches(reading: Reading, live: Sequence[Known]) -> list[Known]:
 def _one_of(name: str, fact: str) -> bool:
     """Is `name` one of several the fact searches among ("flats in Bristol and Bath", "Tesla or Kia"): the search goes
     on for the others."""
-    other = r"(?-i:[A-Z])[\w-]+"
-    n = re.escape(name)
-    return re.search(rf"\b{n}\s*(?:,|and|or|&|/)\s*{other}|{other}\s*(?:,|and|or|&|/)\s*{n}\b", fact) is not None
+    other = r"(?:the\s+)?(?-i:[A-Z])[\w-]+"
+    n = rf"(?:the\s+)?{re.escape(name)}"  # "the Toyota Yaris and the Honda Jazz": a model's word after the make
+    joined = r"(?:\s+[\w-]+)?\s*(?:,|and|or|&|/)\s*"
+    return re.search(rf"\b{n}{joined}{other}|{other}{joined}{n}\b", fact) is not None
+
+
+_STILL = re.compile(r"\b(?:still|love it|loved it|buying there)\b", re.I)
 
 
 def job_ended(reading: Reading, live: Sequence[Known]) -> list[Known]:

@@ -30,7 +30,10 @@ _ROLES = (
 _HELPERS = r"helper|assistant|cleaner|babysitter|secretary|receptionist|apprentice|housekeeper"
 _WHO_HELPS = r"(?:\s+(?:boy|girl|lady|man))?"  # "the user's helper boy Vikas"
 _FOR_GOOD = re.compile(
-    rf"\b(?:for good|quit|resigned|went back|gone back|moved (?:away|back|on)|new (?:boy|girl|one|{_HELPERS}))\b", re.I
+    r"\b(?:for good|resigned|quit(?=\s*(?:[.,;!]|$|on us|the job|working))|"
+    r"(?:went|gone|going) back to (?:his|her|their) (?:village|country|home country|hometown|family)|moved away|"
+    rf"new (?:boy|girl|one|{_HELPERS}) (?:is|starts|started|joins|joined|called|named))\b",
+    re.I,
 )
 _TITLE = r"(?:(?:dr|mr|mrs|ms|miss|prof|professor)\.?\s+)"
 _MONTHS = "|".join(sorted(MONTHS, key=len, reverse=True))  # the month words the values know

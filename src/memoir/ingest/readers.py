@@ -52,7 +52,7 @@ _LETS = re.compile(
 # "Always store UTC", "never use tabs": a way of working; not what the user has never done ("never had a proper job
 # b4", "never volunteered lol", "never a wedding cake"), which is no fact
 _ALWAYS = re.compile(
-    r"^(?P<how>always|never)\s+(?!(?:[a-z]+ed|a|an|the|my|been|had|was|were|did|made|got|went|seen|done|"
+    r"^(?P<how>always|never)\s+(?!(?:[a-z]+ed|[a-z]+ing|a|an|the|my|been|had|was|were|did|made|got|went|seen|done|"
     r"saw|knew|took|ran|gave|ate|drove|flew|wrote|thought|heard|met|felt|left|lost)\b)(?P<rest>[a-z].+)$",
     re.I,
 )

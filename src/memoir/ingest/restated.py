@@ -266,14 +266,36 @@ _THINGS = frozenset(
 
 
 def _kin(said: str, known: str) -> frozenset[str]:
-    """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana")."""
-    new, old = kind_terms(said), kind_terms(known)
+    """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana"): named as
+    what is taken up (`_TAKEN_UP`), for good, not said in passing ("replacing the windows in the house", "upgraded the
+    TV to a samsung oled", "never switching to android", "switched to my old samsung till the repair is done")."""
+    if _NOT_FOR_GOOD.search(said):
+        return frozenset()
+    new, old = kind_terms(" ".join(m.group("what") for m in _TAKEN_UP.finditer(said))), kind_terms(known)
     for kind in KINDS:
         if (new & kind) - old and (old & kind) - new:
             return frozenset((old & kind) - new)
     return frozenset()
 
 
+# What a sentence says is taken up: "switched to Asana", "is on kendamil now", "went with the octavia estate",
+# "signed up for QuickBooks", "moving to sleeper", "switched me to Jardiance" (an article and a word before the name)
+_TAKEN_UP = re.compile(
+    r"\b(?:(?:switch|switched|switching|move|moved|moving|change|changed|changing|swap|swapped|swapping|went|going|"
+    r"gone|go|upgraded|upgrading|transferred|migrated|migrating)\s+(?:(?:me|us|him|her|them|it|over|across)\s+)?"
+    r"(?:to|with|for|onto)|(?:switched|moved|changed|went)\s+from\s+(?:[\w'-]+\s+){1,4}?(?:to|onto)|"
+    r"(?:put|started|got)\s+(?:me|us|him|her|them)\s+on(?:to)?|"  # "put me on Jardiance instead"
+    r"(?:is|are|am|now)\s+(?:now\s+)?(?:on|using)|signed up (?:for|to|with)|"
+    r"(?:chose|picked|bought|got|plays|play|playing))\s+"
+    r"(?P<what>(?:(?:an?|the|my|our|their)\s+)?(?:[\w-]+\s+)?[\w-]+)",
+    re.I,
+)
+# Not had for good, or not the user's own: "never switching to android", "till the repair is done", "at work"
+_NOT_FOR_GOOD = re.compile(
+    r"\b(?:never|not|won't|wouldn't|don't|didn't|till|until|while|temporarily|for now|"
+    r"for the (?:weekend|week|day|trip)|loaner|rental|rented|renting|borrow\w*|at work|for work|office)\b|n't\b",
+    re.I,
+)
 _SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)
 
 
