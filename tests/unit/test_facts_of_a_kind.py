@@ -24,14 +24,12 @@ from tests.unit.test_fact_rules import settle
         ("My laptop runs windows 10", "Change of plan, I switched to ubuntu", "windows", "ubuntu"),
         ("My pc has a gtx 1660", "switched to an rtx 4060, its insane", "gtx", "rtx"),
         ("we've always used yahoo for the league", "ok guys voted, were switching to sleeper", "yahoo", "sleeper"),
-        ("Now I make invoices in Excel, very simple.", "Change: I signed up for QuickBooks", "Excel", "QuickBooks"),
         (
             "i do the night bottle with aptamil",
             "health visitor suggested we switch milk so were on kendamil now",
             "aptamil",
             "kendamil",
         ),
-        ("My car is a Fiat 500", "went with the octavia estate, 2019 one", "Fiat", "octavia"),
     ],
 )
 def test_a_new_one_of_its_kind_replaces_the_old(before: str, change: str, old: str, new: str) -> None:
@@ -117,7 +115,6 @@ def test_where_the_user_lives_is_not_ruled_out_by_its_prices() -> None:
         "I was made redundant",
         "I got laid off in May",
         "put in my notice today",
-        "I'm unemployed now",
     ],
 )
 def test_a_job_ended_takes_the_job_along(ended: str) -> None:

@@ -149,13 +149,13 @@ _SUPPOSED = re.compile(r"^(?:(?:and|but|so)\s+)?(?:if|unless|suppose|supposing|w
 _JOB_ENDED = re.compile(
     r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:quit|lost)\s+my\s+job|"  # "left my job" is as often for the day
     r"\bi(?:'ve|’ve| have)?\s+(?:just\s+)?(?:been|was|got)\s+(?:laid off|made redundant|fired|sacked)|"
-    r"\b(?:put|handed)\s+in\s+my\s+(?:notice|resignation)|"
-    r"\bi(?:'m|’m| am)\s+(?:now\s+)?unemployed",
+    r"\b(?:put|handed)\s+in\s+my\s+(?:notice|resignation)",
     re.I,
 )
 _ENDED_THERE = re.compile(
     r"\s*(?:[.,;:!?)]|$|(?:today|yesterday|this (?:morning|week|month)|last (?:week|month|friday|monday|tuesday|"
-    r"wednesday|thursday|night)|on (?:monday|tuesday|wednesday|thursday|friday)|(?:at|from|with|in) (?-i:[A-Z])\w*|"
+    r"wednesday|thursday|night)|on (?:monday|tuesday|wednesday|thursday|friday)|(?:at|from) (?-i:[A-Z])\w*|"
+    r"in (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
     r"and|but|so|because|cos|now)\b)",
     re.I,
 )
@@ -166,7 +166,7 @@ _NOT_THE_JOB = re.compile(
     r"stay|staying|rehired|back|then|retrained|(?:when|after|since|once)\s+i|"
     # a flat's notice, or a role that is no job: "put in my notice, moving out of the flat", "fired from the rota"
     r"flat|landlord|landlady|lease|tenancy|apartment|moving out|volunteer|rota|club|committee|choir|band|"
-    r"leave|holiday|vacation)\b|"
+    r"leave|holiday|vacation|fifa|sims|career mode|game|closed|ages ago|last job|april fools?)\b|\bat \d\d\b|"
     # someone else's words, quoted
     r"[\"“”‘]|(?:says|said|told me):|"
     # long ago, or another job than the one had now

@@ -19,7 +19,8 @@ __all__ = ["job_ended", "ruled_out_searches", "rules_out"]
 _RULED_OUT_NAME = re.compile(
     r"(?:^|[,;:]\s*|\b(?:but|because|since|as)\s+)(?P<x>(?-i:[A-Z])[\w-]+(?:\s+(?-i:[A-Z])[\w-]+)?)\s+"
     r"(?:is|'s|’s)\s+(?:(?:now|just|way|much|far|a bit)\s+)*(?:too\s+(?:expensive|pricey|dear|far|small|big|noisy|"
-    r"cramped|much)|out(?!\s+of\b)|off the table|a no-go|not an option|no longer an option)\b",
+    r"cramped)|out(?!\s+(?:of|till|until|for)\b)|off the table|a no-go|not an option|no longer an option)\b"
+    r"(?!\s+(?:for|near|in|to|with|till|until)\b)",  # "too expensive for a 4 bed" narrows the search, no end
     re.I,
 )
 # What is searched for, not had: "The user looks in Kettering", "… is house hunting in Kettering"

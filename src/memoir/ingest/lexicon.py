@@ -176,8 +176,8 @@ NOT_JOBS = frozenset(
 KINDS = tuple(
     frozenset(word_list(kind))
     for kind in (
-        "trello asana jira notion clickup basecamp linear wrike airtable",
-        "slack discord whatsapp telegram signal",
+        "trello asana jira notion clickup basecamp wrike airtable",
+        "slack discord whatsapp telegram",
         "iphone android pixel samsung galaxy",
         MEDICATIONS,
         "windows macos macbook linux ubuntu fedora debian chromebook chromeos",

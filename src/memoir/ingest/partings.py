@@ -30,8 +30,10 @@ _ROLES = (
 _HELPERS = r"helper|assistant|cleaner|babysitter|secretary|receptionist|apprentice|housekeeper"
 _WHO_HELPS = r"(?:\s+(?:boy|girl|lady|man))?"  # "the user's helper boy Vikas"
 _FOR_GOOD = re.compile(
-    r"\b(?:for good|resigned|quit(?=\s*(?:[.,;!]|$|on us|the job|working))|"
-    r"(?:went|gone|going) back to (?:his|her|their) (?:village|country|home country|hometown|family)|moved away|"
+    r"\b(?:for good(?!\s+reason)|resigned(?!\s+(?:herself|himself|themselves|myself))|"
+    r"quit(?=\s*(?:[.,;!]|$|on us|the job))|"
+    r"(?:went|gone) back to (?:his|her|their) (?:village|country|home country|hometown)"
+    r"(?!.*\b(?:for the|back in|till|until)\b)|"
     rf"new (?:boy|girl|one|{_HELPERS}) (?:is|starts|started|joins|joined|called|named))\b",
     re.I,
 )

@@ -271,29 +271,37 @@ def _kin(said: str, known: str) -> frozenset[str]:
     TV to a samsung oled", "never switching to android", "switched to my old samsung till the repair is done")."""
     if _NOT_FOR_GOOD.search(said):
         return frozenset()
-    new, old = kind_terms(" ".join(m.group("what") for m in _TAKEN_UP.finditer(said))), kind_terms(known)
+    taken = [m.group("what") for pattern in (_TAKEN_UP, _ON_NOW) for m in pattern.finditer(said)]
+    new, old = kind_terms(" ".join(taken)), kind_terms(known)
     for kind in KINDS:
         if (new & kind) - old and (old & kind) - new:
             return frozenset((old & kind) - new)
     return frozenset()
 
 
-# What a sentence says is taken up: "switched to Asana", "is on kendamil now", "went with the octavia estate",
-# "signed up for QuickBooks", "moving to sleeper", "switched me to Jardiance" (an article and a word before the name)
+# What a sentence says the user switched to: "switched to Asana", "moving to sleeper", "switched from Excel to Xero",
+# "my GP switched me to Jardiance", "put me on Jardiance instead" (an article and a word before the name); not what is
+# got, bought or gone with, which is as often a second one ("got a samsung tv", "bought a Honda lawnmower")
 _TAKEN_UP = re.compile(
-    r"\b(?:(?:switch|switched|switching|move|moved|moving|change|changed|changing|swap|swapped|swapping|went|going|"
-    r"gone|go|upgraded|upgrading|transferred|migrated|migrating)\s+(?:(?:me|us|him|her|them|it|over|across)\s+)?"
-    r"(?:to|with|for|onto)|(?:switched|moved|changed|went)\s+from\s+(?:[\w'-]+\s+){1,4}?(?:to|onto)|"
-    r"(?:put|started|got)\s+(?:me|us|him|her|them)\s+on(?:to)?|"  # "put me on Jardiance instead"
-    r"(?:is|are|am|now)\s+(?:now\s+)?(?:on|using)|signed up (?:for|to|with)|"
-    r"(?:chose|picked|bought|got|plays|play|playing))\s+"
+    r"\b(?:(?:switch|switched|switching|move|moved|moving|change|changed|changing|swap|swapped|swapping|"
+    r"transferred|migrated|migrating)\s+(?:(?:me|us|him|her|them|it|over|across)\s+)?(?:to|onto)|"
+    r"(?:switched|moved|changed)\s+from\s+(?:[\w'-]+\s+){1,4}?(?:to|onto)|"
+    r"(?:put|started)\s+(?:me|us|him|her|them)\s+on(?:to)?)\s+"
     r"(?P<what>(?:(?:an?|the|my|our|their)\s+)?(?:[\w-]+\s+)?[\w-]+)",
     re.I,
 )
-# Not had for good, or not the user's own: "never switching to android", "till the repair is done", "at work"
+# ... or is on now: "The user is on Jardiance now", "we're on kendamil now" (not "I'm on the A380 to Dubai")
+_ON_NOW = re.compile(
+    r"\b(?:is|are|am|'m|’m|'re|’re)\s+(?:now\s+)?on\s+(?P<what>(?:(?:an?|the)\s+)?[\w-]+)\s+now\b", re.I
+)
+# Not for good, or not in place of the user's own: "never switching to android", "till the repair is done", "for a
+# week", "for my wife", "at work", "next spring"
 _NOT_FOR_GOOD = re.compile(
-    r"\b(?:never|not|won't|wouldn't|don't|didn't|till|until|while|temporarily|for now|"
-    r"for the (?:weekend|week|day|trip)|loaner|rental|rented|renting|borrow\w*|at work|for work|office)\b|n't\b",
+    r"\b(?:never|not|won't|wouldn't|don't|didn't|till|until|while|temporarily|for now|for a (?:week|day|month|bit)|"
+    r"for the (?:weekend|week|day|trip)|this (?:week|weekend)|loaner|courtesy|hired|rental|rented|renting|borrow\w*|"
+    r"at work|for work|work phone|office|second|too|also|as well|as a passenger|next (?:week|month|year|spring|"
+    r"summer|autumn|fall|winter)|for (?:my|his|her|our|the) (?:wife|husband|son|daughter|kids|mum|mom|dad|partner))\b|"
+    r"n't\b",
     re.I,
 )
 _SWITCHED = re.compile(r"^the user (?:has )?(?:switched|changed|swapped) (?P<kind>[a-z]+)s$", re.I)
