@@ -187,7 +187,7 @@ def restated(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             if hours and (not same_subject(statement.text, known.text) or _STUDY.search(known.text)):
                 continue  # "my wife is going part-time" leaves the user's full-time job, a job a full-time study
             opposed = others & _of_work(known.text) if _same_worker(statement.text, known.text) else frozenset()
-            kin = _kin(statement.text, known.text) if _kin_of(statement.text, known) else frozenset()
+            kin = _kin(statement.text, known.text, reading.text) if _kin_of(statement.text, known) else frozenset()
             # "Eko Hotel was fully booked" speaks of the known hotel, no other in its place
             same = stems(" ".join(n.split()[-1] for n in named if mentions(known.text, n)))
             # "My sister's team switched to Asana": not the user's
@@ -265,11 +265,11 @@ _THINGS = frozenset(
 )
 
 
-def _kin(said: str, known: str) -> frozenset[str]:
+def _kin(said: str, known: str, sentence: str) -> frozenset[str]:
     """The name in `known` that `said` gives another of its kind for ("trello" of "switched to Asana"): named as
     what is taken up (`_TAKEN_UP`), for good, not said in passing ("replacing the windows in the house", "upgraded the
     TV to a samsung oled", "never switching to android", "switched to my old samsung till the repair is done")."""
-    if _NOT_FOR_GOOD.search(said):
+    if _NOT_FOR_GOOD.search(sentence):  # as the user said it: "I'm on lisinopril now too" keeps its "too"
         return frozenset()
     taken = [m.group("what") for pattern in (_TAKEN_UP, _ON_NOW) for m in pattern.finditer(said)]
     new, old = kind_terms(" ".join(taken)), kind_terms(known)
@@ -299,8 +299,9 @@ _ON_NOW = re.compile(
 _NOT_FOR_GOOD = re.compile(
     r"\b(?:never|not|won't|wouldn't|don't|didn't|till|until|while|temporarily|for now|for a (?:week|day|month|bit)|"
     r"for the (?:weekend|week|day|trip)|this (?:week|weekend)|loaner|courtesy|hired|rental|rented|renting|borrow\w*|"
-    r"at work|for work|work phone|office|second|too|also|as well|as a passenger|next (?:week|month|year|spring|"
-    r"summer|autumn|fall|winter)|for (?:my|his|her|our|the) (?:wife|husband|son|daughter|kids|mum|mom|dad|partner))\b|"
+    r"at work|for work|work phone|office|second|too(?=\s*(?:[.,;!?]|$))|also|as well|as a passenger|"
+    r"next (?:week|month|year|spring|summer|autumn|fall|winter)|"
+    r"for (?:my|his|her|our|the) (?:wife|husband|son|daughter|kids|mum|mom|dad|partner))\b|"
     r"n't\b",
     re.I,
 )
