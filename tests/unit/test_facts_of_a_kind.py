@@ -194,7 +194,10 @@ def test_a_move_from_what_was_never_known_replaces_nothing() -> None:
 @pytest.mark.parametrize(
     ("said", "read"),
     [
-        ("never volunteered either lol", []),  # what the user has not done is no way of working
+        # what the user has or has not done is no way of working, and neither is what they saw
+        ("never volunteered either lol", ["The user has never volunteered either"]),
+        ("never been on a sports team", ["The user has never been on a sports team"]),
+        ("never saw this coming", []),
         ("Always store UTC in the database", ["The user wants to always store UTC in the database"]),
         ("I almost forgot the actual question", []),  # no "almosts"
         (

@@ -13,7 +13,7 @@ import re
 from memoir.index.keyword import terms
 from memoir.ingest.events_named import headcount
 from memoir.ingest.introductions import NAME, introduction, self_description
-from memoir.ingest.lexicon import CHANGEABLE, PEOPLE, PETS
+from memoir.ingest.lexicon import CHANGEABLE, PEOPLE, PETS, word_list
 from memoir.ingest.noun_phrases import OF_AN_EVENT, TERSE_OWN, noun_phrase
 from memoir.ingest.person import others, third_person
 from memoir.ingest.pronouns import named_it, pronoun
@@ -49,13 +49,11 @@ _ADJECTIVE_ENDINGS = ("er", "est", "ful", "ous", "ive", "able", "ible", "al", "i
 _LETS = re.compile(
     r"^let's\s+(?P<verb>use|go with|pick|choose|stick with|switch to|keep|do|try|book|meet)\s+(?P<rest>.+)$", re.I
 )
-# "Always store UTC", "never use tabs": a way of working; not what the user has never done ("never had a proper job
-# b4", "never volunteered lol", "never a wedding cake"), which is no fact
-_ALWAYS = re.compile(
-    r"^(?P<how>always|never)\s+(?!(?:[a-z]+ed|[a-z]+ing|a|an|the|my|been|had|was|were|did|made|got|went|seen|done|"
-    r"saw|knew|took|ran|gave|ate|drove|flew|wrote|thought|heard|met|felt|left|lost)\b)(?P<rest>[a-z].+)$",
-    re.I,
-)
+# "Always store UTC", "never use tabs": a way of working; "never been on a sports team", "never volunteered": what the
+# user has or has not done; "never saw this coming", "always supporting each other", "never a wedding cake": neither
+_ALWAYS = re.compile(r"^(?P<how>always|never)\s+(?P<rest>[a-z].+)$", re.I)
+_DONE = frozenset(word_list("been had seen done made got gone known met felt lost left taken given eaten driven flown"))
+_NEITHER = frozenset(word_list("a an the my was were did saw went took ran gave ate drove flew wrote knew heard"))
 
 
 def lets(clause: str, context: Context) -> list[str] | None:
@@ -115,7 +113,13 @@ def always(clause: str, context: Context) -> list[str] | None:
     match = _ALWAYS.match(clause)
     if not match:
         return None  # "Always store UTC": the user's way of working, said to the assistant
-    return [f"The user wants to {match.group('how').lower()} {match.group('rest')}"]
+    how, rest = match.group("how").lower(), match.group("rest")
+    first = rest.split()[0].lower()
+    if first in _DONE or (first.endswith("ed") and len(first) > 4):
+        return [f"The user has {how} {rest}"]  # "never been on a sports team"
+    if first in _NEITHER or first.endswith("ing"):
+        return None
+    return [f"The user wants to {how} {rest}"]
 
 
 def compound(clause: str, context: Context) -> list[str] | None:
