@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.ages import with_listed_age
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
-from memoir.ingest.cues import CORRECTION
+from memoir.ingest.cues import CORRECTION, job_ends
 from memoir.ingest.done_to import stopped_taking
 from memoir.ingest.ended import job_ended, ruled_out_searches, rules_out
 from memoir.ingest.fact_words import (
@@ -126,6 +126,7 @@ def naming(readings: Sequence[Reading]) -> Names:
     sharing: list[str] = []
     words: list[str] = []
     counts: list[str] = []
+    jobs: list[str] = []
     for reading in readings:
         said = [statement.text for statement in reading.statements]
         alike += said
@@ -135,6 +136,8 @@ def naming(readings: Sequence[Reading]) -> Names:
         sharing += [" ".join(kind) for kind in KINDS if kind_terms(reading.text) & kind]  # "Asana" of Trello
         if reading.gone:  # "we lost our old dog": the border collie Buster
             sharing += [kind_words(reading.text), declined_by(reading.text, reading.message)]
+        if job_ends(reading.text):  # "I got laid off": the user's job and employer, whatever their words
+            jobs = ["@user|job", "@user|employer"]
         words += reading.old
         if CORRECTION.search(reading.message):  # "his name was Ole Haugen" may correct "Olaf Haugen"
             words += [v.text.split()[-1] for v in reading.new if v.kind == "name" and len(v.text.split()) > 1]
@@ -154,7 +157,7 @@ def naming(readings: Sequence[Reading]) -> Names:
                 sharing.append(" ".join(HEADCOUNT))
             if any(US_COUNT.search(reading.text[: v.start]) for v in reading.new if v.kind == "number"):
                 sharing.append(GROUP_WORDS)  # "so we're 7 now" may change "our team (four of us)"
-    return Names(tuple(alike), tuple(sharing), tuple(words), tuple(counts))
+    return Names(tuple(alike), tuple(sharing), tuple(words), tuple(counts + jobs))
 
 
 def naming_again(readings: Sequence[Reading], near: Sequence[Known]) -> Names:
@@ -270,12 +273,11 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     kinds = {s for k in by_kind if k not in theirs for w, _ in taken for s in named_by_kind(k.stems, w)}
     dropped = by_kind if len(kinds) > 1 else theirs
     found = [f for f in found if not any(f[0] is k for k in dropped)]
-    for known in moving_home(reading, live):  # "Declan is moving home for good" of "… Declan lives in Boston"
-        if not any(k is known for k, _, _ in found):
-            found.append((known, "retracted", None))
-    for known in ruled_out_searches(reading, live):  # "Kettering is too expensive now": the search there ends
-        if not any(k is known for k, _, _ in found):
-            found.append((known, "gone", None))
+    # "Declan is moving home for good" of "… Declan lives in Boston"; "Kettering is too expensive now" of a search
+    ended = [(k, "retracted") for k in moving_home(reading, live)] + [
+        (k, "gone") for k in ruled_out_searches(reading, live)
+    ]
+    found += [(k, how, None) for k, how in ended if not any(k is f for f, _, _ in found)]
     for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's
         if not any(k is known for k, _, _ in found):
             found.append((known, "gone", None))
