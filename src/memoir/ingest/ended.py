@@ -5,14 +5,14 @@ expensive now" of "The user looks in Kettering"), the user's job lost ("I got la
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from memoir.ingest.changes import Reading
 from memoir.ingest.cues import job_ends
 from memoir.ingest.known import Known
-from memoir.ingest.topics import topics
+from memoir.ingest.topics import Topic, topics
 
-__all__ = ["job_ended", "ruled_out_searches", "rules_out"]
+__all__ = ["job_ended", "of_work", "ruled_out_searches", "rules_out"]
 
 
 # "Kettering is too expensive now, prices go up": a place or thing ruled out by its name
@@ -58,13 +58,14 @@ _STILL = re.compile(r"\b(?:still|love it|loved it|buying there)\b", re.I)
 def job_ended(reading: Reading, live: Sequence[Known]) -> list[Known]:
     """The user's job and employer facts, where a sentence says the user's job ended ("I got laid off last
     week" of "The user works at Loonie Labs as a designer")."""
-    if not job_ends(reading.text) or any(_of_work(s.text) for s in reading.statements):
+    if not job_ends(reading.text) or any(of_work(topics(s.text)) for s in reading.statements):
         return []  # "I got laid off, but I'm joining Shopify as …": the new job replaces the old by its topic
-    return [k for k in live if k.id is not None and _of_work(k.text)]
+    return [k for k in live if k.id is not None and of_work(k.topics)]
 
 
-def _of_work(fact: str) -> bool:
-    return any(t.subject == "user" and t.attribute in ("job", "employer") for t in topics(fact))
+def of_work(found: Iterable[Topic]) -> bool:
+    """Do a fact's topics say the user's job or employer?"""
+    return any(t.subject == "user" and t.attribute in ("job", "employer") for t in found)
 
 
 def rules_out(statement: str) -> bool:

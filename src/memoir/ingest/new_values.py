@@ -22,16 +22,7 @@ from memoir.ingest.stemming import stem, stem_set, stems
 from memoir.ingest.topics import topics
 from memoir.ingest.values import Value
 
-__all__ = [
-    "CHANGE_STEMS",
-    "GROUP_WORDS",
-    "US_COUNT",
-    "bare_count",
-    "counted",
-    "moving_home",
-    "new_value",
-    "of_a_job",
-]
+__all__ = ["CHANGE_STEMS", "GROUP_WORDS", "US_COUNT", "bare_count", "counted", "moving_home", "new_value", "of_a_job"]
 
 # Stems that say a change happened, not what it is about: they never make a fact the one changed.
 CHANGE_STEMS = stem_set(

@@ -13,6 +13,7 @@ from functools import lru_cache
 from memoir.index.keyword import terms
 from memoir.ingest.changes import Reading
 from memoir.ingest.cues import CORRECTION
+from memoir.ingest.ended import of_work
 from memoir.ingest.fact_words import mentions, same_subject, subject_of, swap_value
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import HOLIDAYS, KINDS, PEOPLE, PETS, kind_terms, word_list
@@ -237,7 +238,7 @@ def _kin_of(said: str, known: Known) -> bool:
     using it (not "The user works at Toyota", "The user hates Windows", "The user was a goalkeeper as a kid")?"""
     if not _same_owner(said, known.text) or _NOT_HELD.search(known.text):
         return False
-    return not any(t.subject == "user" and t.attribute in ("job", "employer") for t in known.topics)
+    return not of_work(known.topics)
 
 
 # What one feels about a thing, wants, or once had, rather than has now
