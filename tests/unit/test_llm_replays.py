@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from memoir import ModelOutputError
-from memoir.ingest.answers import as_fact, is_placeholder, supported_by, usable_facts
+from memoir.ingest.answers import as_fact, is_placeholder, said_again, supported_by, usable_facts
 from memoir.ingest.extract import worth_extracting
 from memoir.ingest.reconcile import read_decisions, reconcile_with_llm, same_topic
 from memoir.ingest.rules import Statement
@@ -137,6 +137,9 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     assert usable_facts(["The user moved to Bonanza", "The user is head barista at Bonanza"], said) == [
         "The user is head barista at Bonanza"
     ]
+    # nor a move the message never spoke of: a second shop is not a move ("moving" must be said, as "moved")
+    said = "thinking 2nd location, vancouver wa. no sales tax on their side but idk."
+    assert usable_facts(["The user is thinking about moving to Vancouver"], said) == []
     # nor a plan told as done: "moving" is no move yet, "leaving" no departure
     said = "I'm moving to Berlin in May and leaving Acme."
     answer = ["The user moved to Berlin", "The user left Acme", "The user is moving to Berlin in May"]
@@ -220,6 +223,17 @@ def test_a_model_never_says_again_what_the_message_takes_back_nor_keeps_a_fact_a
     assert usable_facts(["The user lives in Utrecht"], said) == ["The user lives in Utrecht"]
     said = "other thing, if I got a postdoc in Vienna or Copenhagen, which is cheaper to live?"
     assert usable_facts(["The user got a postdoc in Vienna or Copenhagen"], said, known={"vienna"}) == []
+
+
+def test_a_models_fact_that_names_only_what_a_switch_replaced_goes_with_it() -> None:
+    """Qwen2.5 Coder 0.5B wrote "The user uses Yahoo" beside the rules' "The user has always used yahoo": when the
+    user switched to Sleeper the rules replaced theirs, and the model's must go too; what else a model said of a
+    name stays where the rules' fact was only taken back, or where the new fact still names it."""
+    replaced = "The user has always used yahoo"
+    assert said_again("The user uses Yahoo", replaced, "The user is moving to sleeper this yr")
+    assert not said_again("The user uses Yahoo", replaced, "The user uses sleeper and yahoo")
+    assert not said_again("The user loves Rex", "The user walks Rex daily", None)
+    assert not said_again("The user has a dog named Rex", "The user has a dog named Max", "… named Max, who is 10")
 
 
 def test_an_answer_with_nothing_usable_is_asked_again_once_then_given_up() -> None:

@@ -50,7 +50,8 @@ _NOT_CONTENT = {"user", "users", "the", "named", "called", "name"}
 # What happened, which a model must not add to what was said: a move, a marriage, a new or lost job, a sale
 _EVENT_VERB = re.compile(
     r"\b(?:moved|moves|relocated|married|divorced|quit|resigned|retired|graduated|adopted|bought|sold|"
-    r"joined|left|fired|hired|promoted|engaged|pregnant|born|died|passed away)\b",
+    r"joined|left|fired|hired|promoted|engaged|pregnant|born|died|passed away|"
+    r"moving|relocating)\b",  # "thinking about moving to Vancouver" of "thinking 2nd location, vancouver wa"
     re.I,
 )
 SPECIFIC = re.compile(r"\b(?:[A-Z][\w-]*|\d[\d.,:]*)")  # words with a capital (names), numbers
@@ -368,13 +369,30 @@ def said_again(fact: str, replaced: str, replacement: str | None, taken_back: It
     140 guests" when "...about 140 guests" became "...about 90 guests"), or what the message
     took back in so many words (`taken_back`: "Hokkaido", "I used to work nights").
     """
-    if restates_any(fact, taken_back):
+    if restates_any(fact, taken_back) or _names_only_the_replaced(fact, replaced, replacement):
         return True
     kinds = ("number", "date", "time", "name", "place")
     kept = {v.key for v in values(replacement)} if replacement else set()
     gone = {v.key for v in values(replaced) if v.kind in kinds} - kept
     shared = gone & {v.key for v in values(fact)}
     return bool(shared) and bool((stems(fact) & stems(replaced)) - stems(" ".join(shared)))
+
+
+def _names_only_the_replaced(fact: str, replaced: str, replacement: str | None) -> bool:
+    """Does a model's fact say nothing but a name the replaced fact held, however written ("The user uses Yahoo"
+    beside the rules' "The user has always used yahoo", replaced by a switch to Sleeper)? Only of a fact replaced
+    by another: one taken back ("I don't walk Rex anymore") leaves what else is said of the name ("loves Rex")."""
+    if replacement is None:
+        return False
+    names = [w for w in SPECIFIC.findall(fact)[1:] if not w[0].isdigit() and w.lower() not in _NOT_CONTENT]
+    gone = [n for n in names if _has_word(replaced, n) and not (replacement and _has_word(replacement, n))]
+    verb = _PLAIN_VERB.match(fact)
+    said = [w for w in terms(fact) if w not in _NOT_CONTENT and not (verb and w == verb.group("verb").lower())]
+    return bool(gone) and all(any(w == n.lower() for n in gone) for w in said)
+
+
+def _has_word(text: str, word: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", text, re.I) is not None
 
 
 def covered(fact: str, others: Iterable[str]) -> bool:

@@ -40,6 +40,8 @@ from memoir.ingest.values import NUMBER_WORDS, Value, values
 __all__ = ["Reading", "read"]
 
 _PROPER = r"(?-i:[A-Z0-9])[\w:'’.-]*(?:\s+(?-i:[A-Z])[\w'’-]*)*"
+# "32 parks not 24", "16h not 15h", "7 yrs not 6": a number with its unit, then the one it replaces
+_COUNTED = r"(?<![\w.,])\d[\d.,:]*(?:[a-z]{1,4}\b|(?:\s+[a-z]{2,12}){1,2})"
 _FROM_TO = re.compile(
     # what a value changed from is a few words, no clause: not "from dubai sent me money so i can go up to 45k"
     r"\bfrom\s+(?:the\s+|a\s+|an\s+)?(?P<a>(?:(?!\b(?:i|me|we|you|so|and|up|down)\b)[^,;]){1,40}?)"
@@ -62,7 +64,7 @@ _NOT_AT_THE_END = re.compile(
 _NOW_BEFORE = re.compile(r"\b(?:now|instead|anymore|these days)\b", re.I)
 # "…, not Elena", "but not in Porto", "October 10th not the 3rd" (a date, then the one it replaces)
 _NOT = re.compile(
-    rf"(?:(?<=,)|^|\bbut\b|\band\b|(?<=\d)|(?<=\dst)|(?<=\dnd)|(?<=\drd)|(?<=\dth))\s*not\s+"
+    rf"(?:(?<=,)|^|\bbut\b|\band\b|(?<=\d)|(?<=\dst)|(?<=\dnd)|(?<=\drd)|(?<=\dth)|{_COUNTED})\s*not\s+"
     rf"(?:in\s+|at\s+|on\s+|the\s+)?(?P<a>[$€£₹]?{_PROPER})",  # "aim for $850, not $800"
     re.I,
 )
@@ -212,11 +214,17 @@ def _aged_gone(text: str, gone: set[str]) -> bool:
     return aged is not None and aged.group("name") in gone
 
 
+def _value_at(match: re.Match[str], text: str) -> str:
+    """What "not …" names: the value said there ("15" of "not 15h", "6" of "not 6 I started"), else its words."""
+    at = match.start("a")
+    return next((v.text for v in values(text) if v.start == at), match.group("a").strip())
+
+
 def _reading(text: str, found: Sequence[Statement], announced: bool, message: str = "") -> Reading:
     moved = _resized(text) or any(p.search(text) is not None for p in (CHANGE_VERB, _TO_VALUE, SCHEDULE_CHANGED))
     pairs = tuple((m.group("a"), m.group("b")) for m in _FROM_TO.finditer(text)) if moved else ()
     old = {a.strip() for a, _ in pairs}
-    old |= {m.group("a").strip() for m in _NOT.finditer(text)} | {
+    old |= {_value_at(m, text) for m in _NOT.finditer(text)} | {
         (m.group("a") or m.group("b")).strip() for m in _INSTEAD.finditer(text)
     }
     announced = announced or _ANNOUNCED.search(text) is not None or CHANGE_VERB.search(text) is not None

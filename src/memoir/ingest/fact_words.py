@@ -29,6 +29,7 @@ __all__ = [
     "related",
     "said_for",
     "same_subject",
+    "same_unit",
     "still_holds",
     "subject_of",
     "swap_kind",
@@ -36,6 +37,7 @@ __all__ = [
     "taken_part",
     "taken_words",
     "takes_back",
+    "unit_of",
     "untouched",
     "with_aliases",
     "without_stay",
@@ -70,6 +72,20 @@ _TAKEN_BACK = stem_set(
 
 def mentions(text: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}s?(?!\w)", text, re.IGNORECASE) is not None
+
+
+def unit_of(text: str, value: str) -> str | None:
+    """The unit a number is written with, glued on ("h" of "15h", "km" of "5km"); None: none, or no number."""
+    if not value[:1].isdigit():
+        return None
+    glued = re.search(rf"(?<![\w.,]){re.escape(value)}([a-z]{{1,4}})(?!\w)", text, re.I)
+    return glued[1].lower() if glued else None
+
+
+def same_unit(known: str, said: str, value: str) -> bool:
+    """Is a number said with the unit it has in a known fact, written on to it ("15h" in both)?"""
+    unit = unit_of(said, value)
+    return unit is not None and unit_of(known, value) == unit
 
 
 def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
@@ -168,7 +184,10 @@ def swap_value(text: str, old: str, new: str) -> str:
     for value in values(text):
         if value.kind in ("place", "name") and mentions(value.text, old) and not mentions(new, value.text):
             return text[: value.start] + new + text[value.end :]
-    return re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
+    swapped = re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
+    if swapped == text and old[:1].isdigit():  # "15" of "at 15h": the number, its unit kept
+        swapped = re.sub(rf"(?<![\w.,]){re.escape(old)}(?=[a-z]{{1,4}}(?!\w))", new, text, count=1, flags=re.I)
+    return swapped
 
 
 def other_of_kind(found: Sequence[Value], value: Value) -> bool:

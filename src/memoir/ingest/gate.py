@@ -38,7 +38,9 @@ _MOOD = (
     r"think|sort)|looking for|going to try|about to|heading out|doing (?:well|good|great|fine|ok|okay)|feeling|"
     r"all set|up for it|a fan of (?:it|that|this)|not sure|unsure|so so|hanging in there|hoping|planning to try|"
     r"going to check|drowning in|swamped|buried in|snowed under|dying to|obsessed with (?:it|this|that)|"
-    r"staying in|staying home|bored|in love with (?:it|this|that)"
+    r"staying in|staying home|bored|in love with (?:it|this|that)|"
+    # "I'm thinking Kyoto, Nara" (not "thinking of selling the car"), "on my way to work now"
+    r"thinking(?!\s+(?:about|of)\b)|on (?:their|my|the) way(?!\s+to\s+(?:becom|be\b|being|get))"
 )
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
@@ -96,7 +98,7 @@ _CHITCHAT = re.compile(
     # ("will do", not "will do the 10k in December": a race, and when)
     r"has no clue|will (?:check|try|do(?!\s+(?!the\s+(?:same|rest|dishes|shopping|washing|laundry)\b)(?:the|a|an|my)\s+"
     r"[\w-]+\s+(?:in|on|this|next)\b)|let|think|see|look|keep|"
-    r"get back|talk|ask|tell|send|give|be back|remember|"
+    r"get back|come back to|talk|ask|tell|send|give|be back|remember|"
     r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
     r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
     r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
@@ -244,6 +246,14 @@ _RELAYED = re.compile(
 )
 
 
+_ALONE_TOGETHER = re.compile(
+    r"^the user (?!and\b)(?:[\w'-]+\s+){0,3}?"
+    r"(?:[\w'-]+\s+(?:each other|one another)\b|"
+    r"(?:decided|agreed|chose|talked|discussed|laughed|cried|voted) together\b)",
+    re.I,
+)
+
+
 _MONEY_OF_MINE = re.compile(
     r"^the user's (?:[\w-]+\s+)?(?:take-home|salary|pay|income|rent|mortgage|budget|bonus|stipend|allowance)\s+"
     r"will be\s+(?:about\s+|around\s+)?(?:[₹$€£]\s?\d|\d[\d,.]*\s?(?:k|euros?|dollars?|pounds?|rupees?|lakh)\b)",
@@ -267,6 +277,8 @@ def is_fact(text: str, clause: str, sentence: str = "") -> bool:
         return False
     if _SARCASM.search(sentence):
         return False  # "i LOVE waking up at 6 on a saturday 🙄": said to mean the opposite
+    if _ALONE_TOGETHER.match(text):
+        return False  # "The user looked at each other": whom with, lost; what "we" did together is not the user's alone
     if _RELAYED.match(text):
         return False  # "Marcus wants this in a dashboard by EOD": a request passed on, done with today
     predicate = _predicate(text)

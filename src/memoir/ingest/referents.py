@@ -77,7 +77,11 @@ class Context:
 # "my late husband and I": a word before the relation that says which one (`rules` reads it back)
 WHICH_ONE = r"(?:(?:late|ex|older|younger|little|big|best|elder|eldest|youngest|twin)\s+)?"
 _PET = "|".join(sorted(PETS))
-NOT_NAMES = {"the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"}
+# (and "Mine now starts 19th": a thing of the user's said before, no one named)
+NOT_NAMES = {
+    *("the", "this", "that", "there", "nobody", "everyone", "everybody", "someone", "somebody", "people"),
+    *("mine", "yours", "ours", "theirs", "hers", "his"),
+}
 
 
 _PREPOSITION = r"(?:at|in|on|of|for|from|with|about|to)"

@@ -34,6 +34,7 @@ from memoir.ingest.fact_words import (
     named_by_kind,
     related,
     said_for,
+    same_unit,
     still_holds,
     subject_of,
     swap_kind,
@@ -41,6 +42,7 @@ from memoir.ingest.fact_words import (
     taken_part,
     taken_words,
     takes_back,
+    unit_of,
     untouched,
     with_aliases,
     without_stay,
@@ -254,7 +256,12 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
         if known.id is None:
             continue
         old = next(
-            (a for a in reading.old if mentions(known.text, a) and (only_values or related(known.stems, about, a))),
+            (
+                a
+                for a in reading.old
+                if same_unit(known.text, reading.text, a)
+                or (_says(known.text, a, reading.text) and (only_values or related(known.stems, about, a)))
+            ),
             None,
         )
         if old is not None:
@@ -283,10 +290,16 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "gone", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
         if not any(o == old for _, how, o in found if how == "value"):
-            saying = [k for k in live if k.id is not None and mentions(k.text, old)]
+            saying = [k for k in live if k.id is not None and _says(k.text, old, reading.text)]
             if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
                 found.append((saying[0], "value", old))
     return found
+
+
+def _says(known: str, old: str, said: str) -> bool:
+    """Does a known fact say the old value as the sentence said it? "it's 16h not 15h" names the fact that says 15h,
+    not "15 chickens"."""
+    return mentions(known, old) and (unit_of(said, old) is None or same_unit(known, said, old))
 
 
 def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
@@ -391,9 +404,9 @@ def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> 
     kinds = {"place", "name"} if kind in ("place", "name") else {kind}
     candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
     # "the 10k yesterday was 52 minutes, not 55": the value said just before "not" the old one
-    said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}\b", reading.text, re.I)
+    said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}(?:[a-z]{{1,4}})?\b", reading.text, re.I)
     at = said_not.start() if said_not else -100
-    candidates.sort(key=lambda v: not at - 25 <= v.end <= at)
+    candidates.sort(key=lambda v: (not at - 25 <= v.end <= at, abs(at - v.end)))
     preferred = [v for v in candidates if said is not None and v.text in said]
     chosen = preferred or candidates
     return chosen[0].text if chosen else None

@@ -198,6 +198,9 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
         if said:
             found += _read_clause(said, context)
         mentioned(clause, context)
+    for statement in found:  # "my wife Funmi … Funmi is a social worker": whom the user named is their business
+        if (who := _WHO_IS_NAMED.match(statement.text)) and who.group(1).lower() in PEOPLE:
+            context.named.add(who.group(2).lower())
     return found
 
 
@@ -306,7 +309,7 @@ def _with_ages(found: list[Statement], clause: str, context: Context) -> list[St
     if not aged:
         return found
     ages_of = {s.text.split()[3] for s in aged}
-    kept = [s for s in found if not ((who := _WHO_IS_NAMED.fullmatch(s.text)) and who.group(1) in ages_of)]
+    kept = [s for s in found if not ((who := _WHO_IS_NAMED.fullmatch(s.text)) and who.group(2) in ages_of)]
     aged_names = "|".join(re.escape(name) for name in ages_of)
     # their ages ("Emil (7)", "Finn (14 months)"), now facts of their own
     bracketed = re.compile(rf"\b(?P<name>{aged_names})\s*\(\d{{1,2}}[^()]{{0,12}}\)")
@@ -314,7 +317,7 @@ def _with_ages(found: list[Statement], clause: str, context: Context) -> list[St
     return [*(s for s in rest if not _NAMES_ONLY.fullmatch(s.text)), *aged]
 
 
-_WHO_IS_NAMED = re.compile(r"The user's [\w-]+ is ([\w'’-]+)")
+_WHO_IS_NAMED = re.compile(r"The user's ([\w-]+) is ([\w'’-]+)")
 # "The user's children Ollie, Ava, Finn": whom, once each one's age is a fact of its own, and nothing more
 _NAMES_ONLY = re.compile(r"the user's [\w-]+(?:,?\s+(?:and\s+)?(?-i:[A-Z])[\w'’-]+)+", re.I)
 
