@@ -125,10 +125,10 @@ def test_near_misses_of_a_day_are_no_day(said: str, days: list[tuple[str, str]])
             ["The user stopped taking prednisone", "The user would been on it for two months"],
         ),
         (["I'm a gluten-free vegan", "I'm vegetarian now"], ["The user is vegetarian now"]),
-        # a sum ruled out with its currency sign
+        # a sum corrected with its currency sign: the sum in its place (`corrections`)
         (
             ["we're aiming for $800 a month on groceries", "we're going to aim for $850, not $800"],
-            [],
+            ["The user is aiming for $850 a month on groceries"],
         ),
         # a diet one is going to, or back to
         (

@@ -216,7 +216,7 @@ def _aged_gone(text: str, gone: set[str]) -> bool:
 
 def _value_at(match: re.Match[str], text: str) -> str:
     """What "not …" names: the value said there ("15" of "not 15h", "6" of "not 6 I started"), else its words."""
-    at = match.start("a")
+    at = match.start("a") + (1 if match.group("a")[:1] in "$€£₹" else 0)  # "not $50k": the number
     return next((v.text for v in values(text) if v.start == at), match.group("a").strip())
 
 

@@ -75,6 +75,8 @@ RETRACTION = re.compile(
     r"(?-i:[A-Z])[a-z]+(?:\s+(?:is|was)\s+\w+\s+and|['’]s|\s+has)?\s+(?:stepped\s+(?:back|down|aside)|pulled\s+out)"
     r"(?!\s+(?:of|from)\b)|"
     r"cancell?ed|called off|isn't happening|"
+    # a day given back: "so Tuesdays are free now", "my weekends are free again" (what the user did then, over)
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun|week)(?:day|end)s\s+(?:are|r)\s+(?:free|clear)\s+(?:now|again)\b|"
     # a plan that came to nothing, named: "the Lisbon flat fell through", "the Deloitte thing didn't work out" (not
     # "why it didn't work out", "my last relationship didn't work out", "keto didn't work out for my wife")
     r"\b(?:the|my|our)\s+(?!(?:last|previous|past|old|first|ex)\b)(?:[\w'-]+\s+){0,2}?"

@@ -29,7 +29,6 @@ __all__ = [
     "related",
     "said_for",
     "same_subject",
-    "same_unit",
     "still_holds",
     "subject_of",
     "swap_kind",
@@ -37,7 +36,6 @@ __all__ = [
     "taken_part",
     "taken_words",
     "takes_back",
-    "unit_of",
     "untouched",
     "with_aliases",
     "without_stay",
@@ -58,7 +56,7 @@ _PAID_OFF = re.compile(
 # the same said alone, of a doing or a thing consumed only ("I stopped the Toyota at the lights" is no habit)
 _GIVEN_UP = re.compile(rf"\b(?:quit|stopped|gave up|given up)\s+(?:\w+ing\b|(?:the\s+)?(?:{CONSUMED})\b)", re.I)
 _TAKEN_BACK = stem_set(
-    "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
+    "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left free "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
     "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped "
@@ -74,22 +72,9 @@ def mentions(text: str, value: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(value)}s?(?!\w)", text, re.IGNORECASE) is not None
 
 
-def unit_of(text: str, value: str) -> str | None:
-    """The unit a number is written with, glued on ("h" of "15h", "km" of "5km"); None: none, or no number."""
-    if not value[:1].isdigit():
-        return None
-    glued = re.search(rf"(?<![\w.,]){re.escape(value)}([a-z]{{1,4}})(?!\w)", text, re.I)
-    return glued[1].lower() if glued else None
-
-
-def same_unit(known: str, said: str, value: str) -> bool:
-    """Is a number said with the unit it has in a known fact, written on to it ("15h" in both)?"""
-    unit = unit_of(said, value)
-    return unit is not None and unit_of(known, value) == unit
-
-
 def taken_words(clause: str) -> tuple[frozenset[str], frozenset[str]] | None:
     """The stems a clause takes back, and those of its names (None: it takes back no word)."""
+    clause = re.sub(r"\s*\([^()]*\)?\s*$", "", clause)  # "… are free now (and I'm on crutches)": an aside
     clause = _WORKED_OUT.sub("", taken_part(clause))  # "the Deloitte thing didn't work out": Deloitte
     clause = _WHEN_SAID.sub("", clause)  # "I moved out of halls this weekend": the halls
     if not any(v.kind == "weekday" for v in values(clause)):  # a day taken back is a schedule's part: as said
@@ -184,10 +169,7 @@ def swap_value(text: str, old: str, new: str) -> str:
     for value in values(text):
         if value.kind in ("place", "name") and mentions(value.text, old) and not mentions(new, value.text):
             return text[: value.start] + new + text[value.end :]
-    swapped = re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
-    if swapped == text and old[:1].isdigit():  # "15" of "at 15h": the number, its unit kept
-        swapped = re.sub(rf"(?<![\w.,]){re.escape(old)}(?=[a-z]{{1,4}}(?!\w))", new, text, count=1, flags=re.I)
-    return swapped
+    return re.sub(rf"(?<!\w){re.escape(old)}s?(?!\w)", new.replace("\\", ""), text, count=1, flags=re.IGNORECASE)
 
 
 def other_of_kind(found: Sequence[Value], value: Value) -> bool:

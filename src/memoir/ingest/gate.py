@@ -39,8 +39,7 @@ _MOOD = (
     r"all set|up for it|a fan of (?:it|that|this)|not sure|unsure|so so|hanging in there|hoping|planning to try|"
     r"going to check|drowning in|swamped|buried in|snowed under|dying to|obsessed with (?:it|this|that)|"
     r"staying in|staying home|bored|in love with (?:it|this|that)|"
-    # "I'm thinking Kyoto, Nara" (not "thinking of selling the car"), "on my way to work now"
-    r"thinking(?!\s+(?:about|of)\b)|on (?:their|my|the) way(?!\s+to\s+(?:becom|be\b|being|get))"
+    r"thinking(?=\s*$|\s+(?-i:[A-Z]))"  # "I'm thinking Kyoto, Nara"; not "thinking of selling the car"
 )
 # A state of the moment, when it is all the clause says ("I'm back", "I'm so tired", "I'm in").
 _IDLE = re.compile(
@@ -69,6 +68,10 @@ _IDLE = re.compile(
     r"|^(?:gets?|got|has|have|sees?|is getting)\s+(?:this|these|the following)\s+(?:errors?|problems?|issues?|"
     r"messages?|warnings?|bugs?|exceptions?|output)$"
     r"|^(?:is|are|'s)\s+(?:all\s+over\s+the\s+place|a\s+mess|a\s+nightmare|chaos)$"
+    # "I'm on my way to work now": where the user is this minute (not "on my way to becoming a nurse")
+    r"|^(?:is|are|'s)\s+(?:just\s+)?on\s+(?:their|my|the|his|her)\s+way(?:\s+(?:home|back|out|over|in))?"
+    r"(?:\s+(?:to|from)\s+(?:work|school|the office|the gym|the shop|the store|uni|class|a meeting|the airport|"
+    r"the hospital))?(?:\s+(?:now|rn|right now))?$"
     r"|^(?:cannot|can't|can not|couldn't)\s+\w+\s+(?:it|that|this|them|those\s+\w+)"
     r"(?:\s+(?:up|off|out|down|completely|anyway|now))*$",
     re.IGNORECASE,
@@ -98,7 +101,7 @@ _CHITCHAT = re.compile(
     # ("will do", not "will do the 10k in December": a race, and when)
     r"has no clue|will (?:check|try|do(?!\s+(?!the\s+(?:same|rest|dishes|shopping|washing|laundry)\b)(?:the|a|an|my)\s+"
     r"[\w-]+\s+(?:in|on|this|next)\b)|let|think|see|look|keep|"
-    r"get back|come back to|talk|ask|tell|send|give|be back|remember|"
+    r"get back|come back to (?:this|it|that|you)|talk|ask|tell|send|give|be back|remember|"
     r"definitely|make sure|have to|def|totally|for sure)|is going to (?:check|try|do|think|look|lose)|forgot|"
     r"remembers|(?:loves|likes|hates|enjoyed|loved|liked) (?:it|that|this|them|the idea|hearing|seeing)\b|"
     r"had (?:a |such a |an )?(?:great|good|nice|fun|lovely|wonderful|amazing|fantastic|awesome|blast)|"
@@ -247,9 +250,11 @@ _RELAYED = re.compile(
 
 
 _ALONE_TOGETHER = re.compile(
-    r"^the user (?!and\b)(?:[\w'-]+\s+){0,3}?"
-    r"(?:[\w'-]+\s+(?:each other|one another)\b|"
-    r"(?:decided|agreed|chose|talked|discussed|laughed|cried|voted) together\b)",
+    # "The user looked at each other", "The user decided together": the verb's other half, lost (not "teaches kids
+    # to respect each other", "decided together to move to Berlin")
+    r"^the user (?!and\b)(?:(?:just|finally|really|have|has|had|been|always)\s+)*[\w'-]+(?:\s+(?:at|to|with|for))?"
+    r"\s+(?:each other|one another)\b"
+    r"|^the user (?:decided|agreed|chose|talked|discussed|laughed|cried|voted) together$",
     re.I,
 )
 

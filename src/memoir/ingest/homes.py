@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RESIDENCE"]
+__all__ = ["RESIDENCE", "home_here"]
 
 RESIDENCE = re.compile(
     r"^(?P<s>the user)(?: and [\w' ]+?)?\s+(?:(?:now|currently|still|also|just)\s+)*"
@@ -28,3 +28,24 @@ RESIDENCE = re.compile(
     r"residence|hostel|goshiwon|(?-i:[A-Z]))))\s+(?P<v>.+)$",
     re.I,
 )
+
+
+# "… at a fintech startup here in Montreal", "I sing in the church choir here in Bath": where the user lives, said in
+# passing (not "here in Paris for the week", "here in Rome on holiday": a stay)
+_HERE_IN = re.compile(
+    r"\bhere in (?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?![\w'-])"
+    r"(?!\s+(?:for\s+(?:the|a|this|that|work|business|now|a few|\w+\s+(?:days?|weeks?|nights?))\b|"
+    r"on\s+(?:holiday|vacation|a trip|business|a visit)\b|until\b|till\b|this\b|next\b|visiting\b))",
+)
+
+
+def home_here(made: list[str]) -> list[str]:
+    """Where the user lives, said as "here in <place>" inside a fact of theirs, a fact of its own (unless one of
+    the facts says where the user lives already)."""
+    if any(RESIDENCE.match(text) for text in made):
+        return []
+    for text in made:
+        here = _HERE_IN.search(text) if text.lower().startswith("the user ") else None
+        if here is not None:
+            return [f"The user lives in {here.group('place')}"]
+    return []

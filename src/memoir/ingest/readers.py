@@ -19,6 +19,7 @@ from memoir.ingest.person import others, third_person
 from memoir.ingest.pronouns import named_it, pronoun
 from memoir.ingest.referents import MANY, NOT_NAMES, WHICH_ONE, Context, name_thing
 from memoir.ingest.relations import relation
+from memoir.ingest.schedules import schedule
 from memoir.ingest.stemming import stem
 from memoir.ingest.unsaid import diet, subjectless
 from memoir.ingest.values import values
@@ -237,7 +238,8 @@ def named(clause: str, context: Context) -> list[str] | None:
     name = match.group("name")
     if name.lower() in NOT_NAMES or name.split()[0].lower() in NOT_NAMES or name.lower() in TERSE_OWN | OF_AN_EVENT:
         return None  # "Rent is ₹21,000 here", "Budget is around £18,000": the user's (`noun_phrase`)
-    if name.split()[0].lower() not in context.known and name.lower().endswith(_ADJECTIVE_ENDINGS):
+    named_before = {*context.known, *context.named}
+    if name.split()[0].lower() not in named_before and name.lower().endswith(_ADJECTIVE_ENDINGS):
         return None  # "Warmer is better for my knee": a word capitalized as the sentence's first
     first = name.split("'")[0].lower()
     said = {stem(w) for w in terms(match.group("rest")) if len(w) > 3}
@@ -293,7 +295,7 @@ READERS = (
     diet,
     named,
 )
-LATE_READERS = (headcount, kin, noun_phrase, subjectless)
+LATE_READERS = (headcount, kin, noun_phrase, schedule, subjectless)
 
 
 # -- helpers ------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.ages import with_listed_age
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
+from memoir.ingest.corrections import corrected, is_number, swap_number
 from memoir.ingest.cues import CORRECTION, job_ends
 from memoir.ingest.done_to import stopped_taking
 from memoir.ingest.ended import job_ended, ruled_out_searches, rules_out
@@ -34,7 +35,6 @@ from memoir.ingest.fact_words import (
     named_by_kind,
     related,
     said_for,
-    same_unit,
     still_holds,
     subject_of,
     swap_kind,
@@ -42,7 +42,6 @@ from memoir.ingest.fact_words import (
     taken_part,
     taken_words,
     takes_back,
-    unit_of,
     untouched,
     with_aliases,
     without_stay,
@@ -217,6 +216,8 @@ def _changes(reading: Reading, live: list[Known], used: set[int]) -> list[Decisi
         targets += [(k, "gone", None) for k in parted if not any(k is t for t, _, _ in targets)]
     for known, how, old in targets:
         text, took = _replacement(known, how, old, reading, used)
+        if how == "value" and old is not None and is_number(old) and (text is None or text == known.text):
+            continue  # "it's 5 miles not 5km": no number to put in its place, the fact stays as it was
         if text is None and how == "value" and old is not None:  # the rest of the fact holds
             text = without_value(known.text, old)
         used |= took
@@ -259,8 +260,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             (
                 a
                 for a in reading.old
-                if same_unit(known.text, reading.text, a)
-                or (_says(known.text, a, reading.text) and (only_values or related(known.stems, about, a)))
+                if not is_number(a) and mentions(known.text, a) and (only_values or related(known.stems, about, a))
             ),
             None,
         )
@@ -280,6 +280,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     kinds = {s for k in by_kind if k not in theirs for w, _ in taken for s in named_by_kind(k.stems, w)}
     dropped = by_kind if len(kinds) > 1 else theirs
     found = [f for f in found if not any(f[0] is k for k in dropped)]
+    found += [c for c in corrected(reading, live) if not any(c[0] is f[0] for f in found)]  # "it's 16h not 15h"
     # "Declan is moving home for good" of "… Declan lives in Boston"; "Kettering is too expensive now" of a search
     ended = [(k, "retracted") for k in moving_home(reading, live)] + [
         (k, "gone") for k in ruled_out_searches(reading, live)
@@ -290,16 +291,10 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "gone", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
         if not any(o == old for _, how, o in found if how == "value"):
-            saying = [k for k in live if k.id is not None and _says(k.text, old, reading.text)]
+            saying = [k for k in live if k.id is not None and mentions(k.text, old)] if not is_number(old) else []
             if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
                 found.append((saying[0], "value", old))
     return found
-
-
-def _says(known: str, old: str, said: str) -> bool:
-    """Does a known fact say the old value as the sentence said it? "it's 16h not 15h" names the fact that says 15h,
-    not "15 chickens"."""
-    return mentions(known, old) and (unit_of(said, old) is None or same_unit(known, said, old))
 
 
 def _implicit(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, str | None]]:
@@ -374,10 +369,13 @@ def _replacement(
         return said, took  # "instead of the dinner": what replaces it is what the sentence says
     lead = new.split()[0]  # "October 3rd", "not the 3rd", "October 10th": the whole date goes
     whole = f"{lead} {old}" if len(new.split()) > 1 and mentions(known.text, f"{lead} {old}") else old
-    text = swap_value(known.text, whole, new)
+    numbered = swap_number(known.text, old, new, reading.text) if is_number(old) else None
+    text = numbered or swap_value(known.text, whole, new)  # "dinner is 20h not 19h": the number at its unit
     if any(v.kind == "place" and v.text == old for v in values(known.text)):  # "since two years" was Berlin's
         text = without_stay(text, new, reading.text)
     shares = best is not None and bool((known.stems - stems(old)) & stems(reading.statements[best].text))
+    if numbered is not None:  # the rest of the fact as it was
+        return text, took if shares else set()
     return (merge_values(text, said) if said is not None else text), (took if shares else set())
 
 

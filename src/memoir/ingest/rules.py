@@ -24,13 +24,15 @@ from collections.abc import Collection, Iterable
 from dataclasses import replace
 
 from memoir.index.keyword import terms
+from memoir.ingest.allergens import allergens_named
 from memoir.ingest.cues import CHANGE_NOUN, CHANGE_VERB, NO_MORE, is_retraction
 from memoir.ingest.dictation import punctuated
 from memoir.ingest.events_named import events_named
 from memoir.ingest.fact_words import gives_up
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
+from memoir.ingest.homes import home_here
 from memoir.ingest.in_passing import named_in_passing
-from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE
+from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS
 from memoir.ingest.notes import about_the_user
 from memoir.ingest.person import others
 from memoir.ingest.plain import FIRST_PERSON, plain_clause, plain_sentence
@@ -131,7 +133,7 @@ def read_sentences(text: str, known: Collection[str] = (), before: str = "") -> 
     """Each statement sentence of a message with the facts it states (a pronoun may name what an earlier
     sentence did: "My dog is called Biscuit. He's a beagle."; or the user's message `before` this one: "a
     complaint to my landlord" then "His name is Herr Vogel")."""
-    text = punctuated(text)  # a dictated message, in the sentences it was said in
+    text = allergens_named(punctuated(text))  # a dictated message, in the sentences it was said in
     context = Context(known)
     events = {event for event in EVENTS if event in known or stem(event) in known}
     context.event = next(iter(events)) if len(events) == 1 else None  # "we moved it": the one event known
@@ -199,8 +201,7 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
             found += _read_clause(said, context)
         mentioned(clause, context)
     for statement in found:  # "my wife Funmi … Funmi is a social worker": whom the user named is their business
-        if (who := _WHO_IS_NAMED.match(statement.text)) and who.group(1).lower() in PEOPLE:
-            context.named.add(who.group(2).lower())
+        context.named.update(m.group("name").lower() for m in _THEIR_NAMED.finditer(statement.text))
     return found
 
 
@@ -318,6 +319,12 @@ def _with_ages(found: list[Statement], clause: str, context: Context) -> list[St
 
 
 _WHO_IS_NAMED = re.compile(r"The user's ([\w-]+) is ([\w'’-]+)")
+# One of the user's people or pets, named: "The user's husband is called Dave", "… has a son, Jake", "… dog is Rex"
+_THEIR_NAMED = re.compile(
+    rf"\b(?:the user's|their|an?)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE | PETS))})(?:['’]s\s+name)?\b,?\s+"
+    r"(?:is\s+)?(?:called\s+|named\s+)?(?P<name>(?-i:[A-Z])[\w'’-]+)",
+    re.I,
+)
 # "The user's children Ollie, Ava, Finn": whom, once each one's age is a fact of its own, and nothing more
 _NAMES_ONLY = re.compile(r"the user's [\w-]+(?:,?\s+(?:and\s+)?(?-i:[A-Z])[\w'’-]+)+", re.I)
 
@@ -326,7 +333,7 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *named_on_the_way(made), *who_is(clause, made), *where_they_live(made)]
+            return [*made, *named_on_the_way(made), *who_is(clause, made), *where_they_live(made), *home_here(made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
     if context.important and (
         verb or values(clause) or _short_note(clause)

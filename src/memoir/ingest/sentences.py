@@ -76,6 +76,9 @@ _FILLER = (
     r"thanks a lot|thx|haha+|hahaha|lol|hmm+|um+|uh+|wow|oops|ps|p\.s\.|fyi|fun fact|side note|heads up|"
     r"for context|(?:some |a bit of |bit of |quick )?(?:context|background)(?=\s*[:,—–-]|\s+(?:i|im|i'm|we|my)\b)|"
     r"(?:currently|at the moment|right now|at present)(?=,?\s+(?:i|i'm|we|we're)\s+(?:have|am|are|has|work|live)\b)|"
+    # "Sadly I'm allergic to dogs": how the user feels about what follows, before it
+    r"(?:sadly|unfortunately|luckily|fortunately|thankfully|annoyingly|weirdly|funnily enough|surprisingly)"
+    r"(?=\s+(?:i|i'm|im|i've|we|we're|my|our)\b)|"
     r"for the record|one more thing|guess what|some news|big news|good news|bad news|news|anyhow|"
     r"omg|omfg|yay|phew|great news|sad news|amazing news|exciting news|"
     r"oh yeah|oh and|ugh|heads up|hmm ok|basic info first|basics first|jaja|ha|hah|okay so|ok so|alright so|"
@@ -136,6 +139,8 @@ _SPLIT = re.compile(
     rf"|,\s+(?:also\s+|plus\s+|btw\s+|lol\s+|haha\s+|lmao\s+|tbh\s+)?(?={_SUBJECT}\b\s*\w)"  # ", also my mom is …"
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
+    # "…, and on Wednesdays I do the late shift": when, then the subject
+    r"|,\s+and\s+(?=(?:on|every|in|at|from|after|before)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+(?:i|we|my|our)\s+\w)"
     r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
     r"|,\s+(?=you\s+(?:can|could|may|might|should)\s)"  # "…, you can put it in the email": to the assistant
     # "daughter zosia is 5 does she go on cv": a question run on

@@ -80,7 +80,10 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             rf"|\b{_SHORT_DAY}(?:(?:,\s*|,?\s+(?:and|or|&|to)\s+|\s*[-/+]\s*){_SHORT_DAY})+(?![\w'])"
             # or by spaces alone, three of them or two that are no other word: "mon wed fri", "tue thu" (not "we
             # wed sat")
-            rf"|\b{_SHORT_DAY}(?:\s+{_SHORT_DAY}){{2,}}(?![\w'])|\b{_PLAIN_DAY}\s+{_PLAIN_DAY}(?![\w'])",
+            rf"|\b{_SHORT_DAY}(?:\s+{_SHORT_DAY}){{2,}}(?![\w'])|\b{_PLAIN_DAY}\s+{_PLAIN_DAY}(?![\w'])"
+            # one alone, before its time ("Tues 5pm", "Sat 9am", "Weds 4.30"), or one no other word is ("thurs")
+            rf"|\b{_SHORT_DAY}(?=\s+(?:\d{{1,2}}(?:[:.]\d{{2}})?\s?[ap]\.?m\b|\d{{1,2}}[:.]\d{{2}}\b))"
+            r"|\b(?:tues|weds|thurs)\b",
             re.IGNORECASE,
         ),
     ),

@@ -1,0 +1,69 @@
+"""A habit said as its schedule, without a verb: "spin class every Tuesday morning before work", "Ava ballet Sat
+9am", "Ollie swimming Tues 5pm at the leisure centre" (`schedule`, a reader: `readers` describes one).
+
+What is done is one of the things people do on a weekly schedule (a class, a lesson, a sport, a
+shift, choir); when is a weekday, "every …", or "daily", right after it. The user's, when no name
+opens it; a name's, when the name is the user's business (a known fact names it, or the message
+did before).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from memoir.ingest.lexicon import word_list
+
+if TYPE_CHECKING:
+    from memoir.ingest.referents import Context
+
+__all__ = ["schedule"]
+
+_ACTIVITIES = frozenset(
+    word_list(
+        "class classes lesson lessons practice training rehearsal rehearsals club swimming swim ballet football "
+        "soccer rugby cricket hockey netball basketball tennis yoga pilates gym choir karate judo taekwondo dance "
+        "dancing gymnastics tutoring tuition therapy physio spin climbing running parkrun scouts cubs brownies "
+        "guides shift shifts standup"
+    )
+)
+_DAY = (
+    r"(?:mon|tue|tues|wed|weds|thu|thur|thurs|fri|sat|sun)(?:day)?s?"
+    r"|(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?|weekends?|weekdays?"
+)
+_WHEN = rf"(?:every\s+(?:{_DAY}|day|morning|evening|night|week)|on\s+(?:{_DAY})|{_DAY}|daily|weekly|twice a week)"
+# A verb or a word that is no activity's name: "need post-op physio twice a week" is a need, no habit
+_NOT_WHAT = (
+    r"(?:need|needs|want|wants|have|has|had|got|get|do|does|did|go|goes|went|doing|going|no|not|my|our|the|a|an|to|"
+    r"at|for|i|we|missed|skipped|cancelled|canceled|hate|hates|love|loves)"
+)
+_SCHEDULE = re.compile(
+    rf"^(?:(?P<name>(?-i:[A-Z])[a-z][\w'-]*)\s+)?(?P<what>(?!{_NOT_WHAT}\b)(?:[a-z][\w-]*\s+){{0,2}}?(?P<last>[a-z][\w-]*))\s+"
+    rf"(?P<when>{_WHEN})\b[^?]*$",
+    re.I,
+)
+
+
+def schedule(clause: str, context: Context) -> list[str] | None:
+    """ "spin class every Tuesday morning": the user has it then; "Ava ballet Sat 9am": Ava, if she is theirs.
+    Several said one after the other between commas are each read ("Ollie swimming Tues 5pm, Ava ballet Sat")."""
+    parts = re.split(r",\s+", clause.strip().rstrip("."))
+    first = _one(parts[0], context)
+    if first is None:
+        return None
+    return [*first, *(fact for part in parts[1:] for fact in _one(part, context) or ())]
+
+
+def _one(part: str, context: Context) -> list[str] | None:
+    match = _SCHEDULE.match(part)
+    if match is None or match.group("last").lower() not in _ACTIVITIES:
+        return None
+    what, said = match.group("what").lower(), part[match.start("when") :]
+    name = match.group("name")
+    if name is None:
+        return [f"The user has {what} {said}"]
+    if name.lower() in _ACTIVITIES:  # "Spin class every Tuesday": a word of the activity, capitalized as the first
+        return [f"The user has {name.lower()} {what} {said}"]
+    if name.lower() in context.known or name.lower() in context.named:
+        return [f"{name} has {what} {said}"]
+    return None

@@ -1,0 +1,59 @@
+"""What an allergy is to, when it was said a little before; and a feeling that opens a sentence.
+
+Issue 25, read as classes: "Should I get a cat now that I live alone? jk, I'm allergic to them" is an
+allergy to cats, "No peanuts anywhere though, she is severely allergic" one to peanuts (the allergen
+the message named last, in the sentence or the one before); "Sadly I'm allergic to dogs",
+"Luckily I live near the sea" say their fact after the feeling, as with a comma.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("message", "fact"),
+    [
+        ("Should I get a cat now that I live alone? jk, I'm allergic to them.", "The user is allergic to cats"),
+        ("I'd love a dog. Sadly I'm allergic to them.", "The user is allergic to dogs"),
+        (
+            "My daughter is 7. No peanuts anywhere though, she is severely allergic, even traces.",
+            "The user's daughter is severely allergic to peanuts",
+        ),
+        ("We ate fish yesterday. Turns out I'm allergic to it!", "The user is allergic to fish"),
+        ("My son loves eggs. I am allergic though, so I never cook them.", "The user is allergic to eggs"),
+    ],
+)
+def test_an_allergy_is_to_what_was_named_just_before(message: str, fact: str) -> None:
+    facts = settle([message])
+    assert any(f.startswith(fact) for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("message", "fact"),
+    [
+        ("I'm allergic to cats.", "The user is allergic to cats"),  # said in full: as it was
+        ("I had an allergic reaction to the dye.", "The user had an allergic reaction to the dye"),
+    ],
+)
+def test_an_allergy_said_in_full_is_kept_as_said(message: str, fact: str) -> None:
+    assert fact in settle([message])
+
+
+def test_an_allergen_two_sentences_back_is_not_what_an_allergy_is_to() -> None:
+    facts = settle(["We had peanuts at the party. The kids loved it. The music was loud. My wife is allergic."])
+    assert not any("peanuts" in f and "allergic" in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("message", "fact"),
+    [
+        ("Unfortunately I'm allergic to dogs.", "The user is allergic to dogs"),
+        ("Luckily I live near the sea.", "The user lives near the sea"),
+        ("Thankfully my sister lives nearby.", "The user's sister lives nearby"),
+    ],
+)
+def test_a_feeling_before_the_user_speaks_of_themselves_opens_the_sentence(message: str, fact: str) -> None:
+    assert fact in settle([message])

@@ -1,0 +1,83 @@
+"""A habit said as its schedule, without a verb, and a clause that opens with when.
+
+Issue 25, read as classes: "spin class every Tuesday morning before work" is the user's; "Ollie
+swimming Tues 5pm at the leisure centre. Ava ballet Sat 9am." are Ollie's and Ava's once the user
+named them; "…, and on Wednesdays I do the late shift at the pharmacy" is a clause of its own.
+Nothing is made of a chore or the weather said the same way, nor of a name the user never named.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.unit.test_fact_rules import settle
+
+
+@pytest.mark.parametrize(
+    ("messages", "facts"),
+    [
+        (
+            ["So: spin class every Tuesday morning before work, and on Wednesdays I do the late shift at the chemist."],
+            ["The user has spin class every Tuesday morning before work", "The user does the late shift at the"],
+        ),
+        (
+            ["my kids are Ollie, Ava and Finn.", "Ollie swimming Tues 5pm at the leisure centre. Ava ballet Sat 9am."],
+            ["Ollie has swimming Tues 5pm at the leisure centre", "Ava has ballet Sat 9am"],
+        ),
+        (["I'm a nurse. Spin class every tuesday, choir on thursdays."], ["has spin class every", "has choir on"]),
+        (["piano lessons every monday"], ["The user has piano lessons every monday"]),
+    ],
+)
+def test_a_habit_said_as_its_schedule_is_kept(messages: list[str], facts: list[str]) -> None:
+    kept = settle(messages)
+    for fact in facts:
+        assert any(fact in k for k in kept), (fact, kept)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["bins every tuesday lol", "Rain every day this week", "Ava ballet Sat 9am", "meeting at 3 on friday?"],
+)
+def test_a_chore_the_weather_or_a_name_never_named_make_no_schedule(message: str) -> None:
+    assert not any(" has " in f for f in settle([message]))
+
+
+@pytest.mark.parametrize(
+    ("message", "facts"),
+    [
+        ("I love Lisbon, and in summer we go to the beach every day.", ["The user goes to the beach every day"]),
+        ("We visited my aunt, and after dinner my uncle played the piano.", ["The user's uncle played the piano"]),
+    ],
+)
+def test_a_clause_that_opens_with_when_is_its_own(message: str, facts: list[str]) -> None:
+    kept = settle([message])
+    for fact in facts:
+        assert any(k.startswith(fact) for k in kept), (fact, kept)
+
+
+@pytest.mark.parametrize(
+    ("messages", "gone", "kept"),
+    [
+        (
+            ["also netball on Tuesday nights, non-negotiable lol.", "so Tuesdays are free now (and I'm on crutches)"],
+            "netball",
+            None,
+        ),
+        (["I work at the library on Tuesdays. I have choir on Fridays.", "Tuesdays are free now"], "library", "choir"),
+    ],
+)
+def test_a_day_given_back_ends_what_the_user_did_then(messages: list[str], gone: str, kept: str | None) -> None:
+    facts = settle(messages)
+    assert not any(gone in f for f in facts), facts
+    assert kept is None or any(kept in f for f in facts), facts
+
+
+def test_a_schedule_moved_to_another_day_replaces_the_old() -> None:
+    facts = settle(
+        [
+            "my kids are Ollie, Ava and Finn.",
+            "Ollie swimming Tues 5pm at the leisure centre.",
+            "swimming moved to Weds 4.30",
+        ]
+    )
+    assert any("Weds" in f for f in facts) and not any("Tues" in f for f in facts), facts
