@@ -14,13 +14,13 @@ import re
 from collections.abc import Sequence
 
 from memoir.ingest.changes import Reading
-from memoir.ingest.fact_words import related
+from memoir.ingest.fact_words import mentions, related
 from memoir.ingest.known import Known
 from memoir.ingest.lexicon import PEOPLE, word_list
 from memoir.ingest.stemming import stems
 from memoir.ingest.values import values
 
-__all__ = ["corrected", "is_number", "swap_number"]
+__all__ = ["corrected", "counterpart", "is_number", "swap_number"]
 
 # Words that follow a number and are no unit of it ("6 not 7", "7 yrs not 6 i started …")
 _NOT_A_UNIT = frozenset(
@@ -137,3 +137,21 @@ def _said_of_someone_else(text: str, old: str) -> bool:
     said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}", text, re.I)
     clause = re.split(r"[,;.!?]\s+|\s+(?:but|and|so)\s+", text[: said_not.start() if said_not else len(text)])[-1]
     return _SOMEONE_ELSE.search(clause) is not None
+
+
+def counterpart(old: str, reading: Reading, known: Known, said: str | None) -> str | None:
+    """The new value that takes `old`'s place: B of "from A to B", else a value of the same kind."""
+    for a, b in reading.pairs:
+        if a.strip().lower() == old.lower():
+            return b.strip()
+    named = values(reading.text)  # "not the 3rd": the value is "the 3rd"
+    kind = next((v.kind for v in named if v.text.lower().removeprefix("the ") == old.lower()), "name")
+    kinds = {"place", "name"} if kind in ("place", "name") else {kind}
+    candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
+    # "the 10k yesterday was 52 minutes, not 55": the value said just before "not" the old one
+    said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}(?:[a-z]{{1,4}})?\b", reading.text, re.I)
+    at = said_not.start() if said_not else -100
+    candidates.sort(key=lambda v: (not at - 25 <= v.end <= at, abs(at - v.end)))
+    preferred = [v for v in candidates if said is not None and v.text in said]
+    chosen = preferred or candidates
+    return chosen[0].text if chosen else None

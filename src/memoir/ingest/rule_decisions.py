@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from memoir.index.keyword import terms
 from memoir.ingest.ages import with_listed_age
 from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
-from memoir.ingest.corrections import corrected, is_number, swap_number
+from memoir.ingest.corrections import corrected, counterpart, is_number, swap_number
 from memoir.ingest.cues import CORRECTION, job_ends
 from memoir.ingest.done_to import stopped_taking
 from memoir.ingest.ended import job_ended, ruled_out_searches, rules_out
@@ -364,7 +364,7 @@ def _replacement(
             return said, took
         return swapped or stopped_taking(habit_dropped(reading.retracted), known.text), set()
     assert old is not None
-    new = _counterpart(old, reading, known, said)
+    new = counterpart(old, reading, known, said)
     if new is None or not any(v.text.lower().removeprefix("the ") == old.lower() for v in values(reading.text)):
         return said, took  # "instead of the dinner": what replaces it is what the sentence says
     lead = new.split()[0]  # "October 3rd", "not the 3rd", "October 10th": the whole date goes
@@ -390,21 +390,3 @@ def _best_statement(reading: Reading, known: Known, old: str | None, used: set[i
     shared, _, index = max(scored)
     alone = len(free) == 1 and _NEW.search(reading.statements[index].clause) is not None
     return index if shared or alone else None
-
-
-def _counterpart(old: str, reading: Reading, known: Known, said: str | None) -> str | None:
-    """The new value that takes `old`'s place: B of "from A to B", else a value of the same kind."""
-    for a, b in reading.pairs:
-        if a.strip().lower() == old.lower():
-            return b.strip()
-    named = values(reading.text)  # "not the 3rd": the value is "the 3rd"
-    kind = next((v.kind for v in named if v.text.lower().removeprefix("the ") == old.lower()), "name")
-    kinds = {"place", "name"} if kind in ("place", "name") else {kind}
-    candidates = [v for v in reading.new if v.kind in kinds and not mentions(known.text, v.text)]
-    # "the 10k yesterday was 52 minutes, not 55": the value said just before "not" the old one
-    said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}(?:[a-z]{{1,4}})?\b", reading.text, re.I)
-    at = said_not.start() if said_not else -100
-    candidates.sort(key=lambda v: (not at - 25 <= v.end <= at, abs(at - v.end)))
-    preferred = [v for v in candidates if said is not None and v.text in said]
-    chosen = preferred or candidates
-    return chosen[0].text if chosen else None

@@ -49,6 +49,7 @@ from memoir.ingest.relations import (
     without_relations,
 )
 from memoir.ingest.sentences import Sentence, asked_to_remember, clauses, every_sentence, sentences
+from memoir.ingest.spelled_out import thing_said_before
 from memoir.ingest.statement import Statement
 from memoir.ingest.stemming import stem
 from memoir.ingest.tidy import NOT_THEN_SAID, tidy
@@ -75,12 +76,6 @@ _VERB_AFTER_AND = re.compile(
     r"(?<!\bborn)\s+and\s+(?=(?:also\s+|still\s+)?(?!(?:this|his|its|hers|yes|plus|thus|us)\b)"
     r"[a-z]+(?:s|ed)\s+\w)"
 )
-# "My car is electric, my wife's is not": whose, with the thing of the clause before left unsaid.
-_OWNER_ALONE = re.compile(r"^(?P<owner>(?:my|our)\s+[\w'’-]+['’]s)\s+(?P<rest>(?:is|are|was|were)\b.*)$", re.I)
-_THING_OF = re.compile(
-    r"\b(?:my|our)\s+(?:[\w-]+['’]s\s+)?(?P<thing>(?:[\w-]+\s+)?[\w-]+)\s+(?:is|are|was|were)\b", re.I
-)
-_NOTHING_SAID = re.compile(r"^(?:is|are|was|were)(?:\s+(?:not|too|also|as well|n't))*\s*$", re.I)
 
 
 def known_words(facts: Iterable[str]) -> frozenset[str]:
@@ -190,7 +185,7 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     found: list[Statement] = []
     text = named_at_once(sentence.text, context.unnamed) if context.opening else sentence.text
     for clause in clauses(plain_sentence(events_named(text, context))):
-        clause = _thing_said_before(clause, context.clause)
+        clause = thing_said_before(clause, context.clause)
         if not clause:
             continue
         context.clause = clause
@@ -203,18 +198,6 @@ def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     for statement in found:  # "my wife Funmi … Funmi is a social worker": whom the user named is their business
         context.named.update(m.group("name").lower() for m in _THEIR_NAMED.finditer(statement.text))
     return found
-
-
-def _thing_said_before(clause: str, before: str) -> str:
-    """ "my wife's is a Pixel" after "My phone is an iPhone": "my wife's phone is a Pixel"; "" where nothing
-    is said of it ("my wife's is not") or the clause before named no thing of the user's."""
-    alone = _OWNER_ALONE.match(clause.strip())
-    if alone is None:
-        return clause
-    thing = _THING_OF.search(before)
-    if thing is None or _NOTHING_SAID.match(alone.group("rest")) or thing.group("thing").split()[-1].lower() in PEOPLE:
-        return ""  # "my mum is a nurse and my dad's is a teacher": no thing of the mum's
-    return f"{alone.group('owner')} {thing.group('thing')} {alone.group('rest')}"
 
 
 # What the user did next, without a subject: the clause after one that took something back.

@@ -13,7 +13,7 @@ import re
 from memoir.ingest.lexicon import PEOPLE, PETS, word_list
 from memoir.ingest.values import MONTHS
 
-__all__ = ["spelled_out_clause", "spelled_out_sentence"]
+__all__ = ["spelled_out_clause", "spelled_out_sentence", "thing_said_before"]
 
 
 def spelled_out_sentence(text: str) -> str:
@@ -112,3 +112,23 @@ _NO_ARTICLE = re.compile(
     r"(?:\s*(?:[,.;!?]|$)|\s+(?:named|called|who|at home|too)\b))",
     re.I,
 )
+
+
+# "My car is electric, my wife's is not": whose, with the thing of the clause before left unsaid.
+_OWNER_ALONE = re.compile(r"^(?P<owner>(?:my|our)\s+[\w'’-]+['’]s)\s+(?P<rest>(?:is|are|was|were)\b.*)$", re.I)
+_THING_OF = re.compile(
+    r"\b(?:my|our)\s+(?:[\w-]+['’]s\s+)?(?P<thing>(?:[\w-]+\s+)?[\w-]+)\s+(?:is|are|was|were)\b", re.I
+)
+_NOTHING_SAID = re.compile(r"^(?:is|are|was|were)(?:\s+(?:not|too|also|as well|n't))*\s*$", re.I)
+
+
+def thing_said_before(clause: str, before: str) -> str:
+    """ "my wife's is a Pixel" after "My phone is an iPhone": "my wife's phone is a Pixel"; "" where nothing
+    is said of it ("my wife's is not") or the clause before named no thing of the user's."""
+    alone = _OWNER_ALONE.match(clause.strip())
+    if alone is None:
+        return clause
+    thing = _THING_OF.search(before)
+    if thing is None or _NOTHING_SAID.match(alone.group("rest")) or thing.group("thing").split()[-1].lower() in PEOPLE:
+        return ""  # "my mum is a nurse and my dad's is a teacher": no thing of the mum's
+    return f"{alone.group('owner')} {thing.group('thing')} {alone.group('rest')}"
