@@ -23,7 +23,6 @@ from tests.unit.test_fact_rules import settle
             "The user's daughter is severely allergic to peanuts",
         ),
         ("We ate fish yesterday. Turns out I'm allergic to it!", "The user is allergic to fish"),
-        ("My son loves eggs. I am allergic though, so I never cook them.", "The user is allergic to eggs"),
     ],
 )
 def test_an_allergy_is_to_what_was_named_just_before(message: str, fact: str) -> None:
@@ -42,9 +41,22 @@ def test_an_allergy_said_in_full_is_kept_as_said(message: str, fact: str) -> Non
     assert fact in settle([message])
 
 
-def test_an_allergen_two_sentences_back_is_not_what_an_allergy_is_to() -> None:
-    facts = settle(["We had peanuts at the party. The kids loved it. The music was loud. My wife is allergic."])
-    assert not any("peanuts" in f and "allergic" in f for f in facts), facts
+@pytest.mark.parametrize(
+    "message",
+    [
+        "We had peanuts at the party. The kids loved it. The music was loud. My wife is allergic.",
+        "We have a dog. We ate sushi and my face swelled up, turns out I'm allergic",  # sushi is no allergen known
+        "I have a dog. Mango gives me a rash, I'm allergic",
+        "I love cats but pineapple makes my mouth itch, so I'm allergic",
+        "My dog is allergic",
+        "hot dogs at the BBQ. My son is allergic",
+        "I have a dog. Mango gives me a rash, I'm allergic to it",  # "it" is no dog
+        "I have allergic asthma",
+    ],
+)
+def test_an_allergy_to_what_was_not_named_just_before_is_left_as_said(message: str) -> None:
+    facts = settle([message])
+    assert not any("allergic to" in f for f in facts), facts
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,9 @@ from tests.unit.test_fact_rules import settle
         ("The wedding is at 15h and the dinner at 19h", "dinner is 20h not 19h", "wedding is at 15h", "20h and"),
         ("I earn $50k a year", "it's $55k not $50k", "$55k", "$50k"),
         ("I have 6 yrs experience", "its 7 years not 6", "7 yrs", "6 yrs"),
+        # a bare number and why: the one fact holding it
+        ("I'm 34 years old", "35 not 34, birthday was last week", "35", "34"),
+        ("I have 3 kids", "4 not 3, I forgot the baby", "4 kids", "3 kids"),
     ],
 )
 def test_a_number_corrected_with_its_unit_replaces_the_one_said(
@@ -60,6 +63,11 @@ def test_a_number_corrected_with_its_unit_replaces_the_one_said(
         ("I run 5km every day", "the race on sunday is 10km not 5km", "runs 5km every day"),
         ("I run 5km every day", "I did 10km yesterday, not 5km", "runs 5km every day"),
         ("I work 15h a week at the cafe. The party is at 15h.", "the party is 16h not 15h", "15h a week"),
+        # someone else's, named or not with "my" (a hostile trial's); the user's own correction leaves the son's
+        ("I sleep 7 hours a night", "the baby sleeps 10 hours not 7", "sleeps 7 hours"),
+        ("I work 7h shifts at the warehouse", "Ana's shift is 9h not 7h", "7h shifts"),
+        ("I have 40 students this year", "Mrs Patel has 45 students not 40", "has 40 students"),
+        ("My son sleeps 9 hours.", "I sleep 8 hours not 9", "son sleeps 9 hours"),
         # no number put in its place: the fact stays
         ("I run 5km every day", "it's 5 miles not 5km", "runs 5km every day"),
     ],

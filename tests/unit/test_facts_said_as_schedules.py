@@ -36,7 +36,21 @@ def test_a_habit_said_as_its_schedule_is_kept(messages: list[str], facts: list[s
 
 @pytest.mark.parametrize(
     "message",
-    ["bins every tuesday lol", "Rain every day this week", "Ava ballet Sat 9am", "meeting at 3 on friday?"],
+    [
+        "bins every tuesday lol",
+        "Rain every day this week",
+        "Ava ballet Sat 9am",  # Ava never named
+        "meeting at 3 on friday?",
+        # what follows the day says it is no habit of now, or not the user's, or asked about (a hostile trial's)
+        "yoga every morning would be nice",
+        "piano lessons every monday cost £30",
+        "football practice every wednesday was great when I was a kid",
+        "spin class every Tuesday or Thursday, which is better?",
+        "Swimming lessons every saturday: is that too much for a 4yo?",
+        "team standup every monday",
+        "kids swimming on saturdays",
+        "karate classes every monday for both boys",
+    ],
 )
 def test_a_chore_the_weather_or_a_name_never_named_make_no_schedule(message: str) -> None:
     assert not any(" has " in f for f in settle([message]))
@@ -81,3 +95,16 @@ def test_a_schedule_moved_to_another_day_replaces_the_old() -> None:
         ]
     )
     assert any("Weds" in f for f in facts) and not any("Tues" in f for f in facts), facts
+
+
+@pytest.mark.parametrize(
+    ("messages", "kept"),
+    [
+        (["My daughter has ballet on Tuesdays", "Tuesdays are free now"], "ballet"),  # hers
+        (["Tuesday is my day off", "Tuesdays are free now"], "day off"),
+        (["I work Monday to Friday 9 to 5", "Fridays are free now, I went part time"], "Monday to Friday"),
+    ],
+)
+def test_a_day_given_back_leaves_what_is_not_the_users_alone_on_that_day(messages: list[str], kept: str) -> None:
+    facts = settle(messages)
+    assert any(kept in f for f in facts), facts

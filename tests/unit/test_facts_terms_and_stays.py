@@ -162,10 +162,7 @@ def test_what_is_known_follows_terms_stays_and_plans(turns: list[str], facts: li
         ("i <3 Paris and I live in Lyon", ["The user loves Paris", "The user lives in Lyon"]),
         (
             "sad update: we had to rehome our bunny :( kevin is allergic, took us 2 yrs to figure out lol.",
-            [  # the allergy is to the bunny the sentence named (`allergens`)
-                "The user had to rehome their bunny",
-                "The user's kevin is allergic to bunnies, took the user 2 yrs to figure out",
-            ],
+            ["The user had to rehome their bunny", "The user's kevin is allergic, took the user 2 yrs to figure out"],
         ),
         (
             "my sister is a nurse :) brother is a doctor",

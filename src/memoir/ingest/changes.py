@@ -27,9 +27,10 @@ from dataclasses import dataclass, replace
 
 from memoir.ingest.casing import cased
 from memoir.ingest.counts import counted_left
-from memoir.ingest.cues import CHANGE_VERB, NO_MORE, is_retraction, job_ends
+from memoir.ingest.cues import CHANGE_VERB, NO_MORE, days_freed, is_retraction, job_ends
 from memoir.ingest.done_to import put_on_instead, taken_off
 from memoir.ingest.in_passing import joined_in_passing, named_in_passing
+from memoir.ingest.lexicon import PEOPLE
 from memoir.ingest.losses import says_gone
 from memoir.ingest.plain import plain_sentence
 from memoir.ingest.referents import named_by_age
@@ -182,7 +183,7 @@ def read(
     readings = [_reading(sentence.text, found, sentence.change, text) for sentence, found in sentences]
     passing = named_in_passing(text, sentences)  # "something my son-in-law Mark could build?": no change
     joined = [Reading(s.clause, (s,), message=text) for s in joined_in_passing(text)]
-    readings = _without_ages_at_the_end(readings)
+    readings = _named_with_ages(_without_ages_at_the_end(readings))
     # "the doctor took me off the old pill. He says the Jardiance works better": unless a statement says it already
     put_on = put_on_instead(text)
     if put_on and not any(put_on.split()[-1] in s.text for r in readings for s in r.statements):
@@ -207,6 +208,30 @@ def _without_ages_at_the_end(readings: list[Reading]) -> list[Reading]:
     if not gone:
         return readings
     return [replace(r, statements=tuple(s for s in r.statements if not _aged_gone(s.text, gone))) for r in readings]
+
+
+_NAMING = re.compile(r"^the user's (?P<rel>[\w-]+) is (?P<name>(?-i:[A-Z])[\w'’-]+)$", re.I)
+_AGED = re.compile(r"^(?P<name>(?-i:[A-Z])[\w'’-]+) is (?P<age>\d{1,2})(?: years old)?$")
+
+
+def _named_with_ages(readings: list[Reading]) -> list[Reading]:
+    """ "Son's name is Lwazi, he's 12": one fact, "The user's son Lwazi is 12", not who he is and his age apart (the
+    age alone does not say whose, and it is how an age said in brackets is kept: `rules._with_ages`)."""
+    said = [s.text for r in readings for s in r.statements]
+    ages = {m.group("name"): m.group("age") for text in said if (m := _AGED.match(text))}
+    named = {m.group("name"): m.group("rel") for text in said if (m := _NAMING.match(text))}
+    both = {name for name in ages if name in named and named[name].lower() in PEOPLE}
+    if not both:
+        return readings
+
+    def merged(statement: Statement) -> Statement | None:
+        if (aged := _AGED.match(statement.text)) and aged.group("name") in both:
+            return None
+        if (naming := _NAMING.match(statement.text)) and (name := naming.group("name")) in both:
+            return replace(statement, text=f"The user's {naming.group('rel')} {name} is {ages[name]}")
+        return statement
+
+    return [replace(r, statements=tuple(m for s in r.statements if (m := merged(s)) is not None)) for r in readings]
 
 
 def _aged_gone(text: str, gone: set[str]) -> bool:
@@ -250,7 +275,7 @@ def _reading(text: str, found: Sequence[Statement], announced: bool, message: st
     olds = {o.lower() for o in old} | {v.text.lower() for clause in retracted for v in values(clause)}
     new = tuple(v for v in values(text) if v.text.lower() not in olds)
     gone = says_gone(text)
-    changing = announced or moved or bool(old) or bool(retracted) or gone or job_ends(text)
+    changing = announced or moved or bool(old) or bool(retracted) or gone or job_ends(text) or bool(days_freed(text))
     return Reading(
         text, tuple(found), changing, tuple(sorted(old)), pairs, retracted, new, moved, announced, message or text, gone
     )

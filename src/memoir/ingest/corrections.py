@@ -44,7 +44,8 @@ _UNITS = frozenset(
 _THOUSANDS = frozenset(("k", "m", "bn", "mn", "million", "thousand", "lakh", "crore"))
 _LONG = {"yr": "year", "hr": "hour", "min": "minute", "sec": "second", "wk": "week", "mo": "month"}
 _SOMEONE_ELSE = re.compile(
-    rf"\b(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE))})(?:['’]s)?|he|she|they|his|her|their)\b", re.I
+    rf"\b(?:(?:(?:my|our|the)\s+)?(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE))})(?:['’]s)?|he|she|they|his|her|their)\b",
+    re.I,
 )
 
 # A fact of the user's own, not of one of their people ("The user's shift …", not "The user's wife's shift …")
@@ -67,11 +68,15 @@ def corrected(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     for old in (o for o in reading.old if is_number(o)):
         unit = _correction_unit(reading.text, old)
         holding = [k for k in live if k.id is not None and _holds(k.text, old, unit)]
-        if _said_of_someone_else(reading.text, old):
+        whose = _whose(reading.text, old)
+        if whose == "theirs":
             holding = [k for k in holding if not _USERS_OWN.match(k.text)]
+        elif whose == "mine":  # "I sleep 8 hours not 9": not the son's 9 hours
+            holding = [k for k in holding if _USERS_OWN.match(k.text)]
         if about:  # the fact the sentence speaks of; or, after "Sorry, change:", the one fact there is
             near = [k for k in holding if related(k.stems, about, old)]
-            holding = near or (holding if reading.announced and len(holding) == 1 else [])
+            alone = len(holding) == 1 and (reading.announced or unit is None)  # "35 not 34, birthday was …"
+            holding = near or (holding if alone else [])
         elif len(holding) > 1:
             holding = []  # "it's 16h not 15h" of two facts at 15h: which, it does not say
         found += [(k, "value", old) for k in holding if not any(k is f for f, _, _ in found)]
@@ -132,11 +137,20 @@ def _unit_key(unit: str | None) -> str | None:
     return _LONG.get(unit, unit)
 
 
-def _said_of_someone_else(text: str, old: str) -> bool:
-    """Is the clause that corrects the number about someone else ("my wife's shift is 9h not 7h")?"""
+def _whose(text: str, old: str) -> str | None:
+    """Whose number the clause that corrects it is: "theirs" (one of the user's people, or someone named: "my wife's
+    shift is 9h not 7h", "Ana's shift …", "the baby sleeps 10 hours not 7"), "mine" ("I sleep 8 hours not 9"), or
+    None where it says neither ("it's 16h not 15h")."""
     said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}", text, re.I)
     clause = re.split(r"[,;.!?]\s+|\s+(?:but|and|so)\s+", text[: said_not.start() if said_not else len(text)])[-1]
-    return _SOMEONE_ELSE.search(clause) is not None
+    names = [w for w in re.findall(r"\b(?-i:[A-Z])[a-z]+", clause) if w.lower() not in _OPENERS]
+    if _SOMEONE_ELSE.search(clause) or names:
+        return "theirs"
+    return "mine" if _MINE.match(clause.strip()) else None
+
+
+_MINE = re.compile(r"^(?:i|i'm|im|i've|my|we|we're|our)\b", re.I)
+_OPENERS = frozenset(word_list("it it's its that this only sorry correction actually wait the oh ok so and but also"))
 
 
 def counterpart(old: str, reading: Reading, known: Known, said: str | None) -> str | None:

@@ -15,6 +15,7 @@ __all__ = [
     "NAMED_PARTING",
     "NO_MORE",
     "RETRACTION",
+    "days_freed",
     "is_retraction",
     "job_ends",
 ]
@@ -75,8 +76,6 @@ RETRACTION = re.compile(
     r"(?-i:[A-Z])[a-z]+(?:\s+(?:is|was)\s+\w+\s+and|['’]s|\s+has)?\s+(?:stepped\s+(?:back|down|aside)|pulled\s+out)"
     r"(?!\s+(?:of|from)\b)|"
     r"cancell?ed|called off|isn't happening|"
-    # a day given back: "so Tuesdays are free now", "my weekends are free again" (what the user did then, over)
-    r"(?:mon|tues|wednes|thurs|fri|satur|sun|week)(?:day|end)s\s+(?:are|r)\s+(?:free|clear)\s+(?:now|again)\b|"
     # a plan that came to nothing, named: "the Lisbon flat fell through", "the Deloitte thing didn't work out" (not
     # "why it didn't work out", "my last relationship didn't work out", "keto didn't work out for my wife")
     r"\b(?:the|my|our)\s+(?!(?:last|previous|past|old|first|ex)\b)(?:[\w'-]+\s+){0,2}?"
@@ -184,3 +183,15 @@ def job_ends(text: str) -> bool:
     return (
         any(_ENDED_THERE.match(text, m.end()) for m in _JOB_ENDED.finditer(text)) and _NOT_THE_JOB.search(text) is None
     )
+
+
+# A day given back: "so Tuesdays are free now", "my weekends are free again" (what the user did then, over)
+_FREED = re.compile(
+    r"\b(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day|weekend)s\s+(?:are|r)\s+(?:free|clear)\s+(?:now|again)\b",
+    re.I,
+)
+
+
+def days_freed(text: str) -> list[str]:
+    """The days a sentence gives back to the user ("Tuesdays are free now": ["tuesday"])."""
+    return [m.group("day").lower() for m in _FREED.finditer(text)]

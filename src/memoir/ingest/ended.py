@@ -8,11 +8,12 @@ import re
 from collections.abc import Iterable, Sequence
 
 from memoir.ingest.changes import Reading
-from memoir.ingest.cues import job_ends
+from memoir.ingest.cues import days_freed, job_ends
 from memoir.ingest.known import Known
 from memoir.ingest.topics import Topic, topics
+from memoir.ingest.values import values
 
-__all__ = ["job_ended", "of_work", "ruled_out_searches", "rules_out"]
+__all__ = ["days_given_back", "job_ended", "of_work", "ruled_out_searches", "rules_out"]
 
 
 # "Kettering is too expensive now, prices go up": a place or thing ruled out by its name
@@ -69,6 +70,28 @@ def of_work(found: Iterable[Topic]) -> bool:
 
 
 def rules_out(statement: str) -> bool:
-    """Is a statement only the ruling out of what it names ("Kettering is too expensive now, prices go up")?"""
+    """Is a statement only the ruling out of what it names ("Kettering is too expensive now, prices go up"), or a day
+    given back ("Tuesdays are free now")?"""
     found = _RULED_OUT_NAME.match(statement)
-    return found is not None and found.start("x") == 0
+    return (found is not None and found.start("x") == 0) or re.match(
+        r"^\w+days are (?:free|clear)", statement
+    ) is not None
+
+
+def days_given_back(reading: Reading, live: Sequence[Known]) -> list[Known]:
+    """What the user did on a day the sentence gives back ("so Tuesdays are free now" of "The user has netball on
+    Tuesday nights"): only the user's own, held on that day alone (not "works Monday to Friday", "Tuesday is the
+    user's day off", a daughter's ballet)."""
+    freed = days_freed(reading.text)
+    if not freed:
+        return []
+    found = []
+    for known in live:
+        days = [v.text.lower() for v in values(known.text) if v.kind == "weekday"]
+        own = re.match(r"^the user (?!and\b)", known.text, re.I) is not None
+        if own and len(days) == 1 and any(days[0].startswith(day) for day in freed) and not _OFF.search(known.text):
+            found.append(known)
+    return found
+
+
+_OFF = re.compile(r"\b(?:off|free|holiday|rest|to|through|till|until|-)\b", re.I)

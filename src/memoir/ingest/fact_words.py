@@ -56,7 +56,7 @@ _PAID_OFF = re.compile(
 # the same said alone, of a doing or a thing consumed only ("I stopped the Toyota at the lights" is no habit)
 _GIVEN_UP = re.compile(rf"\b(?:quit|stopped|gave up|given up)\s+(?:\w+ing\b|(?:the\s+)?(?:{CONSUMED})\b)", re.I)
 _TAKEN_BACK = stem_set(
-    "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left free "
+    "don't doesn't didn't not no longer anymore any more used quit sold stopped stop gave give up got rid left "
     "cancelled canceled called off never mind broke dropped out moved isn't aren't wasn't happening do does did be "
     "have make go take the user user's given cut should says said handed hand notice resigned completely totally "
     "entirely fully job gig thing stuff plan plans idea lol haha out window split divorced separated dumped "

@@ -30,22 +30,29 @@ RESIDENCE = re.compile(
 )
 
 
-# "… at a fintech startup here in Montreal", "I sing in the church choir here in Bath": where the user lives, said in
-# passing (not "here in Paris for the week", "here in Rome on holiday": a stay)
+# "… at a fintech startup here in Montreal", "I sing in the church choir here in Bath": where the user lives, said of
+# what they do there (work, study, sing, run …), not of a stay ("visiting my sister here in Boston", "stuck here in
+# Frankfurt airport", "here in Bali for 3 months"); the whole place ("here in New York visiting family" is no "New")
+_DONE_HERE = re.compile(
+    r"^the user (?:also\s+)?(?:works|teaches|sings|studies|runs|owns|leads|manages|coaches|volunteers|plays|"
+    r"is an? (?!visitor|tourist|guest|patient)[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|for|with)\b)",
+    re.I,
+)
 _HERE_IN = re.compile(
-    r"\bhere in (?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?![\w'-])"
-    r"(?!\s+(?:for\s+(?:the|a|this|that|work|business|now|a few|\w+\s+(?:days?|weeks?|nights?))\b|"
-    r"on\s+(?:holiday|vacation|a trip|business|a visit)\b|until\b|till\b|this\b|next\b|visiting\b))",
+    r"\bhere in (?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?![\w'-])(?!\s+(?-i:[A-Z]))"
+    r"(?!.*\b(?:visit\w*|staying|stuck|airport|hotel|hospital|holiday|vacation|trip|conference|course|internship|"
+    r"until|till|for (?:a|the|this|\d+|two|three|a few)\s+(?:days?|weeks?|months?|nights?)))",
+    re.I,
 )
 
 
 def home_here(made: list[str]) -> list[str]:
-    """Where the user lives, said as "here in <place>" inside a fact of theirs, a fact of its own (unless one of
-    the facts says where the user lives already)."""
+    """Where the user lives, said as "here in <place>" inside a fact of what they do there, a fact of its own
+    (unless one of the facts says where the user lives already)."""
     if any(RESIDENCE.match(text) for text in made):
         return []
     for text in made:
-        here = _HERE_IN.search(text) if text.lower().startswith("the user ") else None
+        here = _HERE_IN.search(text) if _DONE_HERE.match(text) else None
         if here is not None:
             return [f"The user lives in {here.group('place')}"]
     return []

@@ -26,7 +26,7 @@ from memoir.ingest.changes import SCHEDULE_CHANGED, Reading
 from memoir.ingest.corrections import corrected, counterpart, is_number, swap_number
 from memoir.ingest.cues import CORRECTION, job_ends
 from memoir.ingest.done_to import stopped_taking
-from memoir.ingest.ended import job_ended, ruled_out_searches, rules_out
+from memoir.ingest.ended import days_given_back, job_ended, ruled_out_searches, rules_out
 from memoir.ingest.fact_words import (
     counts_people,
     habit_dropped,
@@ -283,7 +283,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     found += [c for c in corrected(reading, live) if not any(c[0] is f[0] for f in found)]  # "it's 16h not 15h"
     # "Declan is moving home for good" of "… Declan lives in Boston"; "Kettering is too expensive now" of a search
     ended = [(k, "retracted") for k in moving_home(reading, live)] + [
-        (k, "gone") for k in ruled_out_searches(reading, live)
+        (k, "gone") for k in [*ruled_out_searches(reading, live), *days_given_back(reading, live)]
     ]
     found += [(k, how, None) for k, how in ended if not any(k is f for f, _, _ in found)]
     for known in gone_facts(reading.text, live) if reading.gone else ():  # "we lost our old dog": Buster's

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from memoir.ingest.lexicon import word_list
+from memoir.ingest.lexicon import PEOPLE, word_list
 
 if TYPE_CHECKING:
     from memoir.ingest.referents import Context
@@ -24,7 +24,7 @@ _ACTIVITIES = frozenset(
         "class classes lesson lessons practice training rehearsal rehearsals club swimming swim ballet football "
         "soccer rugby cricket hockey netball basketball tennis yoga pilates gym choir karate judo taekwondo dance "
         "dancing gymnastics tutoring tuition therapy physio spin climbing running parkrun scouts cubs brownies "
-        "guides shift shifts standup"
+        "guides"
     )
 )
 _DAY = (
@@ -37,9 +37,16 @@ _NOT_WHAT = (
     r"(?:need|needs|want|wants|have|has|had|got|get|do|does|did|go|goes|went|doing|going|no|not|my|our|the|a|an|to|"
     r"at|for|i|we|missed|skipped|cancelled|canceled|hate|hates|love|loves)"
 )
+# What may follow the day, and nothing else: its time ("5pm", "at 6:30", "morning"), where ("at the leisure
+# centre"), before or after work; not "… would be nice", "… was great when I was a kid", "… for both boys", a question
+_AT = (
+    r"(?:\s+(?:at\s+|from\s+)?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)?(?:\s?-\s?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)?)?"
+    r"|\s+(?:morning|afternoon|evening|night)s?)"
+)
 _SCHEDULE = re.compile(
     rf"^(?:(?P<name>(?-i:[A-Z])[a-z][\w'-]*)\s+)?(?P<what>(?!{_NOT_WHAT}\b)(?:[a-z][\w-]*\s+){{0,2}}?(?P<last>[a-z][\w-]*))\s+"
-    rf"(?P<when>{_WHEN})\b[^?]*$",
+    rf"(?P<when>{_WHEN})\b{_AT}*(?:\s+(?:at|in)\s+the\s+[a-z]+(?:\s+[a-z]+){{0,2}}"
+    r"|\s+(?:before|after)\s+(?:work|school|uni|college))?$",
     re.I,
 )
 
@@ -47,6 +54,8 @@ _SCHEDULE = re.compile(
 def schedule(clause: str, context: Context) -> list[str] | None:
     """ "spin class every Tuesday morning": the user has it then; "Ava ballet Sat 9am": Ava, if she is theirs.
     Several said one after the other between commas are each read ("Ollie swimming Tues 5pm, Ava ballet Sat")."""
+    if "?" in context.said:  # "Swimming lessons every saturday: is that too much for a 4yo?": asked about
+        return None
     parts = re.split(r",\s+", clause.strip().rstrip("."))
     first = _one(parts[0], context)
     if first is None:
@@ -58,6 +67,8 @@ def _one(part: str, context: Context) -> list[str] | None:
     match = _SCHEDULE.match(part)
     if match is None or match.group("last").lower() not in _ACTIVITIES:
         return None
+    if any(w.lower() in PEOPLE or w.lower() in context.known for w in match.group("what").split()):
+        return None  # "kids swimming on saturdays", "leo football every saturday": theirs, read no further
     what, said = match.group("what").lower(), part[match.start("when") :]
     name = match.group("name")
     if name is None:

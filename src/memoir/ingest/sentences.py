@@ -140,7 +140,8 @@ _SPLIT = re.compile(
     r"|,?\s+(?:so\s+)?if\s+(?=(?:you|you're|you've|you'll|u)\b)"  # "I'm coeliac so if you're suggesting snacks"
     r"|,\s+anyway\b\s*|,\s+(?=me\s+(?:and|&)\s)"  # ", anyway where do I start", ", me and my cousin …"
     # "…, and on Wednesdays I do the late shift": when, then the subject
-    r"|,\s+and\s+(?=(?:on|every|in|at|from|after|before)\s+[\w'-]+(?:\s+[\w'-]+){0,2}\s+(?:i|we|my|our)\s+\w)"
+    r"|,\s+and\s+(?=(?:on\s+(?:\w+days?|weekends?)|every\s+\w+|(?:in|at|after|before)\s+(?:the\s+)?(?:summer|winter|"
+    r"spring|autumn|fall|mornings?|evenings?|afternoons?|night|weekends?|work|school|dinner|lunch))\s+(?:i|we|my|our)\s+\w)"
     r"|,\s+(?=(?:that's|that is|thats)\s+(?:my|our)\s)"  # "a café in Lavapiés, that's my barrio"
     r"|,\s+(?=you\s+(?:can|could|may|might|should)\s)"  # "…, you can put it in the email": to the assistant
     # "daughter zosia is 5 does she go on cv": a question run on
