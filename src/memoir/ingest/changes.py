@@ -231,7 +231,7 @@ def _named_with_ages(readings: list[Reading]) -> list[Reading]:
             return replace(statement, text=f"The user's {naming.group('rel')} {name} is {ages[name]}")
         return statement
 
-    return [replace(r, statements=tuple(m for s in r.statements if (m := merged(s)) is not None)) for r in readings]
+    return [replace(r, statements=tuple(k for s in r.statements if (k := merged(s)) is not None)) for r in readings]
 
 
 def _aged_gone(text: str, gone: set[str]) -> bool:
