@@ -174,11 +174,22 @@ def usable_facts(
             for source in sources
         ):
             continue
-        if _unsaid_of_self(fact, [message, *sources]):
+        if _unsaid_of_self(fact, [message, *sources]) or _garbled(fact, message):
             continue
         if not covered(fact, [*(s.text for s in ruled), *kept]):
             kept.append(fact)
     return kept
+
+
+def _garbled(fact: str, message: str) -> bool:
+    """Is a model's fact a story or a sentence put together wrong: a thing of the message's made the subject of the
+    user ("Fees for eating the user are on square now" of "on square now, fees eating us"), or what someone was doing
+    at the time ("Starling was closing the user's account", said as why the user moved their account)?"""
+    if re.match(r"^(?!the user\b)(?-i:[A-Z])[\w'’-]*(?:\s+[\w'’-]+){0,4}\s+(?:was|were)\s+[a-z]+ing\b", fact, re.I):
+        return True
+    first = re.match(r"^(?-i:[A-Z])([a-z]+)\b", fact)
+    common = first is not None and first.group(0) not in message and first.group(0).lower() in message.lower()
+    return common and first.group(0).lower() != "the" and re.search(r"\bthe user\b(?!['’]s)", fact, re.I) is not None
 
 
 def _passing(fact: str, source: str, ruled: Sequence[Statement]) -> bool:
