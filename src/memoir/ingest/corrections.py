@@ -3,9 +3,10 @@
 The fact corrected is one that holds the old number measuring what the correction measures: with the
 unit said beside either number ("15h", "7 yrs", "24 parks"), written glued or apart, or with none where
 none is said. Of several such facts, the one the sentence speaks of (a word besides the numbers, "the
-party is 16h not 15h"); where it speaks of nothing else ("Only one thing, it's 16h not 15h"), only the
-one fact there is. A number said of someone else ("my wife's shift is 9h not 7h", "he sleeps 10 hours
-not 7") corrects nothing of the user's own.
+party is 16h not 15h"); where it speaks of nothing else ("Only one thing, it's 16h not 15h"), or of
+what no fact holds after "Sorry, change:" or with no unit ("35 not 34, birthday was last week"), only the
+one fact there is. A number said of someone else ("my wife's shift is 9h not 7h", "Ana's …", "the baby
+sleeps 10 hours not 7") corrects nothing of the user's own, and one said of "I" nothing of theirs.
 """
 
 from __future__ import annotations
