@@ -188,8 +188,9 @@ def _garbled(fact: str, message: str) -> bool:
     if re.match(r"^(?!the user\b)(?-i:[A-Z])[\w'’-]*(?:\s+[\w'’-]+){0,4}\s+(?:was|were)\s+[a-z]+ing\b", fact, re.I):
         return True
     first = re.match(r"^(?-i:[A-Z])([a-z]+)\b", fact)
-    common = first is not None and first.group(0) not in message and first.group(0).lower() in message.lower()
-    return common and first.group(0).lower() != "the" and re.search(r"\bthe user\b(?!['’]s)", fact, re.I) is not None
+    if first is None or first.group(0) in message or first.group(0).lower() not in message.lower():
+        return False  # a name as said, or no word of the message's
+    return first.group(0).lower() != "the" and re.search(r"\bthe user\b(?!['’]s)", fact, re.I) is not None
 
 
 def _passing(fact: str, source: str, ruled: Sequence[Statement]) -> bool:
