@@ -139,4 +139,4 @@ def test_two_sentences_of_one_message_change_one_fact_in_turn(tmp_path: Path) ->
                 "but the team is smaller, five engineers.",
             ),
         )
-        assert facts == ["The user leads a backend team of five at Contoso here in Berlin", "The user lives in Berlin"]
+        assert facts == ["The user leads a backend team of five at Contoso here in Berlin"]

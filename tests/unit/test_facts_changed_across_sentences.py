@@ -42,7 +42,7 @@ from tests.unit.test_fact_rules import settle
                 "Big change since we last spoke: I started at Contoso last week. Same role, backend team lead, but "
                 "the team is smaller, five engineers.",
             ],
-            ["The user leads a backend team of five at Contoso here in Berlin", "The user lives in Berlin"],
+            ["The user leads a backend team of five at Contoso here in Berlin"],
         ),
         # a thing ruled out by what it cannot do; not one closed for the day
         (

@@ -68,6 +68,10 @@ def test_a_number_corrected_with_its_unit_replaces_the_one_said(
         ("I work 7h shifts at the warehouse", "Ana's shift is 9h not 7h", "7h shifts"),
         ("I have 40 students this year", "Mrs Patel has 45 students not 40", "has 40 students"),
         ("My son sleeps 9 hours.", "I sleep 8 hours not 9", "son sleeps 9 hours"),
+        # said of nobody: the user's, who is speaking, not the daughter's or the sister's (a third trial's)
+        ("I swim 20 laps every morning. My daughter swims 20 laps too.", "25 laps not 20", "daughter swims 20"),
+        ("I have 2 kids. My sister has 2 kids.", "3 kids not 2", "sister has 2 kids"),
+        ("My wife works 15h a week. I work 20h a week.", "it's 16h not 15h", "wife works 15h"),
         # no number put in its place: the fact stays
         ("I run 5km every day", "it's 5 miles not 5km", "runs 5km every day"),
     ],

@@ -50,6 +50,10 @@ def test_a_habit_said_as_its_schedule_is_kept(messages: list[str], facts: list[s
         "team standup every monday",
         "kids swimming on saturdays",
         "karate classes every monday for both boys",
+        # after a label of someone else's, or a timetable (a third trial's)
+        "My wife: spin class every Tuesday morning",
+        "Mom - choir on thursdays",
+        "At the gym: spin class every Tuesday morning",
     ],
 )
 def test_a_chore_the_weather_or_a_name_never_named_make_no_schedule(message: str) -> None:

@@ -6,7 +6,7 @@ none is said. Of several such facts, the one the sentence speaks of (a word besi
 party is 16h not 15h"); where it speaks of nothing else ("Only one thing, it's 16h not 15h"), or of
 what no fact holds after "Sorry, change:" or with no unit ("35 not 34, birthday was last week"), only the
 one fact there is. A number said of someone else ("my wife's shift is 9h not 7h", "Ana's …", "the baby
-sleeps 10 hours not 7") corrects nothing of the user's own, and one said of "I" nothing of theirs.
+sleeps 10 hours not 7") corrects nothing of the user's own, and any other only the user's.
 """
 
 from __future__ import annotations
@@ -45,7 +45,8 @@ _UNITS = frozenset(
 _THOUSANDS = frozenset(("k", "m", "bn", "mn", "million", "thousand", "lakh", "crore"))
 _LONG = {"yr": "year", "hr": "hour", "min": "minute", "sec": "second", "wk": "week", "mo": "month"}
 _SOMEONE_ELSE = re.compile(
-    rf"\b(?:(?:(?:my|our|the)\s+)?(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE))})(?:['’]s)?|he|she|they|his|her|their)\b",
+    rf"\b(?:(?:my|our|the|his|her|their)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE))})|"
+    rf"(?:{'|'.join(sorted(PEOPLE))})['’]s|he|she|they|his|her|their)\b",
     re.I,
 )
 
@@ -66,13 +67,15 @@ def corrected(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str,
     numbers = " ".join(v.text for v in values(reading.text) if v.kind in ("number", "date", "time"))
     about = stems(reading.text) - stems(numbers) - _SAYS_NOTHING
     about = frozenset(w for w in about if not w[:1].isdigit())  # "16h", "15h": the numbers, with their units
-    for old in (o for o in reading.old if is_number(o)):
+    numbers_corrected = [o for o in reading.old if is_number(o)]
+    if len(numbers_corrected) > 1:  # "she's 34 not 33, and I'm 35 not 34": each by its words (`rule_decisions`)
+        return []
+    for old in numbers_corrected:
         unit = _correction_unit(reading.text, old)
         holding = [k for k in live if k.id is not None and _holds(k.text, old, unit)]
-        whose = _whose(reading.text, old)
-        if whose == "theirs":
+        if _whose(reading.text, old) == "theirs":
             holding = [k for k in holding if not _USERS_OWN.match(k.text)]
-        elif whose == "mine":  # "I sleep 8 hours not 9": not the son's 9 hours
+        else:  # "I sleep 8 hours not 9", "25 laps not 20": the user's, who is speaking, not the daughter's 20 laps
             holding = [k for k in holding if _USERS_OWN.match(k.text)]
         if about:  # the fact the sentence speaks of; or, after "Sorry, change:", the one fact there is
             near = [k for k in holding if related(k.stems, about, old)]
@@ -140,17 +143,16 @@ def _unit_key(unit: str | None) -> str | None:
 
 def _whose(text: str, old: str) -> str | None:
     """Whose number the clause that corrects it is: "theirs" (one of the user's people, or someone named: "my wife's
-    shift is 9h not 7h", "Ana's shift …", "the baby sleeps 10 hours not 7"), "mine" ("I sleep 8 hours not 9"), or
-    None where it says neither ("it's 16h not 15h")."""
+    shift is 9h not 7h", "Ana's shift …", "the baby sleeps 10 hours not 7"), else None: the user's, who speaks."""
     said_not = re.search(rf"\bnot\s+(?:the\s+)?{re.escape(old)}", text, re.I)
-    clause = re.split(r"[,;.!?]\s+|\s+(?:but|and|so)\s+", text[: said_not.start() if said_not else len(text)])[-1]
+    said = text[: said_not.start() if said_not else len(text)]
+    clause = next((p for p in reversed(re.split(r"[,;.!?]\s*|\s+(?:but|and|so)\s+", said)) if p.strip()), "")
     names = [w for w in re.findall(r"\b(?-i:[A-Z])[a-z]+", clause) if w.lower() not in _OPENERS]
     if _SOMEONE_ELSE.search(clause) or names:
         return "theirs"
-    return "mine" if _MINE.match(clause.strip()) else None
+    return None
 
 
-_MINE = re.compile(r"^(?:i|i'm|im|i've|my|we|we're|our)\b", re.I)
 _OPENERS = frozenset(word_list("it it's its that this only sorry correction actually wait the oh ok so and but also"))
 
 

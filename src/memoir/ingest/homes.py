@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["RESIDENCE", "home_here"]
+__all__ = ["RESIDENCE"]
 
 RESIDENCE = re.compile(
     r"^(?P<s>the user)(?: and [\w' ]+?)?\s+(?:(?:now|currently|still|also|just)\s+)*"
@@ -28,31 +28,3 @@ RESIDENCE = re.compile(
     r"residence|hostel|goshiwon|(?-i:[A-Z]))))\s+(?P<v>.+)$",
     re.I,
 )
-
-
-# "… at a fintech startup here in Montreal", "I sing in the church choir here in Bath": where the user lives, said of
-# what they do there (work, study, sing, run …), not of a stay ("visiting my sister here in Boston", "stuck here in
-# Frankfurt airport", "here in Bali for 3 months"); the whole place ("here in New York visiting family" is no "New")
-_DONE_HERE = re.compile(
-    r"^the user (?:also\s+)?(?:works|teaches|sings|studies|runs|owns|leads|manages|coaches|volunteers|plays|"
-    r"is an? (?!visitor|tourist|guest|patient)[\w-]+(?:\s+[\w-]+)?\s+(?:at|in|for|with)\b)",
-    re.I,
-)
-_HERE_IN = re.compile(
-    r"\bhere in (?P<place>(?-i:[A-Z])[\w'-]+(?:\s+(?-i:[A-Z])[\w'-]+)?)(?![\w'-])(?!\s+(?-i:[A-Z]))"
-    r"(?!.*\b(?:visit\w*|staying|stuck|airport|hotel|hospital|holiday|vacation|trip|conference|course|internship|"
-    r"until|till|for (?:a|the|this|\d+|two|three|a few)\s+(?:days?|weeks?|months?|nights?)))",
-    re.I,
-)
-
-
-def home_here(made: list[str]) -> list[str]:
-    """Where the user lives, said as "here in <place>" inside a fact of what they do there, a fact of its own
-    (unless one of the facts says where the user lives already)."""
-    if any(RESIDENCE.match(text) for text in made):
-        return []
-    for text in made:
-        here = _HERE_IN.search(text) if _DONE_HERE.match(text) else None
-        if here is not None:
-            return [f"The user lives in {here.group('place')}"]
-    return []

@@ -253,6 +253,7 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
     about = stems(reading.text) - CHANGE_STEMS
     only_values = not (about - stems(" ".join(v.text for v in values(reading.text))))
     taken = [words for clause in reading.retracted if (words := taken_words(clause)) is not None]
+    single_number = sum(is_number(o) for o in reading.old) == 1  # one number corrected: `corrections`
     for known in live:
         if known.id is None:
             continue
@@ -260,7 +261,9 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             (
                 a
                 for a in reading.old
-                if not is_number(a) and mentions(known.text, a) and (only_values or related(known.stems, about, a))
+                if not (is_number(a) and single_number)
+                and mentions(known.text, a)
+                and (only_values or related(known.stems, about, a))
             ),
             None,
         )
@@ -291,7 +294,8 @@ def _targets(reading: Reading, live: Sequence[Known]) -> list[tuple[Known, str, 
             found.append((known, "gone", None))
     for old in reading.old:  # "the trip is in September now, not April": the one fact that says April
         if not any(o == old for _, how, o in found if how == "value"):
-            saying = [k for k in live if k.id is not None and mentions(k.text, old)] if not is_number(old) else []
+            numbered = is_number(old) and single_number
+            saying = [k for k in live if k.id is not None and mentions(k.text, old)] if not numbered else []
             if len(saying) == 1 and not any(k is saying[0] for k, _, _ in found):
                 found.append((saying[0], "value", old))
     return found

@@ -30,7 +30,6 @@ from memoir.ingest.dictation import punctuated
 from memoir.ingest.events_named import events_named
 from memoir.ingest.fact_words import gives_up
 from memoir.ingest.gate import ADDRESSED, content_words, is_fact
-from memoir.ingest.homes import home_here
 from memoir.ingest.in_passing import named_in_passing
 from memoir.ingest.lexicon import CHANGEABLE, EVENTS, PEOPLE, PETS
 from memoir.ingest.notes import about_the_user
@@ -316,7 +315,7 @@ def _made(clause: str, context: Context) -> list[str]:
     for reader in (*READERS, *LATE_READERS):
         made = reader(clause, context)
         if made is not None:
-            return [*made, *named_on_the_way(made), *who_is(clause, made), *where_they_live(made), *home_here(made)]
+            return [*made, *named_on_the_way(made), *who_is(clause, made), *where_they_live(made)]
     verb = re.search(r"\b(?:is|are|was|has|have|will|expires|starts|opens|closes)\b", clause)
     if context.important and (
         verb or values(clause) or _short_note(clause)

@@ -43,6 +43,8 @@ _AT = (
     r"(?:\s+(?:at\s+|from\s+)?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)?(?:\s?-\s?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)?)?"
     r"|\s+(?:morning|afternoon|evening|night)s?)"
 )
+# A label that makes what follows the user's own: "So: spin class …", "me: …", "my week: …"
+_MY_LABEL = re.compile(r"^(?:so|ok|okay|context|me|mine|my (?:week|weeks|schedule|routine|plan|timetable|days))$", re.I)
 _SCHEDULE = re.compile(
     rf"^(?:(?P<name>(?-i:[A-Z])[a-z][\w'-]*)\s+)?(?P<what>(?!{_NOT_WHAT}\b)(?:[a-z][\w-]*\s+){{0,2}}?(?P<last>[a-z][\w-]*))\s+"
     rf"(?P<when>{_WHEN})\b{_AT}*(?:\s+(?:at|in)\s+the\s+[a-z]+(?:\s+[a-z]+){{0,2}}"
@@ -56,6 +58,12 @@ def schedule(clause: str, context: Context) -> list[str] | None:
     Several said one after the other between commas are each read ("Ollie swimming Tues 5pm, Ava ballet Sat")."""
     if "?" in context.said:  # "Swimming lessons every saturday: is that too much for a 4yo?": asked about
         return None
+    label = re.match(r"^\s*(?P<l>[^:–—-]{1,40}?)\s*(?::|\s[-–—])\s", context.said)
+    if label and not _MY_LABEL.match(label.group("l").strip()):
+        return None  # "My wife: spin class every Tuesday", "At the gym: …": someone else's, or a timetable
+    whose = _SCHEDULE.match(clause.strip())
+    if whose is not None and whose.group("name") is None and not (context.opening or context.person is None):
+        return None  # "My wife is so busy. Spin class every Tuesday morning": hers
     parts = re.split(r",\s+", clause.strip().rstrip("."))
     first = _one(parts[0], context)
     if first is None:
