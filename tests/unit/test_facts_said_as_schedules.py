@@ -61,6 +61,17 @@ def test_a_chore_the_weather_or_a_name_never_named_make_no_schedule(message: str
 
 
 @pytest.mark.parametrize(
+    "messages",
+    [
+        ["My wife is so busy. Spin class every Tuesday morning, book club on fridays."],
+        ["My wife has a packed week.", "spin class every Tuesday morning"],
+    ],
+)
+def test_a_schedule_said_after_someone_of_the_users_is_theirs(messages: list[str]) -> None:
+    assert not any(f.startswith("The user has") for f in settle(messages))
+
+
+@pytest.mark.parametrize(
     ("message", "facts"),
     [
         ("I love Lisbon, and in summer we go to the beach every day.", ["The user goes to the beach every day"]),

@@ -37,6 +37,10 @@ class Context:
 
     known: Collection[str]  # names and word stems of the facts known already (`rules.known_words`)
     first_person: bool = False  # the sentence speaks of the user
+    # the sentence before this one opened with one of the user's people ("My wife is so busy."): a schedule said
+    # next without a subject is theirs (`schedules`)
+    after_someone: bool = False
+    of_someone: bool = False  # this sentence opens so
     spoke_of_self: bool = (
         False  # a sentence of the message before this one did: "I'm CTO at Kiranaflow. Eng team is 12."
     )

@@ -168,6 +168,7 @@ def _after(before: str, context: Context) -> Context:
         _statements_of(sentence, context)
     fresh = Context(context.known)
     fresh.event, fresh.earlier, fresh.event_known = context.event, context.animate(), context.event is not None
+    fresh.of_someone = context.of_someone  # "My wife has a packed week." then "spin class every Tuesday": hers
     fresh.unnamed = unnamed_in(before)
     for sentence in said:  # sentence by sentence, as read: a pasted page is never taken in one piece
         his, hers = gendered(plain_sentence(sentence.text))
@@ -178,6 +179,7 @@ def _after(before: str, context: Context) -> Context:
 def _statements_of(sentence: Sentence, context: Context) -> list[Statement]:
     context.spoke_of_self = context.spoke_of_self or context.first_person
     context.first_person = bool(FIRST_PERSON.search(sentence.text))
+    context.after_someone, context.of_someone = context.of_someone, _OF_SOMEONE.match(sentence.text) is not None
     context.important = sentence.important
     context.sentence, context.said = sentence.text, sentence.said
     context.changing = sentence.change or bool(CHANGE_VERB.search(sentence.text) or CHANGE_NOUN.search(sentence.text))
@@ -301,6 +303,8 @@ def _with_ages(found: list[Statement], clause: str, context: Context) -> list[St
 
 
 _WHO_IS_NAMED = re.compile(r"The user's ([\w-]+) is ([\w'’-]+)")
+# A sentence about one of the user's people: "My wife is so busy", "She has a packed week"
+_OF_SOMEONE = re.compile(rf"^(?:(?:my|our)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE))})\b|(?:he|she|they)\b)", re.I)
 # One of the user's people or pets, named: "The user's husband is called Dave", "… has a son, Jake", "… dog is Rex"
 _THEIR_NAMED = re.compile(
     rf"\b(?:the user's|their|an?)\s+(?:[\w-]+\s+)?(?:{'|'.join(sorted(PEOPLE | PETS))})(?:['’]s\s+name)?\b,?\s+"

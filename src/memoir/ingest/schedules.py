@@ -61,9 +61,6 @@ def schedule(clause: str, context: Context) -> list[str] | None:
     label = re.match(r"^\s*(?P<l>[^:–—-]{1,40}?)\s*(?::|\s[-–—])\s", context.said)
     if label and not _MY_LABEL.match(label.group("l").strip()):
         return None  # "My wife: spin class every Tuesday", "At the gym: …": someone else's, or a timetable
-    whose = _SCHEDULE.match(clause.strip())
-    if whose is not None and whose.group("name") is None and not (context.opening or context.person is None):
-        return None  # "My wife is so busy. Spin class every Tuesday morning": hers
     parts = re.split(r",\s+", clause.strip().rstrip("."))
     first = _one(parts[0], context)
     if first is None:
@@ -79,6 +76,8 @@ def _one(part: str, context: Context) -> list[str] | None:
         return None  # "kids swimming on saturdays", "leo football every saturday": theirs, read no further
     what, said = match.group("what").lower(), part[match.start("when") :]
     name = match.group("name")
+    if (name is None or name.lower() in _ACTIVITIES) and (context.after_someone or context.person is not None):
+        return None  # "My wife is so busy. Spin class every Tuesday morning": hers
     if name is None:
         return [f"The user has {what} {said}"]
     if name.lower() in _ACTIVITIES:  # "Spin class every Tuesday": a word of the activity, capitalized as the first
