@@ -76,12 +76,10 @@ def _one(part: str, context: Context) -> list[str] | None:
         return None  # "kids swimming on saturdays", "leo football every saturday": theirs, read no further
     what, said = match.group("what").lower(), part[match.start("when") :]
     name = match.group("name")
-    if (name is None or name.lower() in _ACTIVITIES) and (context.after_someone or context.person is not None):
-        return None  # "My wife is so busy. Spin class every Tuesday morning": hers
-    if name is None:
-        return [f"The user has {what} {said}"]
-    if name.lower() in _ACTIVITIES:  # "Spin class every Tuesday": a word of the activity, capitalized as the first
-        return [f"The user has {name.lower()} {what} {said}"]
+    if name is None or name.lower() in _ACTIVITIES:  # "Spin class every Tuesday": the first word, capitalized
+        if context.after_someone or context.person is not None:
+            return None  # "My wife is so busy. Spin class every Tuesday morning": hers
+        return [f"The user has {f'{name.lower()} ' if name else ''}{what} {said}"]
     if name.lower() in context.known or name.lower() in context.named:
         return [f"{name} has {what} {said}"]
     return None
